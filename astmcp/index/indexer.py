@@ -1,0 +1,288 @@
+"""Content-hash incremental indexing: stat the tree, re-parse what changed, write once.
+
+Every query calls :meth:`Index.refresh` first, so no answer comes from a stale
+entry. A cold index parses in parallel across cores.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import portalocker
+
+from astmcp.config import Config
+from astmcp.index.store import PER_FILE_TABLES, open_index, state_dir
+from astmcp.index.walker import WalkEntry, walk
+from astmcp.lang import extract_file
+from astmcp.model import FileFacts
+
+# A file whose mtime is this close to the moment it was indexed may change again
+# within the same timestamp tick; such files are re-hashed on the next refresh.
+_RACY_NS = 2_000_000_000
+_PARALLEL_THRESHOLD = 200
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(slots=True)
+class Changes:
+    """What one refresh changed; handed to linkers inside the write transaction."""
+
+    changed_ids: list[int] = field(default_factory=list)
+    changed_paths: list[str] = field(default_factory=list)
+    removed_paths: list[str] = field(default_factory=list)
+    full: bool = False
+
+    @property
+    def any(self) -> bool:
+        return bool(self.changed_paths or self.removed_paths)
+
+
+@dataclass(frozen=True, slots=True)
+class RefreshStats:
+    files: int
+    parsed: int
+    removed: int
+    skipped: dict[str, int]
+    walk_s: float
+    parse_s: float
+    write_s: float
+
+
+Linker = Callable[[sqlite3.Connection, Changes], None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    entry: WalkEntry
+    sha256: str
+    facts: FileFacts | None  # None: content unchanged
+
+
+def _parse_one(root: str, entry: WalkEntry, known_sha: str | None) -> _Parsed | None:
+    try:
+        with open(os.path.join(root, entry.path), "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    sha = hashlib.sha256(data).hexdigest()
+    if sha == known_sha:
+        return _Parsed(entry, sha, None)
+    return _Parsed(entry, sha, extract_file(entry.path, entry.language, data))
+
+
+def _parse_batch(args: tuple[str, list[tuple[WalkEntry, str | None]]]) -> list[_Parsed | None]:
+    root, jobs = args
+    return [_parse_one(root, entry, sha) for entry, sha in jobs]
+
+
+class Index:
+    """One project's index: a connection, a refresh, and hooks for resolution passes."""
+
+    def __init__(self, root: Path, config: Config, linkers: Iterable[Linker] = ()) -> None:
+        self.root = root
+        self.config = config
+        self.conn = open_index(root)
+        self.linkers = list(linkers)
+        self.last_refresh: RefreshStats | None = None
+        self._lock = threading.RLock()
+        self._lock_path = state_dir(root) / "refresh.lock"
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def refresh(self, full: bool = False, progress: Progress | None = None) -> RefreshStats:
+        with self._lock, portalocker.Lock(str(self._lock_path), mode="a", timeout=120):
+            return self._refresh(full, progress)
+
+    def _refresh(self, full: bool, progress: Progress | None) -> RefreshStats:
+        t0 = time.perf_counter()
+        walked = walk(self.root, self.config)
+        known = {
+            row[0]: (row[1], row[2], row[3], row[4])
+            for row in self.conn.execute("SELECT path, size, mtime_ns, sha256, indexed_ns FROM files")
+        }
+        jobs: list[tuple[WalkEntry, str | None]] = []
+        for entry in walked.files:
+            old = known.get(entry.path)
+            if full or old is None:
+                jobs.append((entry, None))
+                continue
+            size, mtime_ns, sha, indexed_ns = old
+            racy = mtime_ns >= indexed_ns - _RACY_NS
+            if size != entry.size or mtime_ns != entry.mtime_ns or racy:
+                jobs.append((entry, sha))
+        present = {e.path for e in walked.files}
+        removed = [path for path in known if path not in present]
+        t1 = time.perf_counter()
+        parsed = self._parse(jobs, progress)
+        t2 = time.perf_counter()
+        changes = Changes(full=full)
+        if parsed or removed:
+            self._write(parsed, removed, changes)
+        t3 = time.perf_counter()
+        stats = RefreshStats(
+            files=len(walked.files),
+            parsed=len(changes.changed_paths),
+            removed=len(removed),
+            skipped=dict(walked.skipped),
+            walk_s=t1 - t0,
+            parse_s=t2 - t1,
+            write_s=t3 - t2,
+        )
+        self.last_refresh = stats
+        if changes.any or full:
+            self._record_stats(stats)
+        return stats
+
+    def _parse(self, jobs: list[tuple[WalkEntry, str | None]], progress: Progress | None) -> list[_Parsed]:
+        root = str(self.root)
+        total = len(jobs)
+        results: list[_Parsed] = []
+        workers = self.config.workers or os.cpu_count() or 1
+        if total >= _PARALLEL_THRESHOLD and workers > 1:
+            batch = max(8, min(64, total // (workers * 8) or 1))
+            chunks = [(root, jobs[i : i + batch]) for i in range(0, total, batch)]
+            context = multiprocessing.get_context("forkserver")
+            with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+                for chunk_result in pool.map(_parse_batch, chunks):
+                    results.extend(r for r in chunk_result if r is not None)
+                    if progress:
+                        progress(len(results), total)
+        else:
+            for n, (entry, sha) in enumerate(jobs, 1):
+                result = _parse_one(root, entry, sha)
+                if result is not None:
+                    results.append(result)
+                if progress and (n % 50 == 0 or n == total):
+                    progress(n, total)
+        return results
+
+    def _write(self, parsed: list[_Parsed], removed: list[str], changes: Changes) -> None:
+        conn = self.conn
+        now = time.time_ns()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for path in removed:
+                self._delete_file(path)
+                changes.removed_paths.append(path)
+            for item in parsed:
+                entry = item.entry
+                if item.facts is None:
+                    conn.execute(
+                        "UPDATE files SET size = ?, mtime_ns = ?, indexed_ns = ? WHERE path = ?",
+                        (entry.size, entry.mtime_ns, now, entry.path),
+                    )
+                    continue
+                self._delete_file(entry.path)
+                file_id = self._insert_file(item, now)
+                changes.changed_ids.append(file_id)
+                changes.changed_paths.append(entry.path)
+            for linker in self.linkers:
+                linker(conn, changes)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _delete_file(self, path: str) -> None:
+        row = self.conn.execute("SELECT id FROM files WHERE path = ?", (path,)).fetchone()
+        if row is None:
+            return
+        for table in PER_FILE_TABLES:
+            self.conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (row[0],))
+        self.conn.execute("DELETE FROM files WHERE id = ?", (row[0],))
+
+    def _insert_file(self, item: _Parsed, now: int) -> int:
+        facts = item.facts
+        assert facts is not None
+        entry = item.entry
+        cursor = self.conn.execute(
+            "INSERT INTO files(path, language, size, mtime_ns, sha256, lines, parse_error,"
+            " has_error_nodes, outline_header, indexed_ns) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (
+                entry.path,
+                facts.language,
+                entry.size,
+                entry.mtime_ns,
+                item.sha256,
+                facts.lines,
+                facts.parse_error,
+                int(facts.has_error_nodes),
+                "\n".join(facts.outline_header),
+                now,
+            ),
+        )
+        file_id = cursor.lastrowid
+        assert file_id is not None
+        counts: dict[str, int] = {}
+        for sym in facts.symbols:
+            counts[sym.symbol_path] = counts.get(sym.symbol_path, 0) + 1
+        self.conn.executemany(
+            "INSERT INTO symbols(file_id, selector, symbol_path, name, name_lower, kind, signature, doc,"
+            " line, start_line, start_col, end_line, end_col, name_line, name_col, name_end_col,"
+            " parent_path, exported) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [
+                (
+                    file_id,
+                    f"{entry.path}::{s.symbol_path}" + (f"@{s.line}" if counts[s.symbol_path] > 1 else ""),
+                    s.symbol_path,
+                    s.name,
+                    s.name.lower(),
+                    s.kind,
+                    s.signature,
+                    s.doc,
+                    s.line,
+                    s.span.line,
+                    s.span.column,
+                    s.span.end_line,
+                    s.span.end_column,
+                    s.name_span.line,
+                    s.name_span.column,
+                    s.name_span.end_column,
+                    s.parent_path,
+                    int(s.exported),
+                )
+                for s in facts.symbols
+            ],
+        )
+        self.conn.executemany(
+            "INSERT INTO imports(file_id, module, name, alias, line, level, kind, resolved_path)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (file_id, i.module, i.name, i.alias, i.line, i.level, i.kind, i.resolved)
+                for i in facts.imports
+            ],
+        )
+        self.conn.executemany(
+            "INSERT INTO diagnostics(file_id, code, severity, source, line, col, message, symbol_path)"
+            " VALUES (?,?,?,?,?,?,?,?)",
+            [
+                (file_id, d.code, d.severity, d.source, d.line, d.column, d.message, d.symbol_path)
+                for d in facts.diagnostics
+            ],
+        )
+        return file_id
+
+    def _record_stats(self, stats: RefreshStats) -> None:
+        rows = [
+            ("last_refresh_files", str(stats.files)),
+            ("last_refresh_parsed", str(stats.parsed)),
+            ("last_refresh_s", f"{stats.walk_s + stats.parse_s + stats.write_s:.3f}"),
+            ("last_refresh_walk_s", f"{stats.walk_s:.3f}"),
+            ("last_refresh_parse_s", f"{stats.parse_s:.3f}"),
+            ("last_refresh_write_s", f"{stats.write_s:.3f}"),
+            ("last_refresh_at", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+        ]
+        rows += [(f"skipped_{reason}", str(count)) for reason, count in stats.skipped.items()]
+        self.conn.execute("DELETE FROM stats WHERE key LIKE 'skipped_%'")
+        self.conn.executemany("INSERT OR REPLACE INTO stats(key, value) VALUES (?, ?)", rows)

@@ -1,0 +1,167 @@
+"""The SQLite index at ``<root>/.astmcp/index.db``: schema and connections.
+
+A database that does not open, has another schema version or fails its
+header check is deleted and rebuilt, never trusted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from pathlib import Path
+
+SCHEMA_VERSION = "3"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    language TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    lines INTEGER NOT NULL,
+    parse_error TEXT,
+    has_error_nodes INTEGER NOT NULL DEFAULT 0,
+    outline_header TEXT NOT NULL DEFAULT '',
+    indexed_ns INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS symbols (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    selector TEXT NOT NULL,
+    symbol_path TEXT NOT NULL,
+    name TEXT NOT NULL,
+    name_lower TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    doc TEXT,
+    line INTEGER NOT NULL,
+    start_line INTEGER NOT NULL,
+    start_col INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    end_col INTEGER NOT NULL,
+    name_line INTEGER NOT NULL,
+    name_col INTEGER NOT NULL,
+    name_end_col INTEGER NOT NULL,
+    parent_path TEXT,
+    exported INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name_lower);
+CREATE INDEX IF NOT EXISTS symbols_selector ON symbols(selector);
+CREATE TABLE IF NOT EXISTS imports (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    module TEXT NOT NULL,
+    name TEXT,
+    alias TEXT,
+    line INTEGER NOT NULL,
+    level INTEGER NOT NULL DEFAULT 0,
+    kind TEXT NOT NULL,
+    resolved_path TEXT
+);
+CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id);
+CREATE INDEX IF NOT EXISTS imports_resolved ON imports(resolved_path);
+CREATE TABLE IF NOT EXISTS diagnostics (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    code TEXT NOT NULL,
+    severity TEXT NOT NULL,
+    source TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    col INTEGER NOT NULL,
+    message TEXT NOT NULL,
+    symbol_path TEXT
+);
+CREATE INDEX IF NOT EXISTS diagnostics_file ON diagnostics(file_id);
+-- Filled by the resolution pass (references issue): one row per identifier occurrence.
+CREATE TABLE IF NOT EXISTS refs (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    symbol_id INTEGER,
+    target_key TEXT,
+    name TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    col INTEGER NOT NULL,
+    end_col INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    confidence TEXT NOT NULL,
+    scope_path TEXT
+);
+CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
+CREATE INDEX IF NOT EXISTS refs_symbol ON refs(symbol_id);
+CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
+CREATE TABLE IF NOT EXISTS edges (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    src_symbol_id INTEGER,
+    dst_symbol_id INTEGER,
+    dst_key TEXT,
+    kind TEXT NOT NULL,
+    line INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS edges_src ON edges(src_symbol_id);
+CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_symbol_id);
+CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
+CREATE TABLE IF NOT EXISTS stats (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+PER_FILE_TABLES = ("symbols", "imports", "diagnostics", "refs", "edges")
+
+
+def state_dir(root: Path) -> Path:
+    return root / ".astmcp"
+
+
+def _prepare_dir(root: Path) -> Path:
+    folder = state_dir(root)
+    folder.mkdir(exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        ignore.write_text("*\n", encoding="utf-8")
+    return folder
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=30.0, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA temp_store=MEMORY")
+    conn.execute("PRAGMA cache_size=-32000")
+    return conn
+
+
+def _valid(conn: sqlite3.Connection) -> bool:
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return row is not None and row[0] == SCHEMA_VERSION
+
+
+def open_index(root: Path) -> sqlite3.Connection:
+    """Open (creating or rebuilding when needed) the project's index database."""
+    path = _prepare_dir(root) / "index.db"
+    for attempt in range(2):
+        try:
+            conn = _connect(path)
+            conn.executescript(SCHEMA)
+            if _valid(conn):
+                return conn
+            empty = conn.execute("SELECT COUNT(*) FROM files").fetchone()[0] == 0
+            has_meta = conn.execute("SELECT COUNT(*) FROM meta").fetchone()[0] > 0
+            if empty and not has_meta:
+                conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+                return conn
+            conn.close()
+        except sqlite3.DatabaseError:
+            if attempt:
+                raise
+        _discard(path)
+    raise sqlite3.DatabaseError("could not rebuild the index database")
+
+
+def _discard(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(f"{path}{suffix}")

@@ -1,0 +1,110 @@
+"""A project as the handlers see it: root, configuration, index, path rules.
+
+Handlers never touch the filesystem layout directly; they ask the workspace to
+resolve user paths (SPEC §2) and to hand them a freshly refreshed index.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from astmcp.config import Config, load_config
+from astmcp.errors import AmbiguousTarget, InvalidInput, NotFound, ProjectNotFound
+from astmcp.index.indexer import Index, Linker
+
+# Resolution passes (references, edges) register here; the index calls them
+# inside its write transaction after every refresh that changed something.
+LINKER_FACTORIES: list[Callable[[], Linker]] = []
+
+
+class Workspace:
+    def __init__(self, root: Path, config: Config | None = None) -> None:
+        self.root = root
+        self.config = config if config is not None else load_config(root)
+        self.index = Index(root, self.config, [make() for make in LINKER_FACTORIES])
+        self.lock = threading.RLock()
+
+    def db(self) -> sqlite3.Connection:
+        """The index connection, refreshed against the disk first."""
+        self.index.refresh()
+        return self.index.conn
+
+    # -- paths (SPEC §2) ---------------------------------------------------------
+    def relative(self, file_path: str) -> str:
+        """Project-relative, "/"-separated form of a user path, refusing escapes."""
+        if not file_path or "\x00" in file_path:
+            raise InvalidInput("file_path must be a non-empty path")
+        raw = file_path.replace("\\", "/")
+        candidate = Path(raw) if os.path.isabs(raw) else self.root / raw
+        normal = Path(os.path.normpath(candidate))
+        try:
+            rel = normal.relative_to(self.root)
+        except ValueError:
+            raise InvalidInput("file_path resolves outside the project root") from None
+        real = Path(os.path.realpath(normal))
+        try:
+            real.relative_to(self.root)
+        except ValueError:
+            raise InvalidInput("file_path resolves outside the project root (symlink)") from None
+        return rel.as_posix()
+
+    def resolve_file(self, conn: sqlite3.Connection, file_path: str) -> str:
+        """An indexed file for a user path: exact, else a unique path suffix."""
+        rel = self.relative(file_path)
+        if conn.execute("SELECT 1 FROM files WHERE path = ?", (rel,)).fetchone():
+            return rel
+        if os.path.isabs(file_path.replace("\\", "/")) or rel.startswith(".."):
+            matches: list[str] = []
+        else:
+            escaped = rel.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            matches = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT path FROM files WHERE path LIKE ? ESCAPE '\\' ORDER BY path LIMIT 50",
+                    (f"%/{escaped}",),
+                )
+            ]
+        if len(matches) == 1:
+            return matches[0]
+        if len(matches) > 1:
+            raise AmbiguousTarget(
+                f"{len(matches)} indexed files end with {rel!r}; pass a longer path",
+                [{"selector": m, "kind": "file", "line": 1} for m in matches],
+            )
+        all_paths = [row[0] for row in conn.execute("SELECT path FROM files")]
+        names = {p.rsplit("/", 1)[-1]: p for p in all_paths}
+        close = difflib.get_close_matches(rel, all_paths, n=5, cutoff=0.5)
+        if not close:
+            close = [names[n] for n in difflib.get_close_matches(rel.rsplit("/", 1)[-1], names, n=5)]
+        raise NotFound(f"no indexed source file {rel!r}", close)
+
+
+class Workspaces:
+    """Open workspaces by root; one index connection per project per process."""
+
+    def __init__(self, default_root: Path | None = None) -> None:
+        self.default_root = default_root
+        self._open: dict[Path, Workspace] = {}
+        self._lock = threading.Lock()
+
+    def get(self, project_root: str | None) -> Workspace:
+        raw = project_root or (str(self.default_root) if self.default_root else os.getcwd())
+        root = Path(os.path.realpath(os.path.expanduser(raw)))
+        if not root.is_dir():
+            raise ProjectNotFound(f"project root {project_root or raw!r} is not a directory")
+        with self._lock:
+            ws = self._open.get(root)
+            if ws is None:
+                ws = self._open[root] = Workspace(root)
+            return ws
+
+    def close(self) -> None:
+        with self._lock:
+            for ws in self._open.values():
+                ws.index.close()
+            self._open.clear()
