@@ -7,6 +7,7 @@ counted in Unicode code points; an end position is exclusive.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 PYTHON = "python"
 TYPESCRIPT = "typescript"
@@ -94,3 +95,6 @@ class FileFacts:
     outline_header: tuple[str, ...] = field(default=())
     parse_error: str | None = None
     has_error_nodes: bool = False
+    # Payloads of per-file analyzers (see astmcp.lang.ANALYZERS), keyed by analyzer name.
+    # Computed in the parse worker next to the syntax tree; must be picklable.
+    extra: dict[str, Any] = field(default_factory=dict)

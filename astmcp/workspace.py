@@ -10,23 +10,39 @@ import difflib
 import os
 import sqlite3
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 from astmcp.config import Config, load_config
 from astmcp.errors import AmbiguousTarget, InvalidInput, NotFound, ProjectNotFound
 from astmcp.index.indexer import Index, Linker
+from astmcp.lang import optional_module
 
-# Resolution passes (references, edges) register here; the index calls them
-# inside its write transaction after every refresh that changed something.
-LINKER_FACTORIES: list[Callable[[], Linker]] = []
+# Project-level passes, in order; each module exposes ``make_linker() -> Linker``.
+# The index calls every linker inside its write transaction after a refresh
+# that changed something (see astmcp.index.indexer.Changes). Missing modules
+# are skipped so features land one by one.
+LINKER_MODULES = (
+    "astmcp.resolve.ts_modules",  # TS/JS specifier -> file (imports.resolved_path)
+    "astmcp.resolve.python",  # Python imports, references, edges
+    "astmcp.resolve.typescript",  # TS/JS references, edges
+    "astmcp.diagnostics.linker",  # project-level built-in diagnostics
+)
+
+
+def linkers() -> list[Linker]:
+    out: list[Linker] = []
+    for name in LINKER_MODULES:
+        module = optional_module(name)
+        if module is not None:
+            out.append(module.make_linker())
+    return out
 
 
 class Workspace:
     def __init__(self, root: Path, config: Config | None = None) -> None:
         self.root = root
         self.config = config if config is not None else load_config(root)
-        self.index = Index(root, self.config, [make() for make in LINKER_FACTORIES])
+        self.index = Index(root, self.config, linkers())
         self.lock = threading.RLock()
 
     def db(self) -> sqlite3.Connection:

@@ -41,6 +41,8 @@ class Changes:
     changed_paths: list[str] = field(default_factory=list)
     removed_paths: list[str] = field(default_factory=list)
     full: bool = False
+    # Facts of the changed files (path -> facts), including analyzer payloads in .extra.
+    facts: dict[str, FileFacts] = field(default_factory=dict)
 
     @property
     def any(self) -> bool:
@@ -187,6 +189,7 @@ class Index:
                 file_id = self._insert_file(item, now)
                 changes.changed_ids.append(file_id)
                 changes.changed_paths.append(entry.path)
+                changes.facts[entry.path] = item.facts
             for linker in self.linkers:
                 linker(conn, changes)
             conn.execute("COMMIT")

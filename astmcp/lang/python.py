@@ -355,6 +355,11 @@ def _imports_summary(imports: list[ImportFact]) -> str | None:
 
 def extract(source: str) -> FileFacts:
     """Parse Python source text into facts. A syntax error yields no symbols."""
+    return parse(source)[1]
+
+
+def parse(source: str) -> tuple[ast.Module | None, FileFacts]:
+    """The syntax tree (None when it does not parse) and the file's facts."""
     line_count = source.count("\n") + (0 if source.endswith("\n") or not source else 1)
     try:
         tree = ast.parse(source, type_comments=False)
@@ -363,18 +368,20 @@ def extract(source: str) -> FileFacts:
         column = exc.offset or 1
         message = f"{exc.msg}"
         diag = DiagnosticFact("PY-SYNTAX", "error", line, column, message)
-        return FileFacts(PYTHON, line_count, diagnostics=(diag,), parse_error=f"{line}:{column}: {message}")
+        return None, FileFacts(
+            PYTHON, line_count, diagnostics=(diag,), parse_error=f"{line}:{column}: {message}"
+        )
     except (RecursionError, MemoryError, ValueError) as exc:
         message = "file too deeply nested to parse" if isinstance(exc, RecursionError) else str(exc)
         diag = DiagnosticFact("PY-PARSE-LIMIT", "error", 1, 1, message)
-        return FileFacts(PYTHON, line_count, diagnostics=(diag,), parse_error=message)
+        return None, FileFacts(PYTHON, line_count, diagnostics=(diag,), parse_error=message)
     text = _Text(source)
     extractor = _Extractor(text)
     try:
         extractor.block(tree.body, "", "module")
     except RecursionError:
         diag = DiagnosticFact("PY-PARSE-LIMIT", "error", 1, 1, "file too deeply nested to index")
-        return FileFacts(PYTHON, line_count, diagnostics=(diag,), parse_error="too deeply nested")
+        return None, FileFacts(PYTHON, line_count, diagnostics=(diag,), parse_error="too deeply nested")
     header: list[str] = []
     module_doc = _first_doc_line(tree)
     if module_doc:
@@ -389,7 +396,7 @@ def extract(source: str) -> FileFacts:
         exported = extractor.all_names
         symbols = [s if s.parent_path else _with_exported(s, s.name in exported) for s in symbols]
     symbols.sort(key=lambda s: (s.span.line, s.span.column))
-    return FileFacts(
+    return tree, FileFacts(
         PYTHON,
         line_count,
         symbols=tuple(symbols),

@@ -1,0 +1,1 @@
+"""Project-level resolution passes: imports, references and edges."""
