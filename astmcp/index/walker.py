@@ -127,6 +127,8 @@ def _walk_dir(
                 result.skipped["symlink"] += 1
             continue
         if stat.S_ISDIR(st.st_mode):
+            if name == ".astmcp":  # our own state: not a skip worth reporting
+                continue
             if name in ALWAYS_SKIPPED_DIRS or os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
                 result.skipped["excluded_dir"] += 1
                 continue

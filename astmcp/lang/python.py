@@ -80,16 +80,17 @@ def _cut_at_colon(raw: str) -> str:
     while i < len(raw):
         ch = raw[i]
         if quote:
-            out.append(ch)
             if ch == "\\" and i + 1 < len(raw):
-                out.append(raw[i + 1])
+                out.append(raw[i : i + 2])
                 i += 2
-                continue
-            if raw.startswith(quote, i):
-                out.extend(quote[1:])
+            elif raw.startswith(quote, i):
+                out.append(quote)
                 i += len(quote)
                 quote = ""
-                continue
+            else:
+                out.append(ch)
+                i += 1
+            continue
         elif ch in "\"'":
             quote = raw[i : i + 3] if raw[i : i + 3] in ('"""', "'''") else ch
             out.append(quote)

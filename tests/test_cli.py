@@ -1,0 +1,66 @@
+"""`ast-tool call | index | stats` through the installed console script."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+AST_TOOL = str(Path(sys.executable).with_name("ast-tool"))
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([AST_TOOL, *args], capture_output=True, text=True, input=stdin, timeout=120)
+
+
+def test_call_prints_compact_json_and_exits_zero(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("def hello(name: str) -> str:\n    return name\n")
+    done = run("call", "ast_search_symbols", "--root", str(tmp_path), "--input", '{"query":"hello"}')
+    assert done.returncode == 0, done.stderr
+    assert "\n" not in done.stdout.strip()
+    assert json.loads(done.stdout)["symbols"][0]["selector"] == "m.py::hello"
+
+
+def test_call_reads_input_from_stdin(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("def hello(): pass\n")
+    done = run(
+        "call", "ast_get_outline", "--root", str(tmp_path), "--input", "-", stdin='{"file_path":"m.py"}'
+    )
+    assert done.returncode == 0 and "def hello()" in json.loads(done.stdout)["outline"]
+
+
+def test_a_tool_error_goes_to_stderr_with_exit_one(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("def hello(): pass\n")
+    done = run(
+        "call", "ast_get_symbol_source", "--root", str(tmp_path), "--input", '{"selector":"m.py::nope"}'
+    )
+    assert done.returncode == 1 and done.stdout == ""
+    assert json.loads(done.stderr)["error"]["code"] == "NOT_FOUND"
+
+
+def test_usage_errors_exit_two(tmp_path: Path) -> None:
+    assert run("call", "ast_list_files", "--input", "{not json").returncode == 2
+    assert run("call", "no_such_tool").returncode == 2
+    assert run("frobnicate").returncode == 2
+
+
+def test_index_and_stats_report_counts_and_skips(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text("def a(): pass\nclass B: pass\n")
+    (tmp_path / ".gitignore").write_text("skip.py\n")
+    (tmp_path / "skip.py").write_text("")
+    done = run("index", "--root", str(tmp_path), "--full")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["files"] == 1 and summary["parsed"] == 1
+    assert "indexing" in done.stderr  # progress, plain lines when not on a terminal
+    stats = json.loads(run("stats", "--root", str(tmp_path)).stdout)
+    assert stats["counts"]["files"] == 1 and stats["counts"]["symbols"] == 2
+    assert stats["skipped"] == {"ignored": 1}
+
+
+def test_help_lists_the_commands() -> None:
+    done = run("--help")
+    assert done.returncode == 0
+    for command in ("call", "index", "stats", "tools"):
+        assert command in done.stdout
