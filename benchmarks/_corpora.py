@@ -16,7 +16,7 @@ from pathlib import Path
 
 CACHE = Path(__file__).resolve().parent / ".cache"
 
-__all__ = ["CACHE", "fetch_npm", "fetch_pypi_sdist", "npm_tool"]
+__all__ = ["CACHE", "fetch_npm", "fetch_pypi_sdist", "npm_tool", "update_readme_section"]
 
 
 def _extract(archive: Path, dest: Path) -> None:
@@ -114,3 +114,21 @@ def npm_tool(package: str, version: str, binary: str) -> Path:
 def _single_child(dest: Path) -> Path:
     children = [p for p in dest.iterdir() if p.is_dir()]
     return children[0] if len(children) == 1 else dest
+
+
+def update_readme_section(key: str, title: str, body: str) -> None:
+    """Replace (or append) one section of ``benchmarks/README.md``, leaving the others alone.
+
+    A section is everything between ``<!-- BEGIN key -->`` and ``<!-- END key -->``.
+    """
+    readme = Path(__file__).resolve().parent / "README.md"
+    begin, end = f"<!-- BEGIN {key} -->", f"<!-- END {key} -->"
+    block = f"{begin}\n## {title}\n\n{body.rstrip()}\n{end}"
+    text = readme.read_text(encoding="utf-8") if readme.exists() else "# Benchmarks\n"
+    start = text.find(begin)
+    stop = text.find(end, start)
+    if start >= 0 and stop >= 0:
+        text = text[:start] + block + text[stop + len(end) :]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    readme.write_text(text, encoding="utf-8")
