@@ -62,11 +62,12 @@ class Workspace:
             rel = normal.relative_to(self.root)
         except ValueError:
             raise InvalidInput("file_path resolves outside the project root") from None
-        real = Path(os.path.realpath(normal))
-        try:
-            real.relative_to(self.root)
-        except ValueError:
-            raise InvalidInput("file_path resolves outside the project root (symlink)") from None
+        # The index never follows symlinks, so neither does a user path.
+        probe = self.root
+        for part in rel.parts:
+            probe = probe / part
+            if probe.is_symlink():
+                raise InvalidInput("file_path goes through a symlink; symlinks are not followed")
         return rel.as_posix()
 
     def resolve_file(self, conn: sqlite3.Connection, file_path: str) -> str:
