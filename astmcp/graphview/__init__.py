@@ -1,0 +1,1 @@
+"""Pictures of the read graph: export (Mermaid, DOT, JSON), a browser view, client snippets."""
