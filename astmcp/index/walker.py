@@ -7,6 +7,7 @@ into a loop); every file passed over is counted by reason.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections import Counter
 from dataclasses import dataclass, field
@@ -57,42 +58,76 @@ class WalkResult:
 
 
 def language_of(name: str) -> str | None:
+    # ".d.ts", ".d.mts" and ".d.cts" end in a TypeScript suffix already.
     dot = name.rfind(".")
-    if dot <= 0:
+    return LANGUAGE_BY_SUFFIX.get(name[dot:]) if dot > 0 else None
+
+
+class _Rules:
+    """One .gitignore's rules, checked by pathspec.
+
+    Without negations the answer is "any rule matches", so the rules' regexes are
+    joined into one (a no-change refresh checks every folder and source file).
+    """
+
+    __slots__ = ("combined", "spec")
+
+    def __init__(self, spec: pathspec.GitIgnoreSpec) -> None:
+        self.spec = spec
+        self.combined = _combine(spec)
+
+    def check(self, path: str) -> bool | None:
+        if self.combined is not None:
+            return True if self.combined.search(path) else None
+        return self.spec.check_file(path).include
+
+
+_GROUP_NAME = re.compile(r"(?<!\\)\(\?P<\w+>")
+
+
+def _combine(spec: pathspec.GitIgnoreSpec) -> re.Pattern[str] | None:
+    parts: list[str] = []
+    for pattern in spec.patterns:
+        include = getattr(pattern, "include", None)
+        if include is None:
+            continue
+        regex = getattr(pattern, "regex", None)
+        if include is not True or not isinstance(regex, re.Pattern) or regex.flags != re.UNICODE:
+            return None
+        parts.append(_GROUP_NAME.sub("(?:", regex.pattern))
+    try:
+        return re.compile("|".join(f"(?:{part})" for part in parts)) if parts else None
+    except re.error:
         return None
-    if name.endswith(".d.ts") or name.endswith(".d.mts") or name.endswith(".d.cts"):
-        return LANGUAGE_BY_SUFFIX[".ts"]
-    return LANGUAGE_BY_SUFFIX.get(name[dot:])
 
 
-def _load_ignore(directory: str) -> pathspec.GitIgnoreSpec | None:
+def _load_ignore(directory: str) -> _Rules | None:
     try:
         with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as handle:
             lines = handle.read().splitlines()
     except OSError:
         return None
     spec = pathspec.GitIgnoreSpec.from_lines(lines)
-    return spec if len(spec) else None
+    return _Rules(spec) if len(spec) else None
 
 
-def _ignored(specs: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str, is_dir: bool) -> bool:
+def _ignored(specs: list[tuple[str, _Rules]], rel: str, is_dir: bool) -> bool:
     """Deepest .gitignore with an opinion wins, as in git."""
     probe_suffix = "/" if is_dir else ""
-    for base, spec in reversed(specs):
+    for base, rules in reversed(specs):
         sub = rel[len(base) + 1 :] if base else rel
-        result = spec.check_file(sub + probe_suffix)
-        if result.include is not None:
-            return bool(result.include)
+        include = rules.check(sub + probe_suffix)
+        if include is not None:
+            return include
     return False
 
 
 def walk(root: Path, config: Config) -> WalkResult:
     result = WalkResult()
     root_str = str(root)
-    extra = pathspec.GitIgnoreSpec.from_lines(config.exclude) if config.exclude else None
-    specs: list[tuple[str, pathspec.GitIgnoreSpec]] = []
-    if extra is not None:
-        specs.append(("", extra))
+    specs: list[tuple[str, _Rules]] = []
+    if config.exclude:
+        specs.append(("", _Rules(pathspec.GitIgnoreSpec.from_lines(config.exclude))))
     _walk_dir(root_str, "", specs, config, result)
     result.files.sort(key=lambda e: e.path)
     return result
@@ -101,46 +136,64 @@ def walk(root: Path, config: Config) -> WalkResult:
 def _walk_dir(
     directory: str,
     rel_dir: str,
-    specs: list[tuple[str, pathspec.GitIgnoreSpec]],
+    specs: list[tuple[str, _Rules]],
     config: Config,
     result: WalkResult,
 ) -> None:
-    local = _load_ignore(directory)
-    if local is not None:
-        specs = [*specs, (rel_dir, local)]
+    # One scandir per folder; entry types come from d_type, so only source files
+    # cost a stat() (a no-change refresh is mostly this loop).
     try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        with os.scandir(directory) as scan:
+            entries = list(scan)
     except OSError:
         result.skipped["unreadable"] += 1
         return
+    names = {entry.name for entry in entries}
+    if rel_dir and "pyvenv.cfg" in names:  # a virtualenv under any name
+        result.skipped["excluded_dir"] += 1
+        return
+    if ".gitignore" in names:
+        local = _load_ignore(directory)
+        if local is not None:
+            specs = [*specs, (rel_dir, local)]
     subdirs: list[tuple[str, str]] = []
+    sources: list[tuple[str, str, os.DirEntry[str]]] = []
     for entry in entries:
         name = entry.name
+        try:
+            is_link = entry.is_symlink()
+            is_dir = not is_link and entry.is_dir(follow_symlinks=False)
+        except OSError:
+            result.skipped["unreadable"] += 1
+            continue
+        if is_link:
+            if language_of(name) is not None or _is_dir_link(entry):
+                result.skipped["symlink"] += 1
+            continue
         rel = f"{rel_dir}/{name}" if rel_dir else name
+        if is_dir:
+            if name == ".astmcp":  # our own state: not a skip worth reporting
+                continue
+            if name in ALWAYS_SKIPPED_DIRS:
+                result.skipped["excluded_dir"] += 1
+            elif specs and _ignored(specs, rel, True):
+                # A virtualenv is counted as such even where .gitignore also names it.
+                venv = os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))
+                result.skipped["excluded_dir" if venv else "ignored"] += 1
+            else:
+                subdirs.append((name, rel))
+            continue
+        language = language_of(name)
+        if language is not None:
+            sources.append((language, rel, entry))
+    sources.sort(key=_by_rel)
+    for language, rel, entry in sources:
         try:
             st = entry.stat(follow_symlinks=False)
         except OSError:
             result.skipped["unreadable"] += 1
             continue
-        if stat.S_ISLNK(st.st_mode):
-            if language_of(name) is not None or _is_dir_link(entry):
-                result.skipped["symlink"] += 1
-            continue
-        if stat.S_ISDIR(st.st_mode):
-            if name == ".astmcp":  # our own state: not a skip worth reporting
-                continue
-            if name in ALWAYS_SKIPPED_DIRS or os.path.exists(os.path.join(entry.path, "pyvenv.cfg")):
-                result.skipped["excluded_dir"] += 1
-                continue
-            if specs and _ignored(specs, rel, True):
-                result.skipped["ignored"] += 1
-                continue
-            subdirs.append((entry.path, rel))
-            continue
         if not stat.S_ISREG(st.st_mode):
-            continue
-        language = language_of(name)
-        if language is None:
             continue
         if specs and _ignored(specs, rel, False):
             result.skipped["ignored"] += 1
@@ -152,8 +205,13 @@ def _walk_dir(
             result.skipped["file_limit"] += 1
             continue
         result.files.append(WalkEntry(rel, st.st_size, st.st_mtime_ns, language))
-    for path, rel in subdirs:
-        _walk_dir(path, rel, specs, config, result)
+    subdirs.sort()
+    for name, rel in subdirs:
+        _walk_dir(os.path.join(directory, name), rel, specs, config, result)
+
+
+def _by_rel(item: tuple[str, str, os.DirEntry[str]]) -> str:
+    return item[1]
 
 
 def _is_dir_link(entry: os.DirEntry[str]) -> bool:
