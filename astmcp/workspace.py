@@ -16,6 +16,7 @@ from astmcp.config import Config, load_config
 from astmcp.errors import AmbiguousTarget, InvalidInput, NotFound, ProjectNotFound
 from astmcp.index.indexer import Index, Linker
 from astmcp.lang import optional_module
+from astmcp.refactor.store import PlanStore
 
 # Project-level passes, in order; each module exposes ``make_linker() -> Linker``.
 # The index calls every linker inside its write transaction after a refresh
@@ -44,6 +45,7 @@ class Workspace:
         self.config = config if config is not None else load_config(root)
         self.index = Index(root, self.config, linkers())
         self.lock = threading.RLock()
+        self.plans = PlanStore()  # prepared plans (refactor); state_dir set by the front door
 
     def db(self) -> sqlite3.Connection:
         """The index connection, refreshed against the disk first."""
