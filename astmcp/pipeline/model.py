@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -56,7 +56,7 @@ class Step(_Strict):
 
 
 class Document(_Strict):
-    version: Literal[1]
+    version: int = Field(ge=1, le=1, description="must be 1")
     project_root: str = Field(min_length=1)
     limits: Limits = Field(default_factory=lambda: Limits(concurrency=4))
     steps: list[Step] = Field(min_length=1, max_length=MAX_STEPS)

@@ -211,6 +211,8 @@ def _run_step(
     else:
         outputs = _fan_out(step.tool, inputs, workspaces, pipeline.document.limits.concurrency, call)
     size = sum(len(dumps_compact(o).encode("utf-8")) for o in outputs)
+    if step.foreach is not None:  # the array's brackets and commas
+        size += len(outputs) + 1 if outputs else 2
     if size > limits.result_bytes:
         raise BatchError(
             "RESULT_LIMIT",
