@@ -117,9 +117,7 @@ def compact_schema(
 
 
 def _nullable(node: dict[str, Any]) -> dict[str, Any]:
-    kind = node.get("type")
-    if isinstance(kind, str):
-        return {**node, "type": [kind, "null"]}
+    # anyOf rather than a type array: single-type dialects (Gemini's OpenAPI subset) reject arrays.
     return {"anyOf": [node, _NULL]}
 
 
@@ -181,11 +179,17 @@ def tool_definition(spec: ToolSpec) -> types.Tool:
 
 # -- results --------------------------------------------------------------------------------
 def to_call_result(result: ToolResult) -> types.CallToolResult:
-    """The canonical dict as structured content, and the compact text (JSON or TOON) once."""
+    """The canonical dict as structured content, and the compact text (JSON or TOON) once.
+
+    An error carries its SPEC object as text only: TypeScript SDK clients (the MCP
+    Inspector, Claude Code) validate ``structuredContent`` against the tool's output
+    schema even when ``isError`` is set, and an error object never matches it.
+    """
+    if result.is_error:
+        return types.CallToolResult(content=[types.TextContent(type="text", text=result.text)], is_error=True)
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=result.text)],
         structured_content=result.data,
-        is_error=result.is_error,
     )
 
 
