@@ -17,7 +17,7 @@ from typing import Any
 
 from astmcp import __version__
 from astmcp.errors import AstmcpError
-from astmcp.tools import call_tool, dumps_compact, registry
+from astmcp.tools import call_tool, dumps_compact, find_tool, registry
 from astmcp.workspace import Workspaces
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -41,7 +41,10 @@ def _root_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--root", default=None, help="project root (default: current directory)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+BUILTIN_COMMANDS = frozenset({"call", "tools", "index", "stats"})
+
+
+def build_parser(feature_commands: bool = True) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="ast-tool",
         description="Code intelligence and safe refactoring for Python and TypeScript/JavaScript projects.",
@@ -67,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     _root_arg(stats)
     stats.set_defaults(func=_cmd_stats)
 
-    for name in COMMAND_MODULES:
+    for name in COMMAND_MODULES if feature_commands else ():
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -79,7 +82,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    # A built-in command needs none of the feature modules: not importing them keeps
+    # `ast-tool call` (one query, process start included) fast.
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    parser = build_parser(feature_commands=command not in BUILTIN_COMMANDS)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
@@ -114,7 +121,7 @@ def _cmd_call(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    if args.tool not in registry():
+    if find_tool(args.tool) is None:
         print(
             dumps_compact(
                 {

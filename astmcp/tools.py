@@ -99,6 +99,19 @@ def registry() -> dict[str, ToolSpec]:
     return _REGISTRY
 
 
+def find_tool(name: str) -> ToolSpec | None:
+    """One tool, importing tool modules in SPEC order only until it is registered:
+    ``ast-tool call`` on a read tool does not pay for the refactoring engines' imports."""
+    if name not in _REGISTRY:
+        from astmcp.query import TOOL_MODULES, import_tool_module
+
+        for module in TOOL_MODULES:
+            import_tool_module(module)
+            if name in _REGISTRY:
+                break
+    return _REGISTRY.get(name)
+
+
 @dataclass(frozen=True, slots=True)
 class ToolResult:
     data: dict[str, Any]
@@ -135,7 +148,7 @@ def _validation_message(exc: ValidationError) -> tuple[str, list[dict[str, Any]]
 def call_tool(workspaces: Workspaces, name: str, arguments: dict[str, Any] | None) -> ToolResult:
     """Validate, run, bound and serialize one tool call. Never raises."""
     try:
-        spec = registry().get(name)
+        spec = find_tool(name)
         if spec is None:
             raise InvalidInput(f"unknown tool {name!r}", {"tools": sorted(registry())})
         try:

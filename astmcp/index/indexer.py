@@ -6,20 +6,18 @@ entry. A cold index parses in parallel across cores.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import multiprocessing
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import portalocker
-
 from astmcp.config import Config
+from astmcp.errors import Locked
 from astmcp.index.store import PER_FILE_TABLES, open_index, state_dir
 from astmcp.index.walker import WalkEntry, walk
 from astmcp.lang import extract_file
@@ -29,6 +27,7 @@ from astmcp.model import FileFacts
 # within the same timestamp tick; such files are re-hashed on the next refresh.
 _RACY_NS = 2_000_000_000
 _PARALLEL_THRESHOLD = 200
+_LOCK_TIMEOUT_S = 120.0
 
 Progress = Callable[[int, int], None]
 
@@ -87,6 +86,42 @@ def _parse_batch(args: tuple[str, list[tuple[WalkEntry, str | None]]]) -> list[_
     return [_parse_one(root, entry, sha) for entry, sha in jobs]
 
 
+@contextlib.contextmanager
+def _exclusive(path: Path, timeout_s: float) -> Iterator[None]:
+    """Hold an inter-process lock on ``path``: flock where it exists (cheap to
+    import, every query takes it), portalocker elsewhere."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        import portalocker
+
+        try:
+            with portalocker.Lock(str(path), mode="a", timeout=timeout_s):
+                yield
+        except portalocker.LockException:
+            raise Locked(f"the index is being refreshed by another process ({path})") from None
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + timeout_s
+        delay = 0.002
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise Locked(f"the index is being refreshed by another process ({path})") from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
 class Index:
     """One project's index: a connection, a refresh, and hooks for resolution passes."""
 
@@ -103,7 +138,7 @@ class Index:
         self.conn.close()
 
     def refresh(self, full: bool = False, progress: Progress | None = None) -> RefreshStats:
-        with self._lock, portalocker.Lock(str(self._lock_path), mode="a", timeout=120):
+        with self._lock, _exclusive(self._lock_path, _LOCK_TIMEOUT_S):
             return self._refresh(full, progress)
 
     def _refresh(self, full: bool, progress: Progress | None) -> RefreshStats:
@@ -154,6 +189,10 @@ class Index:
         if total >= _PARALLEL_THRESHOLD and workers > 1:
             batch = max(8, min(64, total // (workers * 8) or 1))
             chunks = [(root, jobs[i : i + batch]) for i in range(0, total, batch)]
+            # Imported here: a query that parses nothing should not pay for them.
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
             context = multiprocessing.get_context("forkserver")
             with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
                 for chunk_result in pool.map(_parse_batch, chunks):

@@ -10,13 +10,16 @@ import os
 import re
 import stat
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from astmcp.config import Config
 from astmcp.model import LANGUAGE_BY_SUFFIX
+
+if TYPE_CHECKING:
+    import pathspec
 
 ALWAYS_SKIPPED_DIRS = frozenset(
     {
@@ -107,8 +110,14 @@ def _load_ignore(directory: str) -> _Rules | None:
             lines = handle.read().splitlines()
     except OSError:
         return None
-    spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    spec = _gitignore_spec(lines)
     return _Rules(spec) if len(spec) else None
+
+
+def _gitignore_spec(lines: Iterable[str]) -> pathspec.GitIgnoreSpec:
+    import pathspec  # only trees with a .gitignore (or excludes) pay for the import
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def _ignored(specs: list[tuple[str, _Rules]], rel: str, is_dir: bool) -> bool:
@@ -127,7 +136,7 @@ def walk(root: Path, config: Config) -> WalkResult:
     root_str = str(root)
     specs: list[tuple[str, _Rules]] = []
     if config.exclude:
-        specs.append(("", _Rules(pathspec.GitIgnoreSpec.from_lines(config.exclude))))
+        specs.append(("", _Rules(_gitignore_spec(config.exclude))))
     _walk_dir(root_str, "", specs, config, result)
     result.files.sort(key=lambda e: e.path)
     return result
