@@ -1,0 +1,165 @@
+"""TypeScript/JavaScript block scopes for rename safety (tree-sitter).
+
+A scope is the program, a block, a function (its parameters) or a loop/catch
+head; a name is declared in a scope by let/const/var, function, class,
+interface, type, enum, namespace, import and parameters.
+"""
+
+from __future__ import annotations
+
+import tree_sitter
+
+from astmcp.refactor import tsparse
+
+SCOPES = {
+    "program",
+    "statement_block",
+    "class_body",
+    "switch_body",
+    "for_statement",
+    "for_in_statement",
+    "catch_clause",
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "generator_function",
+    "arrow_function",
+    "method_definition",
+}
+_NAMED_DECLS = {
+    "function_declaration",
+    "generator_function_declaration",
+    "class_declaration",
+    "abstract_class_declaration",
+    "interface_declaration",
+    "type_alias_declaration",
+    "enum_declaration",
+    "internal_module",
+    "module",
+}
+_IDENTS = {"identifier", "shorthand_property_identifier_pattern", "type_identifier"}
+_SHORTHAND = {"shorthand_property_identifier", "shorthand_property_identifier_pattern"}
+
+
+def _pattern_names(node: tree_sitter.Node | None, out: set[str]) -> None:
+    if node is None:
+        return
+    if node.type in _IDENTS:
+        out.add(_text(node))
+        return
+    if node.type == "pair_pattern":
+        _pattern_names(node.child_by_field_name("value"), out)
+        return
+    for child in node.named_children:
+        if child.type not in ("type_annotation", "property_identifier") and child.type != "number":
+            _pattern_names(child, out)
+
+
+def _text(node: tree_sitter.Node) -> str:
+    return (node.text or b"").decode("utf-8")
+
+
+class TsFile:
+    def __init__(self, path: str, text: str) -> None:
+        self.lines = text.split("\n")
+        self.tree = tsparse.parse(path, text.encode("utf-8"))
+        self._declared: dict[int, set[str]] = {}
+
+    def node_at(self, line: int, column: int) -> tree_sitter.Node | None:
+        raw = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        point = (line - 1, len(raw[: column - 1].encode("utf-8")))
+        return self.tree.root_node.named_descendant_for_point_range(point, point)
+
+    def shorthand(self, hit: object) -> bool:
+        node = self.node_at(getattr(hit, "line", 0), getattr(hit, "column", 0))
+        return node is not None and node.type in _SHORTHAND
+
+    def chain(self, node: tree_sitter.Node) -> list[tree_sitter.Node]:
+        out: list[tree_sitter.Node] = []
+        current = node.parent
+        while current is not None:
+            if current.type in SCOPES:
+                out.append(current)
+            current = current.parent
+        return out
+
+    def declared(self, scope: tree_sitter.Node) -> set[str]:
+        cached = self._declared.get(scope.id)
+        if cached is not None:
+            return cached
+        names: set[str] = set()
+        for child in scope.named_children:
+            self._declarations(child, names)
+        params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
+        _pattern_names(params, names)
+        if scope.type == "catch_clause":
+            _pattern_names(scope.child_by_field_name("parameter"), names)
+        if scope.type == "for_in_statement":
+            _pattern_names(scope.child_by_field_name("left"), names)
+        if scope.type == "for_statement":
+            self._declarations(scope.child_by_field_name("initializer"), names)
+        self._declared[scope.id] = names
+        return names
+
+    def _declarations(self, node: tree_sitter.Node | None, names: set[str]) -> None:
+        if node is None:
+            return
+        if node.type == "export_statement":
+            for child in node.named_children:
+                if child.type != "export_clause":
+                    self._declarations(child, names)
+        elif node.type in ("lexical_declaration", "variable_declaration"):
+            for decl in node.named_children:
+                if decl.type == "variable_declarator":
+                    _pattern_names(decl.child_by_field_name("name"), names)
+        elif node.type in _NAMED_DECLS:
+            name = node.child_by_field_name("name")
+            if name is not None:
+                names.add(_text(name))
+        elif node.type == "import_statement":
+            for clause in node.named_children:
+                if clause.type == "import_clause":
+                    self._import_names(clause, names)
+
+    def _import_names(self, clause: tree_sitter.Node, names: set[str]) -> None:
+        for part in clause.named_children:
+            if part.type == "identifier":
+                names.add(_text(part))
+            elif part.type == "namespace_import":
+                _pattern_names(part, names)
+            elif part.type == "named_imports":
+                for spec in part.named_children:
+                    if spec.type == "import_specifier":
+                        bound = spec.child_by_field_name("alias") or spec.child_by_field_name("name")
+                        if bound is not None:
+                            names.add(_text(bound))
+
+    def exported_names(self) -> set[str]:
+        """Names this module exports (declarations and export clauses, aliases applied)."""
+        names: set[str] = set()
+        for stmt in self.tree.root_node.named_children:
+            if stmt.type != "export_statement":
+                continue
+            for child in stmt.named_children:
+                if child.type == "export_clause":
+                    for spec in child.named_children:
+                        public = spec.child_by_field_name("alias") or spec.child_by_field_name("name")
+                        if public is not None:
+                            names.add(_text(public))
+                else:
+                    self._declarations(child, names)
+        return names
+
+    def identifiers(self, scope: tree_sitter.Node, name: str) -> list[tree_sitter.Node]:
+        out: list[tree_sitter.Node] = []
+        stack = [scope]
+        while stack:
+            node = stack.pop()
+            if (
+                node.type in ("identifier", "type_identifier", "shorthand_property_identifier")
+                and _text(node) == name
+            ):
+                out.append(node)
+            stack.extend(node.named_children)
+        return out

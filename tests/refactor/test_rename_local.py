@@ -1,0 +1,170 @@
+"""ast_rename_symbol within one file: edits, uncertain handling, name checks and Python collisions.
+
+These run with or without the project-wide reference engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+MODULE = '''
+"""Module."""
+
+__all__ = ["helper", "use"]
+
+
+def helper(x):
+    return x + 1
+
+
+def use():
+    total = helper(2)
+    obj.helper(3)
+    return total
+
+
+class C:
+    def run(self):
+        return helper(1)
+'''
+
+
+def test_rename_updates_the_definition_every_reference_and_dunder_all(project: Any) -> None:
+    p = project({"m.py": MODULE})
+    plan = p("ast_rename_symbol", selector="m.py::helper", new_name="assist", uncertain="skip")
+    assert plan["kind"] == "rename" and plan["blocked"] is False
+    assert plan["reference_count"] >= 4
+    p.apply(plan)
+    text = p.read("m.py")
+    assert '__all__ = ["assist", "use"]' in text
+    assert "def assist(x):" in text and "total = assist(2)" in text and "return assist(1)" in text
+    assert "obj.helper(3)" in text  # a name hit, skipped
+    assert "helper(" not in text.replace("obj.helper(", "")
+
+
+def test_rename_with_name_hits_is_prepared_but_blocked_by_default(project: Any) -> None:
+    p = project({"m.py": MODULE})
+    plan = p("ast_rename_symbol", selector="m.py::helper", new_name="assist")
+    assert plan["blocked"] is True and "uncertain" in plan["block_reason"]
+    assert [(u["line"], u["confidence"]) for u in plan["uncertain_references"]] == [(12, "name")]
+    error = p.error("ast_apply_operation", operation_id=plan["operation_id"], plan_hash=plan["plan_hash"])
+    assert error["code"] == "MUTATION_BLOCKED"
+
+
+def test_rename_with_uncertain_include_renames_the_name_hits_too(project: Any) -> None:
+    p = project({"m.py": MODULE})
+    plan = p("ast_rename_symbol", selector="m.py::helper", new_name="assist", uncertain="include")
+    assert plan["blocked"] is False
+    p.apply(plan)
+    assert "obj.assist(3)" in p.read("m.py")
+
+
+def test_names_in_strings_are_uncertain_and_block_by_default(project: Any) -> None:
+    p = project(
+        {
+            "m.py": """
+            def helper():
+                return 1
+
+
+            def dyn(obj):
+                return getattr(obj, "helper")()
+
+
+            def test_repr():
+                assert repr(dyn) != "helper"
+            """
+        }
+    )
+    plan = p("ast_rename_symbol", selector="m.py::helper", new_name="assist")
+    assert plan["blocked"] is True
+    assert sorted(u["line"] for u in plan["uncertain_references"] if u["kind"] == "string") == [6, 10]
+
+
+@pytest.mark.parametrize("bad", ["2x", "a-b", "class", "None", "two words", ""])
+def test_new_name_that_is_not_one_python_identifier_is_invalid_input(project: Any, bad: str) -> None:
+    p = project({"m.py": "def helper():\n    return 1\n"})
+    assert p.error("ast_rename_symbol", selector="m.py::helper", new_name=bad)["code"] == "INVALID_INPUT"
+
+
+def test_soft_keywords_are_valid_python_names(project: Any) -> None:
+    p = project({"m.py": "def helper():\n    return 1\n"})
+    assert p("ast_rename_symbol", selector="m.py::helper", new_name="match")["blocked"] is False
+
+
+def test_renaming_to_the_same_name_is_invalid_input(project: Any) -> None:
+    p = project({"m.py": "def helper():\n    return 1\n"})
+    assert p.error("ast_rename_symbol", selector="m.py::helper", new_name="helper")["code"] == "INVALID_INPUT"
+
+
+COLLISIONS = {
+    "module_binding": (
+        "def helper():\n    return 1\n\n\ndef assist():\n    return 2\n",
+        "m.py::helper",
+        "line 5",
+    ),
+    "local_shadowing": (
+        "def helper():\n    return 1\n\n\ndef use():\n    assist = 3\n    return helper() + assist\n",
+        "m.py::helper",
+        "function 'use'",
+    ),
+    "parameter_shadowing": (
+        "def helper():\n    return 1\n\n\ndef use(assist):\n    return helper() + assist\n",
+        "m.py::helper",
+        "function 'use'",
+    ),
+    "class_attribute_vs_method": (
+        "class C:\n    assist = 1\n\n    def helper(self):\n        return 1\n",
+        "m.py::C.helper",
+        "C.assist",
+    ),
+    "import_clash": (
+        "from os.path import join as assist\n\n\ndef helper():\n    return assist('a')\n",
+        "m.py::helper",
+        "line 1",
+    ),
+    "global_statement": (
+        "def helper():\n    return 1\n\n\ndef setup():\n    global assist\n    assist = 2\n",
+        "m.py::helper",
+        "module scope",
+    ),
+    "captures_a_builtin_use": (
+        "def helper():\n    return 1\n\n\ndef use(xs):\n    return assist(xs) + helper()\n",
+        "m.py::helper",
+        "would be captured",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(COLLISIONS))
+def test_rename_that_would_clash_is_a_name_collision_naming_the_clash(project: Any, case: str) -> None:
+    text, selector, expected = COLLISIONS[case]
+    if case == "captures_a_builtin_use":
+        text = text.replace("assist(xs)", "len(xs)")
+        new_name = "len"
+        expected = "'len' at m.py:6 means the builtin"
+    else:
+        new_name = "assist"
+    p = project({"m.py": text})
+    error = p.error("ast_rename_symbol", selector=selector, new_name=new_name)
+    assert error["code"] == "NAME_COLLISION", error
+    assert expected in error["message"]
+    assert p.read("m.py") == text
+
+
+def test_a_local_of_the_same_new_name_in_an_unrelated_function_is_no_collision(project: Any) -> None:
+    p = project(
+        {"m.py": "def helper():\n    return 1\n\n\ndef other():\n    assist = 2\n    return assist\n"}
+    )
+    plan = p("ast_rename_symbol", selector="m.py::helper", new_name="assist")
+    assert plan["blocked"] is False
+
+
+def test_rename_keeps_bom_and_crlf(project: Any) -> None:
+    p = project({"m.py": b"\xef\xbb\xbfdef helper():\r\n    return 1\r\n\r\n\r\nX = helper()\r\n"})
+    p.apply(p("ast_rename_symbol", selector="m.py::helper", new_name="assist"))
+    assert (
+        p.root / "m.py"
+    ).read_bytes() == b"\xef\xbb\xbfdef assist():\r\n    return 1\r\n\r\n\r\nX = assist()\r\n"
