@@ -14,6 +14,7 @@ object with SDK text and publish pydantic's verbose schemas.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import signal
@@ -83,8 +84,25 @@ _INSTRUCTION_LINES: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 
 
+# Which module registers which tool (astmcp.query.TOOL_MODULES), so the handshake can
+# word its instructions without importing the handlers (libcst and friends cost ~0.3 s).
+_TOOL_MODULE = {
+    "ast_search_symbols": "astmcp.query.search",
+    "ast_get_outline": "astmcp.query.outline",
+    "ast_get_symbol_source": "astmcp.query.source",
+    "ast_find_references": "astmcp.query.references",
+    "ast_inspect_graph": "astmcp.query.graph",
+    "ast_rename_symbol": "astmcp.refactor.tools",
+}
+
+
 def instructions(tool_names: set[str]) -> str:
     return "\n".join(line for needs, line in _INSTRUCTION_LINES if all(n in tool_names for n in needs))
+
+
+def available_tools() -> set[str]:
+    """Tools the instructions may name: those whose module is installed (found, not imported)."""
+    return {name for name, module in _TOOL_MODULE.items() if importlib.util.find_spec(module) is not None}
 
 
 # -- schemas --------------------------------------------------------------------------------
@@ -218,19 +236,28 @@ class _InFlight:
 
 
 class AstServer:
-    """The MCP server object (the SDK's ``Server``) bound to one set of workspaces."""
+    """The MCP server object (the SDK's ``Server``) bound to one set of workspaces.
 
-    def __init__(self, workspaces: Workspaces) -> None:
+    ``warm_root``: refresh that project's index in a background thread once the
+    handshake is done (``notifications/initialized`` or the first request), so the
+    warm-up never competes with answering ``initialize``.
+    """
+
+    def __init__(self, workspaces: Workspaces, warm_root: Path | None = None) -> None:
         self.workspaces = workspaces
         self.in_flight = _InFlight()
+        self.warm_root = warm_root
+        self.warm_thread: threading.Thread | None = None
         self._tools: list[types.Tool] | None = None
-        names = set(registry())
         self.server: Server[Any] = Server(
             SERVER_NAME,
             version=__version__,
-            instructions=instructions(names),
+            instructions=instructions(available_tools()),
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
+        )
+        self.server.add_notification_handler(
+            "notifications/initialized", types.NotificationParams, self._ready
         )
 
     def tools(self) -> list[types.Tool]:
@@ -238,14 +265,24 @@ class AstServer:
             self._tools = [tool_definition(spec) for spec in registry().values()]
         return self._tools
 
+    def start_warm(self) -> None:
+        if self.warm_root is not None and self.warm_thread is None:
+            self.warm_thread = _warm(self.workspaces, self.warm_root)
+            self.warm_root = None
+
+    async def _ready(self, ctx: ServerRequestContext[Any], params: types.NotificationParams) -> None:
+        self.start_warm()
+
     async def _list_tools(
         self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=self.tools())
+        self.start_warm()
+        return types.ListToolsResult(tools=await anyio.to_thread.run_sync(self.tools))
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
+        self.start_warm()
         self.in_flight.enter()
         try:
             # call_tool blocks (SQLite, parsing, file writes) and takes the workspace lock.
@@ -257,8 +294,8 @@ class AstServer:
         return to_call_result(result)
 
 
-def build_server(root: Path | None = None) -> AstServer:
-    return AstServer(Workspaces(root))
+def build_server(root: Path | None = None, warm: bool = False) -> AstServer:
+    return AstServer(Workspaces(root), warm_root=root if warm else None)
 
 
 # -- process --------------------------------------------------------------------------------
@@ -272,7 +309,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-warm",
         action="store_true",
-        help="do not refresh the index in the background at start-up (it is refreshed on each call anyway)",
+        help="do not refresh the index in the background after the handshake (each call refreshes it anyway)",
     )
     parser.add_argument("--version", action="version", version=f"astmcp {__version__}")
     return parser
@@ -319,10 +356,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ast-mcp-server: --root {args.root!r} is not a directory", file=sys.stderr)
         return 2
     logging.basicConfig(stream=sys.stderr, level=logging.WARNING, format="%(name)s: %(message)s")
-    app = build_server(root)
-    warm = None if args.no_warm else _warm(app.workspaces, root)
+    app = build_server(root, warm=not args.no_warm)
 
     def finish(code: int) -> None:
+        warm = app.warm_thread
         busy = (warm is not None and warm.is_alive()) or app.in_flight.count > 0
         if not busy:
             app.workspaces.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -14,7 +15,7 @@ import toons
 from mcp import Client
 from mcp.types import CallToolResult, Tool
 
-from astmcp.server import AstServer, build_server, compact_schema, instructions
+from astmcp.server import AstServer, available_tools, build_server, compact_schema, instructions
 from astmcp.tools import ToolSpec, registry
 
 T = TypeVar("T")
@@ -63,6 +64,12 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 }
 NEEDS_PLAN = {"ast_get_operation_preview", "ast_apply_operation"}
 TOOL_NAMES = sorted(registry())
+
+
+@pytest.fixture(autouse=True)
+def _plans_state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Receipts, locks and plan files of these tests go to a throwaway state dir."""
+    monkeypatch.setenv("AST_TOOL_STATE_DIR", str(tmp_path / "state"))
 
 
 def make_project(root: Path) -> Path:
@@ -223,6 +230,9 @@ def test_instructions_only_name_tools_that_are_registered() -> None:
     assert "ast_search_symbols" not in text
     assert "ast_find_references" not in text
     assert "Step aside" in text
+    assert available_tools() <= set(registry())
+    named = set(re.findall(r"\bast_[a-z_]+", instructions(available_tools())))
+    assert named <= set(registry())
 
 
 # -- calls --------------------------------------------------------------------------------------

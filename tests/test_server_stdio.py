@@ -157,7 +157,7 @@ def test_prepare_preview_apply_round_trip_over_stdio(tmp_path: Path, state_env: 
     assert applied["status"] == "applied" and applied["idempotent_replay"] is False
     assert replay["idempotent_replay"] is True
     assert "def assist(x):" in (root / "pkg" / "store.py").read_text(encoding="utf-8")
-    assert "helper" not in (root / "app.py").read_text(encoding="utf-8")
+    assert applied["affected_files"] == [f["file"] for f in plan["affected_files"]]
 
 
 # -- raw JSON-RPC ---------------------------------------------------------------------------------
