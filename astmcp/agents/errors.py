@@ -33,3 +33,9 @@ class Cancelled(AstmcpError):
     """The user answered no at the confirmation prompt."""
 
     code = "CANCELLED"
+
+
+class WriteFailed(AstmcpError):
+    """The skill file could not be written; the previous file, if any, is intact."""
+
+    code = "WRITE_FAILED"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from astmcp.agents.errors import WriteFailed
 from astmcp.errors import AstmcpError, Conflict, InvalidInput
 
 SKILL_NAME = "structural-code-editing"
@@ -124,8 +125,13 @@ def write_skill(check: SkillCheck, content: bytes) -> None:
     if check.conflict:
         raise conflict_error([check])
     folder = check.path.parent
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=".SKILL.md.", suffix=".tmp", dir=folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=".SKILL.md.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise WriteFailed(
+            f"cannot write {check.path}: {exc.strerror or exc}", {"path": str(check.path)}
+        ) from exc
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(content)
@@ -133,9 +139,13 @@ def write_skill(check: SkillCheck, content: bytes) -> None:
             os.fsync(handle.fileno())
         os.chmod(temp, 0o644)
         os.replace(temp, check.path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
+        if isinstance(exc, OSError):
+            raise WriteFailed(
+                f"cannot write {check.path}: {exc.strerror or exc}", {"path": str(check.path)}
+            ) from exc
         raise
     _fsync_dir(folder)
 

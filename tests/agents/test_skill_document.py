@@ -1,0 +1,136 @@
+"""The bundled skill: frontmatter both agents accept, size, and content that matches the SPEC."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from astmcp.errors import ERROR_CODES
+
+SKILL = Path(__file__).parents[2] / "skills" / "structural-code-editing" / "SKILL.md"
+
+SPEC_TOOLS = {
+    "ast_list_files",
+    "ast_get_outline",
+    "ast_get_symbol_source",
+    "ast_search_symbols",
+    "ast_find_references",
+    "ast_get_diagnostics",
+    "ast_inspect_graph",
+    "ast_rename_symbol",
+    "ast_replace_symbol_body",
+    "ast_get_operation_preview",
+    "ast_apply_operation",
+}
+GRAPH_REQUESTS = ("overview", "lookup", "details", "trace", "tests", "tour", "escape")
+
+
+def split_skill() -> tuple[dict[str, str], str]:
+    """Frontmatter as ``key: value`` lines (the skill keeps it to plain one-line scalars) and the body."""
+    text = SKILL.read_text(encoding="utf-8")
+    assert text.startswith("---\n")
+    header, body = text[4:].split("\n---\n", 1)
+    fields = {}
+    for line in header.splitlines():
+        key, _, value = line.partition(": ")
+        fields[key] = value
+    return fields, body
+
+
+def test_frontmatter_has_exactly_a_valid_name_and_description() -> None:
+    fields, _ = split_skill()
+
+    assert set(fields) == {"name", "description"}
+    assert fields["name"] == SKILL.parent.name
+    assert re.fullmatch(r"[a-z0-9-]{1,64}", fields["name"])
+
+
+def test_description_says_what_and_when_within_1024_characters_as_a_plain_yaml_scalar() -> None:
+    description = split_skill()[0]["description"]
+
+    assert 0 < len(description) <= 1024
+    assert "Use it when" in description
+    # A plain YAML scalar may not contain ": " or " #", start with an indicator, or hold XML-like tags.
+    assert ": " not in description and " #" not in description
+    assert description[0].isalpha()
+    assert "<" not in description and ">" not in description
+
+
+def test_body_is_under_300_lines() -> None:
+    assert len(split_skill()[1].splitlines()) < 300
+
+
+def test_every_spec_tool_is_taught_and_no_other_tool_name_appears() -> None:
+    body = split_skill()[1]
+    named = set(re.findall(r"\bast_[a-z_]+\b", body))
+
+    assert named == SPEC_TOOLS
+
+
+def test_every_graph_request_type_and_error_code_is_explained() -> None:
+    body = split_skill()[1]
+
+    for request in GRAPH_REQUESTS:
+        assert f"`{request}`" in body, request
+    for code in ERROR_CODES:
+        assert f"`{code}`" in body, code
+
+
+def test_mutation_flow_covers_blocked_uncertain_references_and_diagnostics_before_apply() -> None:
+    body = split_skill()[1]
+    flow = body[body.index("## Changing code") : body.index("## The batch CLI")]
+
+    for term in ("blocked", "uncertain_references", "added_errors", "allow_new_errors", "plan_hash"):
+        assert term in flow, term
+    assert flow.index("**Prepare**") < flow.index("**Review**") < flow.index("**Apply**")
+
+
+def test_every_json_example_in_the_skill_is_valid_json() -> None:
+    blocks = re.findall(r"```json\n(.*?)```", split_skill()[1], flags=re.DOTALL)
+
+    assert len(blocks) >= 2
+    for block in blocks:
+        json.loads(block)
+
+
+def test_the_skills_batch_example_runs_with_ast_tool(tmp_path: Path) -> None:
+    (tmp_path / "store.py").write_text(
+        "class Store:\n    def open(self):\n        return 1\n", encoding="utf-8"
+    )
+    blocks = re.findall(r"```json\n(.*?)```", split_skill()[1], flags=re.DOTALL)
+    document = next(json.loads(b) for b in blocks if '"steps"' in b)
+    document["project_root"] = str(tmp_path)
+
+    done = subprocess.run(
+        [sys.executable, "-m", "astmcp.cli", "run", "-"],
+        input=json.dumps(document),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["status"] == "ok"
+    assert "class Store" in json.dumps(result["result"])
+
+
+def test_hermes_reads_the_same_name_and_description_with_its_own_parser(agent_clis: Any) -> None:
+    hermes_python = Path(agent_clis.hermes).parent / "python"
+    script = (
+        "import json,sys\n"
+        "from agent.skill_utils import parse_frontmatter\n"
+        "fm, body = parse_frontmatter(open(sys.argv[1], encoding='utf-8').read())\n"
+        "print(json.dumps({k: str(v) for k, v in fm.items()}))\n"
+    )
+
+    done = subprocess.run(
+        [str(hermes_python), "-c", script, str(SKILL)], capture_output=True, text=True, timeout=120
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == split_skill()[0]
