@@ -42,6 +42,7 @@ class PythonChecks:
     module_names: frozenset[str]  # names bound at module level (for `from m import name` checks)
     dynamic: bool  # star import, module __getattr__, exec or globals(): any name may exist
     injected_builtins: frozenset[str]
+    guarded_imports: frozenset[int] = frozenset()  # lines of imports inside `try: … except ImportError`
 
 
 def undefined_message(name: str) -> str:
@@ -49,13 +50,14 @@ def undefined_message(name: str) -> str:
 
 
 def analyze(path: str, text: str, tree: ast.Module) -> PythonChecks:
+    guarded = _guarded_imports(tree.body, False, set()) if "except" in text else frozenset()
     star = bool(_STAR_IMPORT.search(text)) and _has_star_import(tree)
     dynamic_text = bool(_DYNAMIC.search(text))
     injected = _injected_builtins(tree) if "builtins" in text or "__builtin__" in text else frozenset()
     try:
         table = symtable.symtable(text, path, "exec")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return PythonChecks((), frozenset(), True, injected)
+        return PythonChecks((), frozenset(), True, injected, guarded)
     module_names = _module_bindings(table)
     dynamic = star or dynamic_text or "__getattr__" in module_names
     diagnostics: tuple[DiagnosticFact, ...] = ()
@@ -63,7 +65,35 @@ def analyze(path: str, text: str, tree: ast.Module) -> PythonChecks:
         candidates = _candidates(table, module_names | injected)
         if candidates:
             diagnostics = tuple(_locate(tree, text, candidates))
-    return PythonChecks(diagnostics, frozenset(module_names), dynamic, injected)
+    return PythonChecks(diagnostics, frozenset(module_names), dynamic, injected, guarded)
+
+
+_NAME_ERRORS = frozenset({"NameError", "BaseException"})
+_IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
+
+
+def _guarded_imports(body: list[ast.stmt], guarded: bool, out: set[int]) -> frozenset[int]:
+    """Import statements whose failure is handled (statement walk only: cheap)."""
+    for stmt in body:
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
+            if guarded:
+                out.add(stmt.lineno)
+        elif isinstance(stmt, ast.Try | ast.TryStar):
+            catches = any(_catches(h, _IMPORT_ERRORS) for h in stmt.handlers)
+            _guarded_imports(stmt.body, guarded or catches, out)
+            for handler in stmt.handlers:
+                _guarded_imports(handler.body, guarded, out)
+            _guarded_imports(stmt.orelse, guarded, out)
+            _guarded_imports(stmt.finalbody, guarded, out)
+        elif isinstance(stmt, ast.Match):
+            for case in stmt.cases:
+                _guarded_imports(case.body, guarded, out)
+        else:
+            for field in ("body", "orelse", "finalbody"):
+                block = getattr(stmt, field, None)
+                if isinstance(block, list):
+                    _guarded_imports(block, guarded, out)
+    return frozenset(out)
 
 
 def _has_star_import(tree: ast.Module) -> bool:
@@ -158,7 +188,7 @@ class _Locator:
         elif type(node) in _COMPREHENSIONS:
             self.comprehension(node, key, quiet)
         elif isinstance(node, ast.Try | ast.TryStar):
-            body_quiet = quiet or any(_catches_name_error(h) for h in node.handlers)
+            body_quiet = quiet or any(_catches(h, _NAME_ERRORS) for h in node.handlers)
             for stmt in node.body:
                 self.visit(stmt, key, body_quiet)
             for part in (*node.handlers, *node.orelse, *node.finalbody):
@@ -222,14 +252,13 @@ def _silenced(line: str) -> bool:
     return match.group("kind") != "noqa" or not codes or "F821" in codes
 
 
-def _catches_name_error(handler: ast.ExceptHandler) -> bool:
+def _catches(handler: ast.ExceptHandler, errors: frozenset[str]) -> bool:
     kind = handler.type
     if kind is None:
         return True
     names = kind.elts if isinstance(kind, ast.Tuple) else [kind]
     return any(
-        (isinstance(n, ast.Name) and n.id in ("NameError", "BaseException"))
-        or (isinstance(n, ast.Attribute) and n.attr == "NameError")
+        (isinstance(n, ast.Name) and n.id in errors) or (isinstance(n, ast.Attribute) and n.attr in errors)
         for n in names
     )
 
@@ -260,9 +289,9 @@ def _injected_builtins(tree: ast.Module) -> frozenset[str]:
                         names.add(key.value)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
             args = node.args
-            key = args[1].value if len(args) >= 2 and isinstance(args[1], ast.Constant) else None
-            if isinstance(key, str) and _is_builtins(args[0], aliases):
-                names.add(key)
+            given = args[1].value if len(args) >= 2 and isinstance(args[1], ast.Constant) else None
+            if isinstance(given, str) and _is_builtins(args[0], aliases):
+                names.add(given)
     return frozenset(names)
 
 
