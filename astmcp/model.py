@@ -98,3 +98,22 @@ class FileFacts:
     # Payloads of per-file analyzers (see astmcp.lang.ANALYZERS), keyed by analyzer name.
     # Computed in the parse worker next to the syntax tree; must be picklable.
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One occurrence of a symbol (positions as in :class:`Span`, end exclusive).
+
+    ``confidence``: ``certain`` (scopes, imports, types), ``likely`` (a single
+    candidate), ``name`` (same name, receiver unknown; ``kind`` ``string`` for
+    names inside string literals).
+    """
+
+    file: str
+    line: int
+    column: int
+    end_column: int
+    kind: str
+    confidence: str
+    is_declaration: bool
+

@@ -11,7 +11,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -77,7 +77,9 @@ CREATE TABLE IF NOT EXISTS diagnostics (
     symbol_path TEXT
 );
 CREATE INDEX IF NOT EXISTS diagnostics_file ON diagnostics(file_id);
--- Filled by the resolution pass (references issue): one row per identifier occurrence.
+-- Filled by the resolution pass: one row per identifier occurrence. ``target_key`` is the
+-- language's unresolved form (kept to re-link), ``confidence`` certain/likely/name, or
+-- "none" for an occurrence that resolved outside the project.
 CREATE TABLE IF NOT EXISTS refs (
     id INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL,
@@ -106,10 +108,16 @@ CREATE TABLE IF NOT EXISTS edges (
 CREATE INDEX IF NOT EXISTS edges_src ON edges(src_symbol_id);
 CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_symbol_id);
 CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
+-- Linkers' per-file inputs kept for re-linking dependants (JSON), and what each file's
+-- resolution consulted: a path, or "?<module name>" / "?@<path key>" for a module not found.
+CREATE TABLE IF NOT EXISTS module_facts (file_id INTEGER PRIMARY KEY, data TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS link_deps (file_id INTEGER NOT NULL, dep TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS link_deps_dep ON link_deps(dep);
+CREATE INDEX IF NOT EXISTS link_deps_file ON link_deps(file_id);
 CREATE TABLE IF NOT EXISTS stats (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
-PER_FILE_TABLES = ("symbols", "imports", "diagnostics", "refs", "edges")
+PER_FILE_TABLES = ("symbols", "imports", "diagnostics", "refs", "edges", "module_facts", "link_deps")
 
 
 def state_dir(root: Path) -> Path:

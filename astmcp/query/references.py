@@ -1,0 +1,283 @@
+"""``ast_find_references`` and the reference API the refactor tools share.
+
+``collect_references`` answers from the ``refs`` table the linkers fill:
+certain rows point at the symbol (or its stub twin, ``m.py`` + ``m.pyi`` being
+one symbol); ``name`` rows share the name with an unknown receiver. A member
+that is the only one of its name in the project turns its attribute ``name``
+hits into ``likely`` ones. Occurrences through an import alias
+(``from m import old as other; other()``) are not occurrences of the name:
+the import site is listed, the alias' uses are the alias'.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import deque
+from typing import ClassVar, Literal
+
+from pydantic import BaseModel, Field
+
+from astmcp.model import Reference
+from astmcp.query.common import (
+    Formatted,
+    Paged,
+    PageOut,
+    SymbolRow,
+    SymbolTarget,
+    page_fields,
+    query_symbols,
+    read_lines,
+    resolve_symbol,
+)
+from astmcp.resolve.python_external import class_defines
+from astmcp.tools import tool
+from astmcp.workspace import Workspace
+
+__all__ = ["Reference", "collect_references", "find_references", "override_family", "twins"]
+
+_MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter", "constructor")
+_CONFIDENCE_ORDER = {"certain": 0, "likely": 1, "name": 2}
+_CONTEXT_CHARS = 200
+
+
+def twins(conn: sqlite3.Connection, symbol: SymbolRow) -> list[SymbolRow]:
+    """The symbol and its declaration in the stub beside it (``m.py`` and ``m.pyi``)."""
+    if symbol.file.endswith(".py"):
+        other = symbol.file + "i"
+    elif symbol.file.endswith(".pyi"):
+        other = symbol.file[:-1]
+    else:
+        return [symbol]
+    found = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? ORDER BY s.line", (other, symbol.symbol_path)
+    )
+    return [symbol, *found[:1]]
+
+
+def _unique_member(conn: sqlite3.Connection, symbol: SymbolRow, family: list[SymbolRow]) -> bool:
+    if symbol.kind not in _MEMBER_KINDS or symbol.name.startswith("__"):
+        return False
+    marks = ",".join("?" * len(_MEMBER_KINDS))
+    owners = {
+        (row[0].removesuffix("i"), row[1])
+        for row in conn.execute(
+            f"SELECT f.path, s.symbol_path FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE s.name_lower = ? AND s.name = ? AND s.kind IN ({marks})",
+            (symbol.name.lower(), symbol.name, *_MEMBER_KINDS),
+        )
+    }
+    mine = {(s.file.removesuffix("i"), s.symbol_path) for s in family}
+    return owners <= mine
+
+
+def collect_references(
+    ws: Workspace, conn: sqlite3.Connection, symbol: SymbolRow, *, include_name_hits: bool = True
+) -> list[Reference]:
+    """Every occurrence of ``symbol``: certain/likely first (file, line, column), then name hits.
+
+    The declaration(s) are included with ``is_declaration`` set. ``ws`` is kept for
+    callers that re-read text; resolution comes from the index alone.
+    """
+    del ws
+    same = twins(conn, symbol)
+    ids = [s.id for s in same]
+    declarations = {(s.file, s.name_line, s.name_col) for s in same}
+    out: dict[tuple[str, int, int], Reference] = {}
+    marks = ",".join("?" * len(ids))
+    for path, line, col, end_col, kind in conn.execute(
+        f"SELECT f.path, r.line, r.col, r.end_col, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
+        f" WHERE r.symbol_id IN ({marks}) AND r.name = ?",
+        (*ids, symbol.name),
+    ):
+        key = (path, line, col)
+        is_decl = key in declarations
+        out[key] = Reference(path, line, col, end_col, "definition" if is_decl else kind, "certain", is_decl)
+    for s in same:
+        key = (s.file, s.name_line, s.name_col)
+        if key not in out:
+            out[key] = Reference(
+                s.file, s.name_line, s.name_col, s.name_end_col, "definition", "certain", True
+            )
+    if include_name_hits:
+        likely = _unique_member(conn, symbol, same)
+        for path, line, col, end_col, kind in conn.execute(
+            "SELECT f.path, r.line, r.col, r.end_col, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE r.name = ? AND r.confidence = 'name'",
+            (symbol.name,),
+        ):
+            key = (path, line, col)
+            if key in out:
+                continue
+            confidence = "likely" if likely and kind != "string" else "name"
+            out[key] = Reference(path, line, col, end_col, kind, confidence, False)
+    return sorted(
+        out.values(), key=lambda r: (_CONFIDENCE_ORDER[r.confidence] // 2, r.file, r.line, r.column)
+    )
+
+
+def override_family(conn: sqlite3.Connection, symbol: SymbolRow) -> tuple[list[SymbolRow], list[str]]:
+    """Same-named members of related classes that override one another, and the
+    members of that family defined outside the project (``module.Class.name``).
+
+    The family is every definition of the name in the classes below the topmost
+    project ancestors that define it. A symbol that is no class member is its own family.
+    """
+    if not symbol.parent_path or symbol.kind not in _MEMBER_KINDS:
+        return twins(conn, symbol), []
+    owner = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (symbol.file, symbol.parent_path)
+    )
+    if not owner:
+        return twins(conn, symbol), []
+    name = symbol.name
+    external: list[str] = []
+    # Walk up to the roots that define the name.
+    roots: list[int] = []
+    seen: set[int] = set()
+    queue = deque([owner[0].id])
+    while queue:
+        cls = queue.popleft()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        bases = _bases(conn, cls)
+        defining_above = False
+        for base_id, key in bases:
+            if base_id is None:
+                if key and class_defines(key, name):
+                    external.append(f"{key}.{name}")
+                continue
+            queue.append(base_id)
+            if _ancestor_defines(conn, base_id, name, set()):
+                defining_above = True
+        if not defining_above and _member(conn, cls, name) is not None:
+            roots.append(cls)
+    members: dict[int, SymbolRow] = {}
+    down: deque[int] = deque(roots)
+    visited: set[int] = set()
+    while down:
+        cls = down.popleft()
+        if cls in visited:
+            continue
+        visited.add(cls)
+        found = _member(conn, cls, name)
+        if found is not None:
+            for twin in twins(conn, found):
+                members[twin.id] = twin
+            for base_id, key in _bases(conn, cls):
+                if base_id is None and key and class_defines(key, name):
+                    external.append(f"{key}.{name}")
+        for (sub,) in conn.execute(
+            "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'", (cls,)
+        ):
+            if sub is not None:
+                down.append(sub)
+    for twin in twins(conn, symbol):
+        members.setdefault(twin.id, twin)
+    ordered = sorted(members.values(), key=lambda s: (s.file, s.line))
+    return ordered, sorted(set(external))
+
+
+def _bases(conn: sqlite3.Connection, class_id: int) -> list[tuple[int | None, str | None]]:
+    return list(
+        conn.execute(
+            "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'",
+            (class_id,),
+        )
+    )
+
+
+def _member(conn: sqlite3.Connection, class_id: int, name: str) -> SymbolRow | None:
+    rows = query_symbols(
+        conn,
+        "s.file_id = (SELECT file_id FROM symbols WHERE id = ?)"
+        " AND s.symbol_path = (SELECT symbol_path FROM symbols WHERE id = ?) || '.' || ? ORDER BY s.line",
+        (class_id, class_id, name),
+    )
+    return rows[0] if rows else None
+
+
+def _ancestor_defines(conn: sqlite3.Connection, class_id: int, name: str, seen: set[int]) -> bool:
+    if class_id in seen:
+        return False
+    seen.add(class_id)
+    if _member(conn, class_id, name) is not None:
+        return True
+    return any(
+        base_id is not None and _ancestor_defines(conn, base_id, name, seen)
+        for base_id, _ in _bases(conn, class_id)
+    )
+
+
+# -- the tool ---------------------------------------------------------------------
+
+
+class ReferencesInput(SymbolTarget, Paged, Formatted):
+    default_limit: ClassVar[int] = 100
+    include_declaration: bool = True
+    detail: Literal["locations", "context"] = Field("locations", description="context adds the source line")
+
+
+class ReferenceOut(BaseModel):
+    file: str
+    line: int
+    column: int
+    end_column: int
+    kind: str
+    confidence: str
+    is_declaration: bool
+    context: str | None = None
+
+
+class ReferencesOutput(PageOut):
+    symbol: str
+    reference_count: int
+    uncertain_count: int
+    affected_files: list[str]
+    references: list[ReferenceOut]
+
+
+@tool("ast_find_references", ReferencesInput, ReferencesOutput, list_field="references")
+def find_references(ws: Workspace, params: ReferencesInput) -> ReferencesOutput:
+    """Every reference to one symbol across the project, resolved through scopes, imports
+    and types: confidence certain/likely (counted) then name hits (same name, receiver
+    unknown; strings). kind: definition/read/write/call/import/export/type/attribute/
+    inherit/string. detail=context adds each line."""
+    conn = ws.db()
+    symbol = resolve_symbol(ws, conn, params)
+    refs = collect_references(ws, conn, symbol)
+    if not params.include_declaration:
+        refs = [r for r in refs if not r.is_declaration]
+    sure = [r for r in refs if r.confidence != "name"]
+    limit = params.page_size()
+    window = refs[params.offset : params.offset + limit]
+    lines: dict[str, list[str]] = {}
+    out = []
+    for ref in window:
+        context = None
+        if params.detail == "context":
+            if ref.file not in lines:
+                lines[ref.file] = read_lines(ws, ref.file)
+            text = lines[ref.file]
+            raw = text[ref.line - 1] if 0 < ref.line <= len(text) else ""
+            context = raw.rstrip("\r\n").strip()[:_CONTEXT_CHARS]
+        out.append(
+            ReferenceOut(
+                file=ref.file,
+                line=ref.line,
+                column=ref.column,
+                end_column=ref.end_column,
+                kind=ref.kind,
+                confidence=ref.confidence,
+                is_declaration=ref.is_declaration,
+                context=context,
+            )
+        )
+    return ReferencesOutput(
+        symbol=symbol.selector,
+        reference_count=len(sure),
+        uncertain_count=len(refs) - len(sure),
+        affected_files=sorted({r.file for r in sure}),
+        references=out,
+        **page_fields(len(refs), params.offset, limit),
+    )

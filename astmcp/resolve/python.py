@@ -1,0 +1,540 @@
+"""Python linker: resolves the per-file chains of :mod:`astmcp.resolve.python_facts`
+across the project and writes ``refs``, ``edges``, ``imports.resolved_path``.
+
+Entities met while resolving a chain:
+``("m", file)`` module, ``("d", folder)`` namespace package, ``("s", id)`` symbol,
+``("i", id)`` instance of a class, ``("u", id)`` ``super()`` of a class,
+``("x", name)`` something outside the project (or no symbol), ``None`` unknown.
+
+Incremental: each linked file records what its resolution consulted
+(``link_deps``); a change re-links the changed files and the files that
+consulted them, not the project.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import sqlite3
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from astmcp.index.indexer import Changes
+from astmcp.model import PYTHON
+from astmcp.resolve.python_facts import NAME as FACTS
+from astmcp.resolve.python_modules import ModuleMap, is_package, path_key, twin
+
+Entity = tuple[str, Any] | None
+_EDGE_KIND = {
+    "call": "calls",
+    "import": "imports",
+    "export": "imports",
+    "inherit": "inherits",
+    "read": "references",
+    "write": "references",
+    "attribute": "references",
+    "type": "references",
+    "string": "references",
+}
+_CLASSLIKE = ("class",)
+_BULK = 500
+_VALUED = ("variable", "attribute")
+_CALLABLE = ("function", "method", "property")
+
+
+class _Sym:
+    __slots__ = ("id", "kind", "line", "name_col", "name_line", "path", "symbol_path")
+
+    def __init__(self, row: tuple[Any, ...], path: str) -> None:
+        self.id, self.symbol_path, self.kind, self.line, self.name_line, self.name_col = row
+        self.path = path
+
+
+class Resolver:
+    """Lazy, memoised resolution over the index; one instance per link run."""
+
+    def __init__(self, conn: sqlite3.Connection, fresh: dict[str, dict[str, Any]]) -> None:
+        self.conn = conn
+        self.fresh = fresh
+        paths = [r[0] for r in conn.execute("SELECT path FROM files WHERE language = ?", (PYTHON,))]
+        self.modules = ModuleMap(paths)
+        self.file_ids: dict[str, int] = {
+            r[0]: r[1] for r in conn.execute("SELECT path, id FROM files WHERE language = ?", (PYTHON,))
+        }
+        self._facts: dict[str, dict[str, Any]] = {}
+        self._tables: dict[str, dict[str, list[_Sym]]] = {}
+        self.syms: dict[int, _Sym] = {}
+        self._memo: dict[tuple[Any, ...], tuple[Entity, frozenset[str]]] = {}
+        self._busy: set[tuple[Any, ...]] = set()
+        self._cycles = 0
+        self.deps: set[str] = set()
+
+    # -- per-file data -----------------------------------------------------------
+    def facts(self, path: str) -> dict[str, Any]:
+        found = self._facts.get(path)
+        if found is None:
+            found = self.fresh.get(path)
+            if found is None:
+                file_id = self.file_ids.get(path)
+                row = (
+                    self.conn.execute(
+                        "SELECT data FROM module_facts WHERE file_id = ?", (file_id,)
+                    ).fetchone()
+                    if file_id is not None
+                    else None
+                )
+                found = json.loads(row[0]) if row else {}
+            self._facts[path] = found
+        return found
+
+    def table(self, path: str) -> dict[str, list[_Sym]]:
+        found = self._tables.get(path)
+        if found is None:
+            found = {}
+            file_id = self.file_ids.get(path)
+            if file_id is not None:
+                for row in self.conn.execute(
+                    "SELECT id, symbol_path, kind, line, name_line, name_col FROM symbols"
+                    " WHERE file_id = ? ORDER BY line",
+                    (file_id,),
+                ):
+                    sym = _Sym(row, path)
+                    self.syms[sym.id] = sym
+                    found.setdefault(sym.symbol_path, []).append(sym)
+            self._tables[path] = found
+        return found
+
+    def symbol(self, path: str, symbol_path: str) -> _Sym | None:
+        self.deps.add(path)
+        found = self.table(path).get(symbol_path)
+        return found[0] if found else None
+
+    # -- memo with dependency tracking --------------------------------------------
+    def _tracked(self, key: tuple[Any, ...], compute: Callable[[], Entity]) -> Entity:
+        hit = self._memo.get(key)
+        if hit is not None:
+            self.deps |= hit[1]
+            return hit[0]
+        if key in self._busy:
+            self._cycles += 1
+            return None
+        outer, self.deps = self.deps, set()
+        cycles = self._cycles
+        self._busy.add(key)
+        try:
+            result = compute()
+        finally:
+            self._busy.discard(key)
+            mine, self.deps = self.deps, outer
+            self.deps |= mine
+        if self._cycles == cycles:  # a result cut short by a cycle is not final
+            self._memo[key] = (result, frozenset(mine))
+        return result
+
+    # -- chains ------------------------------------------------------------------
+    def resolve(self, path: str, chain: str) -> Entity:
+        key = ("c", path, chain)
+        hit = self._memo.get(key)
+        if hit is not None:
+            if hit[1]:
+                self.deps |= hit[1]
+            return hit[0]
+        return self._tracked(key, lambda: self._resolve(path, chain))
+
+    def _resolve(self, path: str, chain: str) -> Entity:
+        head, sep, step = chain.rpartition("/")
+        if sep:
+            return self.step(self.resolve(path, head), step)
+        return self.base(path, chain)
+
+    def base(self, path: str, chain: str) -> Entity:
+        tag = chain[0]
+        if tag == "S":
+            sym = self.symbol(path, chain[2:])
+            return ("s", sym.id) if sym else ("x", "")
+        if tag == "I":
+            _, level, module, name = chain.split(":", 3)
+            mod = self.module(path, int(level), module)
+            if not name:
+                return mod
+            if mod is None or mod[0] == "x":
+                return ("x", f"{module}.{name}")
+            member = self.member(mod, name)
+            if member is None and mod[0] == "m":  # `from ns import sub` of a namespace sibling
+                return ("x", f"{module}.{name}")
+            return member
+        if tag == "G":
+            name = chain[2:]
+            for star in self.facts(path).get("star", ()):
+                mod = self.resolve(path, star)
+                if mod is not None and mod[0] in ("m", "d"):
+                    found = self.member(mod, name, exported_only=True)
+                    if found is not None and found[0] != "x":
+                        return found
+            return ("x", name)
+        return None
+
+    def module(self, path: str, level: int, module: str) -> Entity:
+        if level:
+            found = self.modules.relative(path, level, module)
+            if found is None:
+                folder = posixpath.dirname(path)
+                for _ in range(level - 1):
+                    folder = posixpath.dirname(folder)
+                self.deps.add("?@" + "/".join(p for p in [folder, *module.split(".")] if p))
+                return ("x", module)
+        else:
+            found = self.modules.absolute(module, path)
+            if found is None:
+                self.deps.add("?" + module)
+                return ("x", module)
+        if found[0] == "m":
+            self.deps.add(found[1])
+        else:
+            self.deps.add("?@" + found[1])
+        return found
+
+    def deref(self, entity: Entity) -> Entity:
+        """What a variable/attribute/property symbol holds, for a step applied to it."""
+        if entity is None or entity[0] != "s":
+            return entity
+        sym = self.syms[entity[1]]
+        if sym.kind in _VALUED:
+            chain = self.facts(sym.path).get("vtypes", {}).get(sym.symbol_path)
+            return self.resolve(sym.path, chain) if chain else None
+        if sym.kind == "property":
+            chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
+            return self.resolve(sym.path, chain) if chain else None
+        return entity
+
+    def step(self, entity: Entity, step: str) -> Entity:
+        if entity is None:
+            return None
+        if entity[0] == "x":
+            return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
+        entity = self.deref(entity)
+        if entity is None:
+            return None
+        tag, value = entity
+        if tag == "x":
+            return ("x", f"{value}.{step}")
+        if step == "()":
+            if tag != "s":
+                return None
+            sym = self.syms[value]
+            if sym.kind in _CLASSLIKE:
+                return ("i", value)
+            if sym.kind in _CALLABLE:
+                chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
+                return self.resolve(sym.path, chain) if chain else None
+            return None
+        if step == "^":
+            if tag == "s" and self.syms[value].kind in _CLASSLIKE:
+                return ("u", value)
+            return None
+        if tag in ("m", "d"):
+            return self.member(entity, step)
+        if tag in ("s", "i"):
+            if self.syms[value].kind not in _CLASSLIKE:
+                return None
+            return self.class_member(value, step, skip_self=False)
+        if tag == "u":
+            return self.class_member(value, step, skip_self=True)
+        return None
+
+    # -- lookups -----------------------------------------------------------------
+    def member(self, module: Entity, name: str, exported_only: bool = False) -> Entity:
+        assert module is not None
+        return self._tracked(
+            ("m", module, name, exported_only), lambda: self._member(module, name, exported_only)
+        )
+
+    def _member(self, module: tuple[str, Any], name: str, exported_only: bool) -> Entity:
+        tag, where = module
+        if tag == "d":
+            self.deps.add("?@" + f"{where}/{name}")
+            child = self.modules.child(where, name)
+            if child is not None and child[0] == "m":
+                self.deps.add(child[1])
+            return child
+        path: str = where
+        facts = self.facts(path)
+        if exported_only:
+            names = facts.get("all")
+            if names is not None and name not in names:
+                return None
+            if names is None and name.startswith("_"):
+                return None
+        sym = self.symbol(path, name)
+        if sym is not None:
+            return ("s", sym.id)
+        fallback: Entity = None
+        bind = facts.get("binds", {}).get(name)
+        if bind:
+            found = self.resolve(path, bind)
+            if found is not None and found[0] != "x":
+                return found
+            fallback = found
+        if is_package(path):
+            folder = posixpath.dirname(path)
+            self.deps.add("?@" + f"{folder}/{name}" if folder else "?@" + name)
+            child = self.modules.child(folder, name)
+            if child is not None:
+                if child[0] == "m":
+                    self.deps.add(child[1])
+                return child
+        for star in facts.get("star", ()):
+            mod = self.resolve(path, star)
+            if mod is not None and mod[0] in ("m", "d"):
+                found = self.member(mod, name, exported_only=True)
+                if found is not None and found[0] != "x":
+                    return found
+        other = twin(path)
+        if other in self.file_ids:
+            sym = self.symbol(other, name)
+            if sym is not None:
+                return ("s", sym.id)
+        return fallback
+
+    def class_member(self, class_id: int, name: str, skip_self: bool) -> Entity:
+        return self._tracked(
+            ("k", class_id, name, skip_self), lambda: self._class_member(class_id, name, skip_self)
+        )
+
+    def _class_member(self, class_id: int, name: str, skip_self: bool) -> Entity:
+        cls = self.syms[class_id]
+        if not skip_self:
+            sym = self.symbol(cls.path, f"{cls.symbol_path}.{name}")
+            if sym is not None:
+                return ("s", sym.id)
+        external = False
+        for base in self.facts(cls.path).get("bases", {}).get(cls.symbol_path, ()):
+            found = self.deref_class(self.resolve(cls.path, base) if base else None)
+            if found is None:
+                continue
+            if found[0] == "x":
+                external = external or bool(found[1])
+                continue
+            if found[0] == "s":
+                member = self.class_member(found[1], name, skip_self=False)
+                if member is not None and member[0] != "x":
+                    return member
+                external = external or member is not None
+        return ("x", f"?.{name}") if external else None
+
+    def deref_class(self, entity: Entity) -> Entity:
+        if entity is not None and entity[0] == "s":
+            sym = self.syms[entity[1]]
+            if sym.kind in _VALUED:
+                return self.deref(entity)
+            if sym.kind not in _CLASSLIKE:
+                return None
+        return entity
+
+
+def _classify(resolver: Resolver, row: tuple[Any, ...], entity: Entity) -> tuple[int | None, str, str]:
+    """(symbol id, kind, confidence) of one occurrence."""
+    _, line, col, _, kind, target, _ = row
+    if target is None:
+        return None, kind, "name"
+    if entity is None:
+        return None, kind, ("name" if "/" in target else "none")
+    if entity[0] != "s":
+        return None, kind, "none"
+    sym = resolver.syms[entity[1]]
+    if sym.name_line == line and sym.name_col == col:
+        kind = "definition"
+    return sym.id, kind, "certain"
+
+
+def _is_test_file(path: str) -> bool:
+    name = posixpath.basename(path)
+    return (
+        name.startswith("test_")
+        or name.endswith(("_test.py", "_tests.py"))
+        or name in ("tests.py", "conftest.py")
+        or "/tests/" in f"/{path}"
+        or "/test/" in f"/{path}"
+    )
+
+
+def _test_symbols(table: dict[str, list[_Sym]], facts: dict[str, Any]) -> set[str]:
+    """Symbol paths of pytest/unittest tests in a test file."""
+    bases = facts.get("bases", {})
+    classes = set()
+    for path, syms in table.items():
+        if syms[0].kind != "class":
+            continue
+        name = path.rsplit(".", 1)[-1]
+        base_names = [b.rsplit("/", 1)[-1].rsplit(":", 1)[-1] for b in bases.get(path, ())]
+        if name.startswith("Test") or any(b.endswith(("TestCase", "Test", "Tests")) for b in base_names):
+            classes.add(path)
+    out = set(classes)
+    for path, syms in table.items():
+        if syms[0].kind not in ("function", "method"):
+            continue
+        parent, _, name = path.rpartition(".")
+        if name.startswith("test") and (not parent or parent in classes):
+            out.add(path)
+    return out
+
+
+class PythonLinker:
+    def __call__(self, conn: sqlite3.Connection, changes: Changes) -> None:
+        fresh: dict[str, dict[str, Any]] = {}
+        for path, facts in changes.facts.items():
+            if facts.language == PYTHON:
+                fresh[path] = facts.extra.get(FACTS) or {"refs": []}
+        if not fresh and not changes.removed_paths:
+            return
+        resolver = Resolver(conn, fresh)
+        existing = conn.execute("SELECT 1 FROM module_facts LIMIT 1").fetchone() is not None
+        for path, payload in fresh.items():
+            data = {k: v for k, v in payload.items() if k != "refs"}
+            conn.execute(
+                "INSERT OR REPLACE INTO module_facts(file_id, data) VALUES (?, ?)",
+                (resolver.file_ids[path], json.dumps(data, separators=(",", ":"))),
+            )
+        full = changes.full or not existing
+        if full:
+            targets = list(resolver.file_ids)
+        else:
+            targets = sorted(set(fresh) | self.dependants(conn, resolver, [*fresh, *changes.removed_paths]))
+        # A bulk load is faster into unindexed tables; the indexes come back at the end.
+        dropped = _drop_indexes(conn) if full and len(targets) > _BULK else []
+        try:
+            for path in targets:
+                if path in resolver.file_ids:
+                    self.link_file(conn, resolver, path)
+        finally:
+            for sql in dropped:
+                conn.execute(sql)
+
+    @staticmethod
+    def dependants(conn: sqlite3.Connection, resolver: Resolver, paths: Iterable[str]) -> set[str]:
+        keys: set[str] = set()
+        for path in paths:
+            if not path.endswith((".py", ".pyi")):
+                continue
+            keys.add(path)
+            keys.add("?@" + path_key(path))
+            keys.update("?" + name for name in resolver.modules.names_of(path))
+        if not keys:
+            return set()
+        ids = {
+            row[0]
+            for row in conn.execute(
+                f"SELECT DISTINCT file_id FROM link_deps WHERE dep IN ({','.join('?' * len(keys))})",
+                tuple(keys),
+            )
+        }
+        by_id = {v: k for k, v in resolver.file_ids.items()}
+        return {by_id[i] for i in ids if i in by_id}
+
+    def link_file(self, conn: sqlite3.Connection, resolver: Resolver, path: str) -> None:
+        file_id = resolver.file_ids[path]
+        payload = resolver.fresh.get(path)
+        if payload is not None:
+            rows: list[tuple[Any, ...]] = [tuple(r) for r in payload.get("refs", ())]
+        else:
+            rows = list(
+                conn.execute(
+                    "SELECT name, line, col, end_col, kind, target_key, scope_path FROM refs WHERE file_id = ?",
+                    (file_id,),
+                )
+            )
+            conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
+        conn.execute("DELETE FROM edges WHERE file_id = ?", (file_id,))
+        conn.execute("DELETE FROM link_deps WHERE file_id = ?", (file_id,))
+        resolver.deps = set()
+        table = resolver.table(path)
+        facts = resolver.facts(path)
+        tests = _test_symbols(table, facts) if _is_test_file(path) else set()
+        out = []
+        edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
+        for row in rows:
+            name, line, col, end_col, kind, target, scope = row
+            entity = resolver.resolve(path, target) if target is not None else None
+            symbol_id, kind, confidence = _classify(resolver, row, entity)
+            out.append((file_id, symbol_id, target, name, line, col, end_col, kind, confidence, scope))
+            if kind == "definition" or confidence == "name":
+                continue
+            src_sym = table.get(scope) if scope else None
+            src = src_sym[0].id if src_sym else None
+            if symbol_id is not None:
+                edge_kind = _EDGE_KIND.get(kind, "references")
+                key = (src, symbol_id, None, edge_kind)
+                edges.setdefault(key, line)
+                if tests and scope and symbol_id != src:
+                    test_path = _enclosing_test(scope, tests)
+                    if test_path is not None and resolver.syms[symbol_id].symbol_path not in tests:
+                        tsrc = table[test_path][0].id
+                        edges.setdefault((tsrc, symbol_id, None, "tests"), line)
+            elif kind == "inherit" and entity is not None and entity[0] == "x" and entity[1]:
+                edges.setdefault((src, None, _external_name(target, entity[1]), "inherits"), line)
+        for symbol_path, syms in table.items():
+            parent = symbol_path.rpartition(".")[0]
+            parent_syms = table.get(parent) if parent else None
+            for sym in syms:
+                edges.setdefault(
+                    (parent_syms[0].id if parent_syms else None, sym.id, None, "contains"), sym.line
+                )
+        conn.executemany(
+            "INSERT INTO refs(file_id, symbol_id, target_key, name, line, col, end_col, kind, confidence,"
+            " scope_path) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            out,
+        )
+        conn.executemany(
+            "INSERT INTO edges(file_id, src_symbol_id, dst_symbol_id, dst_key, kind, line) VALUES (?,?,?,?,?,?)",
+            [(file_id, src, dst, key, kind, line) for (src, dst, key, kind), line in edges.items()],
+        )
+        self.resolve_imports(conn, resolver, path, file_id)
+        resolver.deps.discard(path)
+        conn.executemany(
+            "INSERT INTO link_deps(file_id, dep) VALUES (?, ?)",
+            [(file_id, dep) for dep in sorted(resolver.deps)],
+        )
+
+    @staticmethod
+    def resolve_imports(conn: sqlite3.Connection, resolver: Resolver, path: str, file_id: int) -> None:
+        updates = []
+        for import_id, module, name, level in conn.execute(
+            "SELECT id, module, name, level FROM imports WHERE file_id = ?", (file_id,)
+        ):
+            found = resolver.module(path, level, module)
+            target = found[1] if found is not None and found[0] == "m" else None
+            if name and name != "*" and found is not None and found[0] in ("m", "d"):
+                member = resolver.member(found, name)
+                if member is not None and member[0] == "m" and (found[0] == "d" or is_package(found[1])):
+                    target = member[1]
+            updates.append((target, import_id))
+        conn.executemany("UPDATE imports SET resolved_path = ? WHERE id = ?", updates)
+
+
+def _drop_indexes(conn: sqlite3.Connection) -> list[str]:
+    rows = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('refs', 'edges', 'link_deps')"
+        " AND sql IS NOT NULL"
+    ).fetchall()
+    for name, _ in rows:
+        conn.execute(f'DROP INDEX "{name}"')
+    return [sql for _, sql in rows]
+
+
+def _enclosing_test(scope: str, tests: set[str]) -> str | None:
+    current = scope
+    while current:
+        if current in tests:
+            return current
+        current = current.rpartition(".")[0]
+    return None
+
+
+def _external_name(target: str, resolved: str) -> str:
+    if target.startswith("G:"):
+        return f"builtins.{resolved}" if "." not in resolved else resolved
+    return resolved
+
+
+def make_linker() -> Callable[[sqlite3.Connection, Changes], None]:
+    return PythonLinker()

@@ -1,0 +1,125 @@
+"""Members of classes defined outside the project (stdlib, installed packages).
+
+Read from the source files found on ``sys.path`` with ``ast`` (nothing is
+imported, nothing executed); builtins are looked up on the interpreter's own
+types. Used to tell whether a method overrides something the project does not own.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import functools
+import os
+import sys
+
+_MAX_DEPTH = 6
+
+
+@functools.lru_cache(maxsize=256)
+def _module_file(module: str) -> str | None:
+    parts = module.split(".")
+    for entry in sys.path:
+        base = os.path.join(entry or os.getcwd(), *parts)
+        for candidate in (base + ".py", base + ".pyi", os.path.join(base, "__init__.py")):
+            if os.path.isfile(candidate):
+                return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(path: str) -> ast.Module | None:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _package_of(module: str, path: str) -> str:
+    return module if path.endswith("__init__.py") else module.rpartition(".")[0]
+
+
+def class_defines(qualified: str, member: str) -> bool | None:
+    """Whether the external class ``qualified`` (``pkg.mod.Cls``) has ``member``.
+
+    None when the class cannot be found (not installed, built dynamically).
+    """
+    module, _, name = qualified.rpartition(".")
+    if module == "builtins":
+        value = getattr(builtins, name, None)
+        return hasattr(value, member) if isinstance(value, type) else None
+    if not module:
+        return None
+    return _defines(module, name, member, 0)
+
+
+def _defines(module: str, name: str, member: str, depth: int) -> bool | None:
+    if depth > _MAX_DEPTH:
+        return None
+    path = _module_file(module)
+    tree = _parse(path) if path else None
+    if tree is None or path is None:
+        return None
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            if _body_defines(node, member):
+                return True
+            unknown = False
+            for base in node.bases:
+                found = _base_defines(tree, module, path, base, member, depth + 1)
+                if found:
+                    return True
+                unknown = unknown or found is None
+            return None if unknown else False
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    source = _absolute(module, path, node)
+                    return _defines(source, alias.name, member, depth + 1)
+    return None
+
+
+def _body_defines(node: ast.ClassDef, member: str) -> bool:
+    for stmt in ast.walk(node):
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and stmt.name == member:
+            return True
+        if isinstance(stmt, ast.Name) and isinstance(stmt.ctx, ast.Store) and stmt.id == member:
+            return True
+    return False
+
+
+def _absolute(module: str, path: str, node: ast.ImportFrom) -> str:
+    if not node.level:
+        return node.module or ""
+    package = _package_of(module, path)
+    for _ in range(node.level - 1):
+        package = package.rpartition(".")[0]
+    return f"{package}.{node.module}" if node.module else package
+
+
+def _base_defines(
+    tree: ast.Module, module: str, path: str, base: ast.expr, member: str, depth: int
+) -> bool | None:
+    if isinstance(base, ast.Name):
+        if base.id == "object":
+            return hasattr(object, member)
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name == base.id:
+                return _defines(module, base.id, member, depth)
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if (alias.asname or alias.name) == base.id:
+                        return _defines(_absolute(module, path, node), alias.name, member, depth)
+        builtin = getattr(builtins, base.id, None)
+        if isinstance(builtin, type):
+            return hasattr(builtin, member)
+        return None
+    if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if (alias.asname or alias.name) == base.value.id:
+                        return _defines(alias.name, base.attr, member, depth)
+    return None

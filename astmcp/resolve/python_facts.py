@@ -1,0 +1,744 @@
+"""Per-file reference facts for Python: scopes, occurrences and local resolution.
+
+Runs in the parse worker on the ``ast`` tree. Every identifier occurrence that
+may mean a project symbol becomes a row ``(name, line, col, end_col, kind,
+target, scope)``; ``target`` is a *chain* the linker resolves across files:
+
+    base  := "S:<symbol_path>"            a symbol declared in this file
+           | "I:<level>:<module>:<name>"  what an import binds (empty name: the module)
+           | "G:<name>"                   a global bound nowhere here (a star import may provide it)
+    chain := base ("/" step)*             step: attribute name, "()" (call result), "^" (super())
+
+``target`` None means the receiver is unknown: a ``name``-confidence hit.
+Positions: 1-based line, 1-based code-point column, end exclusive.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+from typing import Any
+
+NAME = "python_refs"
+
+_BUILTINS = frozenset(dir(builtins))
+_IDENT = re.compile(r"[^\W\d]\w*")
+_DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
+_WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly"})
+_STR_ATTR_FUNCS = frozenset({"getattr", "setattr", "hasattr", "delattr"})
+_MAX_STRING = 200
+_NESTED = (ast.keyword, ast.arguments, ast.comprehension, ast.withitem, ast.match_case, ast.arg, ast.alias)
+
+Row = tuple[str, int, int, int, str, str | None, str]
+
+
+class _Scope:
+    __slots__ = (
+        "binds",
+        "cls",
+        "globals",
+        "kind",
+        "nonlocals",
+        "parent",
+        "path",
+        "self_chain",
+        "self_name",
+        "values",
+    )
+
+    def __init__(self, kind: str, path: str, parent: _Scope | None) -> None:
+        self.kind = kind  # module | class | function | comp
+        self.path = path  # symbol path of the innermost def/class ("" at module level)
+        self.parent = parent
+        # name -> target chain of what the name means here; "" = a local that is no symbol
+        self.binds: dict[str, str] = {}
+        # locals that are no symbol: name -> where their type comes from
+        self.values: dict[str, list[tuple[str, ast.AST | str, _Scope]]] = {}
+        self.globals: set[str] = set()
+        self.nonlocals: set[str] = set()
+        self.cls = ""  # for methods: the class path
+        self.self_chain = ""
+        self.self_name = ""
+
+
+class _Pending:
+    """An occurrence whose target is computed once every binding is known."""
+
+    __slots__ = ("col", "end", "kind", "line", "name", "node", "owner", "scope")
+
+    def __init__(self, name: str, line: int, col: int, end: int, kind: str, node: ast.AST, scope: _Scope):
+        self.owner: str | None = None  # the scope path to report, when not the scope's own
+        self.name = name
+        self.line = line
+        self.col = col
+        self.end = end
+        self.kind = kind
+        self.node = node
+        self.scope = scope
+
+
+class _Analyzer:
+    def __init__(self, path: str, text: str) -> None:
+        self.text = text
+        self.ascii = text.isascii()
+        self.lines = text.split("\n")
+        self.is_init = path.endswith(("__init__.py", "__init__.pyi"))
+        self.pending: list[_Pending] = []
+        self.rows: list[Row] = []
+        self.module = _Scope("module", "", None)
+        self.star: list[str] = []
+        self.all_names: list[str] | None = None
+        self.all_nodes: list[ast.Constant] = []
+        self.deferred_types: list[
+            tuple[str, str, ast.AST, _Scope, bool]
+        ] = []  # (table, path, node, scope, ann)
+        self.bases: dict[str, list[ast.expr]] = {}
+        self.base_scopes: dict[str, _Scope] = {}
+        self._chain_memo: dict[int, str | None] = {}
+        self._resolving: set[int] = set()
+
+    # -- positions -------------------------------------------------------------
+    def col(self, line: int, byte_col: int) -> int:
+        if self.ascii:
+            return byte_col + 1
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        if text.isascii():
+            return byte_col + 1
+        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="replace")) + 1
+
+    def line_text(self, line: int) -> str:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+
+    # -- bindings --------------------------------------------------------------
+    def bind(
+        self, scope: _Scope, name: str, target: str, source: tuple[str, ast.AST | str] | None = None
+    ) -> None:
+        if scope.kind == "comp" and target == "":
+            scope.binds.setdefault(name, "")
+            return
+        if name in scope.globals:
+            scope = self.module
+            if not target:
+                target = "S:" + name
+        elif name in scope.nonlocals:
+            return
+        if scope.kind in ("module", "class") and target == "":
+            target = "S:" + (f"{scope.path}.{name}" if scope.path else name)
+        if name not in scope.binds:
+            scope.binds[name] = target
+        if target == "" and scope.binds.get(name) == "":
+            slot = scope.values.setdefault(name, [])
+            if source is not None:
+                slot.append((source[0], source[1], scope))
+            else:
+                slot.append(("none", "", scope))
+
+    def lookup(self, scope: _Scope, name: str) -> tuple[str, _Scope | None]:
+        """What ``name`` means at a use in ``scope``: (target, binding scope)."""
+        if name in scope.globals:
+            return self.module.binds.get(name, "G:" + name), self.module
+        first = True
+        current: _Scope | None = scope
+        while current is not None:
+            if (first or current.kind != "class") and name in current.binds and name not in current.nonlocals:
+                return current.binds[name], current
+            if name in current.globals:
+                return self.module.binds.get(name, "G:" + name), self.module
+            first = False
+            current = current.parent
+        return "G:" + name, None
+
+    # -- chains ----------------------------------------------------------------
+    def local_type(self, scope: _Scope, name: str) -> str | None:
+        sources = scope.values.get(name)
+        if not sources:
+            return None
+        chains: set[str | None] = set()
+        for kind, node, where in sources:
+            if kind == "chain":
+                assert isinstance(node, str)
+                chains.add(node)
+            elif kind == "ann":
+                assert isinstance(node, ast.expr)
+                chains.add(_instance(self.annotation_chain(where, node)))
+            elif kind == "expr":
+                assert isinstance(node, ast.expr)
+                chains.add(self.chain(where, node))
+            else:
+                return None
+            if len(chains) > 1 or None in chains:
+                return None
+        return chains.pop() if len(chains) == 1 else None
+
+    def chain(self, scope: _Scope, node: ast.expr) -> str | None:
+        key = id(node)
+        if key in self._chain_memo:
+            return self._chain_memo[key]
+        if key in self._resolving:
+            return None
+        self._resolving.add(key)
+        try:
+            result = self._chain(scope, node)
+        finally:
+            self._resolving.discard(key)
+        self._chain_memo[key] = result
+        return result
+
+    def _chain(self, scope: _Scope, node: ast.expr) -> str | None:
+        if isinstance(node, ast.Name):
+            target, where = self.lookup(scope, node.id)
+            if target:
+                return target
+            return self.local_type(where, node.id) if where is not None else None
+        if isinstance(node, ast.Attribute):
+            base = self.chain(scope, node.value)
+            return f"{base}/{node.attr}" if base else None
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (
+                isinstance(func, ast.Name)
+                and func.id == "super"
+                and self.lookup(scope, "super")[0] == "G:super"
+            ):
+                cls = _enclosing_class(scope)
+                return f"S:{cls}/^" if cls else None
+            base = self.chain(scope, func)
+            return f"{base}/()" if base else None
+        return None
+
+    def annotation_chain(self, scope: _Scope, node: ast.expr | None) -> str | None:
+        """The class an annotation names (not an instance), when it names one."""
+        if node is None:
+            return None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if len(node.value) > 200:
+                return None
+            try:
+                parsed = ast.parse(node.value.strip(), mode="eval").body
+            except (SyntaxError, ValueError):
+                return None
+            return self.annotation_chain(scope, parsed)
+        if isinstance(node, ast.Subscript):
+            head = node.value
+            name = (
+                head.attr
+                if isinstance(head, ast.Attribute)
+                else head.id
+                if isinstance(head, ast.Name)
+                else ""
+            )
+            if name in _WRAPPERS:
+                inner = node.slice
+                if isinstance(inner, ast.Tuple) and inner.elts:
+                    inner = inner.elts[0]
+                return self.annotation_chain(scope, inner)
+            return None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            sides = [s for s in (node.left, node.right) if not _is_none(s)]
+            return self.annotation_chain(scope, sides[0]) if len(sides) == 1 else None
+        if isinstance(node, ast.Name | ast.Attribute):
+            if isinstance(node, ast.Name) and node.id == "Self":
+                cls = _enclosing_class(scope)
+                return f"S:{cls}" if cls else None
+            return self.chain(scope, node)
+        return None
+
+    # -- occurrences -----------------------------------------------------------
+    def name_occurrence(self, node: ast.Name, scope: _Scope, kind: str) -> None:
+        line = node.lineno
+        col = self.col(line, node.col_offset)
+        self.pending.append(_Pending(node.id, line, col, col + len(node.id), kind, node, scope))
+
+    def attr_occurrence(self, node: ast.Attribute, scope: _Scope, kind: str) -> None:
+        line = node.end_lineno or node.lineno
+        end = self.col(line, node.end_col_offset or 0)
+        self.pending.append(_Pending(node.attr, line, end - len(node.attr), end, kind, node, scope))
+
+    def direct(self, name: str, line: int, col: int, kind: str, target: str | None, scope: _Scope) -> None:
+        self.rows.append((name, line, col, col + len(name), kind, target, scope.path))
+
+    def def_name(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> tuple[int, int]:
+        line = node.lineno
+        text = self.line_text(line)
+        start = self.col(line, node.col_offset) - 1
+        match = _DEF_NAME.match(text, start)
+        return line, (match.end() if match else start) + 1
+
+    # -- traversal -------------------------------------------------------------
+    def body(self, stmts: list[ast.stmt], scope: _Scope, docstring: bool) -> None:
+        for n, stmt in enumerate(stmts):
+            if (
+                n == 0
+                and docstring
+                and isinstance(stmt, ast.Expr)
+                and isinstance(stmt.value, ast.Constant)
+                and isinstance(stmt.value.value, str)
+            ):
+                continue
+            self.stmt(stmt, scope)
+
+    def stmt(self, node: ast.stmt, scope: _Scope) -> None:
+        handler = _STMT.get(type(node))
+        if handler is not None:
+            handler(self, node, scope)
+        else:
+            self.generic(node, scope, "read")
+
+    def generic(self, node: ast.AST, scope: _Scope, kind: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                self.stmt(child, scope)
+            elif isinstance(child, ast.expr):
+                self.expr(child, scope, kind)
+            elif isinstance(child, ast.excepthandler):
+                self.except_handler(child, scope)
+            elif isinstance(child, ast.pattern):
+                self.pattern(child, scope)
+            elif isinstance(child, _NESTED):
+                self.generic(child, scope, kind)
+
+    def expr(self, node: ast.expr, scope: _Scope, kind: str) -> None:
+        cls = type(node)
+        if cls is ast.Name:
+            assert isinstance(node, ast.Name)
+            ctx = type(node.ctx)
+            if ctx is ast.Load:
+                self.name_occurrence(node, scope, kind)
+            else:
+                self.bind(scope, node.id, "")
+                self.name_occurrence(node, scope, "write")
+        elif cls is ast.Attribute:
+            assert isinstance(node, ast.Attribute)
+            ctx = type(node.ctx)
+            self.expr(node.value, scope, "type" if kind == "type" else "read")
+            if ctx is not ast.Load:
+                occ = "write"
+            elif kind == "read":
+                occ = "attribute"
+            else:
+                occ = kind
+            self.attr_occurrence(node, scope, occ)
+        elif cls is ast.Call:
+            assert isinstance(node, ast.Call)
+            self.expr(node.func, scope, "call")
+            for arg in node.args:
+                self.expr(arg, scope, "read")
+            for keyword in node.keywords:
+                self.expr(keyword.value, scope, "read")
+            func = node.func
+            if (
+                isinstance(func, ast.Name)
+                and func.id in _STR_ATTR_FUNCS
+                and len(node.args) >= 2
+                and isinstance(node.args[1], ast.Constant)
+            ):
+                pass  # the string is reported by the Constant branch as a name hit
+        elif cls is ast.Constant:
+            assert isinstance(node, ast.Constant)
+            if type(node.value) is str:
+                self.string(node, scope)
+        elif cls is ast.Subscript:
+            assert isinstance(node, ast.Subscript)
+            self.expr(node.value, scope, kind if kind == "type" else "read")
+            self.expr(node.slice, scope, "type" if kind == "type" else "read")
+            if type(node.ctx) is not ast.Load:
+                pass
+        elif cls is ast.Lambda:
+            assert isinstance(node, ast.Lambda)
+            self.arguments_defaults(node.args, scope)
+            inner = _Scope("function", scope.path, scope)
+            self.bind_params(node.args, inner, None)
+            self.expr(node.body, inner, "read")
+        elif cls in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
+            self.comprehension(node, scope)
+        elif cls is ast.NamedExpr:
+            assert isinstance(node, ast.NamedExpr)
+            self.expr(node.value, scope, "read")
+            target_scope = scope
+            while target_scope.kind == "comp" and target_scope.parent is not None:
+                target_scope = target_scope.parent
+            self.bind(target_scope, node.target.id, "", ("expr", node.value))
+            self.name_occurrence(node.target, scope, "write")
+        elif cls is ast.Starred:
+            assert isinstance(node, ast.Starred)
+            self.expr(node.value, scope, kind)
+        elif cls is ast.JoinedStr:
+            assert isinstance(node, ast.JoinedStr)
+            for value in node.values:
+                if isinstance(value, ast.FormattedValue):
+                    self.expr(value.value, scope, "read")
+                    if value.format_spec is not None:
+                        self.expr(value.format_spec, scope, "read")
+        else:
+            self.generic(node, scope, "type" if kind == "type" else "read")
+
+    def comprehension(self, node: ast.expr, scope: _Scope) -> None:
+        generators: list[ast.comprehension] = node.generators  # type: ignore[attr-defined]
+        inner = _Scope("comp", scope.path, scope)
+        for n, gen in enumerate(generators):
+            self.expr(gen.iter, scope if n == 0 else inner, "read")
+            self.target(gen.target, inner, None)
+            for cond in gen.ifs:
+                self.expr(cond, inner, "read")
+        if isinstance(node, ast.DictComp):
+            self.expr(node.key, inner, "read")
+            self.expr(node.value, inner, "read")
+        else:
+            self.expr(node.elt, inner, "read")  # type: ignore[attr-defined]
+
+    def target(
+        self, node: ast.expr, scope: _Scope, value: ast.expr | None, ann: ast.expr | None = None
+    ) -> None:
+        """An assignment target: binds names, records writes and value types."""
+        if isinstance(node, ast.Name):
+            if ann is not None:
+                source: tuple[str, ast.AST | str] | None = ("ann", ann)
+            elif value is not None:
+                source = ("expr", value)
+            else:
+                source = None
+            self.bind(scope, node.id, "", source)
+            self.name_occurrence(node, scope, "write")
+            if scope.kind in ("module", "class"):
+                path = f"{scope.path}.{node.id}" if scope.path else node.id
+                if ann is not None:
+                    self.deferred_types.append(("v", path, ann, scope, True))
+                elif value is not None:
+                    self.deferred_types.append(("v", path, value, scope, False))
+        elif isinstance(node, ast.Tuple | ast.List):
+            for elt in node.elts:
+                self.target(elt, scope, None)
+        elif isinstance(node, ast.Starred):
+            self.target(node.value, scope, None)
+        elif isinstance(node, ast.Attribute):
+            self.expr(node, scope, "read")
+            recv = node.value
+            where = self.lookup(scope, recv.id)[1] if isinstance(recv, ast.Name) else None
+            if where is not None and where.cls and isinstance(recv, ast.Name) and where.self_name == recv.id:
+                path = f"{where.cls}.{node.attr}"
+                if ann is not None:
+                    self.deferred_types.append(("v", path, ann, scope, True))
+                elif value is not None:
+                    self.deferred_types.append(("v", path, value, scope, False))
+        else:
+            self.expr(node, scope, "read")
+
+    # -- statements ------------------------------------------------------------
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
+        for dec in node.decorator_list:
+            self.expr(dec, scope, "call")
+        self.arguments_defaults(node.args, scope)
+        for arg in _all_args(node.args):
+            if arg.annotation is not None:
+                self.expr(arg.annotation, scope, "type")
+        if node.returns is not None:
+            self.expr(node.returns, scope, "type")
+        path = f"{scope.path}.{node.name}" if scope.path else node.name
+        if scope.kind == "comp":
+            path = node.name
+        self.bind(scope, node.name, "S:" + path)
+        line, col = self.def_name(node)
+        self.direct(node.name, line, col, "definition", "S:" + path, scope)
+        inner = _Scope("function", path, scope)
+        if scope.kind == "class":
+            decorators = {_decorator_name(d) for d in node.decorator_list}
+            if "staticmethod" not in decorators:
+                inner.cls = scope.path
+                classy = "classmethod" in decorators or node.name in ("__new__", "__init_subclass__")
+                inner.self_chain = f"S:{scope.path}" if classy else f"S:{scope.path}/()"
+        self.bind_params(node.args, inner, node)
+        if node.returns is not None:
+            self.deferred_types.append(("r", path, node.returns, scope, True))
+        self.body(node.body, inner, True)
+
+    def arguments_defaults(self, args: ast.arguments, scope: _Scope) -> None:
+        for default in args.defaults:
+            self.expr(default, scope, "read")
+        for kw_default in args.kw_defaults:
+            if kw_default is not None:
+                self.expr(kw_default, scope, "read")
+
+    def bind_params(self, args: ast.arguments, inner: _Scope, node: ast.AST | None) -> None:
+        params = _all_args(args)
+        for n, arg in enumerate(params):
+            if n == 0 and inner.self_chain and arg in (args.posonlyargs + args.args)[:1]:
+                inner.self_name = arg.arg
+                self.bind(inner, arg.arg, "", ("chain", inner.self_chain))
+            elif arg.annotation is not None and arg is not args.vararg and arg is not args.kwarg:
+                self.bind(inner, arg.arg, "", ("ann", arg.annotation))
+            else:
+                self.bind(inner, arg.arg, "")
+
+    def klass(self, node: ast.ClassDef, scope: _Scope) -> None:
+        for dec in node.decorator_list:
+            self.expr(dec, scope, "call")
+        path = f"{scope.path}.{node.name}" if scope.path else node.name
+        first = len(self.pending)
+        for base in node.bases:
+            self.expr(base, scope, "inherit")
+        for keyword in node.keywords:
+            self.expr(keyword.value, scope, "read")
+        for pending in self.pending[first:]:
+            pending.owner = path  # a base belongs to the class it is listed by
+        self.bind(scope, node.name, "S:" + path)
+        line, col = self.def_name(node)
+        self.direct(node.name, line, col, "definition", "S:" + path, scope)
+        self.bases[path] = list(node.bases)
+        self.base_scopes[path] = scope
+        inner = _Scope("class", path, scope)
+        self.body(node.body, inner, True)
+
+    def assign(self, node: ast.Assign, scope: _Scope) -> None:
+        first = node.targets[0]
+        if not (scope.kind == "module" and isinstance(first, ast.Name) and first.id == "__all__"):
+            self.expr(node.value, scope, "read")  # __all__ strings are certain rows, not name hits
+        single = len(node.targets) == 1
+        for target in node.targets:
+            if scope.kind == "module" and isinstance(target, ast.Name) and target.id == "__all__":
+                self.dunder_all(node.value, replace=True)
+            self.target(target, scope, node.value if single else None)
+
+    def ann_assign(self, node: ast.AnnAssign, scope: _Scope) -> None:
+        self.expr(node.annotation, scope, "type")
+        if node.value is not None:
+            self.expr(node.value, scope, "read")
+        target = node.target
+        if isinstance(target, ast.Name) and node.value is None and scope.kind == "function":
+            # `x: int` alone declares a local without binding a value.
+            self.bind(scope, target.id, "", ("ann", node.annotation))
+            self.name_occurrence(target, scope, "write")
+            return
+        self.target(target, scope, node.value, node.annotation)
+
+    def aug_assign(self, node: ast.AugAssign, scope: _Scope) -> None:
+        target = node.target
+        if not (isinstance(target, ast.Name) and target.id == "__all__" and scope.kind == "module"):
+            self.expr(node.value, scope, "read")
+        if isinstance(target, ast.Name):
+            self.bind(scope, target.id, "")
+            self.name_occurrence(target, scope, "write")
+            if (
+                scope.kind == "module"
+                and target.id == "__all__"
+                and isinstance(node.op, ast.Add)
+                and self.all_names is not None
+            ):
+                self.dunder_all(node.value, replace=False)
+        else:
+            self.expr(target, scope, "read")
+
+    def dunder_all(self, value: ast.expr, replace: bool) -> None:
+        if not isinstance(value, ast.List | ast.Tuple):
+            return
+        names = [e for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if replace or self.all_names is None:
+            self.all_names = []
+        self.all_names.extend(str(e.value) for e in names)
+        self.all_nodes.extend(names)
+
+    def for_(self, node: ast.For | ast.AsyncFor, scope: _Scope) -> None:
+        self.expr(node.iter, scope, "read")
+        self.target(node.target, scope, None)
+        self.body(node.body, scope, False)
+        self.body(node.orelse, scope, False)
+
+    def with_(self, node: ast.With | ast.AsyncWith, scope: _Scope) -> None:
+        for item in node.items:
+            self.expr(item.context_expr, scope, "read")
+            if item.optional_vars is not None:
+                self.target(item.optional_vars, scope, None)
+        self.body(node.body, scope, False)
+
+    def import_(self, node: ast.Import, scope: _Scope) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.bind(scope, alias.asname, f"I:0:{alias.name}:")
+            else:
+                head = alias.name.split(".", 1)[0]
+                self.bind(scope, head, f"I:0:{head}:")
+
+    def import_from(self, node: ast.ImportFrom, scope: _Scope) -> None:
+        module = node.module or ""
+        level = node.level or 0
+        for alias in node.names:
+            if alias.name == "*":
+                if scope.kind == "module":
+                    self.star.append(f"I:{level}:{module}:")
+                continue
+            target = f"I:{level}:{module}:{alias.name}"
+            self.bind(scope, alias.asname or alias.name, target)
+            line = getattr(alias, "lineno", node.lineno)
+            col = self.col(line, getattr(alias, "col_offset", node.col_offset))
+            kind = "export" if self.is_init and scope.kind == "module" else "import"
+            self.rows.append((alias.name, line, col, col + len(alias.name), kind, target, scope.path))
+
+    def global_(self, node: ast.Global | ast.Nonlocal, scope: _Scope) -> None:
+        if isinstance(node, ast.Global):
+            scope.globals.update(node.names)
+        else:
+            scope.nonlocals.update(node.names)
+
+    def except_handler(self, node: ast.excepthandler, scope: _Scope) -> None:
+        assert isinstance(node, ast.ExceptHandler)
+        if node.type is not None:
+            self.expr(node.type, scope, "read")
+        if node.name:
+            self.bind(scope, node.name, "")
+        self.body(node.body, scope, False)
+
+    def pattern(self, node: ast.pattern, scope: _Scope) -> None:
+        if isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+            self.bind(scope, node.name, "")
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            self.bind(scope, node.rest, "")
+        if isinstance(node, ast.MatchClass):
+            self.expr(node.cls, scope, "type")
+            for sub in node.patterns:
+                self.pattern(sub, scope)
+            for sub in node.kwd_patterns:
+                self.pattern(sub, scope)
+            return
+        self.generic(node, scope, "read")
+
+    def expr_stmt(self, node: ast.Expr, scope: _Scope) -> None:
+        self.expr(node.value, scope, "read")
+
+    # -- strings ---------------------------------------------------------------
+    def string(self, node: ast.Constant, scope: _Scope) -> None:
+        value = str(node.value)
+        if not value or len(value) > _MAX_STRING or node.end_lineno != node.lineno:
+            return
+        whole = _IDENT.fullmatch(value) is not None
+        if not whole and "_" not in value:
+            return
+        line = node.lineno
+        text = self.line_text(line)
+        start = self.col(line, node.col_offset) - 1
+        end = self.col(line, node.end_col_offset or 0) - 1
+        segment = text[start:end]
+        for match in _IDENT.finditer(segment):
+            word = match.group()
+            if word == value if whole else ("_" in word.strip("_") and word in value):
+                col = start + match.start() + 1
+                self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
+                if whole:
+                    return
+
+    # -- finish ----------------------------------------------------------------
+    def finish(self) -> dict[str, Any]:
+        rows = self.rows
+        has_star = bool(self.star)
+        for p in self.pending:
+            node = p.node
+            if isinstance(node, ast.Name):
+                bound = self.lookup(p.scope, p.name)[0]
+                if not bound:
+                    continue  # a local or parameter: no project symbol
+                if bound.startswith("G:") and not has_star and p.name in _BUILTINS:
+                    continue
+                rows.append((p.name, p.line, p.col, p.end, p.kind, bound, p.owner or p.scope.path))
+            else:
+                assert isinstance(node, ast.Attribute)
+                recv = self.chain(p.scope, node.value)
+                target = f"{recv}/{p.name}" if recv else None
+                rows.append((p.name, p.line, p.col, p.end, p.kind, target, p.owner or p.scope.path))
+        for const in self.all_nodes:
+            name = str(const.value)
+            line = const.lineno
+            end = self.col(line, const.end_col_offset or 0) - 1
+            start = end - len(name)
+            target = self.module.binds.get(name) or "G:" + name
+            # A string the statement holds in a concatenation or with escapes is still found by its text.
+            if self.line_text(line)[start - 1 : end - 1] == name:
+                rows.append((name, line, start, end, "string", target, ""))
+        vtypes: dict[str, str] = {}
+        rtypes: dict[str, str] = {}
+        for table, path, node, scope, is_ann in self.deferred_types:
+            assert isinstance(node, ast.expr)
+            chain = _instance(self.annotation_chain(scope, node)) if is_ann else self.chain(scope, node)
+            if not chain:
+                continue
+            if table == "v":
+                vtypes.setdefault(path, chain)
+            else:
+                rtypes.setdefault(path, chain)
+        bases = {
+            path: [self.chain(self.base_scopes[path], b) or "" for b in exprs]
+            for path, exprs in self.bases.items()
+        }
+        binds = {k: v for k, v in self.module.binds.items() if v.startswith("I:")}
+        return {
+            "refs": rows,
+            "binds": binds,
+            "star": self.star,
+            "all": self.all_names,
+            "vtypes": vtypes,
+            "rtypes": rtypes,
+            "bases": bases,
+        }
+
+
+def _instance(chain: str | None) -> str | None:
+    return f"{chain}/()" if chain else None
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _all_args(args: ast.arguments) -> list[ast.arg]:
+    out = [*args.posonlyargs, *args.args]
+    if args.vararg is not None:
+        out.append(args.vararg)
+    out.extend(args.kwonlyargs)
+    if args.kwarg is not None:
+        out.append(args.kwarg)
+    return out
+
+
+def _decorator_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _enclosing_class(scope: _Scope) -> str:
+    current: _Scope | None = scope
+    while current is not None:
+        if current.cls:
+            return current.cls
+        if current.kind == "class":
+            return current.path
+        current = current.parent
+    return ""
+
+
+_STMT: dict[type, Any] = {
+    ast.FunctionDef: _Analyzer.function,
+    ast.AsyncFunctionDef: _Analyzer.function,
+    ast.ClassDef: _Analyzer.klass,
+    ast.Assign: _Analyzer.assign,
+    ast.AnnAssign: _Analyzer.ann_assign,
+    ast.AugAssign: _Analyzer.aug_assign,
+    ast.For: _Analyzer.for_,
+    ast.AsyncFor: _Analyzer.for_,
+    ast.With: _Analyzer.with_,
+    ast.AsyncWith: _Analyzer.with_,
+    ast.Import: _Analyzer.import_,
+    ast.ImportFrom: _Analyzer.import_from,
+    ast.Global: _Analyzer.global_,
+    ast.Nonlocal: _Analyzer.global_,
+    ast.Expr: _Analyzer.expr_stmt,
+}
+
+
+def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:
+    """Reference facts of one parsed file (see the module docstring for the format)."""
+    analyzer = _Analyzer(path, text)
+    analyzer.body(tree.body, analyzer.module, True)
+    return analyzer.finish()
