@@ -9,9 +9,9 @@ the command line is wrong (caught before any tool runs).
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import sys
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,6 @@ from astmcp.pipeline.runner import Pipeline, check_available, compile_pipeline, 
 from astmcp.tools import dumps_compact
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-log = logging.getLogger("astmcp")
 
 
 def add_commands(subparsers: Any) -> None:
@@ -62,12 +61,30 @@ def _fail(command: str, error: BatchError, exit_code: int) -> int:
     return exit_code
 
 
+def _internal(command: str, exc: Exception) -> int:
+    """Unexpected failures: one error object on stderr (stderr carries exactly one JSON value)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = next(
+        (
+            f"{Path(f.filename).name}:{f.lineno}"
+            for f in reversed(frames)
+            if "astmcp" in Path(f.filename).parts
+        ),
+        None,
+    )
+    details = {"exception": type(exc).__name__, **({"at": where} if where else {})}
+    error = BatchError("INTERNAL_ERROR", f"internal error: {type(exc).__name__}: {exc}", details=details)
+    return _fail(command, error, EXIT_FAILED)
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     try:
         pipeline, _ = _load(args.file, BatchLimits())
         check_available(pipeline)
     except BatchError as error:
         return _fail("validate", error, EXIT_USAGE)
+    except Exception as exc:  # top of a request
+        return _internal("validate", exc)
     sys.stdout.write(
         dumps_compact({"version": 1, "status": "valid", "step_count": len(pipeline.steps)}) + "\n"
     )
@@ -87,15 +104,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         check_available(pipeline)
     except BatchError as error:
         return _fail("run", error, EXIT_USAGE)
+    except Exception as exc:  # top of a request
+        return _internal("run", exc)
     try:
         out = run_pipeline(pipeline, base_dir, limits=limits)
         text = _encode(out, args.output_format, limits)
     except BatchError as error:
         return _fail("run", error, EXIT_FAILED)
-    except Exception as exc:  # top of a request: report, never a traceback on stdout
-        log.exception("pipeline failed")
-        internal = BatchError("INTERNAL_ERROR", f"internal error: {type(exc).__name__}")
-        return _fail("run", internal, EXIT_FAILED)
+    except Exception as exc:  # top of a request
+        return _internal("run", exc)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
     return EXIT_OK
