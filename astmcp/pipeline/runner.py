@@ -206,20 +206,15 @@ def _run_step(
     for arguments in inputs:
         _place_root(arguments, root, base_dir)
     state.invocations += len(inputs)
+    value: Any
     if step.foreach is None:
-        outputs = [_checked(call(workspaces, step.tool, inputs[0]), step.tool, None)]
+        value = _checked(call(workspaces, step.tool, inputs[0]), step.tool, None)
+        size = _size(value)
+        if size > limits.result_bytes:
+            raise _result_limit(size, limits)
     else:
-        outputs = _fan_out(step.tool, inputs, workspaces, pipeline.document.limits.concurrency, call)
-    size = sum(len(dumps_compact(o).encode("utf-8")) for o in outputs)
-    if step.foreach is not None:  # the array's brackets and commas
-        size += len(outputs) + 1 if outputs else 2
-    if size > limits.result_bytes:
-        raise BatchError(
-            "RESULT_LIMIT",
-            f"the step's result is {size} bytes; at most {limits.result_bytes}",
-            details={"bytes": size, "limit": limits.result_bytes},
-        )
-    value: Any = outputs[0] if step.foreach is None else outputs
+        concurrency = pipeline.document.limits.concurrency
+        value, size = _fan_out(step.tool, inputs, workspaces, concurrency, call, limits)
     if step.id in pipeline.keep:
         state.retained += size
         if state.retained > limits.retained_bytes:
@@ -256,25 +251,46 @@ def _checked(result: ToolResult, tool: str, index: int | None) -> dict[str, Any]
     )
 
 
+def _size(value: Any) -> int:
+    return len(dumps_compact(value).encode("utf-8"))
+
+
+def _result_limit(size: int, limits: BatchLimits, at_least: bool = False) -> BatchError:
+    return BatchError(
+        "RESULT_LIMIT",
+        f"the step's result is {'at least ' if at_least else ''}{size} bytes; at most {limits.result_bytes}",
+        details={"bytes": size, "limit": limits.result_bytes},
+    )
+
+
 def _fan_out(
-    tool: str, inputs: list[Any], workspaces: Workspaces, concurrency: int, call: ToolCall
-) -> list[dict[str, Any]]:
-    """Run every input, at most ``concurrency`` at once, results in input order.
+    tool: str,
+    inputs: list[dict[str, Any]],
+    workspaces: Workspaces,
+    concurrency: int,
+    call: ToolCall,
+    limits: BatchLimits,
+) -> tuple[list[dict[str, Any]], int]:
+    """Run every input, at most ``concurrency`` at once; (results in input order, serialized size).
 
     Fail-fast: after the first error nothing new starts; calls already running
-    finish, and the error of the lowest failing item is reported.
+    finish, and the error of the lowest failing item is reported. The result
+    size is checked as results arrive, so an oversized step stops early.
     """
     outputs: list[dict[str, Any]] = [{} for _ in inputs]
     failures: dict[int, BatchError] = {}
+    size = 2 + max(len(inputs) - 1, 0)  # brackets and commas of the array
 
-    def one(index: int) -> dict[str, Any]:
-        return _checked(call(workspaces, tool, inputs[index]), tool, index)
+    def one(index: int) -> tuple[dict[str, Any], int]:
+        data = _checked(call(workspaces, tool, inputs[index]), tool, index)
+        return data, _size(data)
 
     with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="astmcp-step") as pool:
-        running: dict[Future[dict[str, Any]], int] = {}
+        running: dict[Future[tuple[dict[str, Any], int]], int] = {}
         queue = iter(range(len(inputs)))
+        too_big: BatchError | None = None
         while True:
-            while not failures and len(running) < concurrency:
+            while not failures and too_big is None and len(running) < concurrency:
                 index = next(queue, None)
                 if index is None:
                     break
@@ -290,10 +306,15 @@ def _fan_out(
                 elif error is not None:
                     raise error
                 else:
-                    outputs[index] = future.result()
+                    outputs[index], item_size = future.result()
+                    size += item_size
+                    if size > limits.result_bytes and too_big is None:
+                        too_big = _result_limit(size, limits, at_least=True)
     if failures:
         raise failures[min(failures)]
-    return outputs
+    if too_big is not None:
+        raise too_big
+    return outputs, size
 
 
 def _write_plan(workspaces: Workspaces, project_root: str | None, plan: Any) -> dict[str, Any]:

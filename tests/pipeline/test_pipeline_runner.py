@@ -278,3 +278,19 @@ def test_a_prepare_step_writes_its_plan_file_and_reports_it(
     assert Path(out["plan_file"]) == root.parent / "state" / "plans" / f"{out['operation_id']}.astplan"
     assert Path(out["plan_file"]).is_file()
     assert (root / "m000.py").read_text(encoding="utf-8") == "def f():\n    return 0\n"
+
+
+def test_an_oversized_foreach_stops_calling_once_its_result_passes_the_limit(tiny_project: Any) -> None:
+    root = tiny_project(10)
+    each = outline_each()
+    each["input"]["include_symbols"] = True
+    out, _ = run(root, [LIST, each], emit={"a": {"$ref": "#/steps/files"}, "b": {"$ref": "#/steps/outlines"}})
+    one = len(json.dumps(out["result"]["b"][0], separators=(",", ":")))
+    assert len(json.dumps(out["result"]["a"], separators=(",", ":"))) <= 4 * one
+    recorder = Recorder()
+    doc = {"version": 1, "project_root": root.name, "limits": {"concurrency": 1}, "steps": [LIST, each]}
+    with pytest.raises(BatchError) as info:
+        pipeline = compile_pipeline(parse_document(doc))
+        run_pipeline(pipeline, root.parent, limits=BatchLimits(result_bytes=4 * one), call=recorder)
+    assert (info.value.code, info.value.step_id) == ("RESULT_LIMIT", "outlines")
+    assert len(recorder.calls) == 1 + 4
