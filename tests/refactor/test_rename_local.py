@@ -19,7 +19,7 @@ def helper(x):
     return x + 1
 
 
-def use():
+def use(obj):
     total = helper(2)
     obj.helper(3)
     return total

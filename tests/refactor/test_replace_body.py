@@ -109,3 +109,20 @@ def test_unknown_symbol_is_not_found_with_suggestions(project: Any) -> None:
     p = project({"m.py": "def fetch():\n    return 1\n"})
     error = p.error("ast_replace_symbol_body", selector="m.py::fetc", new_body="pass")
     assert error["code"] == "NOT_FOUND" and "m.py::fetch" in error["details"]["suggestions"]
+
+
+def test_body_adding_an_error_diagnostic_is_blocked_unless_allowed(project: Any) -> None:
+    if optional_module("astmcp.diagnostics.delta") is None:
+        pytest.skip("diagnostics engine not built yet")
+    p = project({"m.py": "def f():\n    return 1\n"})
+    plan = p("ast_replace_symbol_body", selector="m.py::f", new_body="return undefined_thing")
+    assert plan["blocked"] is True and plan["diagnostics"]["added_errors"] == 1
+    assert "error diagnostic" in plan["block_reason"]
+    allowed = p(
+        "ast_replace_symbol_body",
+        selector="m.py::f",
+        new_body="return undefined_thing",
+        allow_new_errors=True,
+    )
+    assert allowed["blocked"] is False and allowed["block_reason"] is None
+    assert allowed["plan_hash"] != plan["plan_hash"]
