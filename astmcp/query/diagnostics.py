@@ -4,9 +4,9 @@ own checkers when enabled in the configuration."""
 from __future__ import annotations
 
 import sqlite3
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, SerializerFunctionWrapHandler, model_serializer
 
 from astmcp.diagnostics.external import run_external
 from astmcp.diagnostics.project import Located, indexed_diagnostics, selector_for
@@ -30,6 +30,13 @@ class DiagnosticOut(BaseModel):
     column: int
     message: str
     symbol: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _uniform(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # `symbol` stays (null when none) so every row has the same keys: TOON tabulates them.
+        data: dict[str, Any] = handler(self)
+        data.setdefault("symbol", None)
+        return data
 
 
 class DiagnosticsOutput(PageOut):

@@ -1,0 +1,61 @@
+"""Project-level diagnostics in the index, kept current as files come and go."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def keyed(out: dict[str, Any]) -> set[tuple[str, str, str]]:
+    return {(d["file"], d["code"], d["message"]) for d in out["diagnostics"]}
+
+
+def test_index_reports_each_builtin_check_once_with_owning_symbol(mixed: Any) -> None:
+    out = mixed("ast_get_diagnostics", limit=500)
+    assert keyed(out) == {
+        ("app/bad.py", "PY-UNDEFINED-NAME", "undefined name 'undefined_helper'"),
+        ("app/broken.py", "PY-SYNTAX", "invalid syntax"),
+        ("app/use.py", "PY-UNRESOLVED-IMPORT", "cannot resolve module 'app.nothing'"),
+        ("app/use.py", "PY-UNRESOLVED-IMPORT", "cannot import name 'missing_name' from 'app.core'"),
+        ("web/main.ts", "TS-UNRESOLVED-IMPORT", "cannot resolve module './gone'"),
+        ("web/main.ts", "TS-DUPLICATE-DECLARATION", "cannot redeclare block-scoped name 'z'"),
+        ("app/latin1.py", "ENCODING", "file is not UTF-8 text; not indexed"),
+    }
+    by_code = {d["code"]: d for d in out["diagnostics"]}
+    assert by_code["PY-UNDEFINED-NAME"]["symbol"] == "app/bad.py::Service.start"
+    assert by_code["PY-UNDEFINED-NAME"]["source"] == "astmcp"
+    assert (by_code["PY-UNDEFINED-NAME"]["line"], by_code["PY-UNDEFINED-NAME"]["column"]) == (3, 16)
+    assert by_code["TS-DUPLICATE-DECLARATION"]["symbol"] == "web/main.ts::render"
+    assert by_code["PY-SYNTAX"]["symbol"] is None
+
+
+def test_adding_the_missing_module_clears_the_importers_diagnostic(mixed: Any) -> None:
+    mixed("ast_get_diagnostics")
+    (mixed.root / "app" / "nothing.py").write_text("", encoding="utf-8")
+    (mixed.root / "web" / "gone.ts").write_text("export default 1;\n", encoding="utf-8")
+    messages = {d["message"] for d in mixed("ast_get_diagnostics", limit=500)["diagnostics"]}
+    assert "cannot resolve module 'app.nothing'" not in messages
+    assert "cannot resolve module './gone'" not in messages
+
+
+def test_removing_or_emptying_a_module_reports_its_unchanged_importers(mixed: Any) -> None:
+    mixed("ast_get_diagnostics")
+    (mixed.root / "web" / "util.ts").unlink()
+    (mixed.root / "app" / "core.py").write_text("VALUE = 1\n", encoding="utf-8")
+    found = keyed(mixed("ast_get_diagnostics", limit=500))
+    assert ("web/main.ts", "TS-UNRESOLVED-IMPORT", "cannot resolve module './util'") in found
+    assert ("app/use.py", "PY-UNRESOLVED-IMPORT", "cannot import name 'run' from '.core'") in found
+
+
+def test_names_injected_into_builtins_elsewhere_stay_quiet_until_the_injection_goes(mixed: Any) -> None:
+    assert not any(d["file"] == "app/uses_injected.py" for d in mixed("ast_get_diagnostics")["diagnostics"])
+    (mixed.root / "app" / "inject.py").write_text("import builtins\n", encoding="utf-8")
+    found = keyed(mixed("ast_get_diagnostics", limit=500))
+    assert ("app/uses_injected.py", "PY-UNDEFINED-NAME", "undefined name 'tr'") in found
+    (mixed.root / "app" / "inject.py").write_text("import builtins\nbuiltins.tr = str\n", encoding="utf-8")
+    assert not any(d["file"] == "app/uses_injected.py" for d in mixed("ast_get_diagnostics")["diagnostics"])
+
+
+def test_fixing_a_file_removes_its_diagnostics(mixed: Any) -> None:
+    mixed("ast_get_diagnostics")
+    (mixed.root / "app" / "bad.py").write_text("class Service:\n    pass\n", encoding="utf-8")
+    assert not any(d["file"] == "app/bad.py" for d in mixed("ast_get_diagnostics")["diagnostics"])
