@@ -332,7 +332,9 @@ class Resolver:
         return entity
 
 
-def _classify(resolver: Resolver, row: tuple[Any, ...], entity: Entity) -> tuple[int | None, str, str]:
+def _classify(
+    resolver: Resolver, path: str, row: tuple[Any, ...], entity: Entity
+) -> tuple[int | None, str, str]:
     """(symbol id, kind, confidence) of one occurrence."""
     _, line, col, _, kind, target, _ = row
     if target is None:
@@ -342,7 +344,7 @@ def _classify(resolver: Resolver, row: tuple[Any, ...], entity: Entity) -> tuple
     if entity[0] != "s":
         return None, kind, "none"
     sym = resolver.syms[entity[1]]
-    if sym.name_line == line and sym.name_col == col:
+    if sym.name_line == line and sym.name_col == col and sym.path == path:
         kind = "definition"
     return sym.id, kind, "certain"
 
@@ -455,7 +457,7 @@ class PythonLinker:
         for row in rows:
             name, line, col, end_col, kind, target, scope = row
             entity = resolver.resolve(path, target) if target is not None else None
-            symbol_id, kind, confidence = _classify(resolver, row, entity)
+            symbol_id, kind, confidence = _classify(resolver, path, row, entity)
             out.append((file_id, symbol_id, target, name, line, col, end_col, kind, confidence, scope))
             if kind == "definition" or confidence == "name":
                 continue

@@ -36,6 +36,7 @@ Row = tuple[str, int, int, int, str, str | None, str]
 class _Scope:
     __slots__ = (
         "binds",
+        "bound_at",
         "cls",
         "globals",
         "kind",
@@ -53,6 +54,7 @@ class _Scope:
         self.parent = parent
         # name -> target chain of what the name means here; "" = a local that is no symbol
         self.binds: dict[str, str] = {}
+        self.bound_at: dict[str, int] = {}  # class scopes: line of a name's first binding
         # locals that are no symbol: name -> where their type comes from
         self.values: dict[str, list[tuple[str, ast.AST | str, _Scope]]] = {}
         self.globals: set[str] = set()
@@ -97,6 +99,8 @@ class _Analyzer:
         self.base_scopes: dict[str, _Scope] = {}
         self._chain_memo: dict[int, str | None] = {}
         self._resolving: set[int] = set()
+        self.line = 0  # the statement being visited
+        self.keep: list[ast.AST] = []  # parsed string annotations (their node ids key the memo)
 
     # -- positions -------------------------------------------------------------
     def col(self, line: int, byte_col: int) -> int:
@@ -127,6 +131,8 @@ class _Analyzer:
             target = "S:" + (f"{scope.path}.{name}" if scope.path else name)
         if name not in scope.binds:
             scope.binds[name] = target
+            if scope.kind == "class":
+                scope.bound_at[name] = self.line
         if target == "" and scope.binds.get(name) == "":
             slot = scope.values.setdefault(name, [])
             if source is not None:
@@ -134,14 +140,17 @@ class _Analyzer:
             else:
                 slot.append(("none", "", scope))
 
-    def lookup(self, scope: _Scope, name: str) -> tuple[str, _Scope | None]:
-        """What ``name`` means at a use in ``scope``: (target, binding scope)."""
+    def lookup(self, scope: _Scope, name: str, line: int = 0) -> tuple[str, _Scope | None]:
+        """What ``name`` means at a use in ``scope`` (on ``line``): (target, binding scope)."""
         if name in scope.globals:
             return self.module.binds.get(name, "G:" + name), self.module
         first = True
         current: _Scope | None = scope
         while current is not None:
-            if (first or current.kind != "class") and name in current.binds and name not in current.nonlocals:
+            visible = (first or current.kind != "class") and name in current.binds
+            # A class body runs top to bottom: a name bound later in it is still the outer one.
+            later = current.kind == "class" and line and current.bound_at.get(name, 0) >= line
+            if visible and not later and name not in current.nonlocals:
                 return current.binds[name], current
             if name in current.globals:
                 return self.module.binds.get(name, "G:" + name), self.module
@@ -279,6 +288,7 @@ class _Analyzer:
             self.stmt(stmt, scope)
 
     def stmt(self, node: ast.stmt, scope: _Scope) -> None:
+        self.line = node.lineno
         handler = _STMT.get(type(node))
         if handler is not None:
             handler(self, node, scope)
@@ -336,7 +346,7 @@ class _Analyzer:
                 pass  # the string is reported by the Constant branch as a name hit
         elif cls is ast.Constant:
             assert isinstance(node, ast.Constant)
-            if type(node.value) is str:
+            if type(node.value) is str and (kind != "type" or not self.string_annotation(node, scope)):
                 self.string(node, scope)
         elif cls is ast.Subscript:
             assert isinstance(node, ast.Subscript)
@@ -605,6 +615,31 @@ class _Analyzer:
         self.expr(node.value, scope, "read")
 
     # -- strings ---------------------------------------------------------------
+    def string_annotation(self, node: ast.Constant, scope: _Scope) -> bool:
+        """Names inside a quoted annotation (``"Conn"``) as type occurrences."""
+        value = str(node.value)
+        line = node.lineno
+        if node.end_lineno != line or len(value) > _MAX_STRING:
+            return False
+        text = self.line_text(line)
+        start = self.col(line, node.col_offset) - 1
+        end = self.col(line, node.end_col_offset or 0) - 1
+        if text[start + 1 : end - 1] != value or text[start] not in "'\"":
+            return False
+        try:
+            parsed = ast.parse(value, mode="eval")
+        except (SyntaxError, ValueError):
+            return False
+        shift = node.col_offset + 1
+        for inner in ast.walk(parsed.body):
+            if isinstance(inner, ast.expr):
+                inner.lineno = inner.end_lineno = line
+                inner.col_offset += shift
+                inner.end_col_offset = (inner.end_col_offset or 0) + shift
+        self.keep.append(parsed)
+        self.expr(parsed.body, scope, "type")
+        return True
+
     def string(self, node: ast.Constant, scope: _Scope) -> None:
         value = str(node.value)
         if not value or len(value) > _MAX_STRING or node.end_lineno != node.lineno:
@@ -632,7 +667,7 @@ class _Analyzer:
         for p in self.pending:
             node = p.node
             if isinstance(node, ast.Name):
-                bound = self.lookup(p.scope, p.name)[0]
+                bound = self.lookup(p.scope, p.name, 0 if p.kind == "write" else p.line)[0]
                 if not bound:
                     continue  # a local or parameter: no project symbol
                 if bound.startswith("G:") and not has_star and p.name in _BUILTINS:

@@ -1,0 +1,114 @@
+"""The Python linker over a live index: incremental re-linking, imports, edges."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from astmcp.query.common import SymbolTarget, resolve_symbol
+from astmcp.query.references import collect_references, override_family
+from astmcp.workspace import Workspace
+
+
+def _write(root: Path, rel: str, text: str) -> None:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    # a distinct mtime so the refresh sees the change whatever the clock granularity
+    stamp = path.stat().st_mtime_ns + 3_000_000_000
+    os.utime(path, ns=(stamp, stamp))
+
+
+def _refs(ws: Workspace, selector: str) -> set[tuple[str, int, str]]:
+    conn = ws.db()
+    symbol = resolve_symbol(ws, conn, SymbolTarget(selector=selector))
+    return {(r.file, r.line, r.confidence) for r in collect_references(ws, conn, symbol)}
+
+
+def test_editing_a_module_relinks_the_files_that_import_it(fixture_project: Callable[[str], Path]) -> None:
+    root = fixture_project("python/refs/reexport")
+    ws = Workspace(root)
+    before = _refs(ws, "pkg/core.py::helper")
+    assert ("main.py", 6, "certain") in before
+    _write(root, "pkg/core.py", "\n\ndef helper():\n    return 2\n")
+    after = _refs(ws, "pkg/core.py::helper")
+    assert ("main.py", 6, "certain") in after
+    assert ("pkg/core.py", 3, "certain") in after
+    ws.index.close()
+
+
+def test_a_new_module_resolves_imports_that_failed_before(tmp_path: Path) -> None:
+    _write(tmp_path, "main.py", "from later import thing\n\nthing()\n")
+    ws = Workspace(tmp_path)
+    conn = ws.db()
+    assert conn.execute("SELECT resolved_path FROM imports").fetchone() == (None,)
+    _write(tmp_path, "later.py", "def thing():\n    pass\n")
+    assert ("main.py", 3, "certain") in _refs(ws, "later.py::thing")
+    assert ws.db().execute("SELECT resolved_path FROM imports").fetchone() == ("later.py",)
+    ws.index.close()
+
+
+def test_removing_a_module_drops_the_references_into_it(tmp_path: Path) -> None:
+    _write(tmp_path, "lib.py", "def f():\n    pass\n")
+    _write(tmp_path, "use.py", "from lib import f\n\nf()\n")
+    ws = Workspace(tmp_path)
+    assert ("use.py", 3, "certain") in _refs(ws, "lib.py::f")
+    (tmp_path / "lib.py").unlink()
+    conn = ws.db()
+    rows = conn.execute("SELECT confidence, symbol_id FROM refs WHERE name = 'f'").fetchall()
+    assert rows and all(symbol is None for _, symbol in rows)
+    ws.index.close()
+
+
+def test_edges_record_calls_inheritance_containment_and_tests(fixture_project: Callable[[str], Path]) -> None:
+    root = fixture_project("python/refs/srclayout")
+    ws = Workspace(root)
+    conn = ws.db()
+    edges = {
+        (src, dst, kind)
+        for src, dst, kind in conn.execute(
+            "SELECT s.selector, d.selector, e.kind FROM edges e"
+            " LEFT JOIN symbols s ON s.id = e.src_symbol_id JOIN symbols d ON d.id = e.dst_symbol_id"
+        )
+    }
+    assert ("src/proj/b.py::go", "src/proj/a.py::make", "calls") in edges
+    assert ("src/proj/b.py::go", "src/proj/a.py::Store.open", "calls") in edges
+    assert ("tests/test_a.py::test_open", "src/proj/a.py::Store.open", "tests") in edges
+    assert ("src/proj/a.py::Store", "src/proj/a.py::Store.open", "contains") in edges
+    resolved = dict(
+        conn.execute(
+            "SELECT f.path || ':' || i.module || ':' || coalesce(i.name, ''), i.resolved_path"
+            " FROM imports i JOIN files f ON f.id = i.file_id"
+        ).fetchall()
+    )
+    assert resolved["tests/test_a.py:proj.a:Store"] == "src/proj/a.py"
+    assert resolved["src/proj/b.py::a"] == "src/proj/a.py"
+    ws.index.close()
+
+
+def test_override_family_spans_bases_and_subclasses(fixture_project: Callable[[str], Path]) -> None:
+    root = fixture_project("python/refs/inherit")
+    ws = Workspace(root)
+    conn = ws.db()
+    child_save = resolve_symbol(ws, conn, SymbolTarget(selector="child.py::Child.save"))
+    members, external = override_family(conn, child_save)
+    assert [m.selector for m in members] == ["base.py::Base.save", "child.py::Child.save"]
+    assert external == []
+    ws.index.close()
+
+
+def test_override_family_names_members_defined_outside_the_project(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        "wrap.py",
+        "import textwrap\n\n\nclass Wrapper(textwrap.TextWrapper):\n"
+        "    def _wrap_chunks(self, chunks):\n        return []\n\n    def extra(self):\n        pass\n",
+    )
+    ws = Workspace(tmp_path)
+    conn = ws.db()
+    method = resolve_symbol(ws, conn, SymbolTarget(selector="wrap.py::Wrapper._wrap_chunks"))
+    assert override_family(conn, method)[1] == ["textwrap.TextWrapper._wrap_chunks"]
+    extra = resolve_symbol(ws, conn, SymbolTarget(selector="wrap.py::Wrapper.extra"))
+    assert override_family(conn, extra)[1] == []
+    ws.index.close()
