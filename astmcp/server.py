@@ -130,7 +130,7 @@ def compact_schema(
         for name in keep_null:
             prop = schema.get("properties", {}).get(name)
             if prop is not None:
-                out["properties"][name] = _nullable(_compact(prop, output=True))
+                out["properties"][name] = _nullable(_compact(prop, output=True, field=True))
     return out
 
 
@@ -143,14 +143,16 @@ def _is_nullable(node: Any) -> bool:
     return isinstance(node, dict) and (node == _NULL or _NULL in node.get("anyOf", ()))
 
 
-def _compact(node: dict[str, Any], *, output: bool) -> dict[str, Any]:
+def _compact(node: dict[str, Any], *, output: bool, field: bool = False) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key in ("title", "discriminator") or (key == "default" and value is None):
             continue
         if output and key == "additionalProperties" and value is False:
             continue
-        if key in _SCHEMA_MAPS and isinstance(value, dict):
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {name: _compact(sub, output=output, field=True) for name, sub in value.items()}
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
             out[key] = {name: _compact(sub, output=output) for name, sub in value.items()}
         elif key in _SCHEMA_LISTS and isinstance(value, list):
             out[key] = [_compact(sub, output=output) for sub in value]
@@ -164,7 +166,8 @@ def _compact(node: dict[str, Any], *, output: bool) -> dict[str, Any]:
         if not out["required"]:
             del out["required"]
     members = out.get("anyOf")
-    if isinstance(members, list) and _NULL in members:
+    # Outputs drop None fields, but a null inside a list or map would still be sent.
+    if isinstance(members, list) and _NULL in members and (field or not output):
         rest = [m for m in members if m != _NULL]
         del out["anyOf"]
         if len(rest) == 1:

@@ -410,6 +410,10 @@ def test_output_compaction_keeps_null_only_where_the_wire_sends_null() -> None:
         },
         "required": ["doc", "n"],
     }
+    schema["properties"]["lines"] = {
+        "type": "array",
+        "items": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+    }
     out = compact_schema(schema, output=True, keep_null=("next_offset",))
     assert out == {
         "type": "object",
@@ -417,6 +421,7 @@ def test_output_compaction_keeps_null_only_where_the_wire_sends_null() -> None:
             "next_offset": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
             "doc": {"type": "string"},
             "n": {"type": "integer"},
+            "lines": {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "null"}]}},
         },
         "required": ["n"],
     }
