@@ -69,31 +69,32 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
 
 
 def _inherited(conn: sqlite3.Connection, member: SymbolRow, new: str) -> list[SymbolRow]:
+    """Members named ``new`` in the member's ancestors and descendants (both would now override)."""
     classes = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path))
-    seen: set[int] = set()
-    queue = [c.id for c in classes]
     out: list[SymbolRow] = []
-    while queue:
-        class_id = queue.pop()
-        bases = [
-            r[0]
-            for r in conn.execute(
+    for upward in (True, False):
+        seen: set[int] = set()
+        queue = [c.id for c in classes]
+        while queue:
+            class_id = queue.pop()
+            sql = (
                 "SELECT dst_symbol_id FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'"
-                " AND dst_symbol_id IS NOT NULL",
-                (class_id,),
+                " AND dst_symbol_id IS NOT NULL"
+                if upward
+                else "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
+                " AND src_symbol_id IS NOT NULL"
             )
-        ]
-        for base in bases:
-            if base in seen:
-                continue
-            seen.add(base)
-            queue.append(base)
-            for row in query_symbols(conn, "s.id = ?", (base,)):
-                out += query_symbols(
-                    conn,
-                    "f.path = ? AND s.parent_path = ? AND s.name = ?",
-                    (row.file, row.symbol_path, new),
-                )
+            for (related,) in conn.execute(sql, (class_id,)):
+                if related in seen:
+                    continue
+                seen.add(related)
+                queue.append(related)
+                for row in query_symbols(conn, "s.id = ?", (related,)):
+                    out += query_symbols(
+                        conn,
+                        "f.path = ? AND s.parent_path = ? AND s.name = ?",
+                        (row.file, row.symbol_path, new),
+                    )
     return out
 
 

@@ -10,8 +10,6 @@ from astmcp.errors import InvalidInput, NotFound
 from astmcp.model import LANGUAGE_BY_SUFFIX, PYTHON
 from astmcp.query.common import SymbolTarget, resolve_symbol
 from astmcp.refactor.apply import apply_plan, replay_only
-from astmcp.refactor.body_python import replace_python_body
-from astmcp.refactor.body_ts import replace_ts_body
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import build_plan, load_file
 from astmcp.refactor.receipts import check_operation_id
@@ -66,6 +64,9 @@ def replace_symbol_body(ws: Workspace, params: ReplaceBodyInput) -> PlanOutput:
     """Prepare (never write) replacing one function/method/class body; returns a plan with plan_hash,
     diagnostics delta and diff. Signature, decorators, comments and (Python) the docstring are kept.
     Review, then ast_apply_operation."""
+    from astmcp.refactor.body_python import replace_python_body  # libcst: imported when used
+    from astmcp.refactor.body_ts import replace_ts_body
+
     conn = ws.db()
     row = resolve_symbol(ws, conn, params)
     loaded = load_file(ws, row.file)
