@@ -42,6 +42,11 @@ class Changes:
     full: bool = False
     # Facts of the changed files (path -> facts), including analyzer payloads in .extra.
     facts: dict[str, FileFacts] = field(default_factory=dict)
+    # The project root (linkers read config files), and whether a config file that
+    # steers resolution (walker.is_config_file) was added, removed or edited.
+    root: Path | None = None
+    configs: list[str] = field(default_factory=list)  # every such config file, project-relative
+    configs_changed: bool = False
 
     @property
     def any(self) -> bool:
@@ -122,6 +127,11 @@ def _exclusive(path: Path, timeout_s: float) -> Iterator[None]:
         os.close(fd)
 
 
+def _fingerprint(entries: list[WalkEntry]) -> str:
+    listing = "\n".join(f"{e.path}\0{e.size}\0{e.mtime_ns}" for e in entries)
+    return hashlib.sha256(listing.encode("utf-8", "surrogateescape")).hexdigest()
+
+
 class Index:
     """One project's index: a connection, a refresh, and hooks for resolution passes."""
 
@@ -163,9 +173,13 @@ class Index:
         t1 = time.perf_counter()
         parsed = self._parse(jobs, progress)
         t2 = time.perf_counter()
-        changes = Changes(full=full)
-        if parsed or removed:
+        configs = _fingerprint(walked.configs)
+        stored = self.conn.execute("SELECT value FROM meta WHERE key = 'config_fingerprint'").fetchone()
+        changes = Changes(full=full, root=self.root, configs=[e.path for e in walked.configs])
+        changes.configs_changed = stored is None or stored[0] != configs
+        if parsed or removed or changes.configs_changed:
             self._write(parsed, removed, changes)
+            self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('config_fingerprint', ?)", (configs,))
         t3 = time.perf_counter()
         stats = RefreshStats(
             files=len(walked.files),

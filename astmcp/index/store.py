@@ -11,7 +11,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-SCHEMA_VERSION = "4"
+SCHEMA_VERSION = "5"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -61,7 +61,9 @@ CREATE TABLE IF NOT EXISTS imports (
     line INTEGER NOT NULL,
     level INTEGER NOT NULL DEFAULT 0,
     kind TEXT NOT NULL,
-    resolved_path TEXT
+    resolved_path TEXT,
+    -- 1: the specifier names something outside the project (a package, a node: builtin)
+    external INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS imports_file ON imports(file_id);
 CREATE INDEX IF NOT EXISTS imports_resolved ON imports(resolved_path);

@@ -58,6 +58,16 @@ class WalkEntry:
 class WalkResult:
     files: list[WalkEntry] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
+    # Files that change how imports resolve (language "config"; see is_config_file).
+    configs: list[WalkEntry] = field(default_factory=list)
+
+
+CONFIG_FILES = frozenset({"package.json", "pyproject.toml", "setup.cfg", ".astmcp.toml"})
+
+
+def is_config_file(name: str) -> bool:
+    """package.json, tsconfig*.json, jsconfig*.json, pyproject.toml, setup.cfg, .astmcp.toml."""
+    return name in CONFIG_FILES or (name.startswith(("tsconfig", "jsconfig")) and name.endswith(".json"))
 
 
 def language_of(name: str) -> str | None:
@@ -195,6 +205,8 @@ def _walk_dir(
         language = language_of(name)
         if language is not None:
             sources.append((language, rel, entry))
+        elif is_config_file(name):
+            sources.append(("config", rel, entry))
     sources.sort(key=_by_rel)
     for language, rel, entry in sources:
         try:
@@ -206,6 +218,9 @@ def _walk_dir(
             continue
         if specs and _ignored(specs, rel, False):
             result.skipped["ignored"] += 1
+            continue
+        if language == "config":
+            result.configs.append(WalkEntry(rel, st.st_size, st.st_mtime_ns, language))
             continue
         if st.st_size > config.max_file_bytes:
             result.skipped["too_large"] += 1
