@@ -84,7 +84,7 @@ def available_checkers(ws: Workspace) -> list[Checker]:
                 out.append(
                     Checker(
                         "tsc",
-                        ("node_modules/.bin/tsc", "--noEmit", "--pretty", "false", "-p", "tsconfig.json"),
+                        (str(tsc), "--noEmit", "--pretty", "false", "-p", "tsconfig.json"),
                         _parse_tsc,
                     )
                 )
@@ -215,8 +215,8 @@ def _build_overlay(root: Path, files: list[str], post_images: dict[str, str], de
     for top in os.scandir(root):
         if top.name in _NEVER_COPY or (dest / top.name).exists():
             continue
-        if top.is_dir(follow_symlinks=False) and top.name not in indexed_dirs:
-            os.symlink(top.path, dest / top.name)
+        if top.is_dir() and top.name not in indexed_dirs:  # node_modules, virtualenvs: linked
+            os.symlink(os.path.realpath(top.path), dest / top.name)
         elif top.is_file(follow_symlinks=False):
             shutil.copyfile(top.path, dest / top.name)
     for rel, text in post_images.items():
