@@ -43,15 +43,33 @@ class PlanOutput(ToolOutput):
     block_reason: str | None = None
     preview: str | None = None
     preview_truncated: bool
+    truncated: bool | None = None
+    truncation: str | None = None
 
 
 def plan_output(plan: Plan, max_bytes: int) -> PlanOutput:
-    """The plan on the wire; a preview that does not fit ``max_bytes`` is left to the preview tool."""
+    """The plan on the wire, fitted to ``max_bytes``: first the preview goes (the preview tool
+    pages it per file), then the tail of ``uncertain_references`` (``truncated`` says so)."""
     data = plan.wire()
-    if len(dumps_compact(data).encode("utf-8")) > max_bytes - 256:
+    budget = max_bytes - 512
+    if _size(data) > budget:
         data["preview"] = None
         data["preview_truncated"] = True
+    uncertain = data["uncertain_references"]
+    if _size(data) > budget and uncertain:
+        keep = len(uncertain)
+        while keep > 0 and _size({**data, "uncertain_references": uncertain[:keep]}) > budget:
+            keep = keep * 3 // 4
+        data["uncertain_references"] = uncertain[:keep]
+        data["truncated"] = True
+        data["truncation"] = (
+            f"showing {keep} of {len(uncertain)} uncertain references; raise max_bytes for all"
+        )
     return PlanOutput.model_validate(data)
+
+
+def _size(data: dict[str, Any]) -> int:
+    return len(dumps_compact(data).encode("utf-8"))
 
 
 class ReplaceBodyInput(SymbolTarget):

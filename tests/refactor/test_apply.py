@@ -265,3 +265,27 @@ def test_apply_in_a_new_process_without_the_plan_replays_from_the_receipt(projec
     assert p.apply(plan)["idempotent_replay"] is True
     other = "6f1f4bd6-8d3b-4bb8-9f0d-3d2f2b7c0a11"
     assert p.error("ast_apply_operation", operation_id=other, plan_hash="0" * 64)["code"] == "NOT_FOUND"
+
+
+def test_apply_while_another_process_holds_the_workspace_lock_is_locked(project: Any) -> None:
+    from astmcp.refactor.receipts import workspace_lock
+
+    p = project(FILES)
+    plan = _two_file_plan(p)
+    with workspace_lock(p.state, p.root, 1.0), pytest.raises(Exception) as caught:
+        apply_plan(p.ws, plan, plan.plan_hash, ApplyOptions(lock_timeout_s=0.0))
+    assert getattr(caught.value, "code", None) == "LOCKED"
+    assert p.read("a.py") == FILES["a.py"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="changing a file's owner needs root")
+def test_plan_file_owned_by_another_user_is_refused(project: Any) -> None:
+    from astmcp.errors import InvalidInput
+    from astmcp.refactor.planfile import read_plan_file
+
+    p = project(FILES)
+    wire = p("ast_replace_symbol_body", selector="a.py::f", new_body="return 7")
+    path = write_plan_file(p.ws, wire["operation_id"])
+    os.chown(path, 12345, -1)
+    with pytest.raises(InvalidInput, match="another user"):
+        read_plan_file(path)

@@ -188,3 +188,20 @@ def test_plan_file_with_another_schema_version_is_refused(project: Any) -> None:
     path.write_bytes(json.dumps(body).encode())
     with pytest.raises(InvalidInput, match="schema_version"):
         read_plan_file(path)
+
+
+def test_plan_output_drops_the_preview_then_trims_uncertain_references_to_fit_max_bytes(project: Any) -> None:
+    from astmcp.refactor.tools import plan_output
+
+    p = project(FILES)
+    plan = p.ws.plans.get(_prepare(p)["operation_id"])
+    many = tuple({"file": "pkg/a.py", "line": n, "column": 1, "end_column": 2, "kind": "string",
+                  "confidence": "name"} for n in range(400))  # fmt: skip
+    big = replace(plan, uncertain_references=many)
+    from astmcp.tools import dumps_compact, to_wire
+
+    out = to_wire(plan_output(big, 8 * 1024))
+    assert out["preview"] is None and out["preview_truncated"] is True
+    assert out["truncated"] is True and 0 < len(out["uncertain_references"]) < 400
+    assert out["plan_hash"] == plan.plan_hash
+    assert len(dumps_compact(out).encode()) <= 8 * 1024
