@@ -17,12 +17,12 @@ from astmcp.workspace import Workspaces
 def add_commands(sub: Any) -> None:
     export = sub.add_parser("export", help="write the graph as Mermaid, DOT or JSON")
     export.add_argument("--format", choices=("mermaid", "dot", "json"), default="mermaid")
-    _graph_args(export, default_nodes=60)
+    _graph_args(export, default_nodes=60, default_level="module")
     export.add_argument("-o", "--output", help="file to write (default: stdout)")
     export.set_defaults(func=_cmd_export)
 
     view = sub.add_parser("view", help="draw the graph in a local, self-contained HTML page")
-    _graph_args(view, default_nodes=400)
+    _graph_args(view, default_nodes=400, default_level="symbol")
     view.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
     view.add_argument("--output", help="write the page to FILE.html instead of serving it")
     view.set_defaults(func=_cmd_view)
@@ -33,9 +33,11 @@ def add_commands(sub: Any) -> None:
     config.set_defaults(func=_cmd_config)
 
 
-def _graph_args(parser: argparse.ArgumentParser, default_nodes: int) -> None:
+def _graph_args(parser: argparse.ArgumentParser, default_nodes: int, default_level: str) -> None:
     parser.add_argument("--root", default=None, help="project root (default: current directory)")
-    parser.add_argument("--level", choices=("module", "symbol"), default="module")
+    parser.add_argument(
+        "--level", choices=("module", "symbol"), default=default_level, help=f"default {default_level}"
+    )
     parser.add_argument("--focus", help="only nodes whose file path or selector starts with this prefix")
     parser.add_argument(
         "--max-nodes",

@@ -16,7 +16,7 @@ def render_page(graph: Graph, title: str) -> str:
     template = package.joinpath("page.html").read_text(encoding="utf-8")
     library = package.joinpath("static", "cytoscape.min.js").read_text(encoding="utf-8")
     # "</" inside inline data would end the script element early.
-    data = json.dumps(graph.to_json(), ensure_ascii=False).replace("</", "<\\/")
+    data = json.dumps(graph.to_json(), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     safe_title = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return (
         template.replace("__TITLE__", safe_title)

@@ -49,6 +49,13 @@ def test_the_page_is_self_contained_with_no_remote_assets(fixture_project: Any, 
     assert "<script src=" not in html and "<link " not in html
 
 
+def test_module_level_page_lists_importers(fixture_project: Any, tmp_path: Path) -> None:
+    out = tmp_path / "modules.html"
+    write_page(fixture_project("python/basic"), out, "--level", "module")
+    html = out.read_text()
+    assert '"source":"pkg/__init__.py","target":"pkg/store.py","kind":"imports"' in html
+
+
 def test_search_click_and_callers_in_headless_chromium(fixture_project: Any, tmp_path: Path) -> None:
     from astmcp.graphview.view import make_server
 
@@ -66,7 +73,7 @@ def test_search_click_and_callers_in_headless_chromium(fixture_project: Any, tmp
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(f"http://127.0.0.1:{server.server_port}/")
             page.fill("#search", "store")
-            page.click("#results li[data-id='pkg/store.py']")
+            page.click("#results li[data-id='pkg/store.py::Store']")
             page.wait_for_selector("#callers li")
             callers = page.locator("#callers li").all_inner_texts()
             location = page.inner_text("#location")
@@ -77,5 +84,5 @@ def test_search_click_and_callers_in_headless_chromium(fixture_project: Any, tmp
         server.shutdown()
         server.server_close()
     assert errors == []
-    assert location == "pkg/store.py:1"
-    assert set(callers) >= {"pkg/__init__.py", "pkg/sub/tools.py"}
+    assert location == "pkg/store.py:19"
+    assert "make_store" in callers  # pkg/sub/tools.py::make_store calls Store()
