@@ -21,7 +21,7 @@ from astmcp.agents import setup as setup_steps
 from astmcp.agents.clients import ServerCommand
 from astmcp.agents.errors import AgentNotFound, Cancelled, ServerNotFound
 from astmcp.agents.process import Runner
-from astmcp.agents.skill import AGENTS, Agent, AgentHome, install_skills, skill_path, skill_text
+from astmcp.agents.skills import AGENTS, Agent, AgentHome, install_skills, skill_path, skill_text
 from astmcp.errors import AstmcpError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

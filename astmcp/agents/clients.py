@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from astmcp.agents.errors import AgentCliFailed, AgentNotFound
 from astmcp.agents.process import Ran, Runner
-from astmcp.agents.skill import Agent
+from astmcp.agents.skills import Agent
 
 SERVER_NAME = "ast"
 

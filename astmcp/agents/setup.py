@@ -13,7 +13,7 @@ from typing import Any, Literal
 from astmcp.agents.clients import CLIENTS, SERVER_NAME, AgentCli, ServerCommand
 from astmcp.agents.errors import AgentNotFound, VerificationFailed
 from astmcp.agents.process import Runner
-from astmcp.agents.skill import AGENTS, Agent, AgentHome, SkillCheck, check_skill, skill_path, write_skill
+from astmcp.agents.skills import AGENTS, Agent, AgentHome, SkillCheck, check_skill, skill_path, write_skill
 from astmcp.errors import Conflict
 
 RegistrationState = Literal["registered", "unchanged"]

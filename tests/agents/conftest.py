@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -218,26 +218,44 @@ class AgentHome:
         }
 
 
+def make_agent_home(root: Path, clis: AgentClis, *, claude: bool = True, hermes: bool = True) -> AgentHome:
+    bin_dir = root / "bin"
+    for folder in ("home", "claude", "hermes", "bin"):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+    if claude:
+        (bin_dir / "claude").symlink_to(clis.claude)
+    if hermes:
+        (bin_dir / "hermes").symlink_to(clis.hermes)
+    environ = _clean_environ(root)
+    environ["PATH"] = os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"])
+    return AgentHome(root, environ, bin_dir)
+
+
 @pytest.fixture
 def agent_home(tmp_path: Path, agent_clis: AgentClis) -> Callable[..., AgentHome]:
     """``agent_home(claude=True, hermes=True)``: a HOME whose PATH holds only the chosen CLIs."""
 
     def make(*, claude: bool = True, hermes: bool = True) -> AgentHome:
-        root = tmp_path / "agents"
-        bin_dir = root / "bin"
-        for folder in ("home", "claude", "hermes", "bin"):
-            (root / folder).mkdir(parents=True, exist_ok=True)
-        if claude:
-            (bin_dir / "claude").symlink_to(agent_clis.claude)
-        if hermes:
-            (bin_dir / "hermes").symlink_to(agent_clis.hermes)
-        environ = _clean_environ(root)
-        environ["PATH"] = os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"])
-        return AgentHome(root, environ, bin_dir)
+        return make_agent_home(tmp_path / "agents", agent_clis, claude=claude, hermes=hermes)
 
     return make
 
 
+@pytest.fixture(scope="module")
+def set_up_home(tmp_path_factory: pytest.TempPathFactory, agent_clis: AgentClis) -> SetUp:
+    """One HOME where ``ast-tool setup --agents all --yes`` has run (shared: a real setup takes ~20 s)."""
+    home = make_agent_home(tmp_path_factory.mktemp("set-up"), agent_clis)
+    code, report = home.ast_tool("setup", "--agents", "all", "--yes")
+    return SetUp(home, code, report)
+
+
+@dataclass(frozen=True)
+class SetUp:
+    home: AgentHome
+    code: int
+    report: dict[str, Any]
+
+
 @pytest.fixture
-def bundled_skill() -> Iterator[bytes]:
-    yield (Path(__file__).parents[2] / "skills" / "structural-code-editing" / "SKILL.md").read_bytes()
+def bundled_skill() -> bytes:
+    return (Path(__file__).parents[2] / "skills" / "structural-code-editing" / "SKILL.md").read_bytes()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from astmcp.agents import skill as skill_module
+from astmcp.agents import skills as skill_module
 from astmcp.cli import main
 
 CLAUDE_REL = Path("skills/structural-code-editing/SKILL.md")

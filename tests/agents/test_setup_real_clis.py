@@ -21,11 +21,9 @@ def _server_path() -> str:
 
 
 def test_fresh_setup_registers_the_server_installs_the_skill_and_both_agents_connect(
-    agent_home: MakeHome, bundled_skill: bytes
+    set_up_home: Any, bundled_skill: bytes
 ) -> None:
-    home = agent_home()
-
-    code, report = home.ast_tool("setup", "--agents", "all", "--yes")
+    home, code, report = set_up_home.home, set_up_home.code, set_up_home.report
 
     assert code == 0, report
     assert report["status"] == "ok"
@@ -50,10 +48,9 @@ def test_fresh_setup_registers_the_server_installs_the_skill_and_both_agents_con
     assert "structural-code-editing" in skills.stdout
 
 
-def test_running_setup_again_changes_nothing_and_says_unchanged(agent_home: MakeHome) -> None:
-    home = agent_home()
-    first, _ = home.ast_tool("setup", "--agents", "all", "--yes")
-    assert first == 0
+def test_running_setup_again_changes_nothing_and_says_unchanged(set_up_home: Any) -> None:
+    home = set_up_home.home
+    assert set_up_home.code == 0
     before = home.snapshot()
 
     code, report = home.ast_tool("setup", "--agents", "claude,hermes", "--yes")

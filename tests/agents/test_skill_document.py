@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +135,42 @@ def test_hermes_reads_the_same_name_and_description_with_its_own_parser(agent_cl
 
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == split_skill()[0]
+
+
+def test_the_wheel_ships_the_skill_where_an_installed_astmcp_finds_it(tmp_path: Path) -> None:
+    repo = SKILL.parents[2]
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--quiet",
+            "-w",
+            str(tmp_path / "dist"),
+            str(repo),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "dist").glob("astmcp-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        assert archive.read("astmcp/agents/skill/SKILL.md") == SKILL.read_bytes()
+        archive.extractall(tmp_path / "site")
+    # Import astmcp from the unpacked wheel, ahead of the editable install, far from the repo's skills/.
+    script = (
+        "import sys; sys.path.insert(0, sys.argv[1])\n"
+        "from astmcp.agents import skills\n"
+        "assert skills.__file__.startswith(sys.argv[1]), skills.__file__\n"
+        "assert not skills._REPO_COPY.exists()\n"
+        "sys.stdout.buffer.write(skills.skill_text())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "site")], capture_output=True, timeout=120, cwd=tmp_path
+    )
+
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == SKILL.read_bytes()
