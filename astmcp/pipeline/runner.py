@@ -16,7 +16,7 @@ from typing import Any
 
 from astmcp.pipeline.errors import BatchError
 from astmcp.pipeline.model import DEFAULT_LIMITS, BatchLimits, Document
-from astmcp.pipeline.refs import Ref, compile_ref, compile_value, resolve
+from astmcp.pipeline.refs import Item, Ref, compile_ref, compile_value, resolve
 from astmcp.tools import ToolResult, call_tool, dumps_compact, registry
 from astmcp.workspace import Workspaces
 
@@ -111,7 +111,8 @@ def check_available(pipeline: Pipeline) -> None:
                 details={"available": [t for t in ALLOWED_TOOLS if t in tools]},
             )
         known = set(spec.input_model.model_fields)
-        unknown = sorted(set(step.input) - known)
+        whole = isinstance(step.input, Ref | Item)  # the input is one reference, checked by the tool
+        unknown = [] if whole else sorted(set(step.input) - known)
         if unknown:
             raise BatchError(
                 "INVALID_BATCH",
@@ -180,7 +181,7 @@ def _run_step(
     call: ToolCall,
 ) -> tuple[Any, list[dict[str, Any]]]:
     if step.foreach is None:
-        inputs: list[dict[str, Any]] = [resolve(step.input, state.results)]
+        inputs = [_input(resolve(step.input, state.results), None)]
     else:
         items = resolve(step.foreach, state.results)
         if not isinstance(items, list):
@@ -195,7 +196,7 @@ def _run_step(
                 details={"items": len(items), "limit": limits.foreach_items},
             )
         # Every input is resolved before the first call: a bad item fails the step untouched.
-        inputs = [resolve(step.input, state.results, item, i) for i, item in enumerate(items)]
+        inputs = [_input(resolve(step.input, state.results, item, i), i) for i, item in enumerate(items)]
     if state.invocations + len(inputs) > limits.invocations:
         raise BatchError(
             "INVOCATION_LIMIT",
@@ -225,6 +226,19 @@ def _run_step(
             )
         state.results[step.id] = value
     return value, inputs
+
+
+def _input(value: Any, index: int | None) -> dict[str, Any]:
+    """A resolved input: an object of its own (a whole-input reference is copied, never shared)."""
+    if not isinstance(value, dict):
+        where = "" if index is None else f" for item {index}"
+        details = {} if index is None else {"item_index": index}
+        raise BatchError(
+            "INVALID_REFERENCE",
+            f"the step's input resolved to {type(value).__name__}{where}; a tool input is an object",
+            details=details,
+        )
+    return dict(value)
 
 
 def _place_root(arguments: Any, root: str, base_dir: Path) -> None:

@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from astmcp.pipeline import BatchError, BatchLimits, compile_pipeline, parse_document, run_pipeline
+from astmcp.pipeline import (
+    BatchError,
+    BatchLimits,
+    check_available,
+    compile_pipeline,
+    parse_document,
+    run_pipeline,
+)
 from astmcp.tools import ToolResult, call_tool
 from astmcp.workspace import Workspaces
 
@@ -294,3 +301,25 @@ def test_an_oversized_foreach_stops_calling_once_its_result_passes_the_limit(tin
         run_pipeline(pipeline, root.parent, limits=BatchLimits(result_bytes=4 * one), call=recorder)
     assert (info.value.code, info.value.step_id) == ("RESULT_LIMIT", "outlines")
     assert len(recorder.calls) == 1 + 4
+
+
+def test_a_whole_input_reference_reaches_the_tool_which_checks_it(tiny_project: Any) -> None:
+    root = tiny_project(1)
+    whole = {"id": "again", "tool": "ast_get_outline", "input": {"$ref": "#/steps/files/files/0"}}
+    pipeline = compile_pipeline(
+        parse_document({"version": 1, "project_root": root.name, "steps": [LIST, whole]})
+    )
+    check_available(pipeline)
+    recorder = Recorder()
+    with pytest.raises(BatchError) as info:
+        run_pipeline(pipeline, root.parent, call=recorder)
+    assert (info.value.code, info.value.step_id) == ("TOOL_ERROR", "again")
+    assert info.value.details is not None and info.value.details["error"]["code"] == "INVALID_INPUT"
+    assert recorder.calls[1][1]["file"] == "m000.py"
+
+
+def test_a_whole_input_that_is_not_an_object_is_invalid_reference(tiny_project: Any) -> None:
+    root = tiny_project(1)
+    whole = {"id": "again", "tool": "ast_get_outline", "input": {"$ref": "#/steps/files/total"}}
+    error = fails(root, [LIST, whole])
+    assert (error.code, error.step_id) == ("INVALID_REFERENCE", "again")
