@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from astmcp.agents import setup as setup_steps
-from astmcp.agents.clients import ServerCommand
+from astmcp.agents.clients import SERVER_NAME, ServerCommand
 from astmcp.agents.errors import AgentNotFound, Cancelled, ServerNotFound
 from astmcp.agents.process import Runner
 from astmcp.agents.skills import AGENTS, Agent, AgentHome, install_skills, skill_path, skill_text
@@ -46,7 +46,7 @@ def add_commands(subparsers: Any) -> None:
     setup.add_argument("--agents", default=None, help="claude, hermes, claude,hermes or all")
     setup.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     setup.add_argument("--force-skill", action="store_true", help="replace a different installed skill")
-    setup.set_defaults(func=lambda args: setup_command(args, os.environ, _interactive(), input))
+    setup.set_defaults(func=lambda args: setup_command(args, os.environ, _interactive(), _ask))
 
 
 def install_skill_command(args: argparse.Namespace, environ: Mapping[str, str]) -> int:
@@ -167,10 +167,12 @@ def _ask_agents(found: Mapping[Agent, Any], ask: Ask) -> list[Agent]:
 
 
 def _confirm(plans: list[setup_steps.AgentPlan], server: ServerCommand, ask: Ask) -> bool:
+    skill_steps = {"installed": "install", "updated": "replace", "unchanged": "keep"}
     for plan in plans:
         step = "register" if plan.register else "keep the existing registration of"
         print(
-            f"{plan.cli.agent}: {step} `{server.command}`; skill {plan.skill.outcome} at {plan.skill.path}",
+            f"{plan.cli.agent}: {step} `{server.command}` as `{SERVER_NAME}`;"
+            f" {skill_steps[plan.skill.outcome]} the skill at {plan.skill.path}",
             file=sys.stderr,
         )
     return ask("Proceed? [y/N]: ").strip().lower() in {"y", "yes"}
@@ -184,12 +186,18 @@ def _not_found(missing: list[Any]) -> AgentNotFound:
     )
 
 
+def _ask(prompt: str) -> str:
+    """Prompt on stderr (stdout carries only the JSON summary); end of input reads as an empty answer."""
+    print(prompt, end="", file=sys.stderr, flush=True)
+    return sys.stdin.readline()
+
+
 def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stderr.isatty()
 
 
 def _print(value: dict[str, Any]) -> None:
-    print(json.dumps(value, ensure_ascii=False))
+    print(json.dumps(value, ensure_ascii=False, indent=2 if sys.stdout.isatty() else None))
 
 
 def _usage(command: str, message: str) -> int:
