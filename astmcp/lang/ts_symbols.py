@@ -94,6 +94,63 @@ class SymbolWalker:
         self.src = src
         self.out = Declarations()
 
+    def run(self, path: str) -> Declarations:
+        """Walk the file. Names exported by clauses (``export { a }``, ``export default a``,
+        ``export = a``, ``module.exports``) are found first so their members are
+        exported too; a declaration file without module syntax declares globals."""
+        root = self.src.tree.root_node
+        module_syntax = self.prescan(root)
+        global_script = not module_syntax and path.endswith((".d.ts", ".d.mts", ".d.cts"))
+        self.block(root, Scope(ambient=global_script))
+        return self.out
+
+    def prescan(self, root: Node) -> bool:
+        names = self.out.export_names
+        module_syntax = False
+        for node in root.named_children:
+            kind = node.type
+            if kind == "import_statement":
+                module_syntax = True
+            elif kind == "export_statement":
+                module_syntax = True
+                if node.child_by_field_name("declaration") is not None:
+                    continue
+                if node.child_by_field_name("source") is None:
+                    for clause in node.named_children:
+                        if clause.type == "export_clause":
+                            for spec in clause.named_children:
+                                local = spec.child_by_field_name("name")
+                                if local is not None:
+                                    names.add(self.name_of(local) or "")
+                value = node.child_by_field_name("value") or next(
+                    (c for c in node.named_children if c.type != "comment"), None
+                )
+                if value is not None and value.type == "identifier":
+                    names.add(self.src.text_of(value))
+            elif kind == "expression_statement" and node.named_children:
+                expr = node.named_children[0]
+                left = expr.child_by_field_name("left") if expr.type == "assignment_expression" else None
+                if left is None or self.src.text_of(left) != "module.exports":
+                    continue
+                value = expr.child_by_field_name("right")
+                if value is not None and value.type == "identifier":
+                    names.add(self.src.text_of(value))
+                elif value is not None and value.type == "object":
+                    for member in value.named_children:
+                        target = member.child_by_field_name("value") if member.type == "pair" else member
+                        if target is not None and target.type in (
+                            "identifier",
+                            "shorthand_property_identifier",
+                        ):
+                            names.add(self.src.text_of(target))
+        return module_syntax
+
+    def listed(self, scope: Scope, name_node: Node | None) -> bool:
+        """Is this module-level declaration exported by a clause elsewhere in the file?"""
+        return (
+            not scope.path and name_node is not None and self.src.text_of(name_node) in self.out.export_names
+        )
+
     # -- emission ----------------------------------------------------------------
     def emit(
         self,
@@ -200,8 +257,6 @@ class SymbolWalker:
             if scope.kind in ("module", "namespace"):
                 self.out.statements.append(node)
             self.namespace_export(node, scope, comment)
-            if node.child_by_field_name("source") is None:
-                self.local_export_clause(node)
             return
         value = node.child_by_field_name("value")
         if value is None:  # export = X;  export default X (older grammar shapes)
@@ -210,10 +265,7 @@ class SymbolWalker:
             return
         if is_default or _has_child(node, "="):
             self.out.statements.append(node)
-        if value.type == "identifier":
-            self.out.export_names.add(self.src.text_of(value))
-            return
-        if is_default:
+        if value.type != "identifier" and is_default:
             self.default_value(node, value, scope, comment)
 
     def namespace_export(self, node: Node, scope: Scope, comment: Node | None) -> None:
@@ -227,15 +279,6 @@ class SymbolWalker:
                 sig = collapse(self.src.text_of(node)).rstrip(";")
                 doc = self.doc_of(comment, node)
                 self.emit(scope, name, "namespace", node, name_node, sig, doc=doc, exported=True)
-
-    def local_export_clause(self, node: Node) -> None:
-        for clause in node.named_children:
-            if clause.type != "export_clause":
-                continue
-            for spec in clause.named_children:
-                local = spec.child_by_field_name("name")
-                if local is not None:
-                    self.out.export_names.add(self.name_of(local) or "")
 
     def default_value(self, wrapper: Node, value: Node, scope: Scope, comment: Node | None) -> None:
         kind = value.type
@@ -276,6 +319,8 @@ class SymbolWalker:
     ) -> None:
         kind = node.type
         visible = exported and (scope.exported or scope.ambient)
+        if not visible and scope.kind == "module":
+            visible = self.listed(scope, node.child_by_field_name("name"))
         if kind in _FUNCTION_DECLS:
             self.function(node, scope, wrapper, comment, visible, default)
         elif kind in _CLASS_DECLS:
@@ -434,7 +479,8 @@ class SymbolWalker:
                 continue
             prefix = self.src.slice(start.start_byte, node.start_byte) + _keyword(self.src, node)
             if name_node.type == "identifier":
-                self.variable(declarator, name_node, value, scope, wrapper, prefix, doc, visible)
+                shown = visible or self.listed(scope, name_node)
+                self.variable(declarator, name_node, value, scope, wrapper, prefix, doc, shown)
             elif scope.kind != "function":
                 sig = clip(collapse(prefix + " " + self.src.text_of(declarator)))
                 for target in _pattern_names(name_node):
@@ -479,7 +525,7 @@ class SymbolWalker:
             sig = collapse(prefix + " " + head)
         elif kind == "variable":
             type_part = clip_type(collapse(head))
-            sig = collapse(prefix) + " " + type_part + " " + clip(collapse(self.src.text_of(value)))
+            sig = collapse(prefix) + " " + type_part + " " + _value_text(self.src, value)
         else:
             body = value.child_by_field_name("body")
             sig = collapse(
@@ -536,7 +582,9 @@ class SymbolWalker:
         name_node = node.child_by_field_name("name")
         name = self.name_of(name_node) or "?"
         mods = _modifiers(node)
-        if name == "constructor" and scope.kind == "class":
+        if scope.kind in ("module", "namespace"):
+            kind = "function"  # `module.exports = { run() {} }`
+        elif name == "constructor" and scope.kind == "class":
             kind = "constructor"
         elif "get" in mods:
             kind = "getter"
@@ -606,7 +654,7 @@ class SymbolWalker:
             sig = collapse(self.src.slice(first.start_byte, body.start_byte if body else value.end_byte))
         elif value is not None:
             head = clip_type(collapse(self.src.slice(first.start_byte, value.start_byte)))
-            sig = head + " " + clip(collapse(self.src.text_of(value)))
+            sig = head + " " + _value_text(self.src, value)
         else:
             sig = self.header(first, None, node)
         visible = scope.exported and not (mods & _HIDDEN_MODIFIERS) and not name.startswith("#")
@@ -752,7 +800,6 @@ class SymbolWalker:
     def module_exports(self, node: Node, value: Node, scope: Scope, comment: Node | None) -> None:
         self.out.statements.append(node)
         if value.type == "identifier":
-            self.out.export_names.add(self.src.text_of(value))
             return
         if value.type in _FUNCTION_VALUES or value.type in _CLASS_VALUES:
             name_node = value.child_by_field_name("name")
@@ -762,19 +809,24 @@ class SymbolWalker:
         if value.type != "object":
             return
         for member in value.named_children:
-            if member.type == "shorthand_property_identifier":
-                self.out.export_names.add(self.src.text_of(member))
-            elif member.type == "pair":
+            if member.type == "pair":
                 key = member.child_by_field_name("key")
                 pair_value = member.child_by_field_name("value")
-                if key is None or pair_value is None:
+                if key is None or pair_value is None or pair_value.type == "identifier":
                     continue
-                if pair_value.type == "identifier":
-                    self.out.export_names.add(self.src.text_of(pair_value))
-                elif key.type == "property_identifier":
+                if key.type == "property_identifier":
                     self.assigned(member, pair_value, key, self.src.text_of(key), scope, None, True)
             elif member.type == "method_definition":
                 self.method(member, scope, None, None)
+
+
+def _value_text(src: TsSource, value: Node) -> str:
+    """An initializer, clipped: its first line only (``Effect.gen(function* () {…``)."""
+    text = src.text_of(value)
+    newline = text.find("\n")
+    if newline >= 0:
+        text = text[:newline].rstrip() + "…"
+    return clip(collapse(text))
 
 
 def _bodies(node: Node) -> list[Node]:

@@ -7,13 +7,11 @@ the outline header. The tree is returned so per-file analyzers reuse it
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tree_sitter import Node, Tree
 
 from astmcp.lang.ts_imports import ImportCollector
 from astmcp.lang.ts_parse import TsSource, language_for
-from astmcp.lang.ts_symbols import Scope, SymbolWalker
+from astmcp.lang.ts_symbols import SymbolWalker
 from astmcp.model import DiagnosticFact, FileFacts, SymbolFact
 
 __all__ = ["parse"]
@@ -27,16 +25,15 @@ def parse(path: str, language: str, text: str) -> tuple[Tree | None, FileFacts]:
     src = TsSource.parse(path, language, text)
     walker = SymbolWalker(src)
     try:
-        walker.block(src.tree.root_node, Scope())
+        found = walker.run(path)
     except RecursionError:
         diag = DiagnosticFact("TS-PARSE-LIMIT", "error", 1, 1, "file too deeply nested to index")
         return None, FileFacts(language, line_count, diagnostics=(diag,), parse_error="too deeply nested")
-    found = walker.out
     collector = ImportCollector(src)
     for statement in found.statements:
         collector.statement(statement)
     collector.calls(language_for(path, language))
-    symbols = _mark_exports(path, found.symbols, found.export_names, bool(found.statements))
+    symbols = found.symbols
     symbols.sort(key=lambda s: (s.span.line, s.span.column))
     diagnostics, has_errors = syntax_diagnostics(src, symbols)
     return src.tree, FileFacts(
@@ -48,22 +45,6 @@ def parse(path: str, language: str, text: str) -> tuple[Tree | None, FileFacts]:
         outline_header=tuple(collector.header()),
         has_error_nodes=has_errors,
     )
-
-
-def _mark_exports(
-    path: str, symbols: list[SymbolFact], names: set[str], module_syntax: bool
-) -> list[SymbolFact]:
-    """Top-level names exported by clauses (``export { a }``, CJS), and globals of a
-    declaration file without module syntax."""
-    global_script = not module_syntax and path.endswith((".d.ts", ".d.mts", ".d.cts"))
-    if not names and not global_script:
-        return symbols
-    out = []
-    for symbol in symbols:
-        if not symbol.exported and symbol.parent_path is None and (global_script or symbol.name in names):
-            symbol = replace(symbol, exported=True)
-        out.append(symbol)
-    return out
 
 
 def _grammar_gap(src: TsSource, node: Node) -> bool:
