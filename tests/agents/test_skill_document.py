@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from astmcp.errors import ERROR_CODES
+from astmcp.tools import registry
 
 SKILL = Path(__file__).parents[2] / "skills" / "structural-code-editing" / "SKILL.md"
 
@@ -174,3 +175,22 @@ def test_the_wheel_ships_the_skill_where_an_installed_astmcp_finds_it(tmp_path: 
 
     assert done.returncode == 0, done.stderr
     assert done.stdout == SKILL.read_bytes()
+
+
+PLACEHOLDERS = {"operation_id": "8c0f8f3e-6d43-4a4e-9a52-1f1f3c5d2b7a", "plan_hash": "a" * 64}
+
+
+def test_every_example_call_in_the_skill_is_accepted_by_that_tools_input_model() -> None:
+    body = split_skill()[1]
+    calls = [(name, json.loads(raw)) for name, raw in re.findall(r"`(ast_[a-z_]+) (\{[^`]*\})`", body)]
+    graph = next(
+        json.loads(b) for b in re.findall(r"```json\n(.*?)```", body, flags=re.DOTALL) if '"question"' in b
+    )
+    calls.append(("ast_inspect_graph", graph))
+
+    assert len(calls) >= 8
+    tools = registry()
+    for name, arguments in calls:
+        # "..." stands for a value copied from an earlier answer.
+        filled = {k: PLACEHOLDERS.get(k, v) if v == "..." else v for k, v in arguments.items()}
+        tools[name].input_model.model_validate(filled)
