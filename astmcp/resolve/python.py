@@ -228,6 +228,16 @@ class Resolver:
                 chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
                 return self.resolve(sym.path, chain) if chain else None
             return None
+        if step[0] == "=":
+            if tag != "s" or self.syms[value].kind not in _CLASSLIKE:
+                return ("x", "")
+            init = self.class_member(value, "__init__", skip_self=False)
+            if init is not None and init[0] == "s":
+                return ("x", "")  # a parameter of a hand-written __init__, no symbol
+            field = self.class_member(value, step[1:], skip_self=False)
+            if field is not None and field[0] == "s" and self.syms[field[1]].kind == "attribute":
+                return field
+            return ("x", "")
         if step == "^":
             if tag == "s" and self.syms[value].kind in _CLASSLIKE:
                 return ("u", value)
@@ -349,7 +359,8 @@ def _classify(
     return sym.id, kind, "certain"
 
 
-def _is_test_file(path: str) -> bool:
+def is_test_file(path: str) -> bool:
+    """pytest/unittest naming: test_*.py, *_test.py, tests.py, conftest.py, or under tests/."""
     name = posixpath.basename(path)
     return (
         name.startswith("test_")
@@ -451,7 +462,7 @@ class PythonLinker:
         resolver.deps = set()
         table = resolver.table(path)
         facts = resolver.facts(path)
-        tests = _test_symbols(table, facts) if _is_test_file(path) else set()
+        tests = _test_symbols(table, facts) if is_test_file(path) else set()
         out = []
         edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
         for row in rows:

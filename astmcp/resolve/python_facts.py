@@ -7,7 +7,8 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
     base  := "S:<symbol_path>"            a symbol declared in this file
            | "I:<level>:<module>:<name>"  what an import binds (empty name: the module)
            | "G:<name>"                   a global bound nowhere here (a star import may provide it)
-    chain := base ("/" step)*             step: attribute name, "()" (call result), "^" (super())
+    chain := base ("/" step)*             step: attribute name, "()" (call result), "^" (super()),
+                                          "=name" (keyword argument of a call: a dataclass-like field)
 
 ``target`` None means the receiver is unknown: a ``name``-confidence hit.
 Positions: 1-based line, 1-based code-point column, end exclusive.
@@ -336,14 +337,12 @@ class _Analyzer:
                 self.expr(arg, scope, "read")
             for keyword in node.keywords:
                 self.expr(keyword.value, scope, "read")
-            func = node.func
-            if (
-                isinstance(func, ast.Name)
-                and func.id in _STR_ATTR_FUNCS
-                and len(node.args) >= 2
-                and isinstance(node.args[1], ast.Constant)
-            ):
-                pass  # the string is reported by the Constant branch as a name hit
+                if keyword.arg is not None:
+                    # `Cls(field=...)`: a field of a class without its own __init__ (dataclass-like)
+                    line = keyword.lineno
+                    col = self.col(line, keyword.col_offset)
+                    end = col + len(keyword.arg)
+                    self.pending.append(_Pending(keyword.arg, line, col, end, "write", node, scope))
         elif cls is ast.Constant:
             assert isinstance(node, ast.Constant)
             if type(node.value) is str and (kind != "type" or not self.string_annotation(node, scope)):
@@ -673,6 +672,10 @@ class _Analyzer:
                 if bound.startswith("G:") and not has_star and p.name in _BUILTINS:
                     continue
                 rows.append((p.name, p.line, p.col, p.end, p.kind, bound, p.owner or p.scope.path))
+            elif isinstance(node, ast.Call):
+                callee = self.chain(p.scope, node.func)
+                if callee:
+                    rows.append((p.name, p.line, p.col, p.end, p.kind, f"{callee}/={p.name}", p.scope.path))
             else:
                 assert isinstance(node, ast.Attribute)
                 recv = self.chain(p.scope, node.value)
