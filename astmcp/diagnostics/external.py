@@ -11,6 +11,8 @@ info are never touched. A checker that fails or times out contributes nothing
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
 import re
@@ -21,7 +23,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from pathlib import Path
 
 from astmcp.diagnostics.facts import Owners
@@ -276,26 +278,63 @@ def _indexed_files(conn: sqlite3.Connection) -> list[str]:
     return [row[0] for row in conn.execute("SELECT path FROM files ORDER BY path")]
 
 
+_CACHE_SCHEMA = "CREATE TABLE IF NOT EXISTS diag_external (key TEXT PRIMARY KEY, results TEXT NOT NULL)"
+
+
+def _baseline_key(ws: Workspace, conn: sqlite3.Connection, checker: Checker) -> str:
+    """Identifies one checker's baseline: its command, every indexed file's hash, the config files."""
+    digest = hashlib.sha256("\x00".join(checker.argv).encode("utf-8"))
+    for path, sha in conn.execute("SELECT path, sha256 FROM files ORDER BY path"):
+        digest.update(f"{path}\x00{sha}\x00".encode())
+    for entry in sorted(os.scandir(ws.root), key=lambda e: e.name):
+        if entry.is_file() and (entry.name in _CONFIG_NAMES or entry.name.startswith("tsconfig")):
+            stat = entry.stat()
+            digest.update(f"{entry.name}\x00{stat.st_size}\x00{stat.st_mtime_ns}\x00".encode())
+    tool = checker.argv[0]
+    if os.path.exists(tool):
+        digest.update(f"{os.path.realpath(tool)}\x00{os.stat(tool).st_mtime_ns}".encode())
+    return f"{checker.name}:{digest.hexdigest()}"
+
+
+def _baseline(
+    ws: Workspace, conn: sqlite3.Connection, checker: Checker, files: list[str]
+) -> list[tuple[str, DiagnosticFact]]:
+    """The checker's answer for the tree as indexed, cached in the index by content."""
+    conn.execute(_CACHE_SCHEMA)
+    key = _baseline_key(ws, conn, checker)
+    row = conn.execute("SELECT results FROM diag_external WHERE key = ?", (key,)).fetchone()
+    if row is not None:
+        return [(file, DiagnosticFact(*fact)) for file, fact in json.loads(row[0])]
+    found = _run(checker, ws, files, {})
+    encoded = json.dumps([(file, astuple(fact)) for file, fact in found])
+    with contextlib.suppress(sqlite3.Error):  # a busy index only costs the next call a re-run
+        conn.execute("DELETE FROM diag_external WHERE key LIKE ? OR key = ?", (f"{checker.name}:%", key))
+        conn.execute("INSERT OR REPLACE INTO diag_external(key, results) VALUES (?, ?)", (key, encoded))
+    return found
+
+
 def run_external(ws: Workspace, conn: sqlite3.Connection, post_images: dict[str, str]) -> list[Located]:
     """Diagnostics of every enabled and available external checker for one state of the tree."""
     files = _indexed_files(conn)
     found: list[tuple[str, DiagnosticFact]] = []
     for checker in available_checkers(ws):
-        found.extend(_run(checker, ws, files, post_images))
+        if post_images:
+            found.extend(_run(checker, ws, files, post_images))
+        else:
+            found.extend(_baseline(ws, conn, checker, files))
     return _locate(conn, found)
 
 
 def run_external_pair(
     ws: Workspace, conn: sqlite3.Connection, post_images: dict[str, str]
 ) -> tuple[list[Located], list[Located]]:
-    """Baseline and post-image runs side by side (two processes per checker)."""
+    """Baseline (cached by content) and post-image runs, side by side."""
     files = _indexed_files(conn)
     before: list[tuple[str, DiagnosticFact]] = []
     after: list[tuple[str, DiagnosticFact]] = []
     with ThreadPoolExecutor(max_workers=2) as pool:
         for checker in available_checkers(ws):
-            first = pool.submit(_run, checker, ws, files, {})
             second = pool.submit(_run, checker, ws, files, post_images)
-            before.extend(first.result())
+            before.extend(_baseline(ws, conn, checker, files))
             after.extend(second.result())
     return _locate(conn, before), _locate(conn, after)

@@ -132,3 +132,16 @@ def test_tsc_runs_from_the_projects_node_modules_on_an_overlay(
     assert [(d["source"], d["code"], d["file"]) for d in result.removed] == [("tsc", "TS2322", "src/b.ts")]
     assert result.added == []
     assert snapshot(root) == before
+
+
+def test_an_unchanged_tree_reuses_the_checkers_baseline_until_a_file_changes(mypy_project: Any) -> None:
+    mypy_project("ast_get_diagnostics")
+    conn = mypy_project.workspaces.get(None).index.conn
+    [(key,)] = conn.execute("SELECT key FROM diag_external").fetchall()
+    sentinel = '[["pkg/m.py", ["cached", "warning", 2, 1, "from the cache", "mypy", null]]]'
+    conn.execute("UPDATE diag_external SET results = ? WHERE key = ?", (sentinel, key))
+    cached = [d["code"] for d in mypy_project("ast_get_diagnostics")["diagnostics"] if d["source"] == "mypy"]
+    assert cached == ["cached"]
+    (mypy_project.root / "pkg" / "m.py").write_text('count: int = "four"\n', encoding="utf-8")
+    fresh = [d["code"] for d in mypy_project("ast_get_diagnostics")["diagnostics"] if d["source"] == "mypy"]
+    assert fresh == ["assignment"]
