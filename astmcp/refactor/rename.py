@@ -13,7 +13,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from astmcp.errors import InternalError, InvalidInput, MutationBlocked
+from astmcp.errors import AstmcpError, InternalError, InvalidInput, MutationBlocked
 from astmcp.lang import optional_module
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow
@@ -156,6 +156,22 @@ def file_edits(loaded: LoadedFile, hits: list[Hit], old: str, new: str, member: 
     return apply_edits(text, edits)
 
 
+def _with_context(ws: Workspace, hits: list[Hit], loaded: dict[str, LoadedFile]) -> list[dict[str, Any]]:
+    """Uncertain hits on the wire, each with its source line (trimmed) so it can be reviewed."""
+    lines: dict[str, list[str]] = {}
+    out = []
+    for hit in hits:
+        if hit.file not in lines:
+            try:
+                source = loaded[hit.file] if hit.file in loaded else load_file(ws, hit.file)
+                lines[hit.file] = source.source.text.splitlines()
+            except (OSError, AstmcpError):
+                lines[hit.file] = []
+        text = lines[hit.file][hit.line - 1].strip() if 0 < hit.line <= len(lines[hit.file]) else ""
+        out.append({**hit.wire(), "context": text[:160]})
+    return out
+
+
 def prepare_rename(
     ws: Workspace,
     conn: sqlite3.Connection,
@@ -196,6 +212,6 @@ def prepare_rename(
         edits,
         allow_new_errors=allow_new_errors,
         reference_count=len(sure),
-        uncertain=[h.wire() for h in unsure],
+        uncertain=_with_context(ws, unsure, loaded),
         uncertain_reason=reason,
     )

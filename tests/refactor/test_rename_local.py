@@ -48,7 +48,9 @@ def test_rename_with_name_hits_is_prepared_but_blocked_by_default(project: Any) 
     p = project({"m.py": MODULE})
     plan = p("ast_rename_symbol", selector="m.py::helper", new_name="assist")
     assert plan["blocked"] is True and "uncertain" in plan["block_reason"]
-    assert [(u["line"], u["confidence"]) for u in plan["uncertain_references"]] == [(12, "name")]
+    assert [(u["line"], u["confidence"], u["context"]) for u in plan["uncertain_references"]] == [
+        (12, "name", "obj.helper(3)")
+    ]
     error = p.error("ast_apply_operation", operation_id=plan["operation_id"], plan_hash=plan["plan_hash"])
     assert error["code"] == "MUTATION_BLOCKED"
 
