@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from astmcp.diagnostics import python_checks
+from astmcp.diagnostics import python_checks, ts_checks
 from astmcp.diagnostics.facts import (
     Owners,
     analyzer_diagnostics,
@@ -28,8 +28,8 @@ from astmcp.diagnostics.linker import (
     injected_set,
     module_names_reader,
 )
-from astmcp.lang import extract_file
-from astmcp.model import LANGUAGE_BY_SUFFIX, DiagnosticFact, FileFacts
+from astmcp.lang import parse_text
+from astmcp.model import LANGUAGE_BY_SUFFIX, PYTHON, DiagnosticFact, FileFacts
 from astmcp.workspace import Workspace
 
 __all__ = ["Located", "indexed_diagnostics", "post_builtin", "selector_for"]
@@ -63,11 +63,21 @@ def selector_for(conn: sqlite3.Connection, file: str, symbol_path: str, line: in
 
 
 def _analyze(path: str, text: str) -> FileFacts | None:
+    """Front end plus the built-in check analyzers only (reference analyzers are not needed here)."""
     suffix = "." + path.rsplit(".", 1)[-1] if "." in path else ""
     language = LANGUAGE_BY_SUFFIX.get(suffix)
     if language is None:
         return None
-    return extract_file(path, language, text.encode("utf-8"))
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    tree, facts = parse_text(path, language, text)
+    if tree is not None:
+        checks = python_checks if language == PYTHON else ts_checks
+        try:
+            facts.extra[checks.NAME] = checks.analyze(path, text, tree)
+        except RecursionError:
+            pass  # the indexer skips such a file the same way
+    return facts
 
 
 def post_builtin(ws: Workspace, conn: sqlite3.Connection, post_images: dict[str, str]) -> list[Located]:

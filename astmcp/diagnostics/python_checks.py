@@ -26,6 +26,7 @@ UNDEFINED_NAME = "PY-UNDEFINED-NAME"
 
 _STAR_IMPORT = re.compile(r"\bimport\s*\(?\s*\*")
 _DYNAMIC = re.compile(r"\b(?:exec|execfile)\s*\(|\bglobals\s*\(\s*\)|\bsys\.modules\s*\[\s*__name__\s*\]")
+_DYNAMIC_WORDS = ("exec", "globals", "sys.modules")
 _NOQA = re.compile(r"#\s*(?P<kind>noqa|type:\s*ignore)\b(?::?\s*(?P<codes>[A-Z0-9, ]+))?", re.IGNORECASE)
 _BUILTINS_MODULES = frozenset({"builtins", "__builtin__", "__builtins__"})
 _CLASS_IMPLICIT = frozenset({"__module__", "__qualname__", "__doc__", "__dict__", "__annotations__"})
@@ -51,8 +52,8 @@ def undefined_message(name: str) -> str:
 
 def analyze(path: str, text: str, tree: ast.Module) -> PythonChecks:
     guarded = _guarded_imports(tree.body, False, set()) if "except" in text else frozenset()
-    star = bool(_STAR_IMPORT.search(text)) and _has_star_import(tree)
-    dynamic_text = bool(_DYNAMIC.search(text))
+    star = "*" in text and bool(_STAR_IMPORT.search(text)) and _has_star_import(tree)
+    dynamic_text = any(word in text for word in _DYNAMIC_WORDS) and bool(_DYNAMIC.search(text))
     injected = _injected_builtins(tree) if "builtins" in text or "__builtin__" in text else frozenset()
     try:
         table = symtable.symtable(text, path, "exec")
