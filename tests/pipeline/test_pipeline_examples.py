@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
@@ -61,8 +60,6 @@ def test_references_of_top_hit_lists_where_workspace_is_used(ast_tool: Any, tmp_
 
 def test_search_to_rename_prepares_a_plan_file_and_writes_nothing(ast_tool: Any, tmp_path: Path) -> None:
     needs("ast_rename_symbol")
-    if importlib.util.find_spec("astmcp.refactor.rename") is None:
-        pytest.skip("the rename engine (astmcp.refactor.rename) has not landed yet")
     outline = PIPELINES.parent / "astmcp/query/outline.py"
     before = outline.read_bytes()
     out = ast_tool("run", str(PIPELINES / "search-to-rename.json"), cwd=tmp_path).ok()
