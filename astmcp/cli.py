@@ -149,30 +149,15 @@ def _cmd_tools(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-class _Progress:
-    def __init__(self) -> None:
-        self.tty = sys.stderr.isatty()
-        self.last = -1
-        self.started = time.perf_counter()
-
-    def __call__(self, done: int, total: int) -> None:
-        if total <= 0:
-            return
-        percent = done * 100 // total
-        if self.tty:
-            bar = "#" * (percent // 4)
-            sys.stderr.write(f"\rindexing [{bar:<25}] {done}/{total} files")
-            if done == total:
-                sys.stderr.write("\n")
-            sys.stderr.flush()
-        elif percent // 10 != self.last // 10 or done == total:
-            print(f"indexing: {done}/{total} files ({percent}%)", file=sys.stderr)
-        self.last = percent
-
-
 def _cmd_index(args: argparse.Namespace) -> int:
+    from astmcp.index.progress import TerminalProgress
+
     ws = _workspaces(args).get(args.root)
-    stats = ws.index.refresh(full=args.full, progress=_Progress())
+    progress = TerminalProgress(sys.stderr)
+    try:
+        stats = ws.index.refresh(full=args.full, progress=progress)
+    finally:
+        progress.close()
     print(
         dumps_compact(
             {

@@ -7,21 +7,27 @@ entry. A cold index parses in parallel across cores.
 from __future__ import annotations
 
 import contextlib
+import copyreg
+import dataclasses
 import hashlib
+import io
+import operator
 import os
+import pickle
 import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from astmcp.config import Config
 from astmcp.errors import Locked
 from astmcp.index.store import PER_FILE_TABLES, open_index, state_dir
 from astmcp.index.walker import WalkEntry, walk
-from astmcp.lang import extract_file
-from astmcp.model import FileFacts
+from astmcp.lang import ANALYZERS, extract_file
+from astmcp.model import DiagnosticFact, FileFacts, ImportFact, Span, SymbolFact
 
 # A file whose mtime is this close to the moment it was indexed may change again
 # within the same timestamp tick; such files are re-hashed on the next refresh.
@@ -29,7 +35,9 @@ _RACY_NS = 2_000_000_000
 _PARALLEL_THRESHOLD = 200
 _LOCK_TIMEOUT_S = 120.0
 
-Progress = Callable[[int, int], None]
+# progress(phase, done, total): "parse" as files are parsed, "link" once before the
+# write transaction and the linkers, "done" at the end.
+Progress = Callable[[str, int, int], None]
 
 
 @dataclass(slots=True)
@@ -61,7 +69,9 @@ class RefreshStats:
     skipped: dict[str, int]
     walk_s: float
     parse_s: float
-    write_s: float
+    write_s: float  # the whole write transaction, linkers included
+    link_s: float = 0.0  # the linkers' share of write_s
+    linker_s: dict[str, float] = field(default_factory=dict)
 
 
 Linker = Callable[[sqlite3.Connection, Changes], None]
@@ -86,9 +96,28 @@ def _parse_one(root: str, entry: WalkEntry, known_sha: str | None) -> _Parsed | 
     return _Parsed(entry, sha, extract_file(entry.path, entry.language, data))
 
 
-def _parse_batch(args: tuple[str, list[tuple[WalkEntry, str | None]]]) -> list[_Parsed | None]:
+def _parse_batch(args: tuple[str, list[tuple[WalkEntry, str | None]]]) -> bytes:
+    """A worker's chunk, pickled here with flat reducers for the fact dataclasses
+    (the default slotted-dataclass pickling calls ``fields()`` per object)."""
     root, jobs = args
-    return [_parse_one(root, entry, sha) for entry, sha in jobs]
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _DISPATCH
+    pickler.dump([_parse_one(root, entry, sha) for entry, sha in jobs])
+    return buffer.getvalue()
+
+
+def _flat_reducer(cls: type) -> Callable[[Any], tuple[Any, ...]]:
+    get = operator.attrgetter(*(f.name for f in dataclasses.fields(cls)))
+
+    def reduce(obj: Any) -> tuple[Any, ...]:
+        return cls, get(obj)
+
+    return reduce
+
+
+_FLAT_CLASSES = (Span, SymbolFact, ImportFact, DiagnosticFact, FileFacts, WalkEntry, _Parsed)
+_DISPATCH: dict[type, Any] = {**copyreg.dispatch_table, **{cls: _flat_reducer(cls) for cls in _FLAT_CLASSES}}
 
 
 @contextlib.contextmanager
@@ -130,6 +159,12 @@ def _exclusive(path: Path, timeout_s: float) -> Iterator[None]:
 def _fingerprint(entries: list[WalkEntry]) -> str:
     listing = "\n".join(f"{e.path}\0{e.size}\0{e.mtime_ns}" for e in entries)
     return hashlib.sha256(listing.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _worker_modules() -> list[str]:
+    languages = ("astmcp.lang.python", "astmcp.lang.typescript")
+    analyzers = dict.fromkeys(name for names in ANALYZERS.values() for name in names)
+    return ["__main__", "astmcp.index.indexer", *languages, *analyzers]
 
 
 class Index:
@@ -177,9 +212,15 @@ class Index:
         stored = self.conn.execute("SELECT value FROM meta WHERE key = 'config_fingerprint'").fetchone()
         changes = Changes(full=full, root=self.root, configs=[e.path for e in walked.configs])
         changes.configs_changed = stored is None or stored[0] != configs
+        link_s: dict[str, float] = {}
         if parsed or removed or changes.configs_changed:
-            self._write(parsed, removed, changes)
-            self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('config_fingerprint', ?)", (configs,))
+            changed = sum(1 for item in parsed if item.facts is not None) + len(removed)
+            if progress and (changed or full or changes.configs_changed):
+                progress("link", 0, changed)
+            self._write(parsed, removed, changes, link_s)
+            self.conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('config_fingerprint', ?)", (configs,)
+            )
         t3 = time.perf_counter()
         stats = RefreshStats(
             files=len(walked.files),
@@ -189,10 +230,14 @@ class Index:
             walk_s=t1 - t0,
             parse_s=t2 - t1,
             write_s=t3 - t2,
+            link_s=sum(link_s.values()),
+            linker_s=link_s,
         )
         self.last_refresh = stats
         if changes.any or full:
-            self._record_stats(stats)
+            self._record_stats(stats, full)
+        if progress:
+            progress("done", stats.parsed, stats.files)
         return stats
 
     def _parse(self, jobs: list[tuple[WalkEntry, str | None]], progress: Progress | None) -> list[_Parsed]:
@@ -208,21 +253,27 @@ class Index:
             from concurrent.futures import ProcessPoolExecutor
 
             context = multiprocessing.get_context("forkserver")
+            # Workers fork from a server that has the front ends and analyzers imported.
+            context.set_forkserver_preload(_worker_modules())
+            done = 0
             with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-                for chunk_result in pool.map(_parse_batch, chunks):
-                    results.extend(r for r in chunk_result if r is not None)
+                for n, chunk_result in enumerate(pool.map(_parse_batch, chunks)):
+                    results.extend(r for r in pickle.loads(chunk_result) if r is not None)
+                    done = min(total, done + len(chunks[n][1]))
                     if progress:
-                        progress(len(results), total)
+                        progress("parse", done, total)
         else:
             for n, (entry, sha) in enumerate(jobs, 1):
                 result = _parse_one(root, entry, sha)
                 if result is not None:
                     results.append(result)
-                if progress and (n % 50 == 0 or n == total):
-                    progress(n, total)
+                if progress:
+                    progress("parse", n, total)
         return results
 
-    def _write(self, parsed: list[_Parsed], removed: list[str], changes: Changes) -> None:
+    def _write(
+        self, parsed: list[_Parsed], removed: list[str], changes: Changes, link_s: dict[str, float]
+    ) -> None:
         conn = self.conn
         now = time.time_ns()
         conn.execute("BEGIN IMMEDIATE")
@@ -243,8 +294,13 @@ class Index:
                 changes.changed_ids.append(file_id)
                 changes.changed_paths.append(entry.path)
                 changes.facts[entry.path] = item.facts
-            for linker in self.linkers:
+            # Re-hashed racy files whose content is unchanged give the linkers nothing to do.
+            linkers = self.linkers if changes.any or changes.full or changes.configs_changed else []
+            for linker in linkers:
+                started = time.perf_counter()
                 linker(conn, changes)
+                name = str(getattr(linker, "__name__", type(linker).__name__))
+                link_s[name] = link_s.get(name, 0.0) + time.perf_counter() - started
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -329,16 +385,24 @@ class Index:
         )
         return file_id
 
-    def _record_stats(self, stats: RefreshStats) -> None:
-        rows = [
-            ("last_refresh_files", str(stats.files)),
-            ("last_refresh_parsed", str(stats.parsed)),
-            ("last_refresh_s", f"{stats.walk_s + stats.parse_s + stats.write_s:.3f}"),
-            ("last_refresh_walk_s", f"{stats.walk_s:.3f}"),
-            ("last_refresh_parse_s", f"{stats.parse_s:.3f}"),
-            ("last_refresh_write_s", f"{stats.write_s:.3f}"),
-            ("last_refresh_at", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
+    def _record_stats(self, stats: RefreshStats, full: bool) -> None:
+        """Timings of the last refresh that changed something (and of the last full index)."""
+        timings = [
+            ("files", str(stats.files)),
+            ("parsed", str(stats.parsed)),
+            ("removed", str(stats.removed)),
+            ("s", f"{stats.walk_s + stats.parse_s + stats.write_s:.3f}"),
+            ("walk_s", f"{stats.walk_s:.3f}"),
+            ("parse_s", f"{stats.parse_s:.3f}"),
+            ("write_s", f"{stats.write_s:.3f}"),
+            ("link_s", f"{stats.link_s:.3f}"),
+            *((f"link_{name}_s", f"{seconds:.3f}") for name, seconds in stats.linker_s.items()),
+            ("at", time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())),
         ]
+        prefixes = ("last_refresh_", "last_full_") if full else ("last_refresh_",)
+        rows = [(prefix + key, value) for prefix in prefixes for key, value in timings]
         rows += [(f"skipped_{reason}", str(count)) for reason, count in stats.skipped.items()]
         self.conn.execute("DELETE FROM stats WHERE key LIKE 'skipped_%'")
+        for prefix in prefixes:
+            self.conn.execute("DELETE FROM stats WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
         self.conn.executemany("INSERT OR REPLACE INTO stats(key, value) VALUES (?, ?)", rows)
