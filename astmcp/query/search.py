@@ -35,6 +35,8 @@ _KIND_ORDER = {
 }
 _WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z]|\d|\b|_)|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _CANDIDATE_CAP = 20_000
+# Long enough for the parameters and return type of nearly every real signature.
+_SUMMARY_SIGNATURE_CHARS = 320
 
 
 def words(text: str) -> list[str]:
@@ -161,8 +163,8 @@ def _hit(row: SymbolRow, match: str, detail: str) -> SearchHit:
         return SearchHit(selector=row.selector, kind=row.kind, match=match)
     signature = row.signature.split("\n")[-1] if detail == "summary" else row.signature
     if detail == "summary":
-        if len(signature) > 160:
-            signature = signature[:159] + "…"
+        if len(signature) > _SUMMARY_SIGNATURE_CHARS:
+            signature = signature[: _SUMMARY_SIGNATURE_CHARS - 1] + "…"
         return SearchHit(
             selector=row.selector, kind=row.kind, signature=signature, line=row.line, match=match
         )
