@@ -174,7 +174,7 @@ def test_every_line_on_stdout_is_one_compact_json_message(tmp_path: Path) -> Non
     assert "Step aside" in init["instructions"]
     for raw in (raw_list, raw_call):
         assert raw.endswith("\n") and raw.count("\n") == 1
-        assert "\n  " not in raw and '": ' not in raw
+        assert raw == compact(json.loads(raw)) + "\n"  # no indentation, no spaces after separators
     assert [t["name"] for t in listed["result"]["tools"]] == list(registry())
     result = called["result"]
     text = result["content"][0]["text"]
