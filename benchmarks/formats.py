@@ -262,6 +262,22 @@ def readme(result: dict[str, Any]) -> str:
                 f"| {corpus['corpus']} | {name} | {t['calls']} | {t['json_tokens']:,} | {t['toon_tokens']:,} |"
                 f" {t['saving'] * 100:.1f} % | {trips} |"
             )
+    below = [
+        f"{corpus['corpus']} {name} ({t['saving'] * 100:.1f} %)"
+        for corpus in result["corpora"]
+        for name, t in corpus["tools"].items()
+        if not name.startswith("control")
+        and t["json_tokens"] >= 500
+        and t["saving"] < result["target_saving"]
+    ]
+    if below:
+        lines += [
+            "",
+            f"Below the {result['target_saving'] * 100:.0f} % target: {'; '.join(below)}. TOON only removes the",
+            "repeated keys and JSON punctuation; these answers are dominated by their values (signatures, messages,",
+            "selectors that need quoting), and rows whose optional fields differ (search `full`: some symbols have",
+            "no `doc`) cannot use TOON's table form, so the list form costs more than JSON.",
+        ]
     missing = result["not_measured"]
     if missing:
         lines += ["", f"Not measured (tool not registered when run): {', '.join(missing)}."]
