@@ -35,7 +35,18 @@ def fetch(workdir: Path) -> Path:
         return pristine
     workdir.mkdir(parents=True, exist_ok=True)
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:", CLICK, "-d", str(workdir)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            CLICK,
+            "-d",
+            str(workdir),
+        ],
         check=True,
         capture_output=True,
     )
@@ -56,8 +67,9 @@ def run_tests(root: Path) -> tuple[bool, str]:
         timeout=600,
         check=False,
     )
-    tail = (proc.stdout.strip().splitlines() or [""])[-1]
-    return proc.returncode == 0, tail
+    lines = proc.stdout.strip().splitlines() or [""]
+    failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
+    return proc.returncode == 0, "; ".join([lines[-1], *failed[:3]])
 
 
 def sample(workspaces: Workspaces, size: int, seed: int) -> list[dict[str, Any]]:
@@ -96,21 +108,33 @@ def main(argv: list[str] | None = None) -> int:
     for item in sample(workspaces, args.sample, args.seed):
         new_name = f"{item['name']}_rn"
         t0 = time.perf_counter()
-        prepared = call_tool(workspaces, "ast_rename_symbol", {"selector": item["selector"], "new_name": new_name})
+        prepared = call_tool(
+            workspaces, "ast_rename_symbol", {"selector": item["selector"], "new_name": new_name}
+        )
         record = {**item, "new_name": new_name, "prepare_s": round(time.perf_counter() - t0, 3)}
         if prepared.is_error:
-            record.update(outcome="refused", detail=prepared.data["error"]["code"] + ": " + prepared.data["error"]["message"])
+            record.update(
+                outcome="refused",
+                detail=prepared.data["error"]["code"] + ": " + prepared.data["error"]["message"],
+            )
         elif prepared.data["blocked"]:
             record.update(outcome="blocked", detail=prepared.data["block_reason"])
         else:
             plan = prepared.data
             applied = call_tool(
-                workspaces, "ast_apply_operation", {"operation_id": plan["operation_id"], "plan_hash": plan["plan_hash"]}
+                workspaces,
+                "ast_apply_operation",
+                {"operation_id": plan["operation_id"], "plan_hash": plan["plan_hash"]},
             )
             if applied.is_error:
                 record.update(outcome="apply_failed", detail=applied.text)
             else:
                 ok, tail = run_tests(root)
+                if not ok:  # tell a real break from a flaky test: a break fails again
+                    again, _ = run_tests(root)
+                    if again:
+                        tail = f"flaky: failed once ({tail}), passed on rerun"
+                    ok = again
                 record.update(
                     outcome="clean" if ok else "broken",
                     detail=tail,
@@ -125,7 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     counts: dict[str, int] = {}
     for record in results:
         counts[record["outcome"]] = counts.get(record["outcome"], 0) + 1
-    summary = {"corpus": CLICK, "sample": len(results), "seed": args.seed, "counts": counts, "results": results}
+    summary = {
+        "corpus": CLICK,
+        "sample": len(results),
+        "seed": args.seed,
+        "counts": counts,
+        "results": results,
+    }
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
