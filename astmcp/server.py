@@ -148,8 +148,8 @@ def _compact(node: dict[str, Any], *, output: bool, field: bool = False) -> dict
     for key, value in node.items():
         if key in ("title", "discriminator") or (key == "default" and value is None):
             continue
-        if output and key == "additionalProperties" and value is False:
-            continue
+        if key == "additionalProperties" and (value is True or (output and value is False)):
+            continue  # true is the default; false only on inputs (see the docstring)
         if key == "properties" and isinstance(value, dict):
             out[key] = {name: _compact(sub, output=output, field=True) for name, sub in value.items()}
         elif key in _SCHEMA_MAPS and isinstance(value, dict):

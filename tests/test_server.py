@@ -407,6 +407,7 @@ def test_output_compaction_keeps_null_only_where_the_wire_sends_null() -> None:
             "next_offset": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": None},
             "doc": {"anyOf": [{"type": "string"}, {"type": "null"}]},
             "n": {"type": "integer"},
+            "meta": {"type": "object", "additionalProperties": True},
         },
         "required": ["doc", "n"],
     }
@@ -421,6 +422,7 @@ def test_output_compaction_keeps_null_only_where_the_wire_sends_null() -> None:
             "next_offset": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
             "doc": {"type": "string"},
             "n": {"type": "integer"},
+            "meta": {"type": "object"},
             "lines": {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "null"}]}},
         },
         "required": ["n"],
