@@ -55,8 +55,11 @@ def build_plan(
     reference_count: int = 0,
     uncertain: list[dict[str, Any]] | None = None,
     uncertain_reason: str | None = None,
+    notes: dict[str, str] | None = None,
 ) -> Plan:
-    """A stored plan for ``edits`` (path -> (file as read, new text)); unchanged files are dropped."""
+    """A stored plan for ``edits`` (path -> (file as read, new text)); unchanged files are dropped.
+
+    ``notes`` (path -> text) go before that file's diff header, where patch tools ignore them."""
     changes: list[FileChange] = []
     originals: dict[str, str] = {}
     post_images: dict[str, str] = {}
@@ -81,7 +84,7 @@ def build_plan(
                 sha256_hex(new_bytes),
                 loaded.mode,
                 new_bytes,
-                unified_diff(path, loaded.source.text, new_text),
+                (notes or {}).get(path, "") + unified_diff(path, loaded.source.text, new_text),
             )
         )
     if not changes:

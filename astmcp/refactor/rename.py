@@ -8,8 +8,10 @@ references are found through :mod:`astmcp.refactor.pyscopes`.
 from __future__ import annotations
 
 import ast
+import io
 import re
 import sqlite3
+import tokenize
 from dataclasses import dataclass
 from typing import Any
 
@@ -205,6 +207,7 @@ def prepare_rename(
             f"{len(unsure)} uncertain reference(s) (same name, receiver unknown); review uncertain_references,"
             " then prepare again with uncertain: include or skip"
         )
+    notes = {path: comment_note(path, loaded[path].source.text, row.name) for path in loaded}
     return build_plan(
         ws,
         conn,
@@ -214,4 +217,38 @@ def prepare_rename(
         reference_count=len(sure),
         uncertain=_with_context(ws, unsure, loaded),
         uncertain_reason=reason,
+        notes={p: n for p, n in notes.items() if n},
     )
+
+
+def comment_note(path: str, text: str, name: str) -> str:
+    """A preview note listing comments that mention ``name``: never edited, never blocking."""
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    lines = [number for number, comment in _comments(path, text) if word.search(comment)]
+    if not lines:
+        return ""
+    where = ", ".join(str(n) for n in sorted(set(lines)))
+    return f"# note: comments mentioning {name!r} are not changed: {path} line(s) {where}\n"
+
+
+def _comments(path: str, text: str) -> list[tuple[int, str]]:
+    if language_of(path) == PYTHON:
+        out: list[tuple[int, str]] = []
+        try:
+            for token in tokenize.generate_tokens(io.StringIO(text).readline):
+                if token.type == tokenize.COMMENT:
+                    out.append((token.start[0], token.string))
+        except (tokenize.TokenError, SyntaxError):
+            return out
+        return out
+    from astmcp.refactor import tsparse
+
+    tree = tsparse.parse(path, text.encode("utf-8"))
+    found: list[tuple[int, str]] = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "comment":
+            found.append((node.start_point[0] + 1, (node.text or b"").decode("utf-8", "replace")))
+        stack.extend(node.children)
+    return found

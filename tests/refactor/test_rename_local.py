@@ -170,3 +170,21 @@ def test_rename_keeps_bom_and_crlf(project: Any) -> None:
     assert (
         p.root / "m.py"
     ).read_bytes() == b"\xef\xbb\xbfdef assist():\r\n    return 1\r\n\r\n\r\nX = assist()\r\n"
+
+
+def test_comments_naming_the_symbol_are_listed_in_the_preview_but_neither_changed_nor_blocking(
+    project: Any,
+) -> None:
+    p = project(
+        {"m.py": "# helper does things\ndef helper():\n    return 1  # see helper\n\n\nX = helper()\n"}
+    )
+    plan = p("ast_rename_symbol", selector="m.py::helper", new_name="assist")
+    assert plan["blocked"] is False and plan["uncertain_references"] == []
+    assert plan["preview"].startswith(
+        "# note: comments mentioning 'helper' are not changed: m.py line(s) 1, 3\n"
+    )
+    p.apply(plan)
+    assert (
+        p.read("m.py")
+        == "# helper does things\ndef assist():\n    return 1  # see helper\n\n\nX = assist()\n"
+    )
