@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from astmcp.pipeline.calls import ToolCall, checked, fan_out, result_limit, result_size
 from astmcp.pipeline.errors import BatchError
 from astmcp.pipeline.model import DEFAULT_LIMITS, BatchLimits, Document
 from astmcp.pipeline.refs import Item, Ref, compile_ref, compile_value, resolve
-from astmcp.tools import ToolResult, call_tool, dumps_compact, registry
+from astmcp.tools import call_tool, registry
 from astmcp.workspace import Workspaces
 
 READ_TOOLS = (
@@ -31,8 +30,6 @@ READ_TOOLS = (
 )
 PREPARE_TOOLS = ("ast_rename_symbol", "ast_replace_symbol_body")
 ALLOWED_TOOLS = READ_TOOLS + PREPARE_TOOLS
-
-ToolCall = Callable[[Workspaces, str, dict[str, Any]], ToolResult]
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,13 +206,13 @@ def _run_step(
     state.invocations += len(inputs)
     value: Any
     if step.foreach is None:
-        value = _checked(call(workspaces, step.tool, inputs[0]), step.tool, None)
-        size = _size(value)
+        value = checked(call(workspaces, step.tool, inputs[0]), step.tool, None)
+        size = result_size(value)
         if size > limits.result_bytes:
-            raise _result_limit(size, limits)
+            raise result_limit(size, limits)
     else:
         concurrency = pipeline.document.limits.concurrency
-        value, size = _fan_out(step.tool, inputs, workspaces, concurrency, call, limits)
+        value, size = fan_out(step.tool, inputs, workspaces, concurrency, call, limits)
     if step.id in pipeline.keep:
         state.retained += size
         if state.retained > limits.retained_bytes:
@@ -249,86 +246,6 @@ def _place_root(arguments: Any, root: str, base_dir: Path) -> None:
         arguments["project_root"] = root
     elif isinstance(given, str) and given:
         arguments["project_root"] = _absolute(given, base_dir)
-
-
-def _checked(result: ToolResult, tool: str, index: int | None) -> dict[str, Any]:
-    if not result.is_error:
-        return result.data
-    error = result.data.get("error", {})
-    details: dict[str, Any] = {"tool": tool, "error": error}
-    where = ""
-    if index is not None:
-        details["item_index"] = index
-        where = f" (item {index})"
-    raise BatchError(
-        "TOOL_ERROR", f"{tool}{where} failed: {error.get('code')}: {error.get('message')}", details=details
-    )
-
-
-def _size(value: Any) -> int:
-    return len(dumps_compact(value).encode("utf-8"))
-
-
-def _result_limit(size: int, limits: BatchLimits, at_least: bool = False) -> BatchError:
-    return BatchError(
-        "RESULT_LIMIT",
-        f"the step's result is {'at least ' if at_least else ''}{size} bytes; at most {limits.result_bytes}",
-        details={"bytes": size, "limit": limits.result_bytes},
-    )
-
-
-def _fan_out(
-    tool: str,
-    inputs: list[dict[str, Any]],
-    workspaces: Workspaces,
-    concurrency: int,
-    call: ToolCall,
-    limits: BatchLimits,
-) -> tuple[list[dict[str, Any]], int]:
-    """Run every input, at most ``concurrency`` at once; (results in input order, serialized size).
-
-    Fail-fast: after the first error nothing new starts; calls already running
-    finish, and the error of the lowest failing item is reported. The result
-    size is checked as results arrive, so an oversized step stops early.
-    """
-    outputs: list[dict[str, Any]] = [{} for _ in inputs]
-    failures: dict[int, BatchError] = {}
-    size = 2 + max(len(inputs) - 1, 0)  # brackets and commas of the array
-
-    def one(index: int) -> tuple[dict[str, Any], int]:
-        data = _checked(call(workspaces, tool, inputs[index]), tool, index)
-        return data, _size(data)
-
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="astmcp-step") as pool:
-        running: dict[Future[tuple[dict[str, Any], int]], int] = {}
-        queue = iter(range(len(inputs)))
-        too_big: BatchError | None = None
-        while True:
-            while not failures and too_big is None and len(running) < concurrency:
-                index = next(queue, None)
-                if index is None:
-                    break
-                running[pool.submit(one, index)] = index
-            if not running:
-                break
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                index = running.pop(future)
-                error = future.exception()
-                if isinstance(error, BatchError):
-                    failures[index] = error
-                elif error is not None:
-                    raise error
-                else:
-                    outputs[index], item_size = future.result()
-                    size += item_size
-                    if size > limits.result_bytes and too_big is None:
-                        too_big = _result_limit(size, limits, at_least=True)
-    if failures:
-        raise failures[min(failures)]
-    if too_big is not None:
-        raise too_big
-    return outputs, size
 
 
 def _write_plan(workspaces: Workspaces, project_root: str | None, plan: Any) -> dict[str, Any]:
