@@ -77,7 +77,7 @@ def setup_command(args: argparse.Namespace, environ: Mapping[str, str], interact
     if not interactive and (args.agents is None or not args.yes):
         return _usage("setup", "without a terminal, pass both --agents and --yes")
     try:
-        server = find_server(environ)
+        server = find_server()
     except AstmcpError as error:
         return _fail("setup", error)
     homes = AgentHome.from_environ(environ)
@@ -87,9 +87,9 @@ def setup_command(args: argparse.Namespace, environ: Mapping[str, str], interact
         found = setup_steps.detect(runner)
         skipped = [m for m in found.values() if isinstance(m, setup_steps.Missing)]
         if args.agents is None:
+            if len(skipped) == len(found):
+                return _fail("setup", _not_found(skipped))
             chosen = _ask_agents(found, ask)
-            if not chosen:
-                return _usage("setup", "no agent selected")
         else:
             chosen = list(AGENTS) if args.agents == "all" else requested
         if args.agents != "all":
@@ -114,17 +114,15 @@ def setup_command(args: argparse.Namespace, environ: Mapping[str, str], interact
     return EXIT_OK
 
 
-def find_server(environ: Mapping[str, str]) -> ServerCommand:
-    """This install's ``ast-mcp-server``: next to the running interpreter's scripts, else beside ``ast-tool``."""
-    names = [SERVER_EXECUTABLE + (".exe" if os.name == "nt" else "")]
+def find_server() -> ServerCommand:
+    """This install's ``ast-mcp-server``: in the interpreter's scripts folder, else beside ``ast-tool``."""
     folders = [Path(sysconfig.get_path("scripts")), Path(sys.executable).parent]
     if sys.argv and sys.argv[0]:
         folders.append(Path(sys.argv[0]).parent)
     for folder in folders:
-        for name in names:
-            candidate = (folder / name).absolute()
-            if candidate.is_file() and os.access(candidate, os.X_OK):
-                return ServerCommand(str(candidate))
+        candidate = (folder / SERVER_EXECUTABLE).absolute()
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return ServerCommand(str(candidate))
     raise ServerNotFound(
         f"this install has no {SERVER_EXECUTABLE} executable; reinstall astmcp",
         {"looked_in": [str(f) for f in folders]},
@@ -155,8 +153,6 @@ def _ask_agents(found: Mapping[Agent, Any], ask: Ask) -> list[Agent]:
             print(f"  {agent}: not available ({cli.reason})", file=sys.stderr)
         else:
             print(f"  {agent}: {cli.executable} ({cli.version})", file=sys.stderr)
-    if not detected:
-        return []
     default = ",".join(detected)
     answer = ask(f"Set up which agents? [{default}]: ").strip()
     chosen = _parse_agents(answer) if answer else detected

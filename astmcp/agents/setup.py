@@ -14,7 +14,7 @@ from astmcp.agents.clients import CLIENTS, SERVER_NAME, AgentCli, ServerCommand
 from astmcp.agents.errors import AgentNotFound, VerificationFailed
 from astmcp.agents.process import Runner
 from astmcp.agents.skills import AGENTS, Agent, AgentHome, SkillCheck, check_skill, skill_path, write_skill
-from astmcp.errors import Conflict
+from astmcp.errors import AstmcpError, Conflict
 
 RegistrationState = Literal["registered", "unchanged"]
 
@@ -115,10 +115,19 @@ def preflight(
 def apply(plans: Sequence[AgentPlan], server: ServerCommand, skill: bytes) -> list[AgentResult]:
     """Register where needed, install the skill, then ask each agent to start the server."""
     results: list[AgentResult] = []
+    done: list[str] = []
     for plan in plans:
-        if plan.register:
-            plan.cli.register(server)
-        write_skill(plan.skill, skill)
+        try:
+            if plan.register:
+                plan.cli.register(server)
+                done.append(f"{plan.cli.agent}: registered")
+            write_skill(plan.skill, skill)
+        except AstmcpError as error:
+            # Say what was already written so a re-run (which finds it identical) is not a surprise.
+            error.details = {**(error.details or {}), "completed": done}
+            raise
+        if plan.skill.outcome != "unchanged":
+            done.append(f"{plan.cli.agent}: skill {plan.skill.outcome}")
         results.append(AgentResult(plan))
     for result in results:
         check = result.plan.cli.verify()
