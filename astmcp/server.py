@@ -39,6 +39,7 @@ log = logging.getLogger("astmcp")
 
 SERVER_NAME = "astmcp"
 SHUTDOWN_GRACE_S = 10.0  # how long SIGTERM waits for in-flight calls (an apply) to finish
+FLUSH_GRACE_S = 0.2  # then for their answers to reach stdout
 PROJECT_MARKERS = (
     ".git",
     ".astmcp",
@@ -344,6 +345,8 @@ async def _serve(app: AstServer, on_signal: Callable[[], None]) -> None:
                 async for _ in signals:
                     with anyio.move_on_after(SHUTDOWN_GRACE_S):
                         await app.in_flight.wait_idle()
+                        # The last answers are written by the SDK's stdout task; give it a moment.
+                        await anyio.sleep(FLUSH_GRACE_S)
                     on_signal()
 
         tg.start_soon(watch_signals)

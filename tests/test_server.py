@@ -383,6 +383,33 @@ def test_edits_on_disk_are_seen_by_the_next_call(tmp_path: Path) -> None:
     assert [s["selector"] for s in after["symbols"]] == ["pkg/fresh.py::fresh_name"]
 
 
+def test_project_root_selects_another_project_per_call(tmp_path: Path) -> None:
+    first = make_project(tmp_path / "first")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "lonely.py").write_text("def only_here():\n    return 1\n", encoding="utf-8")
+
+    async def body(client: Client) -> tuple[Any, Any]:
+        default = await client.call_tool("ast_search_symbols", {"query": "only_here"})
+        chosen = await client.call_tool(
+            "ast_search_symbols", {"query": "only_here", "project_root": str(other)}
+        )
+        return default.structured_content, chosen.structured_content
+
+    default, chosen = serve(first, body)
+    assert default["total"] == 0
+    assert [s["selector"] for s in chosen["symbols"]] == ["lonely.py::only_here"]
+
+
+def test_a_missing_project_root_is_project_not_found(tmp_path: Path) -> None:
+    result = serve(
+        make_project(tmp_path / "p"),
+        lambda c: c.call_tool("ast_list_files", {"project_root": str(tmp_path / "nowhere")}),
+    )
+    assert result.is_error
+    assert json.loads(text_of(result))["error"]["code"] == "PROJECT_NOT_FOUND"
+
+
 # -- schema compaction --------------------------------------------------------------------------
 def test_compaction_keeps_property_names_that_look_like_keywords() -> None:
     schema = {
