@@ -9,18 +9,18 @@ side stays small on big files. Paths: ``NS.fn``, ``Cls.constructor``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from tree_sitter import Node
 
+from astmcp.lang.ts_commonjs import CommonJsWalker
+from astmcp.lang.ts_members import MemberWalker
 from astmcp.lang.ts_parse import TsSource
-from astmcp.lang.ts_text import clip, clip_type, collapse, jsdoc_first_line
-from astmcp.model import SymbolFact
+from astmcp.lang.ts_text import clip, clip_type, collapse
+from astmcp.lang.ts_walk import CLASS_VALUES, FUNCTION_VALUES, Declarations, Scope, has_child, value_text
+
+__all__ = ["Declarations", "Scope", "SymbolWalker"]
 
 _FUNCTION_DECLS = {"function_declaration", "generator_function_declaration", "function_signature"}
 _CLASS_DECLS = {"class_declaration", "abstract_class_declaration"}
-_FUNCTION_VALUES = {"arrow_function", "function_expression", "generator_function", "function"}
-_CLASS_VALUES = {"class"}
 # Statements whose nested bodies may hold declarations (found through _bodies).
 _CONTROL = {
     "if_statement",
@@ -44,55 +44,10 @@ _BLOCKS = {
     "switch_default",
     "ERROR",
 }
-_HIDDEN_MODIFIERS = {"private", "protected"}
-_MEMBER_FUNCTION_KINDS = {"method", "getter", "setter", "constructor"}
 
 
-@dataclass(frozen=True, slots=True)
-class Scope:
-    """Where declarations are being found: the container's path and visibility."""
-
-    path: str = ""
-    kind: str = "module"  # module | namespace | class | interface | function | object
-    exported: bool = True  # may members with `export`/public visibility be exported?
-    ambient: bool = False  # inside `declare`: every member is visible
-
-    def child(self, name: str) -> str:
-        return f"{self.path}.{name}" if self.path else name
-
-
-@dataclass(slots=True)
-class Declarations:
-    """What the walk found: symbols plus the names exported by clauses elsewhere."""
-
-    symbols: list[SymbolFact] = field(default_factory=list)
-    export_names: set[str] = field(default_factory=set)  # `export { a }`, `export default a`, CJS
-    statements: list[Node] = field(default_factory=list)  # import/export statements, for imports
-
-
-def _has_child(node: Node, kind: str) -> bool:
-    return any(child.type == kind for child in node.children)
-
-
-def _modifiers(node: Node) -> set[str]:
-    mods: set[str] = set()
-    for child in node.children:
-        kind = child.type
-        if kind == "accessibility_modifier":
-            mods.add(child.children[0].type if child.children else "public")
-        elif not child.is_named and kind in ("get", "set", "static", "async", "abstract", "readonly", "*"):
-            mods.add(kind)
-        elif kind in ("formal_parameters", "statement_block", "type_annotation", "="):
-            break
-    return mods
-
-
-class SymbolWalker:
+class SymbolWalker(MemberWalker, CommonJsWalker):
     """Collects :class:`SymbolFact` s for one parsed file."""
-
-    def __init__(self, src: TsSource) -> None:
-        self.src = src
-        self.out = Declarations()
 
     def run(self, path: str) -> Declarations:
         """Walk the file. Names exported by clauses (``export { a }``, ``export default a``,
@@ -111,6 +66,7 @@ class SymbolWalker:
             kind = node.type
             if kind == "import_statement":
                 module_syntax = True
+                self.note_module_import(node)
             elif kind == "export_statement":
                 module_syntax = True
                 if node.child_by_field_name("declaration") is not None:
@@ -145,68 +101,30 @@ class SymbolWalker:
                             names.add(self.src.text_of(target))
         return module_syntax
 
-    def listed(self, scope: Scope, name_node: Node | None) -> bool:
-        """Is this module-level declaration exported by a clause elsewhere in the file?"""
-        return (
-            not scope.path and name_node is not None and self.src.text_of(name_node) in self.out.export_names
-        )
+    def note_module_import(self, node: Node) -> None:
+        for clause in node.named_children:
+            if clause.type == "import_require_clause":
+                binding = next((c for c in clause.named_children if c.type == "identifier"), None)
+            elif clause.type == "import_clause":
+                space = next((c for c in clause.named_children if c.type == "namespace_import"), None)
+                binding = (
+                    next((c for c in space.named_children if c.type == "identifier"), None) if space else None
+                )
+            else:
+                continue
+            if binding is not None:
+                self.module_imports[self.src.text_of(binding)] = node
 
-    # -- emission ----------------------------------------------------------------
-    def emit(
-        self,
-        scope: Scope,
-        name: str,
-        kind: str,
-        node: Node,
-        name_node: Node | None,
-        signature: str,
-        *,
-        start: Node | None = None,
-        doc: str | None = None,
-        exported: bool = False,
-    ) -> str:
-        src = self.src
-        path = scope.child(name)
-        anchor = name_node or node
-        line = anchor.start_point.row + 1
-        name_span = src.span(anchor)
-        self.out.symbols.append(
-            SymbolFact(
-                symbol_path=path,
-                name=name,
-                kind=kind,
-                signature=signature,
-                line=line,
-                span=src.span(node, start),
-                name_span=name_span,
-                doc=doc,
-                parent_path=scope.path or None,
-                exported=exported or scope.ambient,
-            )
-        )
-        return path
+    def module_reexport(self, node: Node, local: Node, exported_as: Node, scope: Scope) -> None:
+        """``import * as z from "m"; export { z }`` (or ``export default z``): ``z`` names a
+        module, exported from here; a namespace symbol, like ``export * as z from "m"``."""
+        statement = self.module_imports.get(self.src.text_of(local))
+        if statement is None or scope.path:
+            return
+        sig = collapse(self.src.text_of(statement)).rstrip(";")
+        name = self.name_of(exported_as) or "default"
+        self.emit(scope, name, "namespace", node, exported_as, sig, exported=True)
 
-    def header(self, start: Node, stop: Node | None, end: Node) -> str:
-        """Declaration text from ``start`` up to ``stop`` (the body) or ``end``'s end."""
-        stop_byte = stop.start_byte if stop is not None else end.end_byte
-        text = collapse(self.src.slice(start.start_byte, stop_byte))
-        return text[:-1].rstrip() if text.endswith(";") else text
-
-    def doc_of(self, comment: Node | None, node: Node) -> str | None:
-        if comment is None or comment.end_point.row + 1 < node.start_point.row:
-            return None
-        return jsdoc_first_line(self.src.text_of(comment))
-
-    def name_of(self, node: Node | None) -> str | None:
-        if node is None:
-            return None
-        kind = node.type
-        if kind == "string":
-            text = self.src.text_of(node)
-            return text[1:-1] if len(text) >= 2 else text
-        return self.src.text_of(node)
-
-    # -- statements --------------------------------------------------------------
     def block(self, body: Node, scope: Scope) -> None:
         comment: Node | None = None
         for child in body.named_children:
@@ -247,26 +165,36 @@ class SymbolWalker:
 
     def export_statement(self, node: Node, scope: Scope, comment: Node | None) -> None:
         declaration = node.child_by_field_name("declaration")
-        is_default = _has_child(node, "default")
+        is_default = has_child(node, "default")
         if declaration is not None:
             if declaration.type == "import_alias":
                 return
             self.declaration(declaration, scope, node, comment, exported=True, default=is_default)
             return
-        if node.child_by_field_name("source") is not None or _has_child(node, "export_clause"):
+        if node.child_by_field_name("source") is not None or has_child(node, "export_clause"):
             if scope.kind in ("module", "namespace"):
                 self.out.statements.append(node)
             self.namespace_export(node, scope, comment)
+            if self.module_imports and node.child_by_field_name("source") is None:
+                for clause in node.named_children:
+                    for spec in clause.named_children if clause.type == "export_clause" else ():
+                        local = spec.child_by_field_name("name")
+                        if local is not None:
+                            alias = spec.child_by_field_name("alias") or local
+                            self.module_reexport(node, local, alias, scope)
             return
         value = node.child_by_field_name("value")
         if value is None:  # export = X;  export default X (older grammar shapes)
             value = next((c for c in node.named_children if c.type != "comment"), None)
         if value is None:
             return
-        if is_default or _has_child(node, "="):
+        if is_default or has_child(node, "="):
             self.out.statements.append(node)
         if value.type != "identifier" and is_default:
             self.default_value(node, value, scope, comment)
+        elif value.type == "identifier" and is_default and self.module_imports:
+            default_kw = next(c for c in node.children if c.type == "default")
+            self.module_reexport(node, value, default_kw, scope)
 
     def namespace_export(self, node: Node, scope: Scope, comment: Node | None) -> None:
         """``export * as ns from "m"`` binds ``ns`` in this module: a namespace symbol."""
@@ -284,7 +212,7 @@ class SymbolWalker:
         kind = value.type
         doc = self.doc_of(comment, wrapper)
         default_kw = next(c for c in wrapper.children if c.type == "default")
-        if kind in _CLASS_VALUES:
+        if kind in CLASS_VALUES:
             name_node = value.child_by_field_name("name")
             name = self.name_of(name_node) or "default"
             sig = self.header(wrapper, value.child_by_field_name("body"), wrapper)
@@ -292,7 +220,7 @@ class SymbolWalker:
                 scope, name, "class", wrapper, name_node or default_kw, sig, doc=doc, exported=True
             )
             self.class_body(value, Scope(path, "class", True, scope.ambient))
-        elif kind in _FUNCTION_VALUES:
+        elif kind in FUNCTION_VALUES:
             name_node = value.child_by_field_name("name")
             name = self.name_of(name_node) or "default"
             body = value.child_by_field_name("body")
@@ -508,10 +436,10 @@ class SymbolWalker:
         visible: bool,
     ) -> None:
         value_kind = value.type if value is not None else None
-        if value_kind in _FUNCTION_VALUES:
+        if value_kind in FUNCTION_VALUES:
             assert value is not None
             kind = "function"
-        elif value_kind in _CLASS_VALUES:
+        elif value_kind in CLASS_VALUES:
             kind = "class"
         elif scope.kind == "function":
             return  # local variables are not outline material
@@ -525,7 +453,7 @@ class SymbolWalker:
             sig = collapse(prefix + " " + head)
         elif kind == "variable":
             type_part = clip_type(collapse(head))
-            sig = collapse(prefix) + " " + type_part + " " + _value_text(self.src, value)
+            sig = collapse(prefix) + " " + type_part + " " + value_text(self.src, value)
         else:
             body = value.child_by_field_name("body")
             sig = collapse(
@@ -557,276 +485,6 @@ class SymbolWalker:
             self.object_members(value, Scope(path, "object", visible, scope.ambient))
 
     # -- members -----------------------------------------------------------------
-    def class_body(self, node: Node, scope: Scope) -> None:
-        body = node.child_by_field_name("body")
-        if body is None:
-            return
-        comment: Node | None = None
-        decorator: Node | None = None
-        for member in body.named_children:
-            kind = member.type
-            if kind == "comment":
-                comment = member
-                continue
-            if kind == "decorator":
-                decorator = decorator or member
-                continue
-            if kind in ("method_definition", "method_signature", "abstract_method_signature"):
-                self.method(member, scope, comment, decorator)
-            elif kind in ("public_field_definition", "field_definition"):
-                self.field(member, scope, comment, decorator)
-            comment = None
-            decorator = None
-
-    def method(self, node: Node, scope: Scope, comment: Node | None, decorator: Node | None) -> None:
-        name_node = node.child_by_field_name("name")
-        name = self.name_of(name_node) or "?"
-        mods = _modifiers(node)
-        if scope.kind in ("module", "namespace"):
-            kind = "function"  # `module.exports = { run() {} }`
-        elif name == "constructor" and scope.kind == "class":
-            kind = "constructor"
-        elif "get" in mods:
-            kind = "getter"
-        elif "set" in mods:
-            kind = "setter"
-        else:
-            kind = "method"
-        body = node.child_by_field_name("body")
-        first = _first_non_decorator(node)
-        sig = self.header(first, body, node)
-        visible = scope.exported and not (mods & _HIDDEN_MODIFIERS) and not name.startswith("#")
-        path = self.emit(
-            scope,
-            name,
-            kind,
-            node,
-            name_node,
-            sig,
-            start=decorator,
-            doc=self.doc_of(comment, decorator or node),
-            exported=visible,
-        )
-        if kind == "constructor":
-            self.parameter_properties(node, scope)
-        if body is not None:
-            self.block(body, Scope(path, "function", False))
-
-    def parameter_properties(self, node: Node, scope: Scope) -> None:
-        params = node.child_by_field_name("parameters")
-        if params is None:
-            return
-        for param in params.named_children:
-            if param.type not in ("required_parameter", "optional_parameter"):
-                continue
-            mods = {c.type for c in param.children}
-            if not mods & {"accessibility_modifier", "readonly", "override"}:
-                continue
-            pattern = param.child_by_field_name("pattern")
-            if pattern is None or pattern.type != "identifier":
-                continue
-            hidden = any(
-                c.type == "accessibility_modifier" and self.src.text_of(c) in _HIDDEN_MODIFIERS
-                for c in param.children
-            )
-            self.emit(
-                scope,
-                self.src.text_of(pattern),
-                "property",
-                param,
-                pattern,
-                collapse(self.src.text_of(param)),
-                exported=scope.exported and not hidden,
-            )
-
-    def field(self, node: Node, scope: Scope, comment: Node | None, decorator: Node | None) -> None:
-        name_node = node.child_by_field_name("name") or node.child_by_field_name("property")
-        if name_node is None:
-            name_node = next((c for c in node.named_children if c.type != "decorator"), None)
-        name = self.name_of(name_node) or "?"
-        value = node.child_by_field_name("value")
-        first = _first_non_decorator(node)
-        mods = _modifiers(node)
-        kind = "property"
-        if value is not None and value.type in _FUNCTION_VALUES:
-            kind = "method"
-            body = value.child_by_field_name("body")
-            sig = collapse(self.src.slice(first.start_byte, body.start_byte if body else value.end_byte))
-        elif value is not None:
-            head = clip_type(collapse(self.src.slice(first.start_byte, value.start_byte)))
-            sig = head + " " + _value_text(self.src, value)
-        else:
-            sig = self.header(first, None, node)
-        visible = scope.exported and not (mods & _HIDDEN_MODIFIERS) and not name.startswith("#")
-        path = self.emit(
-            scope,
-            name,
-            kind,
-            node,
-            name_node,
-            sig.rstrip(";"),
-            start=decorator or _first_decorator(node),
-            doc=self.doc_of(comment, decorator or node),
-            exported=visible,
-        )
-        if kind == "method" and value is not None:
-            body = value.child_by_field_name("body")
-            if body is not None and body.type == "statement_block":
-                self.block(body, Scope(path, "function", False))
-
-    def type_members(self, body: Node, scope: Scope) -> None:
-        comment: Node | None = None
-        for member in body.named_children:
-            kind = member.type
-            if kind == "comment":
-                comment = member
-                continue
-            if kind in ("property_signature", "method_signature"):
-                name_node = member.child_by_field_name("name")
-                mods = _modifiers(member)
-                if kind == "property_signature":
-                    member_kind = "property"
-                elif "get" in mods:
-                    member_kind = "getter"
-                elif "set" in mods:
-                    member_kind = "setter"
-                else:
-                    member_kind = "method"
-                sig = collapse(self.src.text_of(member)).rstrip(";,")
-                self.emit(
-                    scope,
-                    self.name_of(name_node) or "?",
-                    member_kind,
-                    member,
-                    name_node,
-                    clip_type(sig),
-                    doc=self.doc_of(comment, member),
-                    exported=scope.exported,
-                )
-            comment = None
-
-    def object_members(self, obj: Node, scope: Scope) -> None:
-        """Functions in an object literal bound to a module-level name (``X.fn``)."""
-        comment: Node | None = None
-        for member in obj.named_children:
-            kind = member.type
-            if kind == "comment":
-                comment = member
-                continue
-            if kind == "method_definition":
-                self.method(member, scope, comment, None)
-            elif kind == "pair":
-                value = member.child_by_field_name("value")
-                key = member.child_by_field_name("key")
-                if value is None or key is None or value.type not in _FUNCTION_VALUES:
-                    comment = None
-                    continue
-                if key.type not in ("property_identifier", "string", "number"):
-                    comment = None
-                    continue
-                body = value.child_by_field_name("body")
-                sig = collapse(self.src.slice(member.start_byte, body.start_byte if body else value.end_byte))
-                path = self.emit(
-                    scope,
-                    self.name_of(key) or "?",
-                    "method",
-                    member,
-                    key,
-                    sig,
-                    doc=self.doc_of(comment, member),
-                    exported=scope.exported,
-                )
-                if body is not None and body.type == "statement_block":
-                    self.block(body, Scope(path, "function", False))
-            comment = None
-
-    # -- CommonJS and namespaces written as expressions ----------------------------
-    def expression_statement(self, node: Node, scope: Scope, comment: Node | None) -> None:
-        expr = node.named_children[0] if node.named_children else None
-        if expr is None:
-            return
-        if expr.type == "internal_module":
-            self.namespace(expr, scope, node, comment, False)
-            return
-        if expr.type != "assignment_expression" or scope.kind not in ("module", "namespace"):
-            return
-        left = expr.child_by_field_name("left")
-        right = expr.child_by_field_name("right")
-        if left is None or right is None or left.type != "member_expression":
-            return
-        target = self.src.text_of(left)
-        if target == "module.exports":
-            self.module_exports(node, right, scope, comment)
-            return
-        obj = left.child_by_field_name("object")
-        prop = left.child_by_field_name("property")
-        if obj is None or prop is None or prop.type != "property_identifier":
-            return
-        owner = self.src.text_of(obj)
-        name = self.src.text_of(prop)
-        if owner in ("exports", "module.exports"):
-            self.assigned(node, right, prop, name, scope, comment, exported=True)
-        elif owner.endswith(".prototype") and right.type in _FUNCTION_VALUES:
-            cls = owner[: -len(".prototype")]
-            if "." not in cls:
-                self.assigned(node, right, prop, name, Scope(scope.child(cls), "class"), comment, True)
-
-    def assigned(
-        self,
-        node: Node,
-        value: Node,
-        name_node: Node,
-        name: str,
-        scope: Scope,
-        comment: Node | None,
-        exported: bool,
-    ) -> None:
-        doc = self.doc_of(comment, node)
-        if value.type in _FUNCTION_VALUES:
-            body = value.child_by_field_name("body")
-            sig = collapse(self.src.slice(node.start_byte, body.start_byte if body else value.end_byte))
-            kind = "method" if scope.kind == "class" else "function"
-            path = self.emit(scope, name, kind, node, name_node, sig, doc=doc, exported=exported)
-            if body is not None and body.type == "statement_block":
-                self.block(body, Scope(path, "function", False))
-        elif value.type in _CLASS_VALUES:
-            sig = self.header(node, value.child_by_field_name("body"), node)
-            path = self.emit(scope, name, "class", node, name_node, sig, doc=doc, exported=exported)
-            self.class_body(value, Scope(path, "class", exported))
-        else:
-            sig = clip(collapse(self.src.text_of(node)))
-            self.emit(scope, name, "variable", node, name_node, sig.rstrip(";"), doc=doc, exported=exported)
-
-    def module_exports(self, node: Node, value: Node, scope: Scope, comment: Node | None) -> None:
-        self.out.statements.append(node)
-        if value.type == "identifier":
-            return
-        if value.type in _FUNCTION_VALUES or value.type in _CLASS_VALUES:
-            name_node = value.child_by_field_name("name")
-            if name_node is not None:
-                self.assigned(node, value, name_node, self.src.text_of(name_node), scope, comment, True)
-            return
-        if value.type != "object":
-            return
-        for member in value.named_children:
-            if member.type == "pair":
-                key = member.child_by_field_name("key")
-                pair_value = member.child_by_field_name("value")
-                if key is None or pair_value is None or pair_value.type == "identifier":
-                    continue
-                if key.type == "property_identifier":
-                    self.assigned(member, pair_value, key, self.src.text_of(key), scope, None, True)
-            elif member.type == "method_definition":
-                self.method(member, scope, None, None)
-
-
-def _value_text(src: TsSource, value: Node) -> str:
-    """An initializer, clipped: its first line only (``Effect.gen(function* () {…``)."""
-    text = src.text_of(value)
-    newline = text.find("\n")
-    if newline >= 0:
-        text = text[:newline].rstrip() + "…"
-    return clip(collapse(text))
 
 
 def _bodies(node: Node) -> list[Node]:
@@ -872,24 +530,12 @@ def _pattern_names(pattern: Node) -> list[Node]:
 
 def _sig_start(wrapper: Node) -> Node:
     """First child that is not a decorator or comment (signatures omit decorators)."""
-    if wrapper.type != "export_statement" and not _has_child(wrapper, "decorator"):
+    if wrapper.type != "export_statement" and not has_child(wrapper, "decorator"):
         return wrapper
     for child in wrapper.children:
         if child.type not in ("decorator", "comment"):
             return child
     return wrapper
-
-
-def _first_non_decorator(node: Node) -> Node:
-    for child in node.children:
-        if child.type not in ("decorator", "comment"):
-            return child
-    return node
-
-
-def _first_decorator(node: Node) -> Node | None:
-    first = node.children[0] if node.children else None
-    return first if first is not None and first.type == "decorator" else None
 
 
 def _span_start(wrapper: Node) -> Node | None:

@@ -370,3 +370,22 @@ def test_an_edited_typescript_file_is_reindexed_before_answering(symbols_project
     path.write_text(path.read_text(encoding="utf-8") + "export const added = 1;\n", encoding="utf-8")
     out = symbols_project("ast_search_symbols", query="added", detail="selectors")
     assert out["symbols"][0]["selector"] == "src/helpers.ts::added"
+
+
+def test_reexported_module_namespaces_are_namespace_symbols() -> None:
+    source = (
+        'import * as z from "./external.js";\n'
+        'import fs = require("fs");\n'
+        'export * as core from "./core.js";\n'
+        "export { z, z as default, fs };\n"
+    )
+    _, facts = parse("index.ts", "typescript", source)
+    namespaces = {(s.name, s.line, s.signature) for s in facts.symbols if s.kind == "namespace"}
+    assert namespaces == {
+        ("core", 3, 'export * as core from "./core.js"'),
+        ("z", 4, 'import * as z from "./external.js"'),
+        ("default", 4, 'import * as z from "./external.js"'),
+        ("fs", 4, 'import fs = require("fs")'),
+    }
+    _, plain = parse("x.ts", "typescript", 'import { a } from "./a";\nexport { a };\n')
+    assert plain.symbols == ()  # a re-exported named import is not a declaration here
