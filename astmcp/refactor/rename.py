@@ -18,7 +18,7 @@ from typing import Any
 from astmcp.errors import AstmcpError, InternalError, InvalidInput, MutationBlocked
 from astmcp.lang import optional_module
 from astmcp.model import PYTHON
-from astmcp.query.common import SymbolRow
+from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor import collisions
 from astmcp.refactor.identifiers import check_new_name, language_of
 from astmcp.refactor.plan import Plan
@@ -28,6 +28,7 @@ from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.workspace import Workspace
 
 _RANK = {"certain": 0, "likely": 1, "name": 2}
+_FUNCTION_KINDS = {"function", "method", "property", "constructor", "getter", "setter"}
 _MEMBER_KINDS = {"method", "property", "attribute", "getter", "setter", "enum_member"}
 
 
@@ -158,6 +159,14 @@ def file_edits(loaded: LoadedFile, hits: list[Hit], old: str, new: str, member: 
     return apply_edits(text, edits)
 
 
+def _is_local(conn: sqlite3.Connection, row: SymbolRow) -> bool:
+    """A def/class nested in a function is a local binding: no attribute or string names it."""
+    if not row.parent_path:
+        return False
+    parents = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (row.file, row.parent_path))
+    return bool(parents) and all(p.kind in _FUNCTION_KINDS for p in parents)
+
+
 def _with_context(ws: Workspace, hits: list[Hit], loaded: dict[str, LoadedFile]) -> list[dict[str, Any]]:
     """Uncertain hits on the wire, each with its source line (trimmed) so it can be reviewed."""
     lines: dict[str, list[str]] = {}
@@ -187,7 +196,7 @@ def prepare_rename(
         raise InvalidInput(f"{row.name!r} already has that name")
     family, hits = family_and_references(ws, conn, row)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
-    unsure = [h for h in hits if h.confidence == "name"]
+    unsure = [h for h in hits if h.confidence == "name"] if not _is_local(conn, row) else []
     chosen = sure + (unsure if uncertain == "include" else [])
     by_file: dict[str, list[Hit]] = {}
     for hit in chosen:

@@ -188,3 +188,23 @@ def test_comments_naming_the_symbol_are_listed_in_the_preview_but_neither_change
         p.read("m.py")
         == "# helper does things\ndef assist():\n    return 1  # see helper\n\n\nX = assist()\n"
     )
+
+
+def test_a_nested_function_is_local_so_same_name_attributes_elsewhere_do_not_block(project: Any) -> None:
+    p = project(
+        {
+            "m.py": """
+            def outer(ctx):
+                def callback(value):
+                    return value
+
+                ctx.callback = callback
+                return ctx.callback(1)
+            """
+        }
+    )
+    plan = p("ast_rename_symbol", selector="m.py::outer.callback", new_name="on_value")
+    assert plan["blocked"] is False and plan["uncertain_references"] == []
+    p.apply(plan)
+    assert "def on_value(value):" in p.read("m.py")
+    assert "ctx.callback = on_value" in p.read("m.py") and "ctx.callback(1)" in p.read("m.py")
