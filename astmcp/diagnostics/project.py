@@ -8,6 +8,7 @@ and into them, builtins injection) are re-run against an overlay of the index.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from dataclasses import dataclass
 
@@ -73,10 +74,8 @@ def _analyze(path: str, text: str) -> FileFacts | None:
     tree, facts = parse_text(path, language, text)
     if tree is not None:
         checks = python_checks if language == PYTHON else ts_checks
-        try:
+        with contextlib.suppress(RecursionError):  # the indexer skips such a file the same way
             facts.extra[checks.NAME] = checks.analyze(path, text, tree)
-        except RecursionError:
-            pass  # the indexer skips such a file the same way
     return facts
 
 

@@ -1,6 +1,6 @@
 """Built-in Python checks run in the parse worker: undefined names, module bindings.
 
-Scope semantics come from the compiler itself (:mod:`symtable`: class scopes,
+Scope semantics come from the compiler itself (``_symtable``: class scopes,
 comprehensions, ``global``/``nonlocal``, ``del`` are exactly Python's); the
 syntax tree is walked only to place the rare candidates. The check is
 conservative: a file with a star import, ``exec`` or ``globals()`` writes is
@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib
 import re
-import symtable
 from dataclasses import dataclass
+from typing import Any
 
 from astmcp.diagnostics.builtin_names import PYTHON_BUILTINS
 from astmcp.model import DiagnosticFact
@@ -24,8 +25,12 @@ __all__ = ["NAME", "UNDEFINED_NAME", "PythonChecks", "analyze", "undefined_messa
 NAME = "py_checks"
 UNDEFINED_NAME = "PY-UNDEFINED-NAME"
 
-_STAR_IMPORT = re.compile(r"\bimport\s*\(?\s*\*")
-_DYNAMIC = re.compile(r"\b(?:exec|execfile)\s*\(|\bglobals\s*\(\s*\)|\bsys\.modules\s*\[\s*__name__\s*\]")
+_STAR_IMPORT = re.compile(r"import[ \t]*\(?[ \t]*\*")
+_DYNAMIC = (  # each starts with a literal so the scan is fast; a preceding name char is rejected
+    re.compile(r"exec(?:file)?\s*\("),
+    re.compile(r"globals\s*\(\s*\)"),
+    re.compile(r"sys\.modules\s*\[\s*__name__\s*\]"),
+)
 _DYNAMIC_WORDS = ("exec", "globals", "sys.modules")
 _NOQA = re.compile(r"#\s*(?P<kind>noqa|type:\s*ignore)\b(?::?\s*(?P<codes>[A-Z0-9, ]+))?", re.IGNORECASE)
 _BUILTINS_MODULES = frozenset({"builtins", "__builtin__", "__builtins__"})
@@ -33,6 +38,8 @@ _CLASS_IMPLICIT = frozenset({"__module__", "__qualname__", "__doc__", "__dict__"
 _KNOWN = PYTHON_BUILTINS | frozenset(dir(builtins))
 
 ScopeKey = tuple[str, str, int]
+# The compiler's own symbol tables (what :mod:`symtable` wraps), read directly for speed.
+_ST: Any = importlib.import_module("_symtable")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +58,15 @@ def undefined_message(name: str) -> str:
 
 
 def analyze(path: str, text: str, tree: ast.Module) -> PythonChecks:
-    guarded = _guarded_imports(tree.body, False, set()) if "except" in text else frozenset()
+    guarded = _guarded_imports(text) if "try" in text else frozenset()
     star = "*" in text and bool(_STAR_IMPORT.search(text)) and _has_star_import(tree)
-    dynamic_text = any(word in text for word in _DYNAMIC_WORDS) and bool(_DYNAMIC.search(text))
+    dynamic_text = any(
+        word in text and _dynamic(pattern, text)
+        for word, pattern in zip(_DYNAMIC_WORDS, _DYNAMIC, strict=True)
+    )
     injected = _injected_builtins(tree) if "builtins" in text or "__builtin__" in text else frozenset()
     try:
-        table = symtable.symtable(text, path, "exec")
+        table = _ST.symtable(text, path, "exec")
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return PythonChecks((), frozenset(), True, injected, guarded)
     module_names = _module_bindings(table)
@@ -70,31 +80,60 @@ def analyze(path: str, text: str, tree: ast.Module) -> PythonChecks:
 
 
 _NAME_ERRORS = frozenset({"NameError", "BaseException"})
+_TRY_LINE = re.compile(r"^([ \t]*)try[ \t]*:(?P<rest>.*)$", re.MULTILINE)
+_HANDLER = re.compile(r"^([ \t]*)except\b(?P<what>[^:]*):")
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from|import)[ \t]")
 _IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
-def _guarded_imports(body: list[ast.stmt], guarded: bool, out: set[int]) -> frozenset[int]:
-    """Import statements whose failure is handled (statement walk only: cheap)."""
-    for stmt in body:
-        if isinstance(stmt, ast.Import | ast.ImportFrom):
-            if guarded:
-                out.add(stmt.lineno)
-        elif isinstance(stmt, ast.Try | ast.TryStar):
-            catches = any(_catches(h, _IMPORT_ERRORS) for h in stmt.handlers)
-            _guarded_imports(stmt.body, guarded or catches, out)
-            for handler in stmt.handlers:
-                _guarded_imports(handler.body, guarded, out)
-            _guarded_imports(stmt.orelse, guarded, out)
-            _guarded_imports(stmt.finalbody, guarded, out)
-        elif isinstance(stmt, ast.Match):
-            for case in stmt.cases:
-                _guarded_imports(case.body, guarded, out)
-        else:
-            for field in ("body", "orelse", "finalbody"):
-                block = getattr(stmt, field, None)
-                if isinstance(block, list):
-                    _guarded_imports(block, guarded, out)
+def _guarded_imports(text: str) -> frozenset[int]:
+    """Lines of imports inside ``try:`` blocks whose handlers catch import failures.
+
+    Read from the text by indentation (Python's own block structure), which is
+    several times cheaper than walking every statement of every file.
+    """
+    out: set[int] = set()
+    lines: list[str] | None = None
+    row, pos = 0, 0
+    for match in _TRY_LINE.finditer(text):
+        row += text.count("\n", pos, match.start())
+        pos = match.start()
+        if lines is None:
+            lines = text.splitlines()
+        width = len(match.group(1))
+        found = [row + 1] if _IMPORT_LINE.match(match.group("rest")) else []
+        i = row + 1
+        while i < len(lines) and _inside(lines[i], width):
+            if _IMPORT_LINE.match(lines[i]):
+                found.append(i + 1)
+            i += 1
+        catches = False
+        while i < len(lines) and found and not catches:
+            handler = _HANDLER.match(lines[i])
+            if handler is None or len(handler.group(1)) != width:
+                break
+            what = handler.group("what")
+            catches = not what.strip() or any(name in what for name in _IMPORT_ERRORS)
+            i += 1
+            while i < len(lines) and _inside(lines[i], width):
+                i += 1
+        if catches:
+            out.update(found)
     return frozenset(out)
+
+
+def _inside(line: str, width: int) -> bool:
+    """Blank, comment, or indented deeper than ``width``: still inside the block."""
+    stripped = line.lstrip()
+    return not stripped or stripped.startswith("#") or len(line) - len(stripped) > width
+
+
+def _dynamic(pattern: re.Pattern[str], text: str) -> bool:
+    for match in pattern.finditer(text):
+        before = text[match.start() - 1] if match.start() else " "
+        if not (before.isalnum() or before in "_."):
+            return True
+    return False
 
 
 def _has_star_import(tree: ast.Module) -> bool:
@@ -103,15 +142,15 @@ def _has_star_import(tree: ast.Module) -> bool:
     )
 
 
-def _module_bindings(table: symtable.SymbolTable) -> set[str]:
-    names = {s.get_name() for s in table.get_symbols() if s.is_local() or s.is_imported() or s.is_assigned()}
-    stack = list(table.get_children())
+def _module_bindings(table: Any) -> set[str]:
+    names = {name for name, flags in table.symbols.items() if flags & _ST.DEF_BOUND}
+    stack = list(table.children)
     while stack:  # `global x` + assignment in any function binds a module name
         child = stack.pop()
-        stack.extend(child.get_children())
-        for sym in child.get_symbols():
-            if sym.is_declared_global() and (sym.is_assigned() or sym.is_imported()):
-                names.add(sym.get_name())
+        stack.extend(child.children)
+        for name, flags in child.symbols.items():
+            if flags & _ST.DEF_GLOBAL and flags & (_ST.DEF_LOCAL | _ST.DEF_IMPORT):
+                names.add(name)
     return names
 
 
@@ -119,36 +158,30 @@ def _quiet(name: str) -> bool:
     return (name.startswith("__") and name.endswith("__")) or name in _KNOWN
 
 
-def _candidates(table: symtable.SymbolTable, bound: set[str]) -> dict[ScopeKey, set[str]]:
-    """Names each scope reads that no scope binds, keyed by (type, name, line) of the scope."""
+def _candidates(table: Any, bound: set[str]) -> dict[ScopeKey, set[str]]:
+    """Names each scope reads that no scope binds, keyed by (type, name, line) of the scope.
+
+    Works on the raw compiler entries (flags per name): the public ``symtable``
+    wrappers cost more than the compiler pass itself on large trees.
+    """
+    kinds = {_ST.TYPE_MODULE: "module", _ST.TYPE_FUNCTION: "function", _ST.TYPE_CLASS: "class"}
     found: dict[ScopeKey, list[set[str]]] = {}
     stack = [table]
     while stack:
-        tab = stack.pop()
-        kind = tab.get_type()
-        kind_name = kind if isinstance(kind, str) else str(kind)
+        entry = stack.pop()
+        stack.extend(entry.children)
+        kind = kinds.get(entry.type)
         names: set[str] = set()
-        if kind_name in ("module", "function", "class"):
-            for sym in tab.get_symbols():
-                name = sym.get_name()
-                if not sym.is_referenced() or name in bound or _quiet(name):
+        if kind is not None:  # annotation / type-parameter scopes (3.12+) are not placed: quiet
+            for name, flags in entry.symbols.items():
+                if not flags & _ST.USE or flags & _ST.DEF_BOUND or name in bound or _quiet(name):
                     continue
-                if kind_name == "module":
-                    undefined = not (sym.is_local() or sym.is_imported() or sym.is_assigned())
-                else:  # symtable calls locals of a function named "top" global: check both ways
-                    undefined = (
-                        sym.is_global()
-                        and not sym.is_declared_global()
-                        and not (sym.is_local() or sym.is_parameter() or sym.is_free())
-                        and not (sym.is_assigned() or sym.is_imported())
-                    )
-                if undefined and not (kind_name == "class" and name in _CLASS_IMPLICIT):
+                if kind != "module" and (flags >> _ST.SCOPE_OFF) & _ST.SCOPE_MASK != _ST.GLOBAL_IMPLICIT:
+                    continue
+                if not (kind == "class" and name in _CLASS_IMPLICIT):
                     names.add(name)
-        else:  # annotation / type-parameter scopes (3.12+): not placed, stay quiet
-            names = set()
-        key: ScopeKey = (kind_name, tab.get_name(), tab.get_lineno())
+        key: ScopeKey = (kind or "other", entry.name.strip("<>"), entry.lineno)
         found.setdefault(key, []).append(names)
-        stack.extend(tab.get_children())
     out: dict[ScopeKey, set[str]] = {}
     for key, sets in found.items():
         common = set.intersection(*sets)  # same key twice (two lambdas on a line): only sure names
