@@ -14,7 +14,7 @@ from tree_sitter import Node
 from astmcp.lang.ts_commonjs import CommonJsWalker
 from astmcp.lang.ts_members import MemberWalker
 from astmcp.lang.ts_parse import TsSource
-from astmcp.lang.ts_text import clip, clip_type, collapse
+from astmcp.lang.ts_text import clip, clip_alias, clip_type, collapse
 from astmcp.lang.ts_walk import CLASS_VALUES, FUNCTION_VALUES, Declarations, Scope, has_child, value_text
 
 __all__ = ["Declarations", "Scope", "SymbolWalker"]
@@ -278,7 +278,7 @@ class SymbolWalker(MemberWalker, CommonJsWalker):
             name_node = node.child_by_field_name("name")
             value = node.child_by_field_name("value")
             full = collapse(self.src.slice(_sig_start(wrapper).start_byte, node.end_byte))
-            sig = clip_type(full[:-1].rstrip() if full.endswith(";") else full)
+            sig = clip_alias(full[:-1].rstrip() if full.endswith(";") else full)
             path = self.emit(
                 scope,
                 self.name_of(name_node) or "?",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 _VALUE_CHARS = 80
-_TYPE_CHARS = 300
+_TYPE_CHARS = 300  # annotations of variables and members (overload lists)
+_ALIAS_CHARS = 160  # a type alias's value is its body: keep the start
 
 
 def collapse(text: str) -> str:
@@ -19,6 +20,10 @@ def clip(text: str, limit: int = _VALUE_CHARS) -> str:
 
 def clip_type(text: str) -> str:
     return clip(text, _TYPE_CHARS)
+
+
+def clip_alias(text: str) -> str:
+    return clip(text, _ALIAS_CHARS)
 
 
 def strip_comments(text: str) -> str:

@@ -218,7 +218,8 @@ def test_imports_reexports_requires_and_dynamic_imports_are_facts() -> None:
 
 
 def test_import_equals_require_and_side_effect_imports_are_facts() -> None:
-    _, facts = parse("x.ts", "typescript", 'import fs = require("fs");\nimport "./polyfill";\n')
+    source = 'import fs = require("fs");\nimport "./polyfill";\nfoo("not-a-module");\nrequire(name);\n'
+    _, facts = parse("x.ts", "typescript", source)
     assert [(i.module, i.alias, i.kind, i.line) for i in facts.imports] == [
         ("fs", "fs", "require", 1),
         ("./polyfill", None, "import", 2),
