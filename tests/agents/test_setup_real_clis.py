@@ -10,7 +10,12 @@ from typing import Any
 
 import pytest
 
+from astmcp.agents import setup as setup_steps
 from astmcp.agents.cli import setup_command
+from astmcp.agents.clients import AgentCli, ServerCommand
+from astmcp.agents.errors import AgentCliFailed
+from astmcp.agents.process import Runner
+from astmcp.agents.skills import Agent, AgentHome, skill_text
 
 MakeHome = Callable[..., Any]  # conftest.agent_home
 
@@ -188,3 +193,47 @@ def test_interactive_setup_answered_no_changes_nothing(
     assert code == 1
     assert '"CANCELLED"' in capsys.readouterr().err
     assert home.snapshot() == before
+
+
+def _broken_server(home: Any) -> ServerCommand:
+    script = home.root / "broken-server"
+    script.write_text("#!/bin/sh\necho 'cannot start' >&2\nexit 3\n", encoding="utf-8")
+    script.chmod(0o755)
+    return ServerCommand(str(script))
+
+
+def _plans(home: Any, server: ServerCommand, agents: list[Agent]) -> list[setup_steps.AgentPlan]:
+    runner = Runner(home.environ, home.root / "home")
+    found = setup_steps.detect(runner, agents)
+    clis = [c for c in found.values() if isinstance(c, AgentCli)]
+    homes = AgentHome.from_environ(home.environ)
+    return setup_steps.preflight(clis, server, homes, skill_text(), force_skill=False)
+
+
+def test_claude_failing_to_start_the_server_is_reported_as_not_verified(agent_home: MakeHome) -> None:
+    home = agent_home()
+    server = _broken_server(home)
+
+    results = setup_steps.apply(_plans(home, server, ["claude"]), server, skill_text())
+    report = setup_steps.summary(server, results, [])
+
+    assert report["status"] == "error"
+    (claude,) = report["agents"]
+    assert claude["verified"] is False
+    assert "Failed" in claude["verification"]
+
+
+def test_hermes_refusing_a_server_that_cannot_start_fails_setup_and_says_what_was_done(
+    agent_home: MakeHome,
+) -> None:
+    home = agent_home()
+    server = _broken_server(home)
+    plans = _plans(home, server, ["claude", "hermes"])
+
+    with pytest.raises(AgentCliFailed) as failed:
+        setup_steps.apply(plans, server, skill_text())
+
+    assert failed.value.details is not None
+    assert failed.value.details["completed"] == ["claude: registered", "claude: skill installed"]
+    assert home.hermes_servers() is None
+    assert not home.hermes_skill.exists()
