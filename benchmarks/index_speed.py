@@ -103,6 +103,18 @@ def _tree(pid: int) -> list[int]:
     return seen
 
 
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _cpu(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICK
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def _rss(pid: int) -> int:
     try:
         with open(f"/proc/{pid}/statm", encoding="ascii") as handle:
@@ -112,23 +124,29 @@ def _rss(pid: int) -> int:
 
 
 class _Sampler(threading.Thread):
-    """Peak summed RSS of a process and all its descendants."""
+    """Peak summed RSS of a process and all its descendants, and their CPU time as last seen
+    (a forkserver's workers are reaped by the forkserver, so ``wait4`` alone misses them)."""
 
     def __init__(self, pid: int, interval: float = 0.02) -> None:
         super().__init__(daemon=True)
         self.pid, self.interval = pid, interval
         self.peak = 0
+        self.cpu: dict[int, float] = {}
         self.stop = threading.Event()
 
     def run(self) -> None:
         while not self.stop.is_set():
-            self.peak = max(self.peak, sum(_rss(p) for p in _tree(self.pid)))
+            pids = _tree(self.pid)
+            self.peak = max(self.peak, sum(_rss(p) for p in pids))
+            for p in pids:
+                self.cpu[p] = max(self.cpu.get(p, 0.0), _cpu(p))
             self.stop.wait(self.interval)
 
 
 @dataclass(frozen=True)
 class Run:
     seconds: float
+    cpu_s: float  # user + system of the process and every descendant it waited for
     tree_rss_mb: float
     max_process_rss_mb: float
     stdout: str
@@ -165,6 +183,7 @@ def run(cmd: list[str], cwd: Path | None = None, sample: bool = False) -> Run:
         raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}: {stderr[-2000:]}")
     return Run(
         seconds,
+        max(usage.ru_utime + usage.ru_stime, sum(sampler.cpu.values()) if sampler else 0.0),
         (sampler.peak if sampler else 0) / 2**20,
         usage.ru_maxrss / 1024,
         stdout,
@@ -308,6 +327,7 @@ def bench_corpus(corpus: Corpus, repeat: int, peer_exe: Path | None) -> dict[str
                 tools.remove(tool)
                 continue
             add(tool, "cold_s", cold.seconds)
+            add(tool, "cold_cpu_s", cold.cpu_s)
             add(tool, "cold_tree_rss_mb", cold.tree_rss_mb)
             add(tool, "cold_max_process_rss_mb", cold.max_process_rss_mb)
             add(tool, "no_change_cli_s", tool.sync().seconds)
@@ -363,6 +383,7 @@ def _fmt(value: float | None, unit: str = "s") -> str:
 def table(report: dict[str, Any]) -> str:
     rows = [
         ("cold index", "cold_s", "s"),
+        ("cold index, CPU time (user+sys, all processes)", "cold_cpu_s", "s"),
         ("cold peak RSS (process tree)", "cold_tree_rss_mb", "MB"),
         ("cold largest process RSS", "cold_max_process_rss_mb", "MB"),
         ("no-change refresh, in process", "no_change_s", "s"),
