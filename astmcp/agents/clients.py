@@ -19,7 +19,7 @@ from astmcp.agents.skills import Agent
 
 SERVER_NAME = "ast"
 
-VERSION_TIMEOUT = 20.0
+VERSION_TIMEOUT = 30.0
 READ_TIMEOUT = 90.0
 WRITE_TIMEOUT = 120.0
 
