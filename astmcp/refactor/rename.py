@@ -68,7 +68,7 @@ def family_and_references(
     if engine is None:
         if language_of(row.file) != PYTHON:
             raise InternalError("TypeScript/JavaScript references are not available in this build")
-        return [row], local_references(ws, row)
+        return [row, *_same_path(conn, [row])], local_references(ws, row)
     members, external = engine.override_family(conn, row)
     if external:
         names = sorted(str(n) for n in external)
@@ -78,6 +78,7 @@ def family_and_references(
             {"external_members": names},
         )
     family: list[SymbolRow] = [row, *(m for m in members if m.id != row.id)]
+    family += _same_path(conn, family)
     best: dict[tuple[str, int, int], Hit] = {}
     for member in family:
         for ref in engine.collect_references(ws, conn, member, include_name_hits=True):
@@ -86,6 +87,21 @@ def family_and_references(
             if key not in best or _RANK[hit.confidence] < _RANK[best[key].confidence]:
                 best[key] = hit
     return family, sorted(best.values(), key=lambda h: (_RANK[h.confidence], h.file, h.line, h.column))
+
+
+def _same_path(conn: sqlite3.Connection, family: list[SymbolRow]) -> list[SymbolRow]:
+    """Other declarations of the same path in the same file (overloads, property setters,
+    get/set accessors, redefinitions): one name, renamed together."""
+    seen = {m.id for m in family}
+    extra: list[SymbolRow] = []
+    for member in list(family):
+        for other in query_symbols(
+            conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.symbol_path)
+        ):
+            if other.id not in seen:
+                seen.add(other.id)
+                extra.append(other)
+    return extra
 
 
 def local_references(ws: Workspace, row: SymbolRow) -> list[Hit]:

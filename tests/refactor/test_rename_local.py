@@ -208,3 +208,57 @@ def test_a_nested_function_is_local_so_same_name_attributes_elsewhere_do_not_blo
     p.apply(plan)
     assert "def on_value(value):" in p.read("m.py")
     assert "ctx.callback = on_value" in p.read("m.py") and "ctx.callback(1)" in p.read("m.py")
+
+
+def test_a_property_with_its_setter_is_renamed_as_one_name(project: Any) -> None:
+    p = project(
+        {
+            "m.py": """
+            class Box:
+                def __init__(self):
+                    self._size = 0
+
+                @property
+                def size(self):
+                    return self._size
+
+                @size.setter
+                def size(self, value):
+                    self._size = value
+
+
+            def grow(box: Box):
+                box.size = box.size + 1
+            """
+        }
+    )
+    plan = p("ast_rename_symbol", selector="m.py::Box.size@6", new_name="volume", uncertain="include")
+    p.apply(plan)
+    text = p.read("m.py")
+    assert "def size" not in text and "@volume.setter" in text and text.count("def volume") == 2
+    assert "box.volume = box.volume + 1" in text
+
+
+def test_overloads_are_renamed_together(project: Any) -> None:
+    p = project(
+        {
+            "m.py": """
+            from typing import overload
+
+
+            @overload
+            def conv(x: int) -> int: ...
+            @overload
+            def conv(x: str) -> str: ...
+            def conv(x):
+                return x
+
+
+            y = conv(1)
+            """
+        }
+    )
+    plan = p("ast_rename_symbol", selector="m.py::conv@5", new_name="convert")
+    p.apply(plan)
+    text = p.read("m.py")
+    assert "conv(" not in text.replace("convert(", "") and text.count("def convert") == 3
