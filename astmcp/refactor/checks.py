@@ -12,7 +12,6 @@ from typing import Any
 
 from astmcp.lang import optional_module
 from astmcp.model import LANGUAGE_BY_SUFFIX, PYTHON
-from astmcp.refactor import tsparse
 from astmcp.workspace import Workspace
 
 
@@ -28,6 +27,8 @@ def syntax_error(path: str, text: str) -> dict[str, Any] | None:
         return None
     if language is None:
         return None
+    from astmcp.refactor import tsparse  # tree-sitter only when a TS/JS file is involved
+
     tree = tsparse.parse(path, text.encode("utf-8"))
     node = tsparse.first_error(tree.root_node)
     if node is None:

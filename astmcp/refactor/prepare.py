@@ -6,7 +6,6 @@ import difflib
 import os
 import sqlite3
 import stat
-import uuid
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -101,6 +100,8 @@ def build_plan(
         reasons.append(f"the change adds {delta['added_errors']} error diagnostic(s); see diagnostics.added")
     if uncertain_reason:
         reasons.append(uncertain_reason)
+    import uuid
+
     now = ws.plans.clock()
     plan = Plan(
         operation_id=str(uuid.uuid4()),

@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import portalocker
-
 from astmcp.errors import InvalidInput, Locked
 from astmcp.refactor.state import private_dir, read_private, write_private
 
@@ -80,6 +78,8 @@ def load_receipt(state_dir: Path, operation_id: str) -> Receipt | None:
 
 def workspace_lock(state_dir: Path, root: Path, timeout_s: float) -> AbstractContextManager[Any]:
     """The cross-process lock of one project: ``<state>/locks/<sha256(root)>.lock``."""
+    import portalocker  # imported on use: it costs more than the rest of this module
+
     folder = private_dir(private_dir(state_dir) / "locks")
     name = hashlib.sha256(str(root).encode("utf-8")).hexdigest()
     return _Held(portalocker.Lock(str(folder / f"{name}.lock"), mode="a", timeout=timeout_s))
@@ -90,6 +90,8 @@ class _Held(AbstractContextManager[Any]):
         self._lock = lock
 
     def __enter__(self) -> Any:
+        import portalocker
+
         try:
             return self._lock.acquire()
         except portalocker.LockException:
