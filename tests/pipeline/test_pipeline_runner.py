@@ -323,3 +323,39 @@ def test_a_whole_input_that_is_not_an_object_is_invalid_reference(tiny_project: 
     whole = {"id": "again", "tool": "ast_get_outline", "input": {"$ref": "#/steps/files/total"}}
     error = fails(root, [LIST, whole])
     assert (error.code, error.step_id) == ("INVALID_REFERENCE", "again")
+
+
+class InFlight(Recorder):
+    """Counts how many calls are inside call_tool at the same time."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.now = 0
+        self.most = 0
+
+    def __call__(self, workspaces: Workspaces, tool: str, arguments: dict[str, Any]) -> ToolResult:
+        with self._lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+        try:
+            return super().__call__(workspaces, tool, arguments)
+        finally:
+            with self._lock:
+                self.now -= 1
+
+
+@pytest.mark.parametrize("concurrency", [1, 3])
+def test_foreach_never_runs_more_calls_at_once_than_its_concurrency(
+    tiny_project: Any, concurrency: int
+) -> None:
+    root = tiny_project(30)
+    doc = {
+        "version": 1,
+        "project_root": root.name,
+        "limits": {"concurrency": concurrency},
+        "steps": [LIST, outline_each()],
+    }
+    recorder = InFlight()
+    out = run_pipeline(compile_pipeline(parse_document(doc)), root.parent, call=recorder)
+    assert len(out["result"]) == 30
+    assert 1 <= recorder.most <= concurrency
