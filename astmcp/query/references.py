@@ -54,8 +54,30 @@ def twins(conn: sqlite3.Connection, symbol: SymbolRow) -> list[SymbolRow]:
     return [symbol, *found[:1]]
 
 
+def _library_members() -> frozenset[str]:
+    """Members of the types any Python code handles; a project member sharing one of these
+    names is never the single candidate for an untyped receiver."""
+    import collections
+    import datetime
+    import io
+    import pathlib
+    import re
+    import threading
+
+    kinds: list[type] = [
+        str, bytes, bytearray, list, dict, set, frozenset, tuple, int, float, complex, object, type,
+        BaseException, re.Match, re.Pattern, io.TextIOWrapper, io.BytesIO, io.StringIO, pathlib.Path,
+        collections.OrderedDict, collections.deque, collections.Counter, datetime.datetime, datetime.date,
+        datetime.timedelta, threading.Thread, memoryview, range, slice, property,
+    ]  # fmt: skip
+    return frozenset(name for kind in kinds for name in dir(kind))
+
+
+_LIBRARY_MEMBERS = _library_members()
+
+
 def _unique_member(conn: sqlite3.Connection, symbol: SymbolRow, family: list[SymbolRow]) -> bool:
-    if symbol.kind not in _MEMBER_KINDS or symbol.name.startswith("__"):
+    if symbol.kind not in _MEMBER_KINDS or symbol.name.startswith("__") or symbol.name in _LIBRARY_MEMBERS:
         return False
     marks = ",".join("?" * len(_MEMBER_KINDS))
     owners = {
@@ -100,15 +122,16 @@ def collect_references(
             )
     if include_name_hits:
         likely = _unique_member(conn, symbol, same)
-        for path, line, col, end_col, kind in conn.execute(
-            "SELECT f.path, r.line, r.col, r.end_col, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
-            " WHERE r.name = ? AND r.confidence = 'name'",
+        for path, line, col, end_col, kind, target in conn.execute(
+            "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r"
+            " JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.confidence = 'name'",
             (symbol.name,),
         ):
             key = (path, line, col)
             if key in out:
                 continue
-            confidence = "likely" if likely and kind != "string" else "name"
+            # only a receiver nobody could type is a candidate; a typed one lacking the member is not
+            confidence = "likely" if likely and kind != "string" and target is None else "name"
             out[key] = Reference(path, line, col, end_col, kind, confidence, False)
     return sorted(
         out.values(), key=lambda r: (_CONFIDENCE_ORDER[r.confidence] // 2, r.file, r.line, r.column)

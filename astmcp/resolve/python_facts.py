@@ -175,6 +175,10 @@ class _Analyzer:
             elif kind == "expr":
                 assert isinstance(node, ast.expr)
                 chains.add(self.chain(where, node))
+            elif kind == "enter":
+                assert isinstance(node, ast.expr)
+                manager = self.chain(where, node)
+                chains.add(f"{manager}/__enter__/()" if manager else None)
             else:
                 return None
             if len(chains) > 1 or None in chains:
@@ -555,8 +559,13 @@ class _Analyzer:
     def with_(self, node: ast.With | ast.AsyncWith, scope: _Scope) -> None:
         for item in node.items:
             self.expr(item.context_expr, scope, "read")
-            if item.optional_vars is not None:
-                self.target(item.optional_vars, scope, None)
+            target = item.optional_vars
+            if isinstance(target, ast.Name) and scope.kind == "function":
+                # `with Cls() as x`: x is what Cls.__enter__ returns
+                self.bind(scope, target.id, "", ("enter", item.context_expr))
+                self.name_occurrence(target, scope, "write")
+            elif target is not None:
+                self.target(target, scope, None)
         self.body(node.body, scope, False)
 
     def import_(self, node: ast.Import, scope: _Scope) -> None:
@@ -581,6 +590,14 @@ class _Analyzer:
             col = self.col(line, getattr(alias, "col_offset", node.col_offset))
             kind = "export" if self.is_init and scope.kind == "module" else "import"
             self.rows.append((alias.name, line, col, col + len(alias.name), kind, target, scope.path))
+            if alias.asname == alias.name:  # `import X as X`: the re-export idiom names it twice
+                text = self.line_text(line)
+                at = text.find(f" as {alias.name}", col - 1 + len(alias.name))
+                if at >= 0:
+                    start = at + 5
+                    self.rows.append(
+                        (alias.name, line, start, start + len(alias.name), kind, target, scope.path)
+                    )
 
     def global_(self, node: ast.Global | ast.Nonlocal, scope: _Scope) -> None:
         if isinstance(node, ast.Global):
