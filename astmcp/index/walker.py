@@ -177,22 +177,20 @@ def _walk_dir(
             specs = [*specs, (rel_dir, local)]
     subdirs: list[tuple[str, str]] = []
     sources: list[tuple[str, str, os.DirEntry[str]]] = []
-    for entry in entries:
+    prefix = f"{rel_dir}/" if rel_dir else ""
+    suffixes = LANGUAGE_BY_SUFFIX
+    for entry in entries:  # hot: every entry of the tree on every refresh
         name = entry.name
         try:
-            is_link = entry.is_symlink()
-            is_dir = not is_link and entry.is_dir(follow_symlinks=False)
+            is_dir = entry.is_dir(follow_symlinks=False)  # False for a link to a folder
+            is_link = not is_dir and entry.is_symlink()
         except OSError:
             result.skipped["unreadable"] += 1
             continue
-        if is_link:
-            if language_of(name) is not None or _is_dir_link(entry):
-                result.skipped["symlink"] += 1
-            continue
-        rel = f"{rel_dir}/{name}" if rel_dir else name
         if is_dir:
             if name == ".astmcp":  # our own state: not a skip worth reporting
                 continue
+            rel = prefix + name
             if name in ALWAYS_SKIPPED_DIRS:
                 result.skipped["excluded_dir"] += 1
             elif specs and _ignored(specs, rel, True):
@@ -202,11 +200,16 @@ def _walk_dir(
             else:
                 subdirs.append((name, rel))
             continue
-        language = language_of(name)
+        dot = name.rfind(".")
+        language = suffixes.get(name[dot:]) if dot > 0 else None
+        if is_link:
+            if language is not None or _is_dir_link(entry):
+                result.skipped["symlink"] += 1
+            continue
         if language is not None:
-            sources.append((language, rel, entry))
+            sources.append((language, prefix + name, entry))
         elif is_config_file(name):
-            sources.append(("config", rel, entry))
+            sources.append(("config", prefix + name, entry))
     sources.sort(key=_by_rel)
     for language, rel, entry in sources:
         try:
