@@ -20,6 +20,7 @@ from astmcp.lang import optional_module
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor import collisions
+from astmcp.refactor.family_guard import check_family
 from astmcp.refactor.identifiers import check_new_name, language_of
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
@@ -79,6 +80,7 @@ def family_and_references(
         )
     family: list[SymbolRow] = [row, *(m for m in members if m.id != row.id)]
     family += _same_path(conn, family)
+    check_family(conn, row, family)
     best: dict[tuple[str, int, int], Hit] = {}
     for member in family:
         for ref in engine.collect_references(ws, conn, member, include_name_hits=True):

@@ -36,6 +36,8 @@ def test_rename_fixture(name: str, tmp_path: Path) -> None:
             args["uncertain"] = case["uncertain"]
         result = call_tool(workspaces, "ast_rename_symbol", args)
         expect = case["expect"]
+        if isinstance(expect, list):  # either outcome is safe; which one depends on how well bases link
+            expect = "applied" if not result.is_error else expect[1]
         if expect not in ("applied", "blocked"):
             assert result.is_error and result.data["error"]["code"] == expect, result.text
             assert case.get("message", "") in result.data["error"]["message"]
