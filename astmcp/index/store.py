@@ -110,16 +110,17 @@ CREATE TABLE IF NOT EXISTS edges (
 CREATE INDEX IF NOT EXISTS edges_src ON edges(src_symbol_id);
 CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_symbol_id);
 CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
--- Linkers' per-file inputs kept for re-linking dependants (JSON), and what each file's
--- resolution consulted: a path, or "?<module name>" / "?@<path key>" for a module not found.
-CREATE TABLE IF NOT EXISTS module_facts (file_id INTEGER PRIMARY KEY, data TEXT NOT NULL);
+-- Linkers' per-file inputs kept for re-linking dependants (JSON; by path, so the previous
+-- version is still there when a changed file is linked), and what each file's resolution
+-- consulted: a path, or "?<module name>" / "?@<path key>" for a module not found.
+CREATE TABLE IF NOT EXISTS module_facts (path TEXT PRIMARY KEY, data TEXT NOT NULL, symbols TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS link_deps (file_id INTEGER NOT NULL, dep TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS link_deps_dep ON link_deps(dep);
 CREATE INDEX IF NOT EXISTS link_deps_file ON link_deps(file_id);
 CREATE TABLE IF NOT EXISTS stats (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 
-PER_FILE_TABLES = ("symbols", "imports", "diagnostics", "refs", "edges", "module_facts", "link_deps")
+PER_FILE_TABLES = ("symbols", "imports", "diagnostics", "refs", "edges", "link_deps")
 
 
 def state_dir(root: Path) -> Path:

@@ -95,7 +95,8 @@ def _unique_member(conn: sqlite3.Connection, symbol: SymbolRow, family: list[Sym
 def collect_references(
     ws: Workspace, conn: sqlite3.Connection, symbol: SymbolRow, *, include_name_hits: bool = True
 ) -> list[Reference]:
-    """Every occurrence of ``symbol``: certain/likely first (file, line, column), then name hits.
+    """Every occurrence of ``symbol``: certain/likely first (file, line, column), then name hits
+    (left out with ``include_name_hits=False``; ``likely`` ones are always kept).
 
     The declaration(s) are included with ``is_declaration`` set. ``ws`` is kept for
     callers that re-read text; resolution comes from the index alone.
@@ -120,8 +121,8 @@ def collect_references(
             out[key] = Reference(
                 s.file, s.name_line, s.name_col, s.name_end_col, "definition", "certain", True
             )
-    if include_name_hits:
-        likely = _unique_member(conn, symbol, same)
+    likely = _unique_member(conn, symbol, same)
+    if include_name_hits or likely:
         for path, line, col, end_col, kind, target in conn.execute(
             "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r"
             " JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.confidence = 'name'",
@@ -132,6 +133,8 @@ def collect_references(
                 continue
             # only a receiver nobody could type is a candidate; a typed one lacking the member is not
             confidence = "likely" if likely and kind != "string" and target is None else "name"
+            if confidence == "name" and not include_name_hits:
+                continue
             out[key] = Reference(path, line, col, end_col, kind, confidence, False)
     return sorted(
         out.values(), key=lambda r: (_CONFIDENCE_ORDER[r.confidence] // 2, r.file, r.line, r.column)

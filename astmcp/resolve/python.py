@@ -75,14 +75,7 @@ class Resolver:
         if found is None:
             found = self.fresh.get(path)
             if found is None:
-                file_id = self.file_ids.get(path)
-                row = (
-                    self.conn.execute(
-                        "SELECT data FROM module_facts WHERE file_id = ?", (file_id,)
-                    ).fetchone()
-                    if file_id is not None
-                    else None
-                )
+                row = self.conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone()
                 found = json.loads(row[0]) if row else {}
             self._facts[path] = found
         return found
@@ -402,17 +395,38 @@ class PythonLinker:
             return
         resolver = Resolver(conn, fresh)
         existing = conn.execute("SELECT 1 FROM module_facts LIMIT 1").fetchone() is not None
+        for path in changes.removed_paths:
+            conn.execute("DELETE FROM module_facts WHERE path = ?", (path,))
+        reshaped: list[str] = []  # changed files whose interface (facts, symbol list) changed
+        id_map: list[tuple[int, int]] = []
         for path, payload in fresh.items():
-            data = {k: v for k, v in payload.items() if k != "refs"}
+            data = json.dumps(
+                {k: v for k, v in payload.items() if k != "refs"}, separators=(",", ":"), sort_keys=True
+            )
+            symbols = [(sym.symbol_path, sym.kind, sym.id) for sym in _in_order(resolver.table(path))]
+            old = conn.execute("SELECT data, symbols FROM module_facts WHERE path = ?", (path,)).fetchone()
+            old_symbols = json.loads(old[1]) if old else None
+            if (
+                old is not None
+                and old[0] == data
+                and [s[:2] for s in old_symbols] == [list(s[:2]) for s in symbols]
+            ):
+                id_map.extend((o[2], n[2]) for o, n in zip(old_symbols, symbols, strict=True))
+            else:
+                reshaped.append(path)
             conn.execute(
-                "INSERT OR REPLACE INTO module_facts(file_id, data) VALUES (?, ?)",
-                (resolver.file_ids[path], json.dumps(data, separators=(",", ":"))),
+                "INSERT OR REPLACE INTO module_facts(path, data, symbols) VALUES (?, ?, ?)",
+                (path, data, json.dumps(symbols, separators=(",", ":"))),
             )
         full = changes.full or not existing
         if full:
             targets = list(resolver.file_ids)
         else:
-            targets = sorted(set(fresh) | self.dependants(conn, resolver, [*fresh, *changes.removed_paths]))
+            # Same interface: what others resolved into the file is unchanged but for symbol ids.
+            _remap(conn, id_map)
+            targets = sorted(
+                set(fresh) | self.dependants(conn, resolver, [*reshaped, *changes.removed_paths])
+            )
         # A bulk load is faster into unindexed tables; the indexes come back at the end.
         dropped = _drop_indexes(conn) if full and len(targets) > _BULK else []
         try:
@@ -522,6 +536,27 @@ class PythonLinker:
                     target = member[1]
             updates.append((target, import_id))
         conn.executemany("UPDATE imports SET resolved_path = ? WHERE id = ?", updates)
+
+
+def _in_order(table: dict[str, list[_Sym]]) -> list[_Sym]:
+    return sorted((sym for syms in table.values() for sym in syms), key=lambda s: (s.line, s.name_col, s.id))
+
+
+def _remap(conn: sqlite3.Connection, id_map: list[tuple[int, int]]) -> None:
+    pairs = [(old, new) for old, new in id_map if old != new]
+    if not pairs:
+        return
+    conn.execute(
+        "CREATE TEMP TABLE IF NOT EXISTS symbol_remap (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)"
+    )
+    conn.execute("DELETE FROM symbol_remap")
+    conn.executemany("INSERT OR REPLACE INTO symbol_remap(old, new) VALUES (?, ?)", pairs)
+    for table, column in (("refs", "symbol_id"), ("edges", "src_symbol_id"), ("edges", "dst_symbol_id")):
+        conn.execute(
+            f"UPDATE {table} SET {column} = (SELECT new FROM symbol_remap WHERE old = {table}.{column})"
+            f" WHERE {column} IN (SELECT old FROM symbol_remap)"
+        )
+    conn.execute("DELETE FROM symbol_remap")
 
 
 def _drop_indexes(conn: sqlite3.Connection) -> list[str]:

@@ -112,3 +112,21 @@ def test_override_family_names_members_defined_outside_the_project(tmp_path: Pat
     extra = resolve_symbol(ws, conn, SymbolTarget(selector="wrap.py::Wrapper.extra"))
     assert override_family(conn, extra)[1] == []
     ws.index.close()
+
+
+def test_renaming_a_function_in_a_module_unresolves_its_importers(
+    fixture_project: Callable[[str], Path],
+) -> None:
+    root = fixture_project("python/refs/reexport")
+    ws = Workspace(root)
+    assert ("main.py", 6, "certain") in _refs(ws, "pkg/core.py::helper")
+    _write(root, "pkg/core.py", "def helper2():\n    return 2\n")
+    conn = ws.db()
+    rows = conn.execute(
+        "SELECT r.line, r.confidence FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE f.path = 'main.py' AND r.name = 'helper'"
+    ).fetchall()
+    assert rows and all(confidence == "none" for _, confidence in rows)
+    _write(root, "pkg/core.py", "def helper():\n    return 3\n")
+    assert ("main.py", 6, "certain") in _refs(ws, "pkg/core.py::helper")
+    ws.index.close()
