@@ -405,7 +405,7 @@ class PythonLinker:
             )
             symbols = [(sym.symbol_path, sym.kind, sym.id) for sym in _in_order(resolver.table(path))]
             old = conn.execute("SELECT data, symbols FROM module_facts WHERE path = ?", (path,)).fetchone()
-            old_symbols = json.loads(old[1]) if old else None
+            old_symbols: list[list[Any]] = json.loads(old[1]) if old else []
             if (
                 old is not None
                 and old[0] == data
