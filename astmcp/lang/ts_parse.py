@@ -68,7 +68,9 @@ def _blank(match: re.Match[bytes]) -> bytes:
 # overload call signature) is glued to the previous member's type, because the
 # grammar's automatic-semicolon rule never fires before `(`/`<`. A `;` written
 # into the indentation separates them; only used after a line that ends a type.
-_SIGNATURE_LINE = re.compile(rb"\n[ \t]*(?P<gap>[ \t])(?:[<(]|in\??:)")
+_SIGNATURE_LINE = re.compile(
+    rb"\n[ \t]*(?P<gap>[ \t])(?:\(|in\??:|<[ \t]*(?:const[ \t]+)?[A-Za-z_$][\w$]*[ \t]*(?:[,=>]|extends\b))"
+)
 _TYPE_END = re.compile(rb"(?:[\w$\])}]|(?<!=)>)$")
 _CONTINUING_KEYWORD = re.compile(
     rb"\b(?:extends|keyof|typeof|infer|is|as|satisfies|in|of|instanceof|return|yield|await|new|"

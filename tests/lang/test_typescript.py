@@ -267,7 +267,10 @@ def test_grammar_gaps_in_real_code_index_fully() -> None:
 
 
 def test_neutralizing_leaves_comparisons_arrows_and_jsx_alone() -> None:
-    source = b"const ok = a < b && c > d;\nconst f = () => `x`;\nfor (const k in obj) {}\n"
+    source = (
+        b"const ok = a < b && c > d;\nconst f = () => `x`;\nfor (const k in obj) {}\n"
+        b"const leading = items.length\n  < limit && other\n"  # operators first on the line (dprint)
+    )
     assert neutralize(source) == source
     jsx = b"const el = (\n  <div>\n    <span>x</span>\n  </div>\n);\n"
     assert neutralize(jsx, tsx=True) == jsx
