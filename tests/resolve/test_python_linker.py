@@ -130,3 +130,11 @@ def test_renaming_a_function_in_a_module_unresolves_its_importers(
     _write(root, "pkg/core.py", "def helper():\n    return 3\n")
     assert ("main.py", 6, "certain") in _refs(ws, "pkg/core.py::helper")
     ws.index.close()
+
+
+def test_a_stub_and_its_module_are_one_symbol(fixture_project: Callable[[str], Path]) -> None:
+    ws = Workspace(fixture_project("python/refs/stubs"))
+    from_source = _refs(ws, "m.py::f")
+    assert from_source == _refs(ws, "m.pyi::f")
+    assert {("m.py", 1, "certain"), ("m.pyi", 1, "certain"), ("user.py", 5, "certain")} <= from_source
+    ws.index.close()
