@@ -205,3 +205,13 @@ def test_plan_output_drops_the_preview_then_trims_uncertain_references_to_fit_ma
     assert out["truncated"] is True and 0 < len(out["uncertain_references"]) < 400
     assert out["plan_hash"] == plan.plan_hash
     assert len(dumps_compact(out).encode()) <= 8 * 1024
+
+
+def test_write_tools_are_registered_with_their_annotations() -> None:
+    from astmcp.tools import registry
+
+    tools = registry()
+    for name in ("ast_rename_symbol", "ast_replace_symbol_body", "ast_get_operation_preview"):
+        assert tools[name].read_only is True and tools[name].destructive is False
+    apply = tools["ast_apply_operation"]
+    assert apply.read_only is False and apply.destructive is True and apply.idempotent is True
