@@ -41,17 +41,20 @@ _CONTEXT_CHARS = 200
 
 
 def twins(conn: sqlite3.Connection, symbol: SymbolRow) -> list[SymbolRow]:
-    """The symbol and its declaration in the stub beside it (``m.py`` and ``m.pyi``)."""
+    """The symbol with every declaration that is the same symbol: redefinitions, overloads and
+    property accessors of its path in its file, and the same path in the stub beside it
+    (``m.py`` and ``m.pyi``). The symbol itself comes first."""
+    files = [symbol.file]
     if symbol.file.endswith(".py"):
-        other = symbol.file + "i"
+        files.append(symbol.file + "i")
     elif symbol.file.endswith(".pyi"):
-        other = symbol.file[:-1]
-    else:
-        return [symbol]
+        files.append(symbol.file[:-1])
     found = query_symbols(
-        conn, "f.path = ? AND s.symbol_path = ? ORDER BY s.line", (other, symbol.symbol_path)
+        conn,
+        f"f.path IN ({','.join('?' * len(files))}) AND s.symbol_path = ? ORDER BY f.path, s.line",
+        (*files, symbol.symbol_path),
     )
-    return [symbol, *found[:1]]
+    return [symbol, *(row for row in found if row.id != symbol.id)]
 
 
 def _library_members() -> frozenset[str]:

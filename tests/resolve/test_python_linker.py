@@ -138,3 +138,22 @@ def test_a_stub_and_its_module_are_one_symbol(fixture_project: Callable[[str], P
     assert from_source == _refs(ws, "m.pyi::f")
     assert {("m.py", 1, "certain"), ("m.pyi", 1, "certain"), ("user.py", 5, "certain")} <= from_source
     ws.index.close()
+
+
+def test_property_accessors_share_their_references(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        "p.py",
+        "class C:\n    @property\n    def size(self):\n        return 1\n\n    @size.setter\n"
+        "    def size(self, value):\n        pass\n\n\ndef use(c: C):\n    c.size = c.size\n",
+    )
+    ws = Workspace(tmp_path)
+    getter, setter = _refs(ws, "p.py::C.size@3"), _refs(ws, "p.py::C.size@7")
+    assert getter == setter
+    assert {
+        ("p.py", 3, "certain"),
+        ("p.py", 6, "certain"),
+        ("p.py", 7, "certain"),
+        ("p.py", 12, "certain"),
+    } <= getter
+    ws.index.close()
