@@ -9,11 +9,13 @@ the command line is wrong (caught before any tool runs).
 from __future__ import annotations
 
 import argparse
-import os
+import contextlib
+import io
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import toons
 
@@ -23,6 +25,7 @@ from astmcp.pipeline.runner import Pipeline, check_available, compile_pipeline, 
 from astmcp.tools import dumps_compact
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+T = TypeVar("T")
 
 
 def add_commands(subparsers: Any) -> None:
@@ -56,13 +59,15 @@ def _load(file: str | None, limits: BatchLimits) -> tuple[Pipeline, Path]:
     return pipeline, base_dir
 
 
-def _fail(command: str, error: BatchError, exit_code: int) -> int:
-    sys.stderr.write(dumps_compact(error.to_wire(command)) + "\n")
-    return exit_code
+class _Failed(Exception):
+    def __init__(self, error: BatchError, exit_code: int) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.exit_code = exit_code
 
 
-def _internal(command: str, exc: Exception) -> int:
-    """Unexpected failures: one error object on stderr (stderr carries exactly one JSON value)."""
+def _internal(exc: Exception) -> BatchError:
+    """An unexpected failure as one error object (where it happened, no traceback)."""
     frames = traceback.extract_tb(exc.__traceback__)
     where = next(
         (
@@ -73,27 +78,51 @@ def _internal(command: str, exc: Exception) -> int:
         None,
     )
     details = {"exception": type(exc).__name__, **({"at": where} if where else {})}
-    error = BatchError("INTERNAL_ERROR", f"internal error: {type(exc).__name__}: {exc}", details=details)
-    return _fail(command, error, EXIT_FAILED)
+    return BatchError("INTERNAL_ERROR", f"internal error: {type(exc).__name__}: {exc}", details=details)
+
+
+def _quietly(command: str, work: Callable[[], str]) -> int:
+    """Run ``work`` with stderr captured, then print its text or exactly one error object.
+
+    Tools log internal failures to stderr; in a batch run those lines would break
+    the one-JSON-value contract, so they are held back (the error object names
+    the tool, its code and the exception type).
+    """
+    real_stderr = sys.stderr
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            text = work()
+    except _Failed as failed:
+        real_stderr.write(dumps_compact(failed.error.to_wire(command)) + "\n")
+        return failed.exit_code
+    except Exception as exc:  # top of a request
+        real_stderr.write(dumps_compact(_internal(exc).to_wire(command)) + "\n")
+        return EXIT_FAILED
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def _phase(exit_code: int, work: Callable[[], T]) -> T:
+    try:
+        return work()
+    except BatchError as error:
+        raise _Failed(error, exit_code) from None
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    try:
-        pipeline, _ = _load(args.file, BatchLimits())
-        check_available(pipeline)
-    except BatchError as error:
-        return _fail("validate", error, EXIT_USAGE)
-    except Exception as exc:  # top of a request
-        return _internal("validate", exc)
-    sys.stdout.write(
-        dumps_compact({"version": 1, "status": "valid", "step_count": len(pipeline.steps)}) + "\n"
-    )
-    return EXIT_OK
+    def work() -> str:
+        pipeline, _ = _phase(EXIT_USAGE, lambda: _load(args.file, BatchLimits()))
+        _phase(EXIT_USAGE, lambda: check_available(pipeline))
+        return dumps_compact({"version": 1, "status": "valid", "step_count": len(pipeline.steps)})
+
+    return _quietly("validate", work)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     limits = BatchLimits()
-    try:
+
+    def prepare() -> tuple[Pipeline, Path]:
         if args.output_format not in ("json", "toon"):
             raise BatchError("USAGE", f"--output-format must be json or toon, not {args.output_format!r}")
         pipeline, base_dir = _load(args.file, limits)
@@ -102,20 +131,14 @@ def cmd_run(args: argparse.Namespace) -> int:
                 "USAGE", "--output-format toon is refused for a prepare pipeline; the plan is printed as JSON"
             )
         check_available(pipeline)
-    except BatchError as error:
-        return _fail("run", error, EXIT_USAGE)
-    except Exception as exc:  # top of a request
-        return _internal("run", exc)
-    try:
-        out = run_pipeline(pipeline, base_dir, limits=limits)
-        text = _encode(out, args.output_format, limits)
-    except BatchError as error:
-        return _fail("run", error, EXIT_FAILED)
-    except Exception as exc:  # top of a request
-        return _internal("run", exc)
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-    return EXIT_OK
+        return pipeline, base_dir
+
+    def work() -> str:
+        pipeline, base_dir = _phase(EXIT_USAGE, prepare)
+        out = _phase(EXIT_FAILED, lambda: run_pipeline(pipeline, base_dir, limits=limits))
+        return _phase(EXIT_FAILED, lambda: _encode(out, args.output_format, limits))
+
+    return _quietly("run", work)
 
 
 def _encode(out: dict[str, Any], output_format: str, limits: BatchLimits) -> str:
@@ -139,13 +162,3 @@ def _encode(out: dict[str, Any], output_format: str, limits: BatchLimits) -> str
             "ENCODING_ERROR", "this result does not round-trip through TOON; use --output-format json"
         )
     return toon
-
-
-def main(argv: list[str] | None = None) -> int:  # pragma: no cover - convenience for python -m
-    from astmcp.cli import main as cli_main
-
-    return cli_main(argv)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    os._exit(main())

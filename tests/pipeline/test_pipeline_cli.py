@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -299,3 +300,27 @@ def test_toon_output_that_would_not_round_trip_is_an_encoding_error(
     assert ast_tool("run", path).ok()["result"] == {"big": 1e100}
     error = ast_tool("run", path, "--output-format", "toon").error(1)
     assert error["code"] == "ENCODING_ERROR"
+
+
+def test_tool_logs_never_reach_stderr_so_a_failure_is_exactly_one_json_value(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from astmcp.pipeline import cli
+
+    def crash() -> str:
+        print("astmcp: internal error in some_tool: Boom", file=sys.stderr)
+        raise RuntimeError("boom")
+
+    assert cli._quietly("run", crash) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    error = json.loads(captured.err)
+    assert (error["code"], error["details"]["exception"]) == ("INTERNAL_ERROR", "RuntimeError")
+
+    def noisy() -> str:
+        print("a warning", file=sys.stderr)
+        return '{"ok":1}'
+
+    assert cli._quietly("run", noisy) == 0
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ('{"ok":1}\n', "")
