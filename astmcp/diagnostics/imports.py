@@ -110,7 +110,9 @@ def check_python_import(
     else:
         if not parts:
             return ImportResult(None, ())
-        bases = mods.package_roots(parts[0])
+        # A root other than the project's own or src/ (tests/, a tool folder) is on sys.path only
+        # for the files under it: elsewhere the same name is most likely an installed package.
+        bases = [r for r in mods.package_roots(parts[0]) if r in ("", "src") or importer.startswith(r + "/")]
         if not bases:
             return ImportResult(None, ())  # not a project package
     last: ImportResult | None = None

@@ -29,7 +29,7 @@ from astmcp.diagnostics.imports import (
     on_disk_checker,
 )
 from astmcp.index.indexer import Changes
-from astmcp.model import PYTHON, DiagnosticFact
+from astmcp.model import JAVASCRIPT, PYTHON, DiagnosticFact
 
 __all__ = ["SCHEMA", "DiagnosticsLinker", "ImportChecker", "make_linker", "module_names_reader"]
 
@@ -263,6 +263,8 @@ class ImportChecker:
         for module, name, level, kind, resolved, line in imports:
             if kind == "dynamic" or line in guarded:
                 continue
+            if kind == "require" and language == JAVASCRIPT:
+                continue  # bundles (browserify, webpack output) carry their own require maps
             key = (module, name, level)
             result: ImportResult
             if language == PYTHON:

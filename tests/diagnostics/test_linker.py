@@ -59,3 +59,24 @@ def test_fixing_a_file_removes_its_diagnostics(mixed: Any) -> None:
     mixed("ast_get_diagnostics")
     (mixed.root / "app" / "bad.py").write_text("class Service:\n    pass\n", encoding="utf-8")
     assert not any(d["file"] == "app/bad.py" for d in mixed("ast_get_diagnostics")["diagnostics"])
+
+
+def test_a_package_under_tests_does_not_shadow_an_installed_one_elsewhere(tmp_path: Any, caller: Any) -> None:
+    root = tmp_path / "proj"
+    (root / "tests" / "sphinx").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "tests" / "sphinx" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "tests" / "test_x.py").write_text("from sphinx import nothing_here\n", encoding="utf-8")
+    (root / "docs" / "conf.py").write_text("from sphinx import version_info\n", encoding="utf-8")
+    found = {(d["file"], d["message"]) for d in caller(root)("ast_get_diagnostics")["diagnostics"]}
+    assert found == {("tests/test_x.py", "cannot import name 'nothing_here' from 'sphinx'")}
+
+
+def test_javascript_require_in_bundles_is_not_judged_but_es_imports_are(tmp_path: Any, caller: Any) -> None:
+    root = tmp_path / "js"
+    root.mkdir()
+    (root / "bundle.js").write_text(
+        "var a = require('./addons/base');\nimport b from './missing.js';\n", encoding="utf-8"
+    )
+    found = [(d["line"], d["message"]) for d in caller(root)("ast_get_diagnostics")["diagnostics"]]
+    assert found == [(2, "cannot resolve module './missing.js'")]
