@@ -69,7 +69,8 @@ def _blank(match: re.Match[bytes]) -> bytes:
 # grammar's automatic-semicolon rule never fires before `(`/`<`. A `;` written
 # into the indentation separates them; only used after a line that ends a type.
 _SIGNATURE_LINE = re.compile(
-    rb"\n[ \t]*(?P<gap>[ \t])(?:\(|in\??:|<[ \t]*(?:const[ \t]+)?[A-Za-z_$][\w$]*[ \t]*(?:[,=>]|extends\b))"
+    rb"\n[ \t]*(?P<gap>[ \t])"
+    rb"(?:\(|in\??:|<[ \t]*(?:\r?\n|(?:const[ \t]+)?[A-Za-z_$][\w$]*[ \t]*(?:[,=>]|extends\b)))"
 )
 _TYPE_END = re.compile(rb"(?:[\w$\])}]|(?<!=)>)$")
 _CONTINUING_KEYWORD = re.compile(
