@@ -59,3 +59,25 @@ def test_apply_with_a_different_hash_changes_nothing(
     completed = ast_tool("apply", prepared["plan_file"], "--plan-hash", "0" * 64)
     assert completed.code == 1 and completed.stdout == ""
     assert (root / "m000.py").read_text(encoding="utf-8") == "def f():\n    return 0\n"
+
+
+def test_a_blocked_plan_is_a_successful_run_whose_plan_apply_refuses(
+    ast_tool: Any, write_doc: Any, tmp_path: Path
+) -> None:
+    root = tmp_path / "blocked"
+    root.mkdir()
+    source = "class A:\n    def run(self):\n        pass\n\n\ndef use(x):\n    x.run()\n"
+    (root / "m.py").write_text(source, encoding="utf-8")
+    doc = {
+        "version": 1,
+        "project_root": root.name,
+        "steps": [
+            {"id": "r", "tool": "ast_rename_symbol", "input": {"selector": "m.py::A.run", "new_name": "go"}}
+        ],
+    }
+    prepared = ast_tool("run", str(write_doc(doc, tmp_path))).ok()
+    assert prepared["result"]["blocked"] is True
+    assert Path(prepared["plan_file"]).is_file()
+    refused = ast_tool("apply", prepared["plan_file"], "--plan-hash", prepared["plan_hash"])
+    assert refused.code == 1 and refused.stdout == ""
+    assert (root / "m.py").read_text(encoding="utf-8") == source
