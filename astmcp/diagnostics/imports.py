@@ -30,7 +30,10 @@ TS_UNRESOLVED = "TS-UNRESOLVED-IMPORT"
 
 # path -> (module-level names, dynamic) or None when unknown (file did not parse)
 NamesOf = Callable[[str], tuple[frozenset[str], bool] | None]
-OnDisk = Callable[[str], bool]  # project-relative path without suffix: anything importable there?
+OnDisk = Callable[[str], bool]
+AliasTest = Callable[
+    [str, str], bool
+]  # (importer, specifier): does a tsconfig `paths` pattern claim it?  # project-relative path without suffix: anything importable there?
 
 _TS_CODE_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
 _TS_TRY_SUFFIXES = (".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
@@ -155,12 +158,20 @@ def _check_in(
 
 
 def check_ts_import(
-    paths: set[str], importer: str, specifier: str, resolved: str | None, on_disk: OnDisk
+    paths: set[str],
+    importer: str,
+    specifier: str,
+    resolved: str | None,
+    on_disk: OnDisk,
+    aliased: AliasTest | None = None,
 ) -> ImportResult:
-    """A relative specifier that resolves to no project file; others are not judged."""
+    """A relative or tsconfig-``paths`` specifier that resolves to no project file;
+    package names are not judged."""
     if resolved:
         return ImportResult(None, (resolved,))
     if not (specifier.startswith(("./", "../")) or specifier in (".", "..")):
+        if aliased is not None and aliased(importer, specifier):
+            return ImportResult(f"cannot resolve module '{specifier}'", ())
         return ImportResult(None, ())
     clean = specifier.split("?", 1)[0].split("#", 1)[0]
     target = posixpath.normpath(posixpath.join(posixpath.dirname(importer), clean))
@@ -188,6 +199,39 @@ def _ts_lookup(paths: set[str], target: str, suffix: str) -> str | None:
         candidates.extend(target + s for s in _TS_TRY_SUFFIXES)
     candidates.extend(f"{folder}/index{s}".lstrip("/") for s in _TS_TRY_SUFFIXES)
     return next((c for c in candidates if c in paths), None)
+
+
+def alias_test(root: Path, paths: Iterable[str], configs: Iterable[str] | None = None) -> AliasTest:
+    """Matches specifiers against the governing tsconfig's ``paths`` (catch-all ``*`` excluded:
+    it claims every package name). Built lazily: most projects never need it."""
+    from astmcp.resolve.ts_modules import TsProject
+
+    files = list(paths)
+    state: dict[str, TsProject] = {}
+
+    def claimed(importer: str, specifier: str) -> bool:
+        if "project" not in state:
+            state["project"] = (
+                TsProject(root, files, configs) if configs is not None else TsProject.from_disk(root, files)
+            )
+        project = state["project"]
+        config = project.governing_config(posixpath.dirname(importer))
+        if config is None:
+            return False
+        for pattern, _targets in project.tsconfigs.effective(config).paths:
+            head, star, tail = pattern.partition("*")
+            if star:
+                fits = bool(head) and specifier.startswith(head) and specifier.endswith(tail)
+                fits = fits and len(specifier) >= len(head) + len(tail)
+            else:
+                fits = pattern == specifier
+            if fits:  # TypeScript falls back to node_modules when the mapping finds nothing
+                parts = specifier.split("/")
+                package = "/".join(parts[:2]) if specifier.startswith("@") else parts[0]
+                return not (root / "node_modules" / package).exists()
+        return False
+
+    return claimed
 
 
 def on_disk_checker(root: Path) -> OnDisk:

@@ -20,10 +20,12 @@ from astmcp.diagnostics.facts import Owners, analyzer_diagnostics, python_payloa
 from astmcp.diagnostics.imports import (
     PY_UNRESOLVED,
     TS_UNRESOLVED,
+    AliasTest,
     ImportResult,
     NamesOf,
     OnDisk,
     PyModules,
+    alias_test,
     check_python_import,
     check_ts_import,
     on_disk_checker,
@@ -127,7 +129,7 @@ class DiagnosticsLinker:
             self._write_undefined(conn, None, new_injected)
         else:
             self._write_undefined(conn, changed, new_injected)
-        self._imports(conn, changed, removed, bool(added or removed) or changes.full)
+        self._imports(conn, changes, bool(added or removed) or changes.full or changes.configs_changed)
 
     def _per_file(self, conn: sqlite3.Connection, changes: Changes, ids: dict[str, tuple[int, str]]) -> None:
         rows: list[tuple[object, ...]] = []
@@ -181,9 +183,8 @@ class DiagnosticsLinker:
             rows.append(_row(file_id, owners[file_id].attribute(diag)))
         _insert(conn, rows)
 
-    def _imports(
-        self, conn: sqlite3.Connection, changed: list[str], removed: list[str], files_changed: bool
-    ) -> None:
+    def _imports(self, conn: sqlite3.Connection, changes: Changes, files_changed: bool) -> None:
+        changed, removed = changes.changed_paths, changes.removed_paths
         all_paths = [row[0] for row in conn.execute("SELECT path FROM files")]
         mods = PyModules(all_paths)
         fingerprint = mods.fingerprint()
@@ -217,9 +218,10 @@ class DiagnosticsLinker:
         conn.executemany("DELETE FROM diag_edges WHERE importer = ?", [(p,) for p in [*recheck, *removed]])
         if not recheck:
             return
-        root = project_root(conn)
+        root = changes.root or project_root(conn)
         on_disk: OnDisk = on_disk_checker(root) if root is not None else (lambda _stem: False)
-        checker = ImportChecker(mods, set(all_paths), module_names_reader(conn), on_disk)
+        aliased = alias_test(root, all_paths, changes.configs) if root is not None else None
+        checker = ImportChecker(mods, set(all_paths), module_names_reader(conn), on_disk, aliased)
         ids = file_ids(conn, recheck)
         rows: list[tuple[object, ...]] = []
         edges: list[tuple[str, str]] = []
@@ -243,7 +245,15 @@ class DiagnosticsLinker:
 class ImportChecker:
     """Judges the imports of one file at a time against one view of the project."""
 
-    def __init__(self, mods: PyModules, paths: set[str], names_of: NamesOf, on_disk: OnDisk) -> None:
+    def __init__(
+        self,
+        mods: PyModules,
+        paths: set[str],
+        names_of: NamesOf,
+        on_disk: OnDisk,
+        aliased: AliasTest | None = None,
+    ) -> None:
+        self.aliased = aliased
         self.mods = mods
         self.paths = paths
         self.names_of = names_of
@@ -273,7 +283,7 @@ class ImportChecker:
                 )
                 code = PY_UNRESOLVED
             else:
-                result = check_ts_import(self.paths, path, module, resolved, self.on_disk)
+                result = check_ts_import(self.paths, path, module, resolved, self.on_disk, self.aliased)
                 code = TS_UNRESOLVED
             self.last_targets.update(t for t in result.targets if t != path)
             if result.message is not None and key not in seen:

@@ -20,7 +20,7 @@ from astmcp.diagnostics.facts import (
     python_payload,
     undefined_name,
 )
-from astmcp.diagnostics.imports import PyModules, on_disk_checker
+from astmcp.diagnostics.imports import PyModules, alias_test, on_disk_checker
 from astmcp.diagnostics.linker import (
     IMPORT_CODES,
     ImportChecker,
@@ -147,7 +147,8 @@ def post_builtin(ws: Workspace, conn: sqlite3.Connection, post_images: dict[str,
             return None if payload is None else (payload.module_names, payload.dynamic)
         return db_names(path)
 
-    checker = ImportChecker(PyModules(paths), paths, names_of, on_disk_checker(ws.root))
+    aliased = alias_test(ws.root, paths)
+    checker = ImportChecker(PyModules(paths), paths, names_of, on_disk_checker(ws.root), aliased)
     for path in sorted(recheck):
         if path in facts:
             f = facts[path]

@@ -80,3 +80,21 @@ def test_javascript_require_in_bundles_is_not_judged_but_es_imports_are(tmp_path
     )
     found = [(d["line"], d["message"]) for d in caller(root)("ast_get_diagnostics")["diagnostics"]]
     assert found == [(2, "cannot resolve module './missing.js'")]
+
+
+def test_a_tsconfig_paths_alias_that_finds_no_file_is_unresolved(tmp_path: Any, caller: Any) -> None:
+    root = tmp_path / "aliased"
+    (root / "src" / "lib").mkdir(parents=True)
+    (root / "node_modules" / "@vendor" / "kit").mkdir(parents=True)
+    (root / "tsconfig.json").write_text(
+        '{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["src/lib/*"], "@vendor/*": ["src/vendor/*"]}}}\n',
+        encoding="utf-8",
+    )
+    (root / "src" / "lib" / "ok.ts").write_text("export const ok = 1;\n", encoding="utf-8")
+    (root / "src" / "main.ts").write_text(
+        'import { ok } from "@lib/ok";\nimport { no } from "@lib/missing";\n'
+        'import kit from "@vendor/kit";\nimport React from "react";\n',
+        encoding="utf-8",
+    )
+    found = [(d["line"], d["message"]) for d in caller(root)("ast_get_diagnostics")["diagnostics"]]
+    assert found == [(2, "cannot resolve module '@lib/missing'")]
