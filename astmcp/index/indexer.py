@@ -6,7 +6,6 @@ entry. A cold index parses in parallel across cores.
 
 from __future__ import annotations
 
-import contextlib
 import copyreg
 import dataclasses
 import hashlib
@@ -17,14 +16,13 @@ import pickle
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from astmcp.config import Config
-from astmcp.errors import Locked
-from astmcp.index.store import PER_FILE_TABLES, open_index, state_dir
+from astmcp.index.store import LOCK_TIMEOUT_S, PER_FILE_TABLES, exclusive_lock, open_index, state_dir
 from astmcp.index.walker import WalkEntry, walk
 from astmcp.lang import ANALYZERS, extract_file
 from astmcp.model import DiagnosticFact, FileFacts, ImportFact, Span, SymbolFact
@@ -33,7 +31,6 @@ from astmcp.model import DiagnosticFact, FileFacts, ImportFact, Span, SymbolFact
 # within the same timestamp tick; such files are re-hashed on the next refresh.
 _RACY_NS = 2_000_000_000
 _PARALLEL_THRESHOLD = 200
-_LOCK_TIMEOUT_S = 120.0
 
 # progress(phase, done, total): "parse" as files are parsed, "link" once before the
 # write transaction and the linkers, "done" at the end.
@@ -120,42 +117,6 @@ _FLAT_CLASSES = (Span, SymbolFact, ImportFact, DiagnosticFact, FileFacts, WalkEn
 _DISPATCH: dict[type, Any] = {**copyreg.dispatch_table, **{cls: _flat_reducer(cls) for cls in _FLAT_CLASSES}}
 
 
-@contextlib.contextmanager
-def _exclusive(path: Path, timeout_s: float) -> Iterator[None]:
-    """Hold an inter-process lock on ``path``: flock where it exists (cheap to
-    import, every query takes it), portalocker elsewhere."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        import portalocker
-
-        try:
-            with portalocker.Lock(str(path), mode="a", timeout=timeout_s):
-                yield
-        except portalocker.LockException:
-            raise Locked(f"the index is being refreshed by another process ({path})") from None
-        return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        deadline = time.monotonic() + timeout_s
-        delay = 0.002
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise Locked(f"the index is being refreshed by another process ({path})") from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.1)
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
-
-
 def _fingerprint(entries: list[WalkEntry]) -> str:
     listing = "\n".join(f"{e.path}\0{e.size}\0{e.mtime_ns}" for e in entries)
     return hashlib.sha256(listing.encode("utf-8", "surrogateescape")).hexdigest()
@@ -183,7 +144,7 @@ class Index:
         self.conn.close()
 
     def refresh(self, full: bool = False, progress: Progress | None = None) -> RefreshStats:
-        with self._lock, _exclusive(self._lock_path, _LOCK_TIMEOUT_S):
+        with self._lock, exclusive_lock(self._lock_path, LOCK_TIMEOUT_S):
             return self._refresh(full, progress)
 
     def _refresh(self, full: bool, progress: Progress | None) -> RefreshStats:

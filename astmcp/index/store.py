@@ -9,9 +9,14 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
+from astmcp.errors import Locked
+
 SCHEMA_VERSION = "6"
+LOCK_TIMEOUT_S = 120.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -150,9 +155,53 @@ def _valid(conn: sqlite3.Connection) -> bool:
     return row is not None and row[0] == SCHEMA_VERSION
 
 
+@contextlib.contextmanager
+def exclusive_lock(path: Path, timeout_s: float) -> Iterator[None]:
+    """Hold an inter-process lock on ``path``: flock where it exists (cheap to
+    import, every query takes it), portalocker elsewhere."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        import portalocker
+
+        try:
+            with portalocker.Lock(str(path), mode="a", timeout=timeout_s):
+                yield
+        except portalocker.LockException:
+            raise Locked(f"the index is being refreshed by another process ({path})") from None
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + timeout_s
+        delay = 0.002
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise Locked(f"the index is being refreshed by another process ({path})") from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
 def open_index(root: Path) -> sqlite3.Connection:
     """Open (creating or rebuilding when needed) the project's index database."""
-    path = _prepare_dir(root) / "index.db"
+    folder = _prepare_dir(root)
+    path = folder / "index.db"
+    # Checking and rebuilding under the refresh lock: two processes opening an
+    # outdated index must not discard each other's fresh one.
+    with exclusive_lock(folder / "refresh.lock", LOCK_TIMEOUT_S):
+        return _open_checked(path)
+
+
+def _open_checked(path: Path) -> sqlite3.Connection:
     for attempt in range(2):
         try:
             conn = _connect(path)
