@@ -109,6 +109,8 @@ def check_python_import(
             if not folder:
                 return ImportResult(None, ())  # above the project: not ours to judge
             folder = posixpath.dirname(folder)
+        if not folder:
+            return ImportResult(None, ())  # the root itself may be a package inside a larger tree
         bases = [folder]
     else:
         if not parts:
