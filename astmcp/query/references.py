@@ -125,14 +125,20 @@ def collect_references(
                 s.file, s.name_line, s.name_col, s.name_end_col, "definition", "certain", True
             )
     likely = _unique_member(conn, symbol, same)
+    # name hits come from files of the symbol's language family; a TS/JS symbol that is no
+    # member is never reached through a receiver, so only its names in strings are hits
+    python = symbol.file.endswith((".py", ".pyi"))
+    languages = ("python",) if python else ("typescript", "javascript")
+    strings_only = not python and symbol.kind not in _MEMBER_KINDS
     if include_name_hits or likely:
         for path, line, col, end_col, kind, target in conn.execute(
             "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r"
-            " JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.confidence = 'name'",
-            (symbol.name,),
+            " JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.confidence = 'name'"
+            " AND f.language IN (?, ?)",
+            (symbol.name, languages[0], languages[-1]),
         ):
             key = (path, line, col)
-            if key in out:
+            if key in out or (strings_only and kind != "string"):
                 continue
             # only a receiver nobody could type is a candidate; a typed one lacking the member is not
             confidence = "likely" if likely and kind != "string" and target is None else "name"

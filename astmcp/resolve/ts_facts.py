@@ -1,0 +1,912 @@
+"""Per-file TS/JS reference facts (runs in the parse worker on the front end's tree).
+
+Every identifier occurrence in value and type positions becomes a row
+``(name, line, col, end_col, kind, chain, owner)`` (positions as in
+:class:`astmcp.model.Span`; ``owner`` is the ``line:col`` name position of the
+enclosing declaration, for edges). Locals, parameters and type parameters are
+resolved here and dropped; everything else carries a chain
+(:mod:`astmcp.resolve.ts_scopes`) the linker resolves across files. A member
+whose receiver cannot be typed has no chain: a ``name`` hit.
+
+The payload also holds what the linker needs to resolve other files' chains
+into this one: ``vtypes`` / ``rtypes`` (value and return types of symbols, by
+name position), ``bases`` (extends/implements), ``exports`` (export clauses,
+``export default``, ``export =``) and ``stars`` (``export * from``).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from tree_sitter import Node, Tree
+
+from astmcp.lang.ts_parse import TsSource
+from astmcp.resolve.ts_scopes import Binding, Desc, Scope, chain_of
+
+__all__ = ["NAME", "analyze"]
+
+NAME = "ts_refs"
+
+_FUNCTIONS = {"function_declaration", "generator_function_declaration", "function_signature"}
+_FUNCTION_VALUES = {"function_expression", "generator_function", "arrow_function", "function"}
+_CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
+_WRITES = {"assignment_expression", "augmented_assignment_expression"}
+_MEMBER_NAMES = {"property_identifier", "private_property_identifier"}
+_SKIP = {
+    "comment", "string", "template_string", "number", "regex", "true", "false", "null", "undefined",
+    "predefined_type", "statement_identifier", "hash_bang_line", "html_comment",
+}  # fmt: skip
+_RECURSION = 20000
+
+
+def analyze(path: str, text: str, tree: Tree) -> dict[str, Any]:
+    """The file's reference rows and link facts (see the module docstring)."""
+    if sys.getrecursionlimit() < _RECURSION:
+        sys.setrecursionlimit(_RECURSION)
+    walker = _Walker(TsSource.of(text, tree))
+    walker.run()
+    return walker.payload()
+
+
+def _ident(text: str) -> bool:
+    return (
+        bool(text) and (text[0].isalpha() or text[0] in "_$") and all(c.isalnum() or c in "_$" for c in text)
+    )
+
+
+class _Walker:
+    def __init__(self, src: TsSource) -> None:
+        self.src = src
+        self.raw = src.raw
+        self.module = Scope(None, True, symbolic=True)
+        self.pending: list[tuple[str, int, int, int, str, Desc, str | None, bool]] = []
+        self.vtypes: dict[str, Desc] = {}
+        self.rtypes: dict[str, Desc] = {}
+        self.bases: dict[str, list[Desc]] = {}
+        self.exports: dict[str, Desc] = {}
+        self.stars: list[str] = []
+        self.owner: str | None = None
+        self.this: Desc = None
+        self.type_kind = "type"
+        self.handlers = {
+            "identifier": self.identifier,
+            "type_identifier": self.type_identifier,
+            "shorthand_property_identifier": self.shorthand,
+            "member_expression": self.member_expression,
+            "call_expression": self.call_expression,
+            "new_expression": self.new_expression,
+            "assignment_expression": self.assignment,
+            "augmented_assignment_expression": self.assignment,
+            "update_expression": self.update,
+            "subscript_expression": self.subscript,
+            "nested_type_identifier": self.nested_type,
+            "literal_type": self.literal_type,
+            "statement_block": self.block,
+            "for_statement": self.loop,
+            "for_in_statement": self.for_in,
+            "catch_clause": self.catch,
+            "lexical_declaration": self.declaration,
+            "variable_declaration": self.declaration,
+            "import_statement": self.import_statement,
+            "export_statement": self.export_statement,
+            "import_alias": self.skip,
+            "internal_module": self.namespace,
+            "module": self.namespace,
+            "interface_declaration": self.interface,
+            "enum_declaration": self.enum,
+            "type_alias_declaration": self.type_alias,
+            "object": self.object,
+            "pair": self.pair,
+            "jsx_opening_element": self.jsx,
+            "jsx_self_closing_element": self.jsx,
+            "jsx_closing_element": self.jsx,
+            "jsx_attribute": self.jsx_attribute,
+            "property_signature": self.member_signature,
+            "method_signature": self.member_signature,
+            "labeled_statement": self.labeled,
+            "type_parameter": self.type_parameter,
+            "mapped_type_clause": self.mapped_type,
+            "infer_type": self.infer_type,
+        }
+        for kind in _FUNCTIONS | _FUNCTION_VALUES | {"method_definition"}:
+            self.handlers[kind] = self.function
+        for kind in _CLASSES:
+            self.handlers[kind] = self.class_
+        for kind in _SKIP:
+            self.handlers[kind] = self.skip
+
+    # -- output -------------------------------------------------------------------
+    def pos(self, node: Node) -> tuple[int, int, int]:
+        start, end = node.start_point, node.end_point
+        column = self.src.column
+        return start.row + 1, column(start.row, start.column), column(end.row, end.column)
+
+    def key(self, node: Node) -> str:
+        line, col, _ = self.pos(node)
+        return f"{line}:{col}"
+
+    def text(self, node: Node) -> str:
+        return self.raw[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+    def row(self, node: Node, kind: str, desc: Desc, member: bool = False, name: str | None = None) -> None:
+        line, col, end = self.pos(node)
+        self.pending.append((name or self.text(node), line, col, end, kind, desc, self.owner, member))
+
+    def payload(self) -> dict[str, Any]:
+        rows: list[tuple[str, int, int, int, str, str | None, str | None]] = []
+        for name, line, col, end, kind, desc, owner, member in self.pending:
+            if member:
+                base = chain_of(desc)
+                target = f"{base}|{name}" if base is not None else None
+            elif desc is None:
+                target = None  # a string: a name hit
+            elif desc[0] == "n":
+                binding = desc[1].lookup(desc[2])
+                if binding is None or binding.chain is None:
+                    continue  # a local or a global
+                target = binding.chain
+            else:
+                target = chain_of(desc)
+                if target is None:
+                    continue
+            rows.append((name, line, col, end, kind, target, owner))
+        out: dict[str, Any] = {"refs": rows}
+        for field, table in (("vtypes", self.vtypes), ("rtypes", self.rtypes), ("exports", self.exports)):
+            resolved = {k: c for k, d in table.items() if (c := chain_of(d)) is not None}
+            if resolved:
+                out[field] = resolved
+        bases = {k: [c for d in ds if (c := chain_of(d)) is not None] for k, ds in self.bases.items()}
+        if any(bases.values()):
+            out["bases"] = {k: v for k, v in bases.items() if v}
+        if self.stars:
+            out["stars"] = self.stars
+        return out
+
+    # -- walk ---------------------------------------------------------------------
+    def run(self) -> None:
+        self.children(self.src.tree.root_node, self.module)
+
+    def visit(self, node: Node, scope: Scope) -> None:
+        handler = self.handlers.get(node.type)
+        if handler is not None:
+            handler(node, scope)
+        else:
+            for child in node.named_children:
+                self.visit(child, scope)
+
+    def children(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children:
+            self.visit(child, scope)
+
+    def skip(self, node: Node, scope: Scope) -> None:
+        return None
+
+    def expr(self, node: Node, scope: Scope, kind: str) -> None:
+        """Visit an expression whose own occurrence is a ``kind`` (call, write)."""
+        kind_of = node.type
+        if kind_of == "identifier":
+            self.row(node, kind, ("n", scope, self.text(node)))
+        elif kind_of == "member_expression":
+            self.member_expression(node, scope, kind)
+        elif kind_of in ("parenthesized_expression", "non_null_expression") and node.named_children:
+            self.expr(node.named_children[0], scope, kind)
+        else:
+            self.visit(node, scope)
+
+    # -- descriptors ----------------------------------------------------------------
+    def desc(self, node: Node | None, scope: Scope) -> Desc:
+        """What an expression's value is, as far as the file tells."""
+        if node is None:
+            return None
+        kind = node.type
+        if kind == "identifier":
+            return ("n", scope, self.text(node))
+        if kind == "this":
+            return self.this
+        if kind == "member_expression":
+            prop = node.child_by_field_name("property")
+            if prop is None or prop.type not in _MEMBER_NAMES:
+                return None
+            base = self.desc(node.child_by_field_name("object"), scope)
+            return ("m", base, self.text(prop)) if base is not None else None
+        if kind == "call_expression":
+            base = self.desc(node.child_by_field_name("function"), scope)
+            return ("c", base) if base is not None else None
+        if kind == "new_expression":
+            base = self.desc(node.child_by_field_name("constructor"), scope)
+            return ("i", base) if base is not None else None
+        if kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
+            inner = node.named_children
+            return self.desc(inner[0], scope) if inner and kind != "await_expression" else None
+        if kind in ("as_expression", "satisfies_expression"):
+            parts = node.named_children
+            if len(parts) == 2:
+                typed = self.instance(parts[1], scope)
+                return typed if typed is not None or kind == "as_expression" else self.desc(parts[0], scope)
+        return None
+
+    def tdesc(self, node: Node | None, scope: Scope) -> Desc:
+        """The declaration a type names (not an instance of it)."""
+        if node is None:
+            return None
+        kind = node.type
+        if kind == "type_annotation" or kind == "parenthesized_type":
+            inner = node.named_children
+            return self.tdesc(inner[0], scope) if inner else None
+        if kind in ("type_identifier", "identifier"):
+            return ("n", scope, self.text(node))
+        if kind == "generic_type":
+            return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
+        if kind in ("nested_type_identifier", "nested_identifier", "member_expression"):
+            parts = node.named_children
+            if len(parts) >= 2:
+                base = (
+                    self.desc(parts[0], scope)
+                    if parts[0].type != "nested_identifier"
+                    else self.tdesc(parts[0], scope)
+                )
+                return ("m", base, self.text(parts[-1])) if base is not None else None
+        return None
+
+    def instance(self, node: Node | None, scope: Scope) -> Desc:
+        found = self.tdesc(node, scope)
+        return ("i", found) if found is not None else None
+
+    # -- occurrences ------------------------------------------------------------------
+    def identifier(self, node: Node, scope: Scope) -> None:
+        self.row(node, "read", ("n", scope, self.text(node)))
+
+    def type_identifier(self, node: Node, scope: Scope) -> None:
+        self.row(node, self.type_kind, ("n", scope, self.text(node)))
+
+    def shorthand(self, node: Node, scope: Scope) -> None:
+        self.row(node, "read", ("n", scope, self.text(node)))
+        self.row(node, "attribute", None, name=self.text(node))  # the property: a name hit
+
+    def member_expression(self, node: Node, scope: Scope, kind: str = "read") -> None:
+        obj = node.child_by_field_name("object")
+        prop = node.child_by_field_name("property")
+        if obj is not None:
+            self.expr(obj, scope, "read")
+        if prop is not None and prop.type in _MEMBER_NAMES:
+            member_kind = "attribute" if kind == "read" else kind
+            self.row(prop, member_kind, self.desc(obj, scope), member=True)
+
+    def call_expression(self, node: Node, scope: Scope) -> None:
+        fn = node.child_by_field_name("function")
+        if fn is not None:
+            self.expr(fn, scope, "call")
+        for child in node.named_children:
+            if child != fn:
+                self.visit(child, scope)
+
+    def new_expression(self, node: Node, scope: Scope) -> None:
+        ctor = node.child_by_field_name("constructor")
+        if ctor is not None:
+            self.expr(ctor, scope, "call")
+        for child in node.named_children:
+            if child != ctor:
+                self.visit(child, scope)
+
+    def assignment(self, node: Node, scope: Scope) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is not None:
+            self.expr(left, scope, "write")
+        if right is not None:
+            self.visit(right, scope)
+
+    def update(self, node: Node, scope: Scope) -> None:
+        arg = node.child_by_field_name("argument")
+        if arg is not None:
+            self.expr(arg, scope, "write")
+
+    def subscript(self, node: Node, scope: Scope) -> None:
+        obj = node.child_by_field_name("object")
+        index = node.child_by_field_name("index")
+        if obj is not None:
+            self.expr(obj, scope, "read")
+        if index is None:
+            return
+        if index.type == "string":
+            self.string_hit(index)
+        else:
+            self.visit(index, scope)
+
+    def string_hit(self, node: Node) -> None:
+        inner = node.named_children
+        if len(inner) == 1 and inner[0].type == "string_fragment":
+            text = self.text(inner[0])
+            if _ident(text):
+                self.row(inner[0], "string", None, name=text)
+
+    def literal_type(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children:
+            if child.type == "string":
+                self.string_hit(child)
+
+    def nested_type(self, node: Node, scope: Scope) -> None:
+        parts = node.named_children
+        if len(parts) < 2:
+            return
+        first, last = parts[0], parts[-1]
+        if first.type == "identifier":
+            self.row(first, "read", ("n", scope, self.text(first)))
+        else:
+            self.visit(first, scope)
+        self.row(last, self.type_kind, self.tdesc(first, scope), member=True)
+
+    def labeled(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children:
+            if child.type != "statement_identifier":
+                self.visit(child, scope)
+
+    # -- scopes ---------------------------------------------------------------------
+    def block(self, node: Node, scope: Scope) -> None:
+        self.children(node, Scope(scope, False))
+
+    def loop(self, node: Node, scope: Scope) -> None:
+        self.children(node, Scope(scope, False))
+
+    def for_in(self, node: Node, scope: Scope) -> None:
+        inner = Scope(scope, False)
+        left = node.child_by_field_name("left")
+        kind = node.child_by_field_name("kind")
+        if left is not None:
+            if kind is not None:
+                target = inner if self.text(kind) != "var" else scope.var_scope()
+                self.pattern(left, target, None, local=True)
+            else:
+                self.expr(left, scope, "write")
+        for child in node.named_children:
+            if child != left and child != kind:
+                self.visit(child, inner)
+
+    def catch(self, node: Node, scope: Scope) -> None:
+        inner = Scope(scope, False)
+        param = node.child_by_field_name("parameter")
+        if param is not None:
+            self.pattern(param, inner, None, local=True)
+        for child in node.named_children:
+            if child != param:
+                self.visit(child, inner)
+
+    def type_parameter(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        if name is not None:
+            scope.names[self.text(name)] = Binding(None)
+        for child in node.named_children:
+            if child != name:
+                self.visit(child, scope)
+
+    def mapped_type(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        if name is not None:
+            scope.names[self.text(name)] = Binding(None)
+        for child in node.named_children:
+            if child != name:
+                self.visit(child, scope)
+
+    def infer_type(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children:
+            if child.type == "type_identifier":
+                scope.names[self.text(child)] = Binding(None)
+
+    # -- declarations ---------------------------------------------------------------
+    def declare(self, scope: Scope, name_node: Node, vtype: Desc = None, symbol: bool | None = None) -> str:
+        """Bind a name; a symbol's definition row is emitted. Returns its position key."""
+        key = self.key(name_node)
+        is_symbol = scope.symbolic if symbol is None else symbol
+        scope.names[self.text(name_node)] = Binding(f"P:{key}" if is_symbol else None, vtype)
+        if is_symbol:
+            self.row(name_node, "definition", ("k", f"P:{key}"))
+            if vtype is not None:
+                self.vtypes[key] = vtype
+        return key
+
+    def definition(self, name_node: Node) -> str:
+        """A member's definition row (class, interface, enum, object members)."""
+        key = self.key(name_node)
+        self.row(name_node, "definition", ("k", f"P:{key}"))
+        return key
+
+    def declaration(self, node: Node, scope: Scope) -> None:
+        kind = node.children[0].type if node.children else "let"
+        target = scope.var_scope() if kind == "var" else scope
+        for child in node.named_children:
+            if child.type == "variable_declarator":
+                self.declarator(child, scope, target)
+            else:
+                self.visit(child, scope)
+
+    def declarator(self, node: Node, scope: Scope, target: Scope) -> None:
+        name = node.child_by_field_name("name")
+        annotation = node.child_by_field_name("type")
+        value = node.child_by_field_name("value")
+        if name is None:
+            return
+        spec = self.require_of(value)
+        if spec is not None:
+            self.require_binding(name, target, spec)
+            return
+        vtype = self.instance(annotation, scope) if annotation is not None else self.desc(value, scope)
+        if name.type == "identifier":
+            key = self.declare(target, name, vtype)
+            if value is not None and value.type in _FUNCTION_VALUES and target.symbolic:
+                ret = value.child_by_field_name("return_type")
+                if ret is not None:
+                    self.rtypes[key] = self.instance(ret, scope)
+            outer = self.owner
+            if target.symbolic:
+                self.owner = key
+            if annotation is not None:
+                self.visit(annotation, scope)
+            if value is not None:
+                if value.type == "object" and target.symbolic:
+                    self.object(value, scope, members=True)
+                elif value.type == "object" and annotation is not None:
+                    self.object(value, scope, typed=vtype)
+                else:
+                    self.visit(value, scope)
+            self.owner = outer
+            return
+        self.pattern(name, target, self.desc(value, scope), local=not target.symbolic)
+        for child in (annotation, value):
+            if child is not None:
+                self.visit(child, scope)
+
+    def pattern(self, node: Node, target: Scope, source: Desc, local: bool) -> None:
+        """Bind the names of a destructuring pattern; keys are member rows of ``source``."""
+        kind = node.type
+        symbol = False if local else None
+        if kind == "identifier":
+            self.declare(target, node, None, symbol)
+        elif kind == "shorthand_property_identifier_pattern":
+            self.declare(target, node, ("m", source, self.text(node)) if source else None, symbol)
+            self.row(node, "attribute", source, member=True)
+        elif kind == "pair_pattern":
+            key = node.child_by_field_name("key")
+            value = node.child_by_field_name("value")
+            if key is not None and key.type in _MEMBER_NAMES:
+                self.row(key, "attribute", source, member=True)
+            if value is not None:
+                sub = ("m", source, self.text(key)) if source and key is not None else None
+                self.pattern(value, target, sub, local)
+        elif kind in ("object_assignment_pattern", "assignment_pattern"):
+            left = node.child_by_field_name("left") or (
+                node.named_children[0] if node.named_children else None
+            )
+            right = node.child_by_field_name("right")
+            if left is not None:
+                self.pattern(left, target, source, local)
+            if right is not None:
+                self.visit(right, target)
+        elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
+            for child in node.named_children:
+                self.pattern(child, target, source if kind == "object_pattern" else None, local)
+        elif kind in ("member_expression", "subscript_expression"):
+            self.expr(node, target, "write")
+
+    def require_of(self, value: Node | None) -> str | None:
+        if value is None or value.type != "call_expression":
+            return None
+        fn = value.child_by_field_name("function")
+        args = value.child_by_field_name("arguments")
+        if fn is None or args is None or self.text(fn) != "require" or not args.named_children:
+            return None
+        first = args.named_children[0]
+        if first.type != "string":
+            return None
+        return self.text(first)[1:-1]
+
+    def require_binding(self, name: Node, target: Scope, spec: str) -> None:
+        if name.type == "identifier":
+            target.names[self.text(name)] = Binding(f"I::{spec}")
+            return
+        if name.type != "object_pattern":
+            return
+        for part in name.named_children:
+            if part.type == "shorthand_property_identifier_pattern":
+                text = self.text(part)
+                target.names[text] = Binding(f"I:{text}:{spec}")
+                self.row(part, "import", ("k", f"I:{text}:{spec}"))
+            elif part.type == "pair_pattern":
+                key = part.child_by_field_name("key")
+                value = part.child_by_field_name("value")
+                if key is not None and value is not None and value.type == "identifier":
+                    original = self.text(key)
+                    target.names[self.text(value)] = Binding(f"I:{original}:{spec}", alias=True)
+                    self.row(key, "import", ("k", f"I:{original}:{spec}"))
+
+    def params(self, node: Node | None, scope: Scope, owner_class: Desc) -> None:
+        if node is None:
+            return
+        if node.type == "identifier":  # `x => …`
+            self.declare(scope, node, None, False)
+            return
+        for param in node.named_children:
+            if param.type not in ("required_parameter", "optional_parameter"):
+                self.visit(param, scope)
+                continue
+            pattern = param.child_by_field_name("pattern")
+            annotation = param.child_by_field_name("type")
+            value = param.child_by_field_name("value")
+            vtype = self.instance(annotation, scope) if annotation is not None else None
+            if pattern is not None and pattern.type == "identifier":
+                self.declare(scope, pattern, vtype, False)
+                if owner_class is not None and any(
+                    c.type in ("accessibility_modifier", "readonly", "override") for c in param.children
+                ):
+                    key = self.definition(pattern)  # a parameter property is a class property
+                    if vtype is not None:
+                        self.vtypes[key] = vtype
+            elif pattern is not None and pattern.type != "this":
+                self.pattern(pattern, scope, vtype, local=True)
+            for child in (annotation, value):
+                if child is not None:
+                    self.visit(child, scope)
+
+    def function(
+        self, node: Node, scope: Scope, owner_class: Desc = None, static: bool = False, member: bool = False
+    ) -> None:
+        kind = node.type
+        name = node.child_by_field_name("name")
+        outer_owner, outer_this = self.owner, self.this
+        inner = Scope(scope, True)
+        key = None
+        if name is not None:
+            if kind in _FUNCTIONS:
+                key = self.declare(scope, name, None, True)
+            elif kind == "method_definition":
+                if name.type not in _MEMBER_NAMES:
+                    self.visit(name, scope)
+                elif member:
+                    key = self.definition(name)
+            elif name.type == "identifier":  # a named function expression sees its own name
+                inner.names[self.text(name)] = Binding(None)
+        ret = node.child_by_field_name("return_type")
+        if key is not None:
+            self.owner = key
+            if ret is not None:
+                self.rtypes[key] = self.instance(ret, inner)
+        if kind == "method_definition":
+            self.this = owner_class if static else (("i", owner_class) if owner_class is not None else None)
+        elif kind != "arrow_function":
+            self.this = None
+        for child in node.named_children:
+            if child == name:
+                continue
+            field = child.type
+            if field == "formal_parameters":
+                self.params(child, inner, owner_class if kind == "method_definition" else None)
+            elif field == "identifier" and kind == "arrow_function":
+                self.params(child, inner, None)
+            elif field == "statement_block":
+                self.children(child, inner)
+            else:
+                self.visit(child, inner)
+        self.owner, self.this = outer_owner, outer_this
+
+    def class_(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        inner = Scope(scope, False)
+        if name is not None:
+            if node.type == "class":
+                inner.names[self.text(name)] = Binding(None)
+                key = self.key(name)
+            else:
+                key = self.declare(scope, name, None, True)
+        else:
+            key = self.key(node)
+        me: Desc = ("k", f"P:{key}") if name is not None and node.type != "class" else None
+        outer = self.owner
+        self.owner = key if me is not None else outer
+        for child in node.named_children:
+            if child == name:
+                continue
+            if child.type == "class_heritage":
+                self.heritage(child, inner, key)
+            elif child.type == "class_body":
+                self.class_body(child, inner, me)
+            else:
+                self.visit(child, inner)
+        self.owner = outer
+
+    def heritage(self, node: Node, scope: Scope, key: str) -> None:
+        bases = self.bases.setdefault(key, [])
+        outer_kind, self.type_kind = self.type_kind, "inherit"
+        for clause in node.named_children:
+            for part in clause.named_children:
+                if part.type == "type_arguments":
+                    self.type_kind = "type"
+                    self.visit(part, scope)
+                    self.type_kind = "inherit"
+                    continue
+                bases.append(
+                    self.tdesc(part, scope) if clause.type != "extends_clause" else self.desc(part, scope)
+                )
+                if part.type == "identifier":
+                    self.row(part, "inherit", ("n", scope, self.text(part)))
+                elif part.type == "member_expression":
+                    self.member_expression(part, scope, "inherit")
+                else:
+                    self.visit(part, scope)
+        self.type_kind = outer_kind
+
+    def class_body(self, node: Node, scope: Scope, me: Desc) -> None:
+        for member in node.named_children:
+            kind = member.type
+            static = any(c.type == "static" for c in member.children)
+            if kind == "method_definition":
+                self.function(member, scope, me, static, member=me is not None)
+            elif kind in ("public_field_definition", "property_signature"):
+                name = member.child_by_field_name("name")
+                annotation = member.child_by_field_name("type")
+                value = member.child_by_field_name("value")
+                key = None
+                if name is not None and name.type in _MEMBER_NAMES and me is not None:
+                    key = self.definition(name)
+                    vtype = (
+                        self.instance(annotation, scope)
+                        if annotation is not None
+                        else self.desc(value, scope)
+                    )
+                    if vtype is not None:
+                        self.vtypes[key] = vtype
+                outer_owner, outer_this = self.owner, self.this
+                self.this = me if static else (("i", me) if me is not None else None)
+                if key is not None and value is not None and value.type in _FUNCTION_VALUES:
+                    self.owner = key
+                    ret = value.child_by_field_name("return_type")
+                    if ret is not None:
+                        self.rtypes[key] = self.instance(ret, scope)
+                for child in member.named_children:
+                    if child != name or child.type not in _MEMBER_NAMES:
+                        self.visit(child, scope)
+                self.owner, self.this = outer_owner, outer_this
+            elif kind == "abstract_method_signature" or kind == "method_signature":
+                self.member_signature(member, scope, owned=me is not None)
+            else:
+                self.visit(member, scope)
+
+    def member_signature(self, node: Node, scope: Scope, owned: bool = False) -> None:
+        name = node.child_by_field_name("name")
+        inner = Scope(scope, True)
+        key = None
+        if name is not None and name.type in _MEMBER_NAMES and owned:
+            key = self.definition(name)
+        for child in node.named_children:
+            if child == name:
+                if child.type not in _MEMBER_NAMES:
+                    self.visit(child, scope)
+                continue
+            if child.type == "formal_parameters":
+                self.params(child, inner, None)
+                continue
+            if key is not None and child.type == "type_annotation":
+                typed = self.instance(child, inner)
+                if typed is not None:
+                    (self.rtypes if node.type != "property_signature" else self.vtypes)[key] = typed
+            self.visit(child, inner)
+
+    def interface(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        inner = Scope(scope, False)
+        key = self.declare(scope, name, None, True) if name is not None else self.key(node)
+        outer = self.owner
+        self.owner = key
+        for child in node.named_children:
+            if child == name:
+                continue
+            if child.type == "extends_type_clause":
+                bases = self.bases.setdefault(key, [])
+                outer_kind, self.type_kind = self.type_kind, "inherit"
+                for part in child.named_children:
+                    bases.append(self.tdesc(part, inner))
+                    if part.type == "generic_type":
+                        head = part.child_by_field_name("name") or part.named_children[0]
+                        self.visit(head, inner)
+                        self.type_kind = "type"
+                        for rest in part.named_children[1:]:
+                            self.visit(rest, inner)
+                        self.type_kind = "inherit"
+                    else:
+                        self.visit(part, inner)
+                self.type_kind = outer_kind
+            elif child.type in ("interface_body", "object_type"):
+                for member in child.named_children:
+                    if member.type in ("property_signature", "method_signature"):
+                        self.member_signature(member, inner, owned=True)
+                    else:
+                        self.visit(member, inner)
+            else:
+                self.visit(child, inner)
+        self.owner = outer
+
+    def enum(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        if name is not None:
+            self.declare(scope, name, None, True)
+        body = node.child_by_field_name("body")
+        if body is None:
+            return
+        for member in body.named_children:
+            if member.type in _MEMBER_NAMES:
+                self.definition(member)
+            elif member.type == "enum_assignment":
+                member_name = member.child_by_field_name("name")
+                if member_name is not None and member_name.type in _MEMBER_NAMES:
+                    self.definition(member_name)
+                value = member.child_by_field_name("value")
+                if value is not None:
+                    self.visit(value, scope)
+
+    def type_alias(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        inner = Scope(scope, False)
+        value = node.child_by_field_name("value")
+        if name is not None:
+            key = self.declare(scope, name, None, True)
+            found = self.tdesc(value, inner)
+            if found is not None:
+                self.vtypes[key] = found
+        for child in node.named_children:
+            if child != name:
+                self.visit(child, inner)
+
+    def namespace(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        inner = Scope(scope, True, symbolic=True)
+        if name is not None and name.type == "identifier":
+            self.declare(scope, name, None, True)
+        elif name is not None and name.type == "nested_identifier" and name.named_children:
+            first = name.named_children[0]
+            if first.type == "identifier":
+                self.declare(scope, first, None, True)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self.children(body, inner)
+
+    def object(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:
+        for child in node.named_children:
+            kind = child.type
+            if kind == "pair":
+                self.pair(child, scope, members, typed)
+            elif kind == "method_definition":
+                name = child.child_by_field_name("name")
+                if members and name is not None and name.type in _MEMBER_NAMES:
+                    self.function(child, scope, None, member=True)
+                else:
+                    if name is not None and name.type in _MEMBER_NAMES:
+                        self.row(name, "attribute", typed, member=typed is not None)
+                    self.function(child, scope, None)
+            else:
+                self.visit(child, scope)
+
+    def pair(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:
+        key = node.child_by_field_name("key")
+        value = node.child_by_field_name("value")
+        if key is not None:
+            if key.type in _MEMBER_NAMES:
+                if members:
+                    self.definition(key)
+                else:
+                    self.row(key, "attribute", typed, member=typed is not None)
+            elif key.type == "string":
+                self.string_hit(key)
+            else:
+                self.visit(key, scope)
+        if value is not None:
+            if value.type == "object" and typed is not None and key is not None:
+                self.object(value, scope, typed=None)
+            else:
+                self.visit(value, scope)
+
+    # -- modules --------------------------------------------------------------------
+    def import_statement(self, node: Node, scope: Scope) -> None:
+        source = node.child_by_field_name("source")
+        for clause in node.named_children:
+            if clause.type == "import_require_clause":
+                alias = next((c for c in clause.named_children if c.type == "identifier"), None)
+                spec_node = clause.child_by_field_name("source")
+                if alias is not None and spec_node is not None:
+                    scope.names[self.text(alias)] = Binding(f"I::{self.text(spec_node)[1:-1]}")
+                return
+        if source is None:
+            return
+        spec = self.text(source)[1:-1]
+        for clause in node.named_children:
+            if clause.type != "import_clause":
+                continue
+            for part in clause.named_children:
+                if part.type == "identifier":
+                    scope.names[self.text(part)] = Binding(f"I:default:{spec}")
+                    self.row(part, "import", ("k", f"I:default:{spec}"))
+                elif part.type == "namespace_import":
+                    alias = next((c for c in part.named_children if c.type == "identifier"), None)
+                    if alias is not None:
+                        scope.names[self.text(alias)] = Binding(f"I::{spec}")
+                elif part.type == "named_imports":
+                    for item in part.named_children:
+                        if item.type != "import_specifier":
+                            continue
+                        name = item.child_by_field_name("name")
+                        alias = item.child_by_field_name("alias")
+                        if name is None:
+                            continue
+                        original = self.text(name) if name.type != "string" else self.text(name)[1:-1]
+                        chain = f"I:{original}:{spec}"
+                        local = alias if alias is not None else name
+                        renamed = alias is not None and self.text(alias) != original
+                        scope.names[self.text(local)] = Binding(chain, alias=renamed)
+                        self.row(name, "import", ("k", chain), name=original)
+
+    def export_statement(self, node: Node, scope: Scope) -> None:
+        source = node.child_by_field_name("source")
+        spec = self.text(source)[1:-1] if source is not None else None
+        is_default = any(c.type == "default" for c in node.children)
+        declaration = node.child_by_field_name("declaration")
+        if declaration is not None:
+            self.visit(declaration, scope)
+            if is_default:
+                name = declaration.child_by_field_name("name")
+                if name is not None:
+                    self.exports["default"] = ("k", f"P:{self.key(name)}")
+            return
+        for child in node.named_children:
+            kind = child.type
+            if kind == "export_clause":
+                for item in child.named_children:
+                    if item.type == "export_specifier":
+                        self.export_specifier(item, scope, spec)
+            elif kind == "namespace_export" and spec is not None:
+                alias = next((c for c in child.named_children if c.type in ("identifier", "string")), None)
+                if alias is not None:
+                    self.exports[self.text(alias).strip("'\"")] = ("k", f"I::{spec}")
+            elif kind == "string" and child == source:
+                continue
+            elif is_default or any(c.type == "=" for c in node.children):
+                label = "default" if is_default else "="
+                self.exports[label] = self.desc(child, scope)
+                if child.type == "identifier":
+                    self.row(child, "export", ("n", scope, self.text(child)))
+                else:
+                    self.visit(child, scope)
+        if spec is not None and not any(
+            c.type in ("export_clause", "namespace_export") for c in node.named_children
+        ):
+            self.stars.append(spec)
+
+    def export_specifier(self, node: Node, scope: Scope, spec: str | None) -> None:
+        name = node.child_by_field_name("name")
+        alias = node.child_by_field_name("alias")
+        if name is None:
+            return
+        original = self.text(name).strip("'\"")
+        exported = self.text(alias).strip("'\"") if alias is not None else original
+        if spec is not None:
+            desc: Desc = ("k", f"I:{original}:{spec}")
+            self.row(name, "export", desc, name=original)
+        else:
+            desc = ("n", scope, original)
+            self.row(name, "export", desc, name=original)
+        self.exports[exported] = desc
+
+    # -- JSX ----------------------------------------------------------------------
+    def jsx(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        for child in node.named_children:
+            if child == name and name is not None:
+                if name.type == "identifier":
+                    text = self.text(name)
+                    if text[:1].isupper():
+                        self.row(name, "call", ("n", scope, text))
+                elif name.type in ("member_expression", "nested_identifier"):
+                    self.member_expression(name, scope, "call") if name.type == "member_expression" else None
+            else:
+                self.visit(child, scope)
+
+    def jsx_attribute(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children[1:]:
+            self.visit(child, scope)

@@ -1,0 +1,89 @@
+"""Lexical scopes of the TS/JS reference analyzer and the lazy value descriptors it resolves.
+
+A *chain* is the linker's key for what an occurrence means (``|`` separates steps):
+``P:<line>:<col>`` the symbol declared at that name position in this file,
+``I:<name>:<specifier>`` an imported name (``""`` the module itself, ``default``),
+then steps ``|<member>``, ``|()`` (call result) and ``|:`` (instance of a class/type).
+
+A *descriptor* is a tuple built while walking, resolved to a chain after the
+walk, when every hoisted declaration is known:
+``("n", scope, name)`` a name, ``("k", chain)`` a fixed chain, ``("m", desc, name)`` a member,
+``("c", desc)`` a call result, ``("i", desc)`` an instance.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Desc = tuple[Any, ...] | None
+
+_MAX_DEPTH = 24
+
+
+class Binding:
+    """A declared name: ``chain`` for a symbol or import (None: a local), ``vtype``
+    the descriptor of its value (locals), ``alias`` for renamed imports (their uses
+    are the alias', not the original's)."""
+
+    __slots__ = ("alias", "chain", "vtype")
+
+    def __init__(self, chain: str | None, vtype: Desc = None, alias: bool = False) -> None:
+        self.chain = chain
+        self.vtype = vtype
+        self.alias = alias
+
+
+class Scope:
+    """A lexical scope; ``function`` scopes receive ``var`` declarations, declarations in
+    ``symbolic`` scopes (module, namespace) are symbols."""
+
+    __slots__ = ("function", "names", "parent", "symbolic")
+
+    def __init__(self, parent: Scope | None, function: bool, symbolic: bool = False) -> None:
+        self.parent = parent
+        self.function = function
+        self.symbolic = symbolic
+        self.names: dict[str, Binding] = {}
+
+    def lookup(self, name: str) -> Binding | None:
+        scope: Scope | None = self
+        while scope is not None:
+            found = scope.names.get(name)
+            if found is not None:
+                return found
+            scope = scope.parent
+        return None
+
+    def var_scope(self) -> Scope:
+        scope = self
+        while not scope.function and scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+
+def chain_of(desc: Desc, depth: int = 0) -> str | None:
+    """The chain a descriptor stands for, None when it cannot be typed."""
+    if desc is None or depth > _MAX_DEPTH:
+        return None
+    tag = desc[0]
+    if tag == "k":
+        chain: str | None = desc[1]
+        return chain
+    if tag == "n":
+        binding = desc[1].lookup(desc[2])
+        if binding is None:
+            return None
+        if binding.chain is not None:
+            found: str = binding.chain
+            return found
+        return chain_of(binding.vtype, depth + 1)
+    base = chain_of(desc[1], depth + 1)
+    if base is None:
+        return None
+    if tag == "m":
+        return f"{base}|{desc[2]}"
+    if tag == "c":
+        return f"{base}|()"
+    if tag == "i":
+        return base if base.endswith("|:") else f"{base}|:"
+    return None

@@ -1,0 +1,421 @@
+"""TS/JS linker: resolves the chains of :mod:`astmcp.resolve.ts_facts` across files
+(through ``imports.resolved_path``, export clauses and ``export *`` barrels) and
+writes ``refs`` and ``edges`` in the shape the Python linker uses.
+
+Entities: ``("m", path)`` a module, ``("s", id)`` a symbol, ``("i", id)`` an
+instance of a class/interface, ``("x", name)`` something outside the project
+(or no symbol), ``None`` unknown.
+
+Incremental: each linked file records in ``link_deps`` the files its resolution
+consulted; a change re-links the changed files and those that consulted them.
+Adding or removing a TS/JS file, or a config change, re-links the whole project
+(a specifier may now resolve elsewhere).
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+from astmcp.index.indexer import Changes
+from astmcp.resolve.ts_facts import NAME as FACTS
+
+Entity = tuple[str, Any] | None
+_LANGUAGES = ("typescript", "javascript")
+_EDGE_KIND = {
+    "call": "calls",
+    "import": "imports",
+    "export": "imports",
+    "inherit": "inherits",
+}
+_CLASSLIKE = ("class", "interface")
+_TYPED = ("variable", "property", "getter", "setter", "type")
+_CALLABLE = ("function", "method", "getter", "constructor")
+_BULK = 500
+_TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
+
+
+class _Sym:
+    __slots__ = ("exported", "id", "key", "kind", "line", "path", "symbol_path")
+
+    def __init__(self, row: tuple[Any, ...], path: str) -> None:
+        self.id, self.symbol_path, self.kind, line, col, self.exported, self.line = row
+        self.key = f"{line}:{col}"
+        self.path = path
+
+
+class _Table:
+    __slots__ = ("by_key", "by_path")
+
+    def __init__(self) -> None:
+        self.by_path: dict[str, list[_Sym]] = {}
+        self.by_key: dict[str, _Sym] = {}
+
+
+class Resolver:
+    """Lazy, memoised resolution over the index; one instance per link run."""
+
+    def __init__(self, conn: sqlite3.Connection, fresh: dict[str, dict[str, Any]]) -> None:
+        self.conn = conn
+        self.fresh = fresh
+        self.file_ids: dict[str, int] = {
+            r[0]: r[1]
+            for r in conn.execute("SELECT path, id FROM files WHERE language IN (?, ?)", _LANGUAGES)
+        }
+        self._facts: dict[str, dict[str, Any]] = {}
+        self._tables: dict[str, _Table] = {}
+        self._specs: dict[str, dict[str, tuple[str | None, int]]] = {}
+        self.syms: dict[int, _Sym] = {}
+        self._memo: dict[tuple[Any, ...], tuple[Entity, frozenset[str]]] = {}
+        self._busy: set[tuple[Any, ...]] = set()
+        self._cycles = 0
+        self.deps: set[str] = set()
+
+    # -- per-file data -----------------------------------------------------------
+    def facts(self, path: str) -> dict[str, Any]:
+        found = self._facts.get(path)
+        if found is None:
+            found = self.fresh.get(path)
+            if found is None:
+                row = self.conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone()
+                found = json.loads(row[0]) if row else {}
+            self._facts[path] = found
+        return found
+
+    def table(self, path: str) -> _Table:
+        found = self._tables.get(path)
+        if found is None:
+            found = _Table()
+            file_id = self.file_ids.get(path)
+            if file_id is not None:
+                for row in self.conn.execute(
+                    "SELECT id, symbol_path, kind, name_line, name_col, exported, line FROM symbols"
+                    " WHERE file_id = ? ORDER BY line",
+                    (file_id,),
+                ):
+                    sym = _Sym(row, path)
+                    self.syms[sym.id] = sym
+                    found.by_path.setdefault(sym.symbol_path, []).append(sym)
+                    found.by_key.setdefault(sym.key, sym)
+            self._tables[path] = found
+        return found
+
+    def specs(self, path: str) -> dict[str, tuple[str | None, int]]:
+        found = self._specs.get(path)
+        if found is None:
+            found = {}
+            file_id = self.file_ids.get(path)
+            if file_id is not None:
+                for module, resolved, external in self.conn.execute(
+                    "SELECT module, resolved_path, external FROM imports WHERE file_id = ?", (file_id,)
+                ):
+                    if resolved is not None or module not in found:
+                        found[module] = (resolved, external)
+            self._specs[path] = found
+        return found
+
+    def symbol(self, path: str, symbol_path: str) -> _Sym | None:
+        self.deps.add(path)
+        found = self.table(path).by_path.get(symbol_path)
+        return found[0] if found else None
+
+    # -- memo with dependency tracking --------------------------------------------
+    def _tracked(self, key: tuple[Any, ...], compute: Callable[[], Entity]) -> Entity:
+        hit = self._memo.get(key)
+        if hit is not None:
+            self.deps |= hit[1]
+            return hit[0]
+        if key in self._busy:
+            self._cycles += 1
+            return None
+        outer, self.deps = self.deps, set()
+        cycles = self._cycles
+        self._busy.add(key)
+        try:
+            result = compute()
+        finally:
+            self._busy.discard(key)
+            mine, self.deps = self.deps, outer
+            self.deps |= mine
+        if self._cycles == cycles:  # a result cut short by a cycle is not final
+            self._memo[key] = (result, frozenset(mine))
+        return result
+
+    # -- chains ------------------------------------------------------------------
+    def resolve(self, path: str, chain: str) -> Entity:
+        return self._tracked(("c", path, chain), lambda: self._resolve(path, chain))
+
+    def _resolve(self, path: str, chain: str) -> Entity:
+        head, sep, step = chain.rpartition("|")
+        if sep:
+            return self.step(self.resolve(path, head), step)
+        return self.base(path, chain)
+
+    def base(self, path: str, chain: str) -> Entity:
+        if chain.startswith("P:"):
+            self.deps.add(path)
+            sym = self.table(path).by_key.get(chain[2:])
+            return ("s", sym.id) if sym is not None else ("x", "")
+        if chain.startswith("I:"):
+            name, _, spec = chain[2:].partition(":")
+            module = self.module(path, spec)
+            if module is None or module[0] == "x" or not name:
+                return module
+            return self.member(module, name)
+        return None
+
+    def module(self, path: str, spec: str) -> Entity:
+        resolved, external = self.specs(path).get(spec, (None, 0))
+        if resolved is None or resolved not in self.file_ids:
+            return ("x", spec) if external else None
+        self.deps.add(resolved)
+        return ("m", resolved)
+
+    def member(self, module: tuple[str, Any], name: str) -> Entity:
+        return self._tracked(("m", module[1], name), lambda: self._member(module[1], name))
+
+    def _member(self, path: str, name: str) -> Entity:
+        self.deps.add(path)
+        facts = self.facts(path)
+        exports = facts.get("exports", {})
+        chain = exports.get(name)
+        if chain is not None:
+            return self.resolve(path, chain)
+        syms = self.table(path).by_path.get(name)
+        if syms:
+            chosen = next((s for s in syms if s.exported), syms[0])
+            return ("s", chosen.id)
+        if name != "default":
+            for spec in facts.get("stars", ()):
+                module = self.module(path, spec)
+                if module is not None and module[0] == "m":
+                    found = self.member(module, name)
+                    if found is not None and found[0] != "x":
+                        return found
+        whole = exports.get("=")
+        if whole is not None:
+            return self.step(self.resolve(path, whole), name)
+        return None
+
+    def typed(self, sym: _Sym, field: str) -> Entity:
+        chain = self.facts(sym.path).get(field, {}).get(sym.key)
+        return self.resolve(sym.path, chain) if chain else None
+
+    def step(self, entity: Entity, step: str) -> Entity:
+        if entity is None:
+            return None
+        tag, value = entity
+        if tag == "x":
+            return ("x", f"{value}.{step}") if value else ("x", "")
+        if tag == "m":
+            return self.member(entity, step) if step not in ("()", ":") else None
+        sym = self.syms[value]
+        if tag == "i":
+            if step in ("()", ":"):
+                return entity if step == ":" else None
+            return self.class_member(value, step)
+        kind = sym.kind
+        if step == ":":
+            if kind in _CLASSLIKE or kind == "enum":
+                return ("i", value)
+            if kind in _TYPED:
+                return self.step(self.typed(sym, "vtypes"), ":")
+            return None
+        if step == "()":
+            if kind in _CALLABLE or kind in ("variable", "property"):
+                return self.typed(sym, "rtypes")
+            return None
+        child = self.symbol(sym.path, f"{sym.symbol_path}.{step}")
+        if child is not None:
+            return ("s", child.id)
+        if kind == "class":
+            return self.class_member(value, step)
+        if kind in ("variable", "property"):
+            return self.step(self.typed(sym, "vtypes"), step)
+        if kind == "getter":
+            return self.step(self.typed(sym, "rtypes"), step)
+        if kind == "namespace":
+            return None
+        return None
+
+    def class_member(self, class_id: int, name: str) -> Entity:
+        return self._tracked(("k", class_id, name), lambda: self._class_member(class_id, name))
+
+    def _class_member(self, class_id: int, name: str) -> Entity:
+        cls = self.syms[class_id]
+        if cls.kind not in _CLASSLIKE:
+            return None
+        sym = self.symbol(cls.path, f"{cls.symbol_path}.{name}")
+        if sym is not None:
+            return ("s", sym.id)
+        external = False
+        for base in self.facts(cls.path).get("bases", {}).get(cls.key, ()):
+            found = self.resolve(cls.path, base)
+            if found is not None and found[0] == "s" and self.syms[found[1]].kind in _TYPED:
+                found = self.typed(self.syms[found[1]], "vtypes")
+            if found is None:
+                continue
+            if found[0] == "x":
+                external = external or bool(found[1])
+                continue
+            if found[0] in ("s", "i"):
+                member = self.class_member(found[1], name)
+                if member is not None and member[0] != "x":
+                    return member
+                external = external or member is not None
+        return ("x", f"?.{name}") if external else None
+
+
+def is_test_file(path: str) -> bool:
+    """``*.test.ts``, ``*.spec.js``, ``__tests__/``, ``test/`` and ``tests/`` folders."""
+    stem = posixpath.basename(path).split(".", 1)
+    rest = "." + stem[1] if len(stem) > 1 else ""
+    return any(rest.startswith(s + ".") or stem[0].endswith(s) for s in _TEST_SUFFIXES) or any(
+        f"/{d}/" in f"/{path}" for d in ("__tests__", "test", "tests")
+    )
+
+
+class TsLinker:
+    def __call__(self, conn: sqlite3.Connection, changes: Changes) -> None:
+        fresh: dict[str, dict[str, Any]] = {}
+        for path, facts in changes.facts.items():
+            if facts.language in _LANGUAGES:
+                fresh[path] = facts.extra.get(FACTS) or {"refs": []}
+        removed = [
+            p
+            for p in changes.removed_paths
+            if p.endswith((".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"))
+        ]
+        if not fresh and not removed and not changes.configs_changed:
+            return
+        resolver = Resolver(conn, fresh)
+        if not resolver.file_ids and not removed:
+            return
+        known = {
+            row[0]
+            for path in fresh
+            for row in conn.execute("SELECT path FROM module_facts WHERE path = ?", (path,))
+        }
+        added = any(path not in known for path in fresh)
+        for path in removed:
+            conn.execute("DELETE FROM module_facts WHERE path = ?", (path,))
+        for path, payload in fresh.items():
+            data = json.dumps({k: v for k, v in payload.items() if k != "refs"}, separators=(",", ":"))
+            conn.execute(
+                "INSERT OR REPLACE INTO module_facts(path, data, symbols) VALUES (?, ?, '[]')", (path, data)
+            )
+        full = changes.full or changes.configs_changed or added or bool(removed)
+        if full:
+            targets = list(resolver.file_ids)
+        else:
+            targets = sorted(set(fresh) | self.dependants(conn, resolver, list(fresh)))
+        dropped = _drop_indexes(conn) if full and len(targets) > _BULK else []
+        try:
+            for path in targets:
+                if path in resolver.file_ids:
+                    self.link_file(conn, resolver, path)
+        finally:
+            for sql in dropped:
+                conn.execute(sql)
+
+    @staticmethod
+    def dependants(conn: sqlite3.Connection, resolver: Resolver, paths: list[str]) -> set[str]:
+        if not paths:
+            return set()
+        ids: set[int] = set()
+        for start in range(0, len(paths), 500):
+            chunk = paths[start : start + 500]
+            ids.update(
+                row[0]
+                for row in conn.execute(
+                    f"SELECT DISTINCT file_id FROM link_deps WHERE dep IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                )
+            )
+        by_id = {v: k for k, v in resolver.file_ids.items()}
+        return {by_id[i] for i in ids if i in by_id}
+
+    def link_file(self, conn: sqlite3.Connection, resolver: Resolver, path: str) -> None:
+        file_id = resolver.file_ids[path]
+        payload = resolver.fresh.get(path)
+        if payload is not None:
+            rows: list[tuple[Any, ...]] = [tuple(r) for r in payload.get("refs", ())]
+        else:
+            rows = list(
+                conn.execute(
+                    "SELECT name, line, col, end_col, kind, target_key, scope_path FROM refs WHERE file_id = ?",
+                    (file_id,),
+                )
+            )
+            conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
+        conn.execute("DELETE FROM edges WHERE file_id = ?", (file_id,))
+        conn.execute("DELETE FROM link_deps WHERE file_id = ?", (file_id,))
+        resolver.deps = set()
+        table = resolver.table(path)
+        tests = is_test_file(path)
+        out = []
+        edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
+        for name, line, col, end_col, kind, target, owner in rows:
+            symbol_id: int | None = None
+            if target is None:
+                confidence = "name"
+            else:
+                entity = resolver.resolve(path, target)
+                if entity is None:
+                    confidence = "name" if "|" in target else "none"
+                elif entity[0] != "s":
+                    confidence = "none"
+                else:
+                    symbol_id = entity[1]
+                    confidence = "certain"
+                    sym = resolver.syms[symbol_id]
+                    if sym.path == path and sym.key == f"{line}:{col}":
+                        kind = "definition"
+            out.append((file_id, symbol_id, target, name, line, col, end_col, kind, confidence, owner))
+            if symbol_id is None or kind == "definition":
+                continue
+            src_sym = table.by_key.get(owner) if owner else None
+            src = src_sym.id if src_sym is not None else None
+            if src == symbol_id:
+                continue
+            edges.setdefault((src, symbol_id, None, _EDGE_KIND.get(kind, "references")), line)
+            if tests and src is not None and kind in ("call", "read", "type"):
+                edges.setdefault((src, symbol_id, None, "tests"), line)
+        for symbol_path, syms in table.by_path.items():
+            parent = symbol_path.rpartition(".")[0]
+            parent_syms = table.by_path.get(parent) if parent else None
+            for sym in syms:
+                edges.setdefault(
+                    (parent_syms[0].id if parent_syms else None, sym.id, None, "contains"), sym.line
+                )
+        conn.executemany(
+            "INSERT INTO refs(file_id, symbol_id, target_key, name, line, col, end_col, kind, confidence,"
+            " scope_path) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            out,
+        )
+        conn.executemany(
+            "INSERT INTO edges(file_id, src_symbol_id, dst_symbol_id, dst_key, kind, line) VALUES (?,?,?,?,?,?)",
+            [(file_id, src, dst, key, kind, line) for (src, dst, key, kind), line in edges.items()],
+        )
+        resolver.deps.discard(path)
+        conn.executemany(
+            "INSERT INTO link_deps(file_id, dep) VALUES (?, ?)",
+            [(file_id, dep) for dep in sorted(resolver.deps)],
+        )
+
+
+def _drop_indexes(conn: sqlite3.Connection) -> list[str]:
+    rows = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('refs', 'edges', 'link_deps')"
+        " AND sql IS NOT NULL"
+    ).fetchall()
+    for name, _ in rows:
+        conn.execute(f'DROP INDEX "{name}"')
+    return [sql for _, sql in rows]
+
+
+def make_linker() -> Callable[[sqlite3.Connection, Changes], None]:
+    return TsLinker()

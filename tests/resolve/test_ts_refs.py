@@ -1,0 +1,104 @@
+"""Data-driven TS/JS reference resolution: fixture projects under tests/fixtures/ts/refs/<case>/.
+
+Expectations live in the fixture sources as trailing comments:
+
+    return this.engine.run();  // -> Engine.run, engine -> Car.engine
+    x.close();                 // ?> File.close
+
+``[word[#n]] -> <selector>`` says that the n-th ``word`` on the line (default: the
+symbol's own name, first occurrence) is a certain/likely reference of the
+selector (``<file>::<path>``, or a path in the same file); ``?>`` a name hit.
+``// check: <selector>`` adds a selector that must have no references besides
+its declaration. Each selector's found set must equal the marked set exactly
+(declarations included implicitly).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections import defaultdict
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from astmcp.query.common import SymbolTarget, resolve_symbol
+from astmcp.query.references import collect_references
+from astmcp.workspace import Workspace
+
+CASES = Path(__file__).parents[1] / "fixtures" / "ts" / "refs"
+_SOURCES = (".ts", ".tsx", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs")
+_MARK = re.compile(r"^\s*(?:(?P<word>\w+)(?:#(?P<nth>\d+))?\s+)?(?P<arrow>->|\?>)\s*(?P<selector>\S+)\s*$")
+
+Position = tuple[str, int, int]
+
+
+def _code_part(line: str) -> tuple[str, str]:
+    at = line.find("  // ")
+    return (line, "") if at < 0 else (line[:at], line[at + 5 :])
+
+
+def _expectations(root: Path) -> tuple[dict[str, set[Position]], dict[str, set[Position]]]:
+    sure: dict[str, set[Position]] = defaultdict(set)
+    names: dict[str, set[Position]] = defaultdict(set)
+    for file in sorted(p for p in root.rglob("*") if p.suffix in _SOURCES):
+        rel = file.relative_to(root).as_posix()
+        for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith("// check: "):
+                selector = line[len("// check: ") :].strip()
+                sure["::".join([rel, selector]) if "::" not in selector else selector]
+                continue
+            code, comment = _code_part(line)
+            if "->" not in comment and "?>" not in comment:
+                continue
+            for part in comment.split(","):
+                match = _MARK.match(part)
+                assert match, f"{rel}:{number}: bad marker {part!r}"
+                selector = match["selector"]
+                if "::" not in selector:
+                    selector = f"{rel}::{selector}"
+                word = match["word"] or selector.rsplit("::", 1)[1].rsplit(".", 1)[-1]
+                nth = int(match["nth"] or 1)
+                hits = [m.start() for m in re.finditer(rf"(?<![\w$]){re.escape(word)}(?![\w$])", code)]
+                assert len(hits) >= nth, f"{rel}:{number}: no occurrence {nth} of {word!r}"
+                target = sure if match["arrow"] == "->" else names
+                target[selector].add((rel, number, hits[nth - 1] + 1))
+    return sure, names
+
+
+def _cases() -> list[tuple[str, str]]:
+    out = []
+    for case in sorted(p for p in CASES.iterdir() if p.is_dir()):
+        sure, names = _expectations(case)
+        out.extend((case.name, selector) for selector in sorted(set(sure) | set(names)))
+    return out
+
+
+@pytest.fixture(scope="module")
+def workspaces(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Workspace]]:
+    opened: dict[str, Workspace] = {}
+    base = tmp_path_factory.mktemp("tsrefs")
+    for case in sorted(p for p in CASES.iterdir() if p.is_dir()):
+        shutil.copytree(case, base / case.name)
+        opened[case.name] = Workspace(base / case.name)
+    yield opened
+    for ws in opened.values():
+        ws.index.close()
+
+
+@pytest.mark.parametrize(("case", "selector"), _cases())
+def test_ts_references_match_the_marked_occurrences(
+    workspaces: dict[str, Workspace], case: str, selector: str
+) -> None:
+    ws = workspaces[case]
+    conn = ws.db()
+    symbol = resolve_symbol(ws, conn, SymbolTarget(selector=selector))
+    sure, names = _expectations(CASES / case)
+    refs = collect_references(ws, conn, symbol)
+    found_sure = {(r.file, r.line, r.column) for r in refs if r.confidence != "name"}
+    found_names = {(r.file, r.line, r.column) for r in refs if r.confidence == "name"}
+    declarations = {(r.file, r.line, r.column) for r in refs if r.is_declaration}
+    assert declarations, "the declaration is always listed"
+    assert found_sure == sure[selector] | declarations
+    assert found_names == names[selector]
