@@ -43,7 +43,9 @@ def _python_bases(signature: str) -> list[str]:
 def _ts_bases(signature: str) -> list[str]:
     names: list[str] = []
     for clause in _TS_HERITAGE.findall(signature):
-        for part in re.split(r",|\bimplements\b", re.sub(r"<[^<>]*>", "", clause)):
+        while "<" in clause and clause != (stripped := re.sub(r"<[^<>]*>", "", clause)):
+            clause = stripped  # innermost type arguments first: Base<Map<K, V>> -> Base
+        for part in re.split(r",|\bimplements\b", clause):
             word = part.strip().split(".")[-1].strip()
             if re.fullmatch(r"[A-Za-z_$][\w$]*", word):
                 names.append(word)
