@@ -48,9 +48,9 @@ class Workspace:
         self.plans = PlanStore()  # prepared plans (refactor); state_dir set by the front door
 
     def db(self) -> sqlite3.Connection:
-        """The index connection, refreshed against the disk first."""
+        """A read-only index connection, refreshed against the disk first."""
         self.index.refresh()
-        return self.index.conn
+        return self.index.reader
 
     # -- paths (SPEC §2) ---------------------------------------------------------
     def relative(self, file_path: str) -> str:

@@ -300,16 +300,17 @@ def _baseline(
     ws: Workspace, conn: sqlite3.Connection, checker: Checker, files: list[str]
 ) -> list[tuple[str, DiagnosticFact]]:
     """The checker's answer for the tree as indexed, cached in the index by content."""
-    conn.execute(_CACHE_SCHEMA)
+    cache = ws.index.conn  # the writer: query connections are read-only
+    cache.execute(_CACHE_SCHEMA)
     key = _baseline_key(ws, conn, checker)
-    row = conn.execute("SELECT results FROM diag_external WHERE key = ?", (key,)).fetchone()
+    row = cache.execute("SELECT results FROM diag_external WHERE key = ?", (key,)).fetchone()
     if row is not None:
         return [(file, DiagnosticFact(*fact)) for file, fact in json.loads(row[0])]
     found = _run(checker, ws, files, {})
     encoded = json.dumps([(file, astuple(fact)) for file, fact in found])
     with contextlib.suppress(sqlite3.Error):  # a busy index only costs the next call a re-run
-        conn.execute("DELETE FROM diag_external WHERE key LIKE ? OR key = ?", (f"{checker.name}:%", key))
-        conn.execute("INSERT OR REPLACE INTO diag_external(key, results) VALUES (?, ?)", (key, encoded))
+        cache.execute("DELETE FROM diag_external WHERE key LIKE ? OR key = ?", (f"{checker.name}:%", key))
+        cache.execute("INSERT OR REPLACE INTO diag_external(key, results) VALUES (?, ?)", (key, encoded))
     return found
 
 

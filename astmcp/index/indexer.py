@@ -22,7 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from astmcp.config import Config
-from astmcp.index.store import LOCK_TIMEOUT_S, PER_FILE_TABLES, exclusive_lock, open_index, state_dir
+from astmcp.index.store import (
+    LOCK_TIMEOUT_S,
+    PER_FILE_TABLES,
+    exclusive_lock,
+    open_index,
+    open_reader,
+    state_dir,
+)
 from astmcp.index.walker import WalkEntry, walk
 from astmcp.lang import ANALYZERS, extract_file
 from astmcp.model import DiagnosticFact, FileFacts, ImportFact, Span, SymbolFact
@@ -139,8 +146,18 @@ class Index:
         self.last_refresh: RefreshStats | None = None
         self._lock = threading.RLock()
         self._lock_path = state_dir(root) / "refresh.lock"
+        self._reader: sqlite3.Connection | None = None
+
+    @property
+    def reader(self) -> sqlite3.Connection:
+        """A read-only connection for queries: a read path cannot change the index."""
+        if self._reader is None:
+            self._reader = open_reader(self.root)
+        return self._reader
 
     def close(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
         self.conn.close()
 
     def refresh(self, full: bool = False, progress: Progress | None = None) -> RefreshStats:

@@ -10,6 +10,7 @@ import contextlib
 import os
 import sqlite3
 import time
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -199,6 +200,16 @@ def open_index(root: Path) -> sqlite3.Connection:
     # outdated index must not discard each other's fresh one.
     with exclusive_lock(folder / "refresh.lock", LOCK_TIMEOUT_S):
         return _open_checked(path)
+
+
+def open_reader(root: Path) -> sqlite3.Connection:
+    """A read-only connection to an index that :func:`open_index` has created."""
+    path = state_dir(root) / "index.db"
+    uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
+    conn = sqlite3.connect(uri, uri=True, timeout=30.0, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA query_only=ON")
+    conn.execute("PRAGMA cache_size=-32000")
+    return conn
 
 
 def _open_checked(path: Path) -> sqlite3.Connection:

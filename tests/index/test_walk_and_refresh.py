@@ -169,3 +169,20 @@ def test_malformed_configuration_is_reported(tmp_path: Path) -> None:
     (tmp_path / ".astmcp.toml").write_text("max_files = = 3\n")
     with pytest.raises(InvalidInput, match="malformed"):
         load_config(tmp_path)
+
+
+def test_query_connections_are_read_only(tmp_path: Path) -> None:
+    import sqlite3
+
+    from astmcp.workspace import Workspace
+
+    (tmp_path / "a.py").write_text("def f(): pass\n")
+    ws = Workspace(tmp_path)
+    try:
+        conn = ws.db()
+        assert conn.execute("SELECT COUNT(*) FROM files").fetchone()[0] == 1
+        with pytest.raises(sqlite3.OperationalError):
+            conn.execute("DELETE FROM files")
+        assert ws.db().execute("SELECT COUNT(*) FROM files").fetchone()[0] == 1
+    finally:
+        ws.index.close()
