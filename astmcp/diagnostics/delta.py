@@ -52,7 +52,8 @@ def _difference(left: list[Located], right: list[Located]) -> list[Located]:
     """Items of ``left`` beyond the count of equal keys in ``right`` (multiset difference)."""
     budget = Counter(_key(x) for x in right)
     out = []
-    for item in sorted(left, key=lambda x: (x.file, x.fact.line, x.fact.column)):
+    ordered = sorted(left, key=lambda x: (x.file, x.fact.line, x.fact.column, x.fact.code, x.fact.message))
+    for item in ordered:  # fully ordered: the delta is part of a plan's hash
         key = _key(item)
         if budget[key] > 0:
             budget[key] -= 1
