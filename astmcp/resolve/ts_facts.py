@@ -38,6 +38,7 @@ _SKIP = {
     "predefined_type", "statement_identifier", "hash_bang_line", "html_comment",
 }  # fmt: skip
 _RECURSION = 20000
+_UNSEEN = object()
 
 
 def analyze(path: str, text: str, tree: Tree) -> dict[str, Any]:
@@ -60,7 +61,8 @@ class _Walker:
         self.src = src
         self.raw = src.raw
         self.module = Scope(None, True, symbolic=True)
-        self.pending: list[tuple[str, int, int, int, str, Desc, str | None, bool]] = []
+        self.pending: list[tuple[str, Any, Any, str, Desc, str | None, bool]] = []
+        self.by_id: dict[int, Any] = {}
         self.vtypes: dict[str, Desc] = {}
         self.rtypes: dict[str, Desc] = {}
         self.bases: dict[str, list[Desc]] = {}
@@ -130,12 +132,15 @@ class _Walker:
         return self.raw[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
 
     def row(self, node: Node, kind: str, desc: Desc, member: bool = False, name: str | None = None) -> None:
-        line, col, end = self.pos(node)
-        self.pending.append((name or self.text(node), line, col, end, kind, desc, self.owner, member))
+        # positions are converted in payload(), for the rows kept
+        self.pending.append(
+            (name or self.text(node), node.start_point, node.end_point, kind, desc, self.owner, member)
+        )
 
     def payload(self) -> dict[str, Any]:
         rows: list[tuple[str, int, int, int, str, str | None, str | None]] = []
-        for name, line, col, end, kind, desc, owner, member in self.pending:
+        column = self.src.column
+        for name, start, stop, kind, desc, owner, member in self.pending:
             if member:
                 base = chain_of(desc)
                 target = f"{base}|{name}" if base is not None else None
@@ -150,7 +155,17 @@ class _Walker:
                 target = chain_of(desc)
                 if target is None:
                     continue
-            rows.append((name, line, col, end, kind, target, owner))
+            rows.append(
+                (
+                    name,
+                    start.row + 1,
+                    column(start.row, start.column),
+                    column(stop.row, stop.column),
+                    kind,
+                    target,
+                    owner,
+                )
+            )
         out: dict[str, Any] = {"refs": rows}
         for field, table in (("vtypes", self.vtypes), ("rtypes", self.rtypes), ("exports", self.exports)):
             resolved = {k: c for k, d in table.items() if (c := chain_of(d)) is not None}
@@ -168,10 +183,13 @@ class _Walker:
         self.children(self.src.tree.root_node, self.module)
 
     def visit(self, node: Node, scope: Scope) -> None:
-        handler = self.handlers.get(node.type)
+        kind_id = node.kind_id
+        handler = self.by_id.get(kind_id, _UNSEEN)
+        if handler is _UNSEEN:
+            handler = self.by_id[kind_id] = self.handlers.get(node.type)
         if handler is not None:
             handler(node, scope)
-        else:
+        elif node.named_child_count:
             for child in node.named_children:
                 self.visit(child, scope)
 
@@ -255,10 +273,16 @@ class _Walker:
 
     # -- occurrences ------------------------------------------------------------------
     def identifier(self, node: Node, scope: Scope) -> None:
-        self.row(node, "read", ("n", scope, self.text(node)))
+        name = self.text(node)
+        found = scope.lookup(name)
+        if found is None or found.chain is not None:  # a local seen already is dropped now
+            self.row(node, "read", ("n", scope, name), name=name)
 
     def type_identifier(self, node: Node, scope: Scope) -> None:
-        self.row(node, self.type_kind, ("n", scope, self.text(node)))
+        name = self.text(node)
+        found = scope.lookup(name)
+        if found is None or found.chain is not None:
+            self.row(node, self.type_kind, ("n", scope, name), name=name)
 
     def shorthand(self, node: Node, scope: Scope) -> None:
         self.row(node, "read", ("n", scope, self.text(node)))

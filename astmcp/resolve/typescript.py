@@ -312,11 +312,13 @@ class TsLinker:
             targets = list(resolver.file_ids)
         else:
             targets = sorted(set(fresh) | self.dependants(conn, resolver, list(fresh)))
-        dropped = _drop_indexes(conn) if full and len(targets) > _BULK else []
+        bulk = full and len(targets) > _BULK
+        old_rows = _take_rows(conn, resolver, targets) if bulk else None
+        dropped = _drop_indexes(conn) if bulk else []
         try:
             for path in targets:
                 if path in resolver.file_ids:
-                    self.link_file(conn, resolver, path)
+                    self.link_file(conn, resolver, path, old_rows)
         finally:
             for sql in dropped:
                 conn.execute(sql)
@@ -338,11 +340,20 @@ class TsLinker:
         by_id = {v: k for k, v in resolver.file_ids.items()}
         return {by_id[i] for i in ids if i in by_id}
 
-    def link_file(self, conn: sqlite3.Connection, resolver: Resolver, path: str) -> None:
+    def link_file(
+        self,
+        conn: sqlite3.Connection,
+        resolver: Resolver,
+        path: str,
+        old_rows: dict[int, list[tuple[Any, ...]]] | None = None,
+    ) -> None:
+        """(Re-)link one file; ``old_rows``: every target's stored rows, taken out in bulk."""
         file_id = resolver.file_ids[path]
         payload = resolver.fresh.get(path)
         if payload is not None:
             rows: list[tuple[Any, ...]] = [tuple(r) for r in payload.get("refs", ())]
+        elif old_rows is not None:
+            rows = old_rows.get(file_id, [])
         else:
             rows = list(
                 conn.execute(
@@ -351,8 +362,9 @@ class TsLinker:
                 )
             )
             conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
-        conn.execute("DELETE FROM edges WHERE file_id = ?", (file_id,))
-        conn.execute("DELETE FROM link_deps WHERE file_id = ?", (file_id,))
+        if old_rows is None:
+            conn.execute("DELETE FROM edges WHERE file_id = ?", (file_id,))
+            conn.execute("DELETE FROM link_deps WHERE file_id = ?", (file_id,))
         resolver.deps = set()
         table = resolver.table(path)
         tests = is_test_file(path)
@@ -405,6 +417,27 @@ class TsLinker:
             "INSERT INTO link_deps(file_id, dep) VALUES (?, ?)",
             [(file_id, dep) for dep in sorted(resolver.deps)],
         )
+
+
+def _take_rows(
+    conn: sqlite3.Connection, resolver: Resolver, targets: list[str]
+) -> dict[int, list[tuple[Any, ...]]]:
+    """Stored rows of the targets not re-parsed, then every target's refs/edges/deps removed,
+    in a few statements (per-file statements on a big project scan tables per file)."""
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS ts_link_targets (id INTEGER PRIMARY KEY)")
+    conn.execute("DELETE FROM ts_link_targets")
+    ids = [resolver.file_ids[p] for p in targets if p in resolver.file_ids]
+    conn.executemany("INSERT OR IGNORE INTO ts_link_targets(id) VALUES (?)", [(i,) for i in ids])
+    out: dict[int, list[tuple[Any, ...]]] = {}
+    for file_id, *row in conn.execute(
+        "SELECT file_id, name, line, col, end_col, kind, target_key, scope_path FROM refs"
+        " WHERE file_id IN (SELECT id FROM ts_link_targets) ORDER BY id"
+    ):
+        out.setdefault(file_id, []).append(tuple(row))
+    for table in ("refs", "edges", "link_deps"):
+        conn.execute(f"DELETE FROM {table} WHERE file_id IN (SELECT id FROM ts_link_targets)")
+    conn.execute("DELETE FROM ts_link_targets")
+    return out
 
 
 def _drop_indexes(conn: sqlite3.Connection) -> list[str]:
