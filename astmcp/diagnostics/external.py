@@ -232,7 +232,7 @@ def _run(
     checker: Checker, ws: Workspace, files: list[str], post_images: dict[str, str]
 ) -> list[tuple[str, DiagnosticFact]]:
     with tempfile.TemporaryDirectory(prefix="astmcp-check-") as temp:
-        overlay = Path(temp) / "tree"
+        overlay = Path(os.path.realpath(temp)) / "tree"  # checkers report real paths
         overlay.mkdir()
         _build_overlay(ws.root, files, post_images, overlay)
         argv: list[str] = []

@@ -16,6 +16,7 @@ from astmcp.diagnostics.delta import diagnostics_delta
 
 TESTS_CACHE = Path(__file__).resolve().parents[1] / ".cache" / "diagnostics-npm"
 MYPY = Path(sys.executable).parent / "mypy"
+PACKAGES = ("typescript@6.0.3", "pyright@1.1.414")
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
@@ -80,40 +81,32 @@ def test_a_configured_checker_the_project_lacks_is_skipped(tmp_path: Path, calle
 
 
 @pytest.fixture(scope="module")
-def typescript_bin() -> Path:
-    tsc = TESTS_CACHE / "node_modules" / ".bin" / "tsc"
-    if not tsc.exists():
+def npm_bin() -> Path:
+    """typescript and pyright from npm, installed once into a cache this test suite owns."""
+    folder = TESTS_CACHE / "node_modules"
+    if not all((folder / ".bin" / name).exists() for name in ("tsc", "pyright")):
         npm = shutil.which("npm")
         if npm is None:
             pytest.skip("npm is not available")
         TESTS_CACHE.mkdir(parents=True, exist_ok=True)
         done = subprocess.run(
-            [
-                npm,
-                "install",
-                "--no-save",
-                "--no-audit",
-                "--no-fund",
-                "--prefix",
-                str(TESTS_CACHE),
-                "typescript@6.0.3",
-            ],
+            [npm, "install", "--no-save", "--no-audit", "--no-fund", "--prefix", str(TESTS_CACHE), *PACKAGES],
             capture_output=True,
             text=True,
             timeout=300,
             check=False,
         )
-        if done.returncode != 0 or not tsc.exists():
-            pytest.skip(f"could not install typescript: {done.stderr[-300:]}")
-    return TESTS_CACHE / "node_modules"
+        if done.returncode != 0 or not (folder / ".bin" / "pyright").exists():
+            pytest.skip(f"could not install typescript and pyright: {done.stderr[-300:]}")
+    return folder
 
 
 def test_tsc_runs_from_the_projects_node_modules_on_an_overlay(
-    tmp_path: Path, caller: Any, typescript_bin: Path
+    tmp_path: Path, caller: Any, npm_bin: Path
 ) -> None:
     root = tmp_path / "web"
     (root / "src").mkdir(parents=True)
-    os.symlink(typescript_bin, root / "node_modules")
+    os.symlink(npm_bin, root / "node_modules")
     (root / ".astmcp.toml").write_text('diagnostics = ["builtin", "tsc"]\n', encoding="utf-8")
     (root / "tsconfig.json").write_text(
         '{"compilerOptions": {"strict": true, "noEmit": true, "types": []}, "include": ["src"]}\n',
@@ -145,3 +138,28 @@ def test_an_unchanged_tree_reuses_the_checkers_baseline_until_a_file_changes(myp
     (mypy_project.root / "pkg" / "m.py").write_text('count: int = "four"\n', encoding="utf-8")
     fresh = [d["code"] for d in mypy_project("ast_get_diagnostics")["diagnostics"] if d["source"] == "mypy"]
     assert fresh == ["assignment"]
+
+
+def test_pyright_from_the_projects_virtualenv_reports_its_rules(
+    tmp_path: Path, caller: Any, npm_bin: Path
+) -> None:
+    root = tmp_path / "typed"
+    (root / "pkg").mkdir(parents=True)
+    (root / ".venv" / "bin").mkdir(parents=True)
+    os.symlink(npm_bin / ".bin" / "pyright", root / ".venv" / "bin" / "pyright")
+    (root / ".astmcp.toml").write_text('diagnostics = ["builtin", "pyright"]\n', encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "pkg" / "m.py").write_text('count: int = "three"\n', encoding="utf-8")
+    project = caller(root)
+    before = snapshot(root)
+    [diag] = [d for d in project("ast_get_diagnostics")["diagnostics"] if d["source"] == "pyright"]
+    assert (diag["file"], diag["line"], diag["column"], diag["code"]) == (
+        "pkg/m.py",
+        1,
+        14,
+        "reportAssignmentType",
+    )
+    assert "\n" not in diag["message"]
+    result = diagnostics_delta(project.workspaces.get(None), {"pkg/m.py": "count: int = 3\n"})
+    assert [(d["source"], d["code"]) for d in result.removed] == [("pyright", "reportAssignmentType")]
+    assert snapshot(root) == before
