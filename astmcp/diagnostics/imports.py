@@ -14,6 +14,7 @@ import posixpath
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "PY_UNRESOLVED",
@@ -206,15 +207,19 @@ def _ts_lookup(paths: set[str], target: str, suffix: str) -> str | None:
 def alias_test(root: Path, paths: Iterable[str], configs: Iterable[str] | None = None) -> AliasTest:
     """Matches specifiers against the governing tsconfig's ``paths`` (catch-all ``*`` excluded:
     it claims every package name). Built lazily: most projects never need it."""
-    from astmcp.resolve.ts_modules import TsProject
+    from astmcp.lang import optional_module
 
+    modules = optional_module("astmcp.resolve.ts_modules")  # TS resolution may not be installed
     files = list(paths)
-    state: dict[str, TsProject] = {}
+    state: dict[str, Any] = {}
 
     def claimed(importer: str, specifier: str) -> bool:
+        if modules is None:
+            return False
         if "project" not in state:
+            maker = modules.TsProject
             state["project"] = (
-                TsProject(root, files, configs) if configs is not None else TsProject.from_disk(root, files)
+                maker(root, files, configs) if configs is not None else maker.from_disk(root, files)
             )
         project = state["project"]
         config = project.governing_config(posixpath.dirname(importer))
