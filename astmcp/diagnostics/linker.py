@@ -203,7 +203,7 @@ class DiagnosticsLinker:
                 r[0]
                 for r in conn.execute(f"SELECT importer FROM diag_edges WHERE target IN ({marks})", chunk)
             )
-        if roots_changed:
+        if roots_changed or changes.configs_changed:  # new packages, tsconfig paths: judge everything again
             recheck.update(all_paths)
         elif files_changed:
             recheck.update(

@@ -98,3 +98,17 @@ def test_a_tsconfig_paths_alias_that_finds_no_file_is_unresolved(tmp_path: Any, 
     )
     found = [(d["line"], d["message"]) for d in caller(root)("ast_get_diagnostics")["diagnostics"]]
     assert found == [(2, "cannot resolve module '@lib/missing'")]
+
+
+def test_editing_tsconfig_paths_rejudges_unchanged_importers(tmp_path: Any, caller: Any) -> None:
+    root = tmp_path / "aliased"
+    (root / "src" / "lib").mkdir(parents=True)
+    config = '{"compilerOptions": {"baseUrl": ".", "paths": {"@lib/*": ["src/%s/*"]}}}\n'
+    (root / "tsconfig.json").write_text(config % "lib", encoding="utf-8")
+    (root / "src" / "lib" / "ok.ts").write_text("export const ok = 1;\n", encoding="utf-8")
+    (root / "src" / "main.ts").write_text('import { ok } from "@lib/ok";\n', encoding="utf-8")
+    project = caller(root)
+    assert project("ast_get_diagnostics")["diagnostics"] == []
+    (root / "tsconfig.json").write_text(config % "moved", encoding="utf-8")
+    found = [(d["file"], d["message"]) for d in project("ast_get_diagnostics")["diagnostics"]]
+    assert found == [("src/main.ts", "cannot resolve module '@lib/ok'")]
