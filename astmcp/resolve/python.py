@@ -37,7 +37,6 @@ _EDGE_KIND = {
     "string": "references",
 }
 _CLASSLIKE = ("class",)
-_BULK = 500
 _VALUED = ("variable", "attribute")
 _CALLABLE = ("function", "method", "property")
 
@@ -248,6 +247,10 @@ class Resolver:
     # -- lookups -----------------------------------------------------------------
     def member(self, module: Entity, name: str, exported_only: bool = False) -> Entity:
         assert module is not None
+        hit = self._memo.get(("m", module, name, exported_only))
+        if hit is not None:
+            self.deps |= hit[1]
+            return hit[0]
         return self._tracked(
             ("m", module, name, exported_only), lambda: self._member(module, name, exported_only)
         )
@@ -300,6 +303,10 @@ class Resolver:
         return fallback
 
     def class_member(self, class_id: int, name: str, skip_self: bool) -> Entity:
+        hit = self._memo.get(("k", class_id, name, skip_self))
+        if hit is not None:
+            self.deps |= hit[1]
+            return hit[0]
         return self._tracked(
             ("k", class_id, name, skip_self), lambda: self._class_member(class_id, name, skip_self)
         )
@@ -428,7 +435,7 @@ class PythonLinker:
                 set(fresh) | self.dependants(conn, resolver, [*reshaped, *changes.removed_paths])
             )
         # A bulk load is faster into unindexed tables; the indexes come back at the end.
-        dropped = _drop_indexes(conn) if full and len(targets) > _BULK else []
+        dropped = _drop_indexes(conn) if full else []
         try:
             for path in targets:
                 if path in resolver.file_ids:
@@ -470,9 +477,10 @@ class PythonLinker:
                     (file_id,),
                 )
             )
+            # a changed file's rows went with its old version; a dependant's are replaced here
             conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
-        conn.execute("DELETE FROM edges WHERE file_id = ?", (file_id,))
-        conn.execute("DELETE FROM link_deps WHERE file_id = ?", (file_id,))
+            conn.execute("DELETE FROM edges WHERE file_id = ?", (file_id,))
+            conn.execute("DELETE FROM link_deps WHERE file_id = ?", (file_id,))
         resolver.deps = set()
         table = resolver.table(path)
         facts = resolver.facts(path)
