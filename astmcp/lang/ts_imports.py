@@ -165,7 +165,12 @@ class ImportCollector:
     def calls(self, language: Language) -> None:
         """``require("m")`` and ``import("m")`` anywhere in the file."""
         raw = self.src.raw
-        if b"require" not in raw and b"import(" not in raw and b"import (" not in raw:
+        if (
+            b"require(" not in raw
+            and b"require (" not in raw
+            and b"import(" not in raw
+            and b"import (" not in raw
+        ):
             return
         captures = QueryCursor(_calls_query(language)).captures(self.src.tree.root_node)
         found: list[tuple[int, ImportFact]] = []

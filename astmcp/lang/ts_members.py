@@ -114,7 +114,7 @@ class MemberWalker(WalkerBase):
             body = value.child_by_field_name("body")
             sig = collapse(self.src.slice(first.start_byte, body.start_byte if body else value.end_byte))
         elif value is not None:
-            head = clip_type(collapse(self.src.slice(first.start_byte, value.start_byte)))
+            head = clip_type(self.src.slice(first.start_byte, value.start_byte))
             sig = head + " " + value_text(self.src, value)
         else:
             sig = self.header(first, None, node)
@@ -153,14 +153,14 @@ class MemberWalker(WalkerBase):
                     member_kind = "setter"
                 else:
                     member_kind = "method"
-                sig = collapse(self.src.text_of(member)).rstrip(";,")
+                sig = clip_type(self.src.text_of(member)).rstrip(";,")
                 self.emit(
                     scope,
                     self.name_of(name_node) or "?",
                     member_kind,
                     member,
                     name_node,
-                    clip_type(sig),
+                    sig,
                     doc=self.doc_of(comment, member),
                     exported=scope.exported,
                 )

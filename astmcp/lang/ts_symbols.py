@@ -14,7 +14,7 @@ from tree_sitter import Node
 from astmcp.lang.ts_commonjs import CommonJsWalker
 from astmcp.lang.ts_members import MemberWalker
 from astmcp.lang.ts_parse import TsSource
-from astmcp.lang.ts_text import clip, clip_alias, clip_type, collapse
+from astmcp.lang.ts_text import brief, clip, clip_alias, clip_type, collapse
 from astmcp.lang.ts_walk import CLASS_VALUES, FUNCTION_VALUES, Declarations, Scope, has_child, value_text
 
 __all__ = ["Declarations", "Scope", "SymbolWalker"]
@@ -277,8 +277,8 @@ class SymbolWalker(MemberWalker, CommonJsWalker):
         elif kind == "type_alias_declaration":
             name_node = node.child_by_field_name("name")
             value = node.child_by_field_name("value")
-            full = collapse(self.src.slice(_sig_start(wrapper).start_byte, node.end_byte))
-            sig = clip_alias(full[:-1].rstrip() if full.endswith(";") else full)
+            full = self.src.slice(_sig_start(wrapper).start_byte, node.end_byte).rstrip()
+            sig = clip_alias(full[:-1] if full.endswith(";") else full)
             path = self.emit(
                 scope,
                 self.name_of(name_node) or "?",
@@ -389,7 +389,7 @@ class SymbolWalker(MemberWalker, CommonJsWalker):
                 "enum_member",
                 member,
                 member_name,
-                clip(collapse(self.src.text_of(member))),
+                brief(self.src.text_of(member), 80),
                 doc=self.doc_of(comment, member),
                 exported=visible,
             )
@@ -452,7 +452,7 @@ class SymbolWalker(MemberWalker, CommonJsWalker):
         if value is None:
             sig = collapse(prefix + " " + head)
         elif kind == "variable":
-            type_part = clip_type(collapse(head))
+            type_part = clip_type(head)
             sig = collapse(prefix) + " " + type_part + " " + value_text(self.src, value)
         else:
             body = value.child_by_field_name("body")

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
+# Comments, and the literals inside which "//" and "/*" are not comments.
+_COMMENT_OR_STRING = re.compile(
+    r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`", re.S
+)
 _VALUE_CHARS = 80
 _TYPE_CHARS = 300  # annotations of variables and members (overload lists)
 _ALIAS_CHARS = 160  # a type alias's value is its body: keep the start
@@ -14,49 +20,33 @@ def collapse(text: str) -> str:
     return " ".join(text.split())
 
 
+def brief(text: str, limit: int) -> str:
+    """``clip(collapse(text), limit)`` without collapsing megabytes first."""
+    return clip(collapse(text[: limit * 8]), limit)
+
+
 def clip(text: str, limit: int = _VALUE_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def clip_type(text: str) -> str:
-    return clip(text, _TYPE_CHARS)
+    """Collapsed and clipped to the length kept for type annotations."""
+    return brief(text, _TYPE_CHARS)
 
 
 def clip_alias(text: str) -> str:
-    return clip(text, _ALIAS_CHARS)
+    """Collapsed and clipped to the length kept for type alias declarations."""
+    return brief(text, _ALIAS_CHARS)
 
 
 def strip_comments(text: str) -> str:
     """Drop ``//`` and ``/* */`` comments outside string and template literals."""
-    out: list[str] = []
-    i = 0
-    n = len(text)
-    quote = ""
-    start = 0
-    while i < n:
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-                continue
-            if ch == quote:
-                quote = ""
-        elif ch in "\"'`":
-            quote = ch
-        elif ch == "/" and i + 1 < n and text[i + 1] in "/*":
-            out.append(text[start:i])
-            if text[i + 1] == "/":
-                end = text.find("\n", i)
-                i = n if end < 0 else end
-            else:
-                end = text.find("*/", i + 2)
-                i = n if end < 0 else end + 2
-                out.append(" ")
-            start = i
-            continue
-        i += 1
-    out.append(text[start:])
-    return "".join(out)
+    return _COMMENT_OR_STRING.sub(_keep_strings, text)
+
+
+def _keep_strings(match: re.Match[str]) -> str:
+    token = match.group(0)
+    return " " if token[0] == "/" else token
 
 
 def jsdoc_first_line(comment: str) -> str | None:

@@ -142,7 +142,7 @@ class WalkerBase:
 
 def value_text(src: TsSource, value: Node) -> str:
     """An initializer, clipped: its first line only (``Effect.gen(function* () {…``)."""
-    text = src.text_of(value)
+    text = src.slice(value.start_byte, min(value.end_byte, value.start_byte + 4096))
     newline = text.find("\n")
     if newline >= 0:
         text = text[:newline].rstrip() + "…"
