@@ -129,7 +129,11 @@ def run_corpus(name: str, typescript: Path, size: int) -> dict[str, Any]:
         totals.update(counts)
         per_kind[kind].update(counts)
         for pos in sorted(oracle - sure):
-            why = "name hit only" if pos in names else ("related declaration" if pos in definitions else "missed")
+            why = (
+                "name hit only"
+                if pos in names
+                else ("related declaration" if pos in definitions else "missed")
+            )
             misses.append({"symbol": selector, "kind": kind, "at": f"{pos[0]}:{pos[1]}:{pos[2]}", "class": why,
                            "line": _line(root, lines, pos)})  # fmt: skip
         for pos in sorted(sure - oracle):
@@ -150,7 +154,11 @@ def run_corpus(name: str, typescript: Path, size: int) -> dict[str, Any]:
         "recall": pct(totals["hit"], totals["oracle"]),
         "recall_with_names": pct(totals["hit_with_names"], totals["oracle"]),
         "by_kind": {
-            k: {"precision": pct(c["hit"], c["ours"]), "recall": pct(c["hit"], c["oracle"]), "oracle": c["oracle"]}
+            k: {
+                "precision": pct(c["hit"], c["ours"]),
+                "recall": pct(c["hit"], c["oracle"]),
+                "oracle": c["oracle"],
+            }
             for k, c in sorted(per_kind.items())
         },
         "miss_classes": dict(Counter(m["class"] for m in misses).most_common()),
@@ -202,7 +210,12 @@ def main() -> None:
         ]
     )
     update_readme_section("ts_references_accuracy", "TS references vs the TypeScript LanguageService", body)
-    print(json.dumps([{k: v for k, v in r.items() if k not in ("misses", "false_positives")} for r in results], indent=2))
+    print(
+        json.dumps(
+            [{k: v for k, v in r.items() if k not in ("misses", "false_positives")} for r in results],
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -106,6 +106,10 @@ def collect_references(
     """
     del ws
     same = twins(conn, symbol)
+    shared: list[int] = []  # TS: import/export specifiers of a same-named declaration of another meaning
+    if not symbol.file.endswith((".py", ".pyi")):
+        same, other = _ts_meaning(conn, symbol, same)
+        shared = [s.id for s in other]
     ids = [s.id for s in same]
     declarations = {(s.file, s.name_line, s.name_col) for s in same}
     out: dict[tuple[str, int, int], Reference] = {}
@@ -118,6 +122,13 @@ def collect_references(
         key = (path, line, col)
         is_decl = key in declarations
         out[key] = Reference(path, line, col, end_col, "definition" if is_decl else kind, "certain", is_decl)
+    if shared:
+        for path, line, col, end_col, kind in conn.execute(
+            f"SELECT f.path, r.line, r.col, r.end_col, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
+            f" WHERE r.symbol_id IN ({','.join('?' * len(shared))}) AND r.name = ? AND r.kind IN ('import', 'export')",
+            (*shared, symbol.name),
+        ):
+            out.setdefault((path, line, col), Reference(path, line, col, end_col, kind, "certain", False))
     for s in same:
         key = (s.file, s.name_line, s.name_col)
         if key not in out:
@@ -150,6 +161,27 @@ def collect_references(
     )
 
 
+_TS_MEANINGS = {"interface": 1, "type": 1, "variable": 2, "function": 2, "class": 3, "enum": 3, "namespace": 3}
+
+
+def _ts_meaning(
+    conn: sqlite3.Connection, symbol: SymbolRow, same: list[SymbolRow]
+) -> tuple[list[SymbolRow], list[SymbolRow]]:
+    """TS/JS: declarations of the symbol's meaning (a type and a value may share a name, as
+    ``interface X`` + ``const X``: TypeScript finds the one asked for), and the others; a
+    class member's override family (extends/implements) is one symbol, as for TypeScript."""
+    mine = _TS_MEANINGS.get(symbol.kind, 3)
+    keep = [s for s in same if _TS_MEANINGS.get(s.kind, 3) & mine]
+    other = [s for s in same if not _TS_MEANINGS.get(s.kind, 3) & mine]
+    if symbol.kind in _MEMBER_KINDS and symbol.parent_path:
+        seen = {s.id for s in keep}
+        for member in override_family(conn, symbol)[0]:
+            if member.id not in seen:
+                seen.add(member.id)
+                keep.append(member)
+    return keep, other
+
+
 def override_family(conn: sqlite3.Connection, symbol: SymbolRow) -> tuple[list[SymbolRow], list[str]]:
     """Same-named members of related classes that override one another, and the
     members of that family defined outside the project (``module.Class.name``).
@@ -160,7 +192,9 @@ def override_family(conn: sqlite3.Connection, symbol: SymbolRow) -> tuple[list[S
     if not symbol.parent_path or symbol.kind not in _MEMBER_KINDS:
         return twins(conn, symbol), []
     owner = query_symbols(
-        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (symbol.file, symbol.parent_path)
+        conn,
+        "f.path = ? AND s.symbol_path = ? AND s.kind IN ('class', 'interface')",
+        (symbol.file, symbol.parent_path),
     )
     if not owner:
         return twins(conn, symbol), []

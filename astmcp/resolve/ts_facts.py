@@ -39,6 +39,8 @@ _SKIP = {
 }  # fmt: skip
 _RECURSION = 20000
 _UNSEEN = object()
+# An object-literal key of unknown type: a name hit that never becomes `likely`.
+_KEY = ("k", "?")
 
 
 def analyze(path: str, text: str, tree: Tree) -> dict[str, Any]:
@@ -68,6 +70,7 @@ class _Walker:
         self.bases: dict[str, list[Desc]] = {}
         self.exports: dict[str, Desc] = {}
         self.stars: list[str] = []
+        self.nsimports: dict[str, str] = {}
         self.owner: str | None = None
         self.this: Desc = None
         self.type_kind = "type"
@@ -146,6 +149,9 @@ class _Walker:
                 target = f"{base}|{name}" if base is not None else None
             elif desc is None:
                 target = None  # a string: a name hit
+            elif desc[0] == "o":  # an object-literal key: a member of its contextual type, else a name hit
+                base = chain_of(desc[1])
+                target = f"{base}|{name}" if base is not None else "?"
             elif desc[0] == "n":
                 binding = desc[1].lookup(desc[2])
                 if binding is None or binding.chain is None:
@@ -176,6 +182,8 @@ class _Walker:
             out["bases"] = {k: v for k, v in bases.items() if v}
         if self.stars:
             out["stars"] = self.stars
+        if self.nsimports:
+            out["nsimports"] = self.nsimports
         return out
 
     # -- walk ---------------------------------------------------------------------
@@ -286,7 +294,7 @@ class _Walker:
 
     def shorthand(self, node: Node, scope: Scope) -> None:
         self.row(node, "read", ("n", scope, self.text(node)))
-        self.row(node, "attribute", None, name=self.text(node))  # the property: a name hit
+        self.row(node, "attribute", _KEY, name=self.text(node))  # the property: a name hit
 
     def member_expression(self, node: Node, scope: Scope, kind: str = "read") -> None:
         obj = node.child_by_field_name("object")
@@ -803,7 +811,7 @@ class _Walker:
                     self.function(child, scope, None, member=True)
                 else:
                     if name is not None and name.type in _MEMBER_NAMES:
-                        self.row(name, "attribute", typed, member=typed is not None)
+                        self.row(name, "attribute", ("o", typed))
                     self.function(child, scope, None)
             else:
                 self.visit(child, scope)
@@ -816,7 +824,7 @@ class _Walker:
                 if members:
                     self.definition(key)
                 else:
-                    self.row(key, "attribute", typed, member=typed is not None)
+                    self.row(key, "attribute", ("o", typed))
             elif key.type == "string":
                 self.string_hit(key)
             else:
@@ -850,7 +858,7 @@ class _Walker:
                 elif part.type == "namespace_import":
                     alias = next((c for c in part.named_children if c.type == "identifier"), None)
                     if alias is not None:
-                        scope.names[self.text(alias)] = Binding(f"I::{spec}")
+                        self.namespace_binding(alias, spec, scope)
                 elif part.type == "named_imports":
                     for item in part.named_children:
                         if item.type != "import_specifier":
@@ -886,7 +894,9 @@ class _Walker:
                         self.export_specifier(item, scope, spec)
             elif kind == "namespace_export" and spec is not None:
                 alias = next((c for c in child.named_children if c.type in ("identifier", "string")), None)
-                if alias is not None:
+                if alias is not None and alias.type == "identifier":
+                    self.exports[self.text(alias)] = ("k", f"P:{self.namespace_binding(alias, spec, None)}")
+                elif alias is not None:
                     self.exports[self.text(alias).strip("'\"")] = ("k", f"I::{spec}")
             elif kind == "string" and child == source:
                 continue
@@ -901,6 +911,16 @@ class _Walker:
             c.type in ("export_clause", "namespace_export") for c in node.named_children
         ):
             self.stars.append(spec)
+
+    def namespace_binding(self, alias: Node, spec: str, scope: Scope | None) -> str:
+        """``import * as ns`` / ``export * as ns``: a namespace symbol when the front end made
+        one (re-exported), else the module itself (the linker falls back through ``nsimports``)."""
+        key = self.key(alias)
+        self.nsimports[key] = spec
+        if scope is not None:
+            scope.names[self.text(alias)] = Binding(f"P:{key}")
+        self.row(alias, "definition", ("k", f"P:{key}"))
+        return key
 
     def export_specifier(self, node: Node, scope: Scope, spec: str | None) -> None:
         name = node.child_by_field_name("name")

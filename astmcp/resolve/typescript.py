@@ -35,6 +35,8 @@ _CLASSLIKE = ("class", "interface")
 _TYPED = ("variable", "property", "getter", "setter", "type")
 _CALLABLE = ("function", "method", "getter", "constructor")
 _BULK = 500
+_TYPE_MEANING = ("interface", "type", "class", "enum", "namespace")
+_VALUE_MEANING = ("variable", "function", "class", "enum", "namespace")
 _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
 
 
@@ -158,7 +160,10 @@ class Resolver:
         if chain.startswith("P:"):
             self.deps.add(path)
             sym = self.table(path).by_key.get(chain[2:])
-            return ("s", sym.id) if sym is not None else ("x", "")
+            if sym is not None:
+                return ("s", sym.id)
+            spec = self.facts(path).get("nsimports", {}).get(chain[2:])
+            return self.module(path, spec) if spec is not None else ("x", "")
         if chain.startswith("I:"):
             name, _, spec = chain[2:].partition(":")
             module = self.module(path, spec)
@@ -238,8 +243,30 @@ class Resolver:
         if kind == "getter":
             return self.step(self.typed(sym, "rtypes"), step)
         if kind == "namespace":
-            return None
+            spec = self.facts(sym.path).get("nsimports", {}).get(sym.key)
+            module = self.module(sym.path, spec) if spec is not None else None
+            return self.member(module, step) if module is not None and module[0] == "m" else module
         return None
+
+    def meaning(self, symbol_id: int, kind: str) -> int:
+        """The declaration of a type or value name that a type (value) position means, when a
+        type and a value share the name (``interface X`` + ``const X``)."""
+        if kind in ("import", "export", "definition"):
+            return symbol_id
+        sym = self.syms[symbol_id]
+        twins = self.table(sym.path).by_path.get(sym.symbol_path, ())
+        if len(twins) < 2:
+            return symbol_id
+        wanted = (
+            _TYPE_MEANING
+            if kind == "type"
+            else ("class", "interface")
+            if kind == "inherit"
+            else _VALUE_MEANING
+        )
+        if sym.kind in wanted:
+            return symbol_id
+        return next((t.id for t in twins if t.kind in wanted), symbol_id)
 
     def class_member(self, class_id: int, name: str) -> Entity:
         return self._tracked(("k", class_id, name), lambda: self._class_member(class_id, name))
@@ -372,7 +399,7 @@ class TsLinker:
         edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
         for name, line, col, end_col, kind, target, owner in rows:
             symbol_id: int | None = None
-            if target is None:
+            if target is None or target == "?":
                 confidence = "name"
             else:
                 entity = resolver.resolve(path, target)
@@ -381,7 +408,7 @@ class TsLinker:
                 elif entity[0] != "s":
                     confidence = "none"
                 else:
-                    symbol_id = entity[1]
+                    symbol_id = resolver.meaning(entity[1], kind)
                     confidence = "certain"
                     sym = resolver.syms[symbol_id]
                     if sym.path == path and sym.key == f"{line}:{col}":
