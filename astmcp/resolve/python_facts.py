@@ -232,6 +232,7 @@ class _Analyzer:
                 parsed = ast.parse(node.value.strip(), mode="eval").body
             except (SyntaxError, ValueError):
                 return None
+            self.keep.append(parsed)  # alive while the memo keys on node ids
             return self.annotation_chain(scope, parsed)
         if isinstance(node, ast.Subscript):
             head = node.value
@@ -564,6 +565,10 @@ class _Analyzer:
                 # `with Cls() as x`: x is what Cls.__enter__ returns
                 self.bind(scope, target.id, "", ("enter", item.context_expr))
                 self.name_occurrence(target, scope, "write")
+            elif isinstance(target, ast.Name) and scope.kind == "module" and target.id not in scope.binds:
+                # a module-level `with ... as x` declares no symbol: x is typed like a local
+                scope.binds[target.id] = ""
+                scope.values[target.id] = [("enter", item.context_expr, scope)]
             elif target is not None:
                 self.target(target, scope, None)
         self.body(node.body, scope, False)
