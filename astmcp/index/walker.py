@@ -62,11 +62,13 @@ class WalkResult:
     configs: list[WalkEntry] = field(default_factory=list)
 
 
-CONFIG_FILES = frozenset({"package.json", "pyproject.toml", "setup.cfg", ".astmcp.toml"})
+CONFIG_FILES = frozenset(
+    {"package.json", "pnpm-workspace.yaml", "pyproject.toml", "setup.cfg", ".astmcp.toml"}
+)
 
 
 def is_config_file(name: str) -> bool:
-    """package.json, tsconfig*.json, jsconfig*.json, pyproject.toml, setup.cfg, .astmcp.toml."""
+    """package.json, pnpm-workspace.yaml, tsconfig*/jsconfig*.json, pyproject.toml, setup.cfg, .astmcp.toml."""
     return name in CONFIG_FILES or (name.startswith(("tsconfig", "jsconfig")) and name.endswith(".json"))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import posixpath
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -118,6 +119,7 @@ class Manifest:
     exports: Any
     imports: Any
     entries: tuple[str, ...]  # types, typings, module, main (in that order, when strings)
+    workspaces: tuple[str, ...] = ()  # package folder globs, relative to this package.json
 
     @property
     def folder(self) -> str:
@@ -132,9 +134,47 @@ def read_manifest(root: Path, rel: str) -> Manifest | None:
     entries = tuple(
         value for key in ("types", "typings", "module", "main") if isinstance(value := data.get(key), str)
     )
+    workspaces = data.get("workspaces")
+    if isinstance(workspaces, dict):  # yarn: {"packages": [...]}
+        workspaces = workspaces.get("packages")
+    globs = tuple(g for g in workspaces if isinstance(g, str)) if isinstance(workspaces, list) else ()
     return Manifest(
-        rel, name if isinstance(name, str) else None, data.get("exports"), data.get("imports"), entries
+        rel, name if isinstance(name, str) else None, data.get("exports"), data.get("imports"), entries, globs
     )
+
+
+def pnpm_workspace_globs(root: Path, rel: str) -> tuple[str, ...]:
+    """The ``packages:`` globs of a pnpm-workspace.yaml (a list of strings; no YAML library)."""
+    try:
+        lines = (root / rel).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return ()
+    globs: list[str] = []
+    inside_packages = False
+    for line in lines:
+        stripped = line.split("#", 1)[0].rstrip()
+        if not stripped:
+            continue
+        if not line[0].isspace():
+            inside_packages = stripped.startswith("packages:")
+            continue
+        item = stripped.strip()
+        if inside_packages and item.startswith("-"):
+            globs.append(item[1:].strip().strip("\"'"))
+    return tuple(globs)
+
+
+def glob_regex(folder: str, globs: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One regex for workspace globs (``*`` one segment, ``**`` any depth; ``!`` excludes
+    are ignored), anchored at ``folder``."""
+    parts = []
+    for glob in globs:
+        if glob.startswith("!"):
+            continue
+        pattern = join_path(folder, glob.rstrip("/"))
+        regex = re.escape(pattern).replace(r"\*\*", ".*").replace(r"\*", "[^/]*").replace(r"\?", "[^/]")
+        parts.append(regex)
+    return re.compile("(?:" + "|".join(parts) + ")") if parts else None
 
 
 def inside(root: Path, rel: str) -> bool:

@@ -29,8 +29,10 @@ from astmcp.resolve.ts_config import (
     CompilerPaths,
     Manifest,
     TsConfigs,
+    glob_regex,
     inside,
     join_path,
+    pnpm_workspace_globs,
     read_manifest,
     split_package,
 )
@@ -71,12 +73,31 @@ class TsProject:
         ]
         self.manifests = {m.folder: m for m in manifests}
         self.packages: dict[str, Manifest] = {}
+        member = self._workspace_member(config_list, manifests)
         for manifest in sorted(manifests, key=lambda m: m.path.count("/")):
-            if manifest.name and manifest.name not in self.packages:
+            if manifest.name and manifest.name not in self.packages and member(manifest):
                 self.packages[manifest.name] = manifest
         self.tsconfigs = TsConfigs(root, self.packages)
         self._governing: dict[str, str | None] = {}
         self._cache: dict[tuple[str, str], Resolution] = {}
+
+    def _workspace_member(self, configs: list[str], manifests: list[Manifest]) -> Callable[[Manifest], bool]:
+        """Which named packages imports may reach by name: the members of the declared
+        workspaces (package.json ``workspaces``, pnpm-workspace.yaml) and the packages
+        declaring them; every named package when the repo declares no workspace (a
+        fixture folder named like a real package must not capture its imports)."""
+        patterns = [glob_regex(m.folder, m.workspaces) for m in manifests if m.workspaces]
+        for path in configs:
+            if path.rsplit("/", 1)[-1] == "pnpm-workspace.yaml":
+                patterns.append(glob_regex(posixpath.dirname(path), pnpm_workspace_globs(self.root, path)))
+        owners = {m.folder for m in manifests if m.workspaces}
+        owners |= {posixpath.dirname(p) for p in configs if p.rsplit("/", 1)[-1] == "pnpm-workspace.yaml"}
+        compiled = [p for p in patterns if p is not None]
+        if not owners:
+            return lambda manifest: True
+        return lambda manifest: (
+            manifest.folder in owners or any(p.fullmatch(manifest.folder) for p in compiled)
+        )
 
     @classmethod
     def from_disk(cls, root: Path, files: Iterable[str]) -> TsProject:

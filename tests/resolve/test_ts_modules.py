@@ -204,3 +204,15 @@ def test_an_extends_cycle_or_a_broken_config_does_not_break_resolution(tmp_path:
     assert resolve_specifier(project, "a.ts", "@x") == "b.ts"
     assert resolve_specifier(project, "a.ts", "./b") == "b.ts"
     assert project.resolve("a.ts", "left-pad").external
+
+
+def test_only_declared_workspace_members_capture_package_names(tmp_path: Path) -> None:
+    (tmp_path / "pnpm-workspace.yaml").write_text('packages:\n  - "libs/**"  # nested\n', encoding="utf-8")
+    for folder, name in (("libs/a/b", "@x/b"), ("fixtures/other", "other")):
+        (tmp_path / folder).mkdir(parents=True)
+        manifest = {"name": name, "main": "index.ts"}
+        (tmp_path / folder / "package.json").write_text(json.dumps(manifest), encoding="utf-8")
+        (tmp_path / folder / "index.ts").write_text("export {};\n", encoding="utf-8")
+    project = TsProject.from_disk(tmp_path, ["libs/a/b/index.ts", "fixtures/other/index.ts", "app.ts"])
+    assert resolve_specifier(project, "app.ts", "@x/b") == "libs/a/b/index.ts"
+    assert project.resolve("app.ts", "other").external  # not a member: an installed package wins
