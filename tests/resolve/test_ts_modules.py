@@ -216,3 +216,12 @@ def test_only_declared_workspace_members_capture_package_names(tmp_path: Path) -
     project = TsProject.from_disk(tmp_path, ["libs/a/b/index.ts", "fixtures/other/index.ts", "app.ts"])
     assert resolve_specifier(project, "app.ts", "@x/b") == "libs/a/b/index.ts"
     assert project.resolve("app.ts", "other").external  # not a member: an installed package wins
+
+
+def test_tsx_files_resolve_through_base_url_and_extensionless_specifiers(
+    fixture_project: Any, caller: Any
+) -> None:
+    rows = resolved(caller(fixture_project("ts/tsx")))
+    assert rows[("src/components/Button.tsx", "theme")] == ("src/theme.ts", 0)  # baseUrl "src"
+    assert rows[("src/App.tsx", "./components/Button")] == ("src/components/Button.tsx", 0)
+    assert rows[("src/components/Button.tsx", "react")] == (None, 1)
