@@ -68,6 +68,10 @@ _INSTRUCTION_LINES: tuple[tuple[tuple[str, ...], str], ...] = (
         "ast_find_references lists who uses a symbol, with a confidence for each hit.",
     ),
     (
+        ("ast_get_diagnostics",),
+        "ast_get_diagnostics reports what is already broken, per file and symbol.",
+    ),
+    (
         ("ast_inspect_graph",),
         "ast_inspect_graph answers how things connect (callers, impact, tests, a tour) "
         "without source bodies.",
@@ -80,7 +84,8 @@ _INSTRUCTION_LINES: tuple[tuple[tuple[str, ...], str], ...] = (
         (),
         "Step aside when the question is not about code structure (configs, docs, prose, plain "
         "text search, other languages, a quick look at a small file): your usual tools are "
-        "better there. The cited locations are exact, so there is no need to re-read them to check.",
+        "better there. Cited positions are exact; certain and likely references need no re-reading, "
+        "name-only hits deserve a look.",
     ),
 )
 
@@ -92,6 +97,7 @@ _TOOL_MODULE = {
     "ast_get_outline": "astmcp.query.outline",
     "ast_get_symbol_source": "astmcp.query.source",
     "ast_find_references": "astmcp.query.references",
+    "ast_get_diagnostics": "astmcp.query.diagnostics",
     "ast_inspect_graph": "astmcp.query.graph",
     "ast_rename_symbol": "astmcp.refactor.tools",
 }
@@ -199,6 +205,20 @@ def tool_definition(spec: ToolSpec) -> types.Tool:
     )
 
 
+def ordered_specs() -> list[ToolSpec]:
+    """Registered tools in SPEC order (``astmcp.query.TOOL_MODULES``, then source order within a
+    module), whatever order their modules happened to be imported in."""
+    from astmcp.query import TOOL_MODULES
+
+    rank = {module: i for i, module in enumerate(TOOL_MODULES)}
+
+    def key(spec: ToolSpec) -> tuple[int, int]:
+        code = getattr(spec.handler, "__code__", None)
+        return rank.get(spec.handler.__module__, len(rank)), code.co_firstlineno if code else 0
+
+    return sorted(registry().values(), key=key)
+
+
 # -- results --------------------------------------------------------------------------------
 def to_call_result(result: ToolResult) -> types.CallToolResult:
     """The canonical dict as structured content, and the compact text (JSON or TOON) once.
@@ -266,7 +286,7 @@ class AstServer:
 
     def tools(self) -> list[types.Tool]:
         if self._tools is None:
-            self._tools = [tool_definition(spec) for spec in registry().values()]
+            self._tools = [tool_definition(spec) for spec in ordered_specs()]
         return self._tools
 
     def start_warm(self) -> None:

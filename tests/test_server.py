@@ -15,7 +15,14 @@ import toons
 from mcp import Client
 from mcp.types import CallToolResult, Tool
 
-from astmcp.server import AstServer, available_tools, build_server, compact_schema, instructions
+from astmcp.server import (
+    AstServer,
+    available_tools,
+    build_server,
+    compact_schema,
+    instructions,
+    ordered_specs,
+)
 from astmcp.tools import ToolSpec, registry
 
 T = TypeVar("T")
@@ -64,6 +71,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
 }
 NEEDS_PLAN = {"ast_get_operation_preview", "ast_apply_operation"}
 TOOL_NAMES = sorted(registry())
+LISTED = [spec.name for spec in ordered_specs()]  # the order tools/list uses
 
 
 @pytest.fixture(autouse=True)
@@ -147,7 +155,13 @@ def test_tools_list_serves_every_registered_tool_with_its_docstring(tmp_path: Pa
 
     tools = serve(make_project(tmp_path), body)
     specs = registry()
-    assert [t.name for t in tools] == list(specs)
+    assert [t.name for t in tools] == [spec.name for spec in ordered_specs()]
+    assert [t.name for t in tools][:4] == [
+        "ast_list_files",
+        "ast_get_outline",
+        "ast_get_symbol_source",
+        "ast_search_symbols",
+    ]
     for tool in tools:
         assert tool.description == specs[tool.name].description
         assert tool.description
@@ -182,6 +196,16 @@ def test_annotations_follow_the_tool_spec_flags(tmp_path: Path, name: str) -> No
     if not spec.read_only:
         assert tool.annotations.destructive_hint is spec.destructive
         assert tool.annotations.idempotent_hint is spec.idempotent
+
+
+def test_tools_are_listed_in_spec_order_whatever_the_import_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    import astmcp.server
+
+    specs = list(registry().values())
+    monkeypatch.setattr(astmcp.server, "registry", lambda: {s.name: s for s in reversed(specs)})
+    names = [spec.name for spec in ordered_specs()]
+    assert names[:4] == ["ast_list_files", "ast_get_outline", "ast_get_symbol_source", "ast_search_symbols"]
+    assert names == LISTED
 
 
 def test_apply_is_annotated_destructive_and_idempotent_when_registered(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
-from test_server import EXAMPLES, TOOL_NAMES, compact, example_call, make_project, text_of
+from test_server import EXAMPLES, LISTED, TOOL_NAMES, compact, example_call, make_project, text_of
 
 from astmcp import __version__
 from astmcp.tools import registry
@@ -123,7 +123,7 @@ def test_the_installed_server_lists_and_calls_every_tool_over_stdio(
             return listed, results
 
     listed, results = anyio.run(main)
-    assert listed == list(registry())
+    assert listed == LISTED
     for name, result in results.items():
         text = text_of(result)
         assert not result.is_error, f"{name}: {text}"
@@ -175,7 +175,7 @@ def test_every_line_on_stdout_is_one_compact_json_message(tmp_path: Path) -> Non
     for raw in (raw_list, raw_call):
         assert raw.endswith("\n") and raw.count("\n") == 1
         assert raw == compact(json.loads(raw)) + "\n"  # no indentation, no spaces after separators
-    assert [t["name"] for t in listed["result"]["tools"]] == list(registry())
+    assert [t["name"] for t in listed["result"]["tools"]] == LISTED
     result = called["result"]
     text = result["content"][0]["text"]
     assert len(result["content"]) == 1
@@ -276,7 +276,7 @@ def test_the_mcp_inspector_lists_the_tools_without_portability_errors(
     done = _inspect(tmp_path, root, state_env, "--strict", "--method", "tools/list")
     assert done.returncode == 0, done.stderr
     assert "Warning" not in done.stderr and "Error" not in done.stderr, done.stderr
-    assert [t["name"] for t in json.loads(done.stdout)["tools"]] == list(registry())
+    assert [t["name"] for t in json.loads(done.stdout)["tools"]] == LISTED
 
 
 def test_the_mcp_inspector_calls_a_tool_and_sees_structured_content(
