@@ -101,7 +101,7 @@ def run_corpus(name: str, typescript: Path, size: int) -> dict[str, Any]:
     extras: list[dict[str, Any]] = []
     per_kind: dict[str, Counter[str]] = defaultdict(Counter)
     query_s = 0.0
-    for (file, selector, _, _, kind, sym_name), answer in zip(sample, answers, strict=True):
+    for (_, selector, _, _, kind, sym_name), answer in zip(sample, answers, strict=True):
         oracle: set[Pos] = set()
         definitions: set[Pos] = set()
         for group in answer["groups"]:

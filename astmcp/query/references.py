@@ -30,6 +30,7 @@ from astmcp.query.common import (
     resolve_symbol,
 )
 from astmcp.resolve.python_external import class_defines
+from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
 from astmcp.tools import tool
 from astmcp.workspace import Workspace
 
@@ -80,7 +81,9 @@ _LIBRARY_MEMBERS = _library_members()
 
 
 def _unique_member(conn: sqlite3.Connection, symbol: SymbolRow, family: list[SymbolRow]) -> bool:
-    if symbol.kind not in _MEMBER_KINDS or symbol.name.startswith("__") or symbol.name in _LIBRARY_MEMBERS:
+    python = symbol.file.endswith((".py", ".pyi"))
+    library = _LIBRARY_MEMBERS if python else JS_LIBRARY_MEMBERS
+    if symbol.kind not in _MEMBER_KINDS or symbol.name.startswith("__") or symbol.name in library:
         return False
     marks = ",".join("?" * len(_MEMBER_KINDS))
     owners = {

@@ -16,10 +16,11 @@ name position), ``bases`` (extends/implements), ``exports`` (export clauses,
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
-from tree_sitter import Node, Tree
+from tree_sitter import Node, Point, Tree
 
 from astmcp.lang.ts_parse import TsSource
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, chain_of
@@ -34,11 +35,14 @@ _CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
 _WRITES = {"assignment_expression", "augmented_assignment_expression"}
 _MEMBER_NAMES = {"property_identifier", "private_property_identifier"}
 _SKIP = {
-    "comment", "string", "template_string", "number", "regex", "true", "false", "null", "undefined",
+    "string", "number", "regex", "true", "false", "null", "undefined",
     "predefined_type", "statement_identifier", "hash_bang_line", "html_comment",
 }  # fmt: skip
 _RECURSION = 20000
 _UNSEEN = object()
+_DOC_LINK = re.compile(
+    rb"(?:\{@link(?:code|plain)?\s+|@throws\s+\{)(?P<head>[A-Za-z_$][\w$]*)(?:\.(?P<member>[A-Za-z_$][\w$]*))?"
+)
 # An object-literal key of unknown type: a name hit that never becomes `likely`.
 _KEY = ("k", "?")
 
@@ -73,6 +77,7 @@ class _Walker:
         self.nsimports: dict[str, str] = {}
         self.owner: str | None = None
         self.this: Desc = None
+        self.super: Desc = None  # an instance of the enclosing class's base
         self.type_kind = "type"
         self.handlers = {
             "identifier": self.identifier,
@@ -113,6 +118,7 @@ class _Walker:
             "type_parameter": self.type_parameter,
             "mapped_type_clause": self.mapped_type,
             "infer_type": self.infer_type,
+            "comment": self.comment,
         }
         for kind in _FUNCTIONS | _FUNCTION_VALUES | {"method_definition"}:
             self.handlers[kind] = self.function
@@ -230,6 +236,8 @@ class _Walker:
             return ("n", scope, self.text(node))
         if kind == "this":
             return self.this
+        if kind == "super":
+            return self.super
         if kind == "member_expression":
             prop = node.child_by_field_name("property")
             if prop is None or prop.type not in _MEMBER_NAMES:
@@ -374,6 +382,31 @@ class _Walker:
             if child.type != "statement_identifier":
                 self.visit(child, scope)
 
+    def comment(self, node: Node, scope: Scope) -> None:
+        """``{@link Name}`` / ``{@link Name.member}`` / ``@throws {Name}`` in doc comments."""
+        raw = self.raw[node.start_byte : node.end_byte]
+        if b"@link" not in raw and b"@throws" not in raw:
+            return
+        for match in _DOC_LINK.finditer(raw):
+            head = match.start("head")
+            name = match["head"].decode("utf-8", errors="replace")
+            start = self.point(node, raw, head)
+            stop = Point(start.row, start.column + len(match["head"]))
+            self.pending.append((name, start, stop, "read", ("n", scope, name), self.owner, False))
+            if match["member"] is not None:
+                at = self.point(node, raw, match.start("member"))
+                member = match["member"].decode("utf-8", errors="replace")
+                stop = Point(at.row, at.column + len(match["member"]))
+                self.pending.append((member, at, stop, "read", ("n", scope, name), self.owner, True))
+
+    @staticmethod
+    def point(node: Node, raw: bytes, offset: int) -> Point:
+        start = node.start_point
+        newlines = raw.count(b"\n", 0, offset)
+        if not newlines:
+            return Point(start.row, start.column + offset)
+        return Point(start.row + newlines, offset - raw.rindex(b"\n", 0, offset) - 1)
+
     # -- scopes ---------------------------------------------------------------------
     def block(self, node: Node, scope: Scope) -> None:
         self.children(node, Scope(scope, False))
@@ -476,7 +509,7 @@ class _Walker:
                 self.visit(annotation, scope)
             if value is not None:
                 if value.type == "object" and target.symbolic:
-                    self.object(value, scope, members=True)
+                    self.object(value, scope, members=True, typed=vtype if annotation is not None else None)
                 elif value.type == "object" and annotation is not None:
                     self.object(value, scope, typed=vtype)
                 else:
@@ -632,8 +665,9 @@ class _Walker:
         else:
             key = self.key(node)
         me: Desc = ("k", f"P:{key}") if name is not None and node.type != "class" else None
-        outer = self.owner
+        outer, outer_super = self.owner, self.super
         self.owner = key if me is not None else outer
+        self.super = None
         for child in node.named_children:
             if child == name:
                 continue
@@ -643,7 +677,7 @@ class _Walker:
                 self.class_body(child, inner, me)
             else:
                 self.visit(child, inner)
-        self.owner = outer
+        self.owner, self.super = outer, outer_super
 
     def heritage(self, node: Node, scope: Scope, key: str) -> None:
         bases = self.bases.setdefault(key, [])
@@ -655,9 +689,10 @@ class _Walker:
                     self.visit(part, scope)
                     self.type_kind = "inherit"
                     continue
-                bases.append(
-                    self.tdesc(part, scope) if clause.type != "extends_clause" else self.desc(part, scope)
-                )
+                base = self.tdesc(part, scope) if clause.type != "extends_clause" else self.desc(part, scope)
+                bases.append(base)
+                if clause.type == "extends_clause" and self.super is None and base is not None:
+                    self.super = ("i", base)
                 if part.type == "identifier":
                     self.row(part, "inherit", ("n", scope, self.text(part)))
                 elif part.type == "member_expression":
@@ -809,6 +844,8 @@ class _Walker:
                 name = child.child_by_field_name("name")
                 if members and name is not None and name.type in _MEMBER_NAMES:
                     self.function(child, scope, None, member=True)
+                    if typed is not None:  # it also provides a member of the declared type
+                        self.row(name, "write", ("o", typed))
                 else:
                     if name is not None and name.type in _MEMBER_NAMES:
                         self.row(name, "attribute", ("o", typed))
@@ -823,6 +860,8 @@ class _Walker:
             if key.type in _MEMBER_NAMES:
                 if members:
                     self.definition(key)
+                    if typed is not None:
+                        self.row(key, "write", ("o", typed))
                 else:
                     self.row(key, "attribute", ("o", typed))
             elif key.type == "string":
