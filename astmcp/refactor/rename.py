@@ -88,7 +88,25 @@ def family_and_references(
             key = (hit.file, hit.line, hit.column)
             if key not in best or _RANK[hit.confidence] < _RANK[best[key].confidence]:
                 best[key] = hit
+    if _is_local(conn, row):  # a local binding: its own file's scopes see every use
+        for hit in lexical_references(ws, row):
+            key = (hit.file, hit.line, hit.column)
+            if key not in best or _RANK[hit.confidence] < _RANK[best[key].confidence]:
+                best[key] = hit
     return family, sorted(best.values(), key=lambda h: (_RANK[h.confidence], h.file, h.line, h.column))
+
+
+def lexical_references(ws: Workspace, row: SymbolRow) -> list[Hit]:
+    """Same-file uses that lexically mean ``row`` (certain), from this module's own scope models."""
+    if language_of(row.file) == PYTHON:
+        return [h for h in local_references(ws, row) if h.confidence == "certain"]
+    from astmcp.refactor.tsscopes import TsFile
+
+    ts = TsFile(row.file, load_file(ws, row.file).source.text)
+    return [
+        Hit(row.file, line, column, end, "read", "certain", (line, column) == (row.name_line, row.name_col))
+        for line, column, end in ts.lexical_references(row.name_line, row.name_col, row.name)
+    ]
 
 
 def _same_path(conn: sqlite3.Connection, family: list[SymbolRow]) -> list[SymbolRow]:

@@ -163,3 +163,25 @@ class TsFile:
                 out.append(node)
             stack.extend(node.named_children)
         return out
+
+    def lexical_references(self, name_line: int, name_col: int, name: str) -> list[tuple[int, int, int]]:
+        """(line, column, end_column) of every identifier in the file that lexically means the
+        declaration whose name starts at (``name_line``, ``name_col``)."""
+        decl = self.node_at(name_line, name_col)
+        if decl is None or _text(decl) != name:
+            return []
+        home = next((s for s in self.chain(decl) if name in self.declared(s)), None)
+        if home is None:
+            return []
+        out: list[tuple[int, int, int]] = []
+        for node in self.identifiers(home, name):
+            if node.type == "type_identifier" and decl.type != "type_identifier":
+                continue  # another namespace (a type of the same name), unless the symbol is a type
+            nearest = next((s for s in self.chain(node) if name in self.declared(s)), None)
+            if nearest is None or nearest.id != home.id:
+                continue
+            row, byte_col = node.start_point
+            raw = self.lines[row].encode("utf-8")
+            column = len(raw[:byte_col].decode("utf-8", errors="replace")) + 1
+            out.append((row + 1, column, column + len(name)))
+        return out
