@@ -184,7 +184,7 @@ class _Graph:
             (src, kind, line)
             for src, kind, line in self.conn.execute(
                 f"SELECT src_symbol_id, kind, MIN(line) FROM edges WHERE dst_symbol_id = ? AND kind IN ({marks})"
-                " AND src_symbol_id IS NOT NULL GROUP BY 1, 2 ORDER BY 3",
+                " AND src_symbol_id IS NOT NULL GROUP BY 1, 2 ORDER BY 3, kind = 'tests' DESC",
                 (symbol_id, *kinds),
             )
         ]

@@ -392,7 +392,8 @@ class _Walker:
             name = match["head"].decode("utf-8", errors="replace")
             start = self.point(node, raw, head)
             stop = Point(start.row, start.column + len(match["head"]))
-            self.pending.append((name, start, stop, "read", ("n", scope, name), self.owner, False))
+            kind = "type" if match.group(0).startswith(b"@throws") else "read"
+            self.pending.append((name, start, stop, kind, ("n", scope, name), self.owner, False))
             if match["member"] is not None:
                 at = self.point(node, raw, match.start("member"))
                 member = match["member"].decode("utf-8", errors="replace")

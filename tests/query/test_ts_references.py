@@ -1,0 +1,131 @@
+"""``ast_find_references`` and ``ast_inspect_graph`` on TS/JS projects, through the tool boundary;
+incremental re-linking and override families."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from astmcp.query.common import SymbolTarget, resolve_symbol
+from astmcp.query.references import collect_references, override_family
+from astmcp.workspace import Workspace
+
+
+def _graph(call: Any, request: dict[str, Any]) -> dict[str, Any]:
+    return call(  # type: ignore[no-any-return]
+        "ast_inspect_graph", question="q", draft="smallest request", review="checked", request=request
+    )
+
+
+def test_find_references_counts_typed_calls_and_lists_untyped_receivers_as_name_hits(
+    fixture_project: Callable[[str], Path], caller: Any
+) -> None:
+    call = caller(fixture_project("ts/refs/same_name"))
+    out = call("ast_find_references", selector="shapes.ts::File.close", detail="context")
+    assert out["reference_count"] == 2  # declaration + f.close()
+    assert out["uncertain_count"] == 1  # x.close() with x: any
+    assert [(r["line"], r["kind"], r["confidence"]) for r in out["references"]] == [
+        (2, "definition", "certain"),
+        (10, "call", "certain"),
+        (12, "call", "name"),
+    ]
+    assert out["references"][1]["context"] == "f.close();  // -> File.close"
+
+
+def test_find_references_follows_a_barrel_to_the_importer(
+    fixture_project: Callable[[str], Path], caller: Any
+) -> None:
+    call = caller(fixture_project("ts/refs/barrel"))
+    out = call("ast_find_references", selector="src/lib/core.ts::helper", include_declaration=False)
+    assert out["affected_files"] == ["src/lib/core.ts", "src/main.ts"]
+    assert {(r["file"], r["line"], r["kind"]) for r in out["references"]} == {
+        ("src/lib/core.ts", 6, "call"),
+        ("src/main.ts", 1, "import"),
+        ("src/main.ts", 4, "call"),
+    }
+
+
+def test_an_edit_to_an_imported_file_relinks_its_importers(fixture_project: Callable[[str], Path]) -> None:
+    root = fixture_project("ts/refs/barrel")
+    ws = Workspace(root)
+    try:
+        selector = SymbolTarget(selector="src/lib/core.ts::helper")
+        conn = ws.db()
+        before = {(r.file, r.line) for r in collect_references(ws, conn, resolve_symbol(ws, conn, selector))}
+        core = root / "src/lib/core.ts"
+        core.write_text("// moved down\n\n" + core.read_text(encoding="utf-8"), encoding="utf-8")
+        conn = ws.db()
+        after = {(r.file, r.line) for r in collect_references(ws, conn, resolve_symbol(ws, conn, selector))}
+    finally:
+        ws.index.close()
+    assert ("src/main.ts", 4) in before
+    assert after == {(f, line + 2 if f == "src/lib/core.ts" else line) for f, line in before}
+
+
+def test_adding_an_importer_links_its_references(fixture_project: Callable[[str], Path]) -> None:
+    root = fixture_project("ts/refs/barrel")
+    ws = Workspace(root)
+    try:
+        ws.db()
+        (root / "src/extra.ts").write_text('import { helper } from "./lib";\nhelper();\n', encoding="utf-8")
+        conn = ws.db()
+        symbol = resolve_symbol(ws, conn, SymbolTarget(selector="src/lib/core.ts::helper"))
+        found = {(r.file, r.line, r.kind) for r in collect_references(ws, conn, symbol)}
+    finally:
+        ws.index.close()
+    assert {("src/extra.ts", 1, "import"), ("src/extra.ts", 2, "call")} <= found
+
+
+def test_override_family_covers_implements_extends_and_interface_members(
+    fixture_project: Callable[[str], Path],
+) -> None:
+    ws = Workspace(fixture_project("ts/refs/interface"))
+    try:
+        conn = ws.db()
+        symbol = resolve_symbol(ws, conn, SymbolTarget(selector="shapes.ts::Square.area"))
+        family, external = override_family(conn, symbol)
+    finally:
+        ws.index.close()
+    assert sorted(m.symbol_path for m in family) == ["Base.area", "Shape.area", "Square.area"]
+    assert external == []
+
+
+def test_a_type_and_a_value_sharing_a_name_are_found_apart(
+    fixture_project: Callable[[str], Path], caller: Any, tmp_path: Path
+) -> None:
+    root = tmp_path / "merged"
+    root.mkdir()
+    (root / "a.ts").write_text(
+        "export interface Box { size: number }\n"
+        "export const Box = (size: number): Box => ({ size });\n"
+        "export const small: Box = Box(1);\n",
+        encoding="utf-8",
+    )
+    call = caller(root)
+    value = call("ast_find_references", selector="a.ts::Box@2", include_declaration=False)
+    kind = call("ast_find_references", selector="a.ts::Box@1", include_declaration=False)
+    assert [(r["line"], r["column"]) for r in value["references"]] == [(3, 27)]
+    assert [(r["line"], r["column"]) for r in kind["references"]] == [(2, 36), (3, 21)]
+
+
+def test_graph_trace_follows_ts_calls_and_inherits(
+    fixture_project: Callable[[str], Path], caller: Any
+) -> None:
+    call = caller(fixture_project("ts/refs/graph"))
+    path = _graph(call, {"type": "trace", "from": "src/store.ts::build", "to": "src/store.ts::Store"})
+    assert path["paths"][0] in (
+        ["src/store.ts::build", "src/store.ts::make", "src/store.ts::Store"],  # make() returns a Store
+        ["src/store.ts::build", "src/store.ts::Store.open", "src/store.ts::Store"],  # so does open()
+    )
+    details = _graph(call, {"type": "details", "handles": ["src/store.ts::Store"], "neighbors": True})
+    edges = {(e["from"], e["to"], e["kind"]) for e in details["edges"]}
+    assert ("src/store.ts::Store", "src/store.ts::Opener", "inherits") in edges
+
+
+def test_graph_tests_request_finds_the_ts_test_that_exercises_a_function(
+    fixture_project: Callable[[str], Path], caller: Any
+) -> None:
+    call = caller(fixture_project("ts/refs/graph"))
+    out = _graph(call, {"type": "tests", "handles": ["src/store.ts::build"]})
+    assert [n["selector"] for n in out["nodes"]] == ["test/store.test.ts::checkBuild"]
