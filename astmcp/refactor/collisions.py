@@ -8,6 +8,7 @@ public names of re-exporting modules.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Any, Protocol
 
@@ -39,7 +40,10 @@ def check(
     new: str,
 ) -> None:
     _members(conn, family, new)
+    word = re.compile(rf"(?<![\w$]){re.escape(new)}(?![\w$])")
     for path, (text, hits) in sorted(files.items()):
+        if not word.search(text):
+            continue  # the new name is nowhere in this file: nothing to clash with or capture
         if language_of(path) == PYTHON:
             _python(path, text, hits, old, new)
         else:

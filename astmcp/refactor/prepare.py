@@ -66,9 +66,8 @@ def build_plan(
         loaded, new_text = edits[path]
         if new_text == loaded.source.text:
             continue
-        before_error = checks.syntax_error(path, loaded.source.text)
         after_error = checks.syntax_error(path, new_text)
-        if after_error is not None and before_error is None:
+        if after_error is not None and checks.syntax_error(path, loaded.source.text) is None:
             raise MutationBlocked(
                 f"the edit would leave {path} unparsable at line {after_error['line']}; nothing prepared",
                 {"file": path, "line": after_error["line"], "column": after_error["column"]},

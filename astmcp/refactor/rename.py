@@ -269,6 +269,9 @@ def prepare_rename(
 def comment_note(path: str, text: str, name: str) -> str:
     """A preview note listing comments that mention ``name``: never edited, never blocking."""
     word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    marker = "#" if language_of(path) == PYTHON else "/"
+    if not any(marker in line and word.search(line, line.find(marker)) for line in text.splitlines()):
+        return ""  # no comment marker before the name on any line: skip the tokenizer
     lines = [number for number, comment in _comments(path, text) if word.search(comment)]
     if not lines:
         return ""
