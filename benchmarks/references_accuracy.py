@@ -231,7 +231,6 @@ def main() -> None:
         print(
             r["corpus"],
             r["precision"],
-            r["precision_confirmed"],
             r["recall"],
             r["recall_with_names"],
             r["counts"],
