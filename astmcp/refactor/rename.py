@@ -228,6 +228,8 @@ def prepare_rename(
     allow_new_errors: bool,
 ) -> Plan:
     check_new_name(new_name, row.file)
+    if row.name == "default" and language_of(row.file) != PYTHON:
+        raise InvalidInput("an anonymous default export has no name to rename; importers choose their own")
     if new_name == row.name:
         raise InvalidInput(f"{row.name!r} already has that name")
     family, hits = family_and_references(ws, conn, row)

@@ -262,3 +262,11 @@ def test_overloads_are_renamed_together(project: Any) -> None:
     p.apply(plan)
     text = p.read("m.py")
     assert "conv(" not in text.replace("convert(", "") and text.count("def convert") == 3
+
+
+def test_an_anonymous_default_export_has_no_name_to_rename(project: Any) -> None:
+    p = project({"locale.ts": "export default function (): number {\n  return 1;\n}\n"})
+    outline = p("ast_get_outline", file_path="locale.ts", include_symbols=True)
+    selector = next(s["selector"] for s in outline["symbols"] if s["name"] == "default")
+    error = p.error("ast_rename_symbol", selector=selector, new_name="localeRn")
+    assert error["code"] == "INVALID_INPUT" and "default export" in error["message"]
