@@ -16,7 +16,7 @@ from pathlib import Path
 
 from astmcp.errors import Locked
 
-SCHEMA_VERSION = "7"
+SCHEMA_VERSION = "8"
 LOCK_TIMEOUT_S = 120.0
 
 SCHEMA = """

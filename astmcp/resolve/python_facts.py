@@ -101,6 +101,7 @@ class _Analyzer:
         self._chain_memo: dict[int, str | None] = {}
         self._resolving: set[int] = set()
         self.line = 0  # the statement being visited
+        self.alternatives: dict[str, list[str]] = {}  # module-level names bound more than one way
         self.keep: list[ast.AST] = []  # parsed string annotations (their node ids key the memo)
 
     # -- positions -------------------------------------------------------------
@@ -134,6 +135,11 @@ class _Analyzer:
             scope.binds[name] = target
             if scope.kind == "class":
                 scope.bound_at[name] = self.line
+        elif scope.kind == "module" and target and target != scope.binds[name]:
+            # `try: from x import f` / `except ImportError: def f(...)`: a use means either
+            others = self.alternatives.setdefault(name, [])
+            if target not in others:
+                others.append(target)
         if target == "" and scope.binds.get(name) == "":
             slot = scope.values.setdefault(name, [])
             if source is not None:
@@ -688,12 +694,15 @@ class _Analyzer:
         for p in self.pending:
             node = p.node
             if isinstance(node, ast.Name):
-                bound = self.lookup(p.scope, p.name, 0 if p.kind == "write" else p.line)[0]
+                bound, where = self.lookup(p.scope, p.name, 0 if p.kind == "write" else p.line)
                 if not bound:
                     continue  # a local or parameter: no project symbol
                 if bound.startswith("G:") and not has_star and p.name in _BUILTINS:
                     continue
                 rows.append((p.name, p.line, p.col, p.end, p.kind, bound, p.owner or p.scope.path))
+                if where is self.module and p.name in self.alternatives:
+                    for other in self.alternatives[p.name]:
+                        rows.append((p.name, p.line, p.col, p.end, p.kind, other, p.owner or p.scope.path))
             elif isinstance(node, ast.Call):
                 callee = self.chain(p.scope, node.func)
                 if callee:
