@@ -88,12 +88,37 @@ def family_and_references(
             key = (hit.file, hit.line, hit.column)
             if key not in best or _RANK[hit.confidence] < _RANK[best[key].confidence]:
                 best[key] = hit
+    if language_of(row.file) != PYTHON and not _is_local(conn, row):
+        for hit in destructuring_hits(conn, ws, row, set(best)):
+            best[(hit.file, hit.line, hit.column)] = hit
     if _is_local(conn, row):  # a local binding: its own file's scopes see every use
         for hit in lexical_references(ws, row):
             key = (hit.file, hit.line, hit.column)
             if key not in best or _RANK[hit.confidence] < _RANK[best[key].confidence]:
                 best[key] = hit
     return family, sorted(best.values(), key=lambda h: (_RANK[h.confidence], h.file, h.line, h.column))
+
+
+def destructuring_hits(
+    conn: sqlite3.Connection, ws: Workspace, row: SymbolRow, known: set[tuple[str, int, int]]
+) -> list[Hit]:
+    """Name hits the index may lack: TS/JS destructuring that reads a property of the same name
+    (``const { old } = await import("./m")``) in files that mention the name."""
+    from astmcp.refactor.tsscopes import TsFile
+
+    word = re.compile(rf"(?<![\w$]){re.escape(row.name)}(?![\w$])")
+    hits: list[Hit] = []
+    for (path,) in conn.execute("SELECT path FROM files WHERE language IN ('typescript', 'javascript')"):
+        try:
+            text = load_file(ws, path).source.text
+        except (OSError, AstmcpError):
+            continue
+        if not word.search(text):
+            continue
+        for line, column, end in TsFile(path, text).destructured(row.name):
+            if (path, line, column) not in known:
+                hits.append(Hit(path, line, column, end, "attribute", "name"))
+    return hits
 
 
 def lexical_references(ws: Workspace, row: SymbolRow) -> list[Hit]:
@@ -168,11 +193,19 @@ def _string_hits(path: str, scopes: FileScopes, name: str) -> list[Hit]:
 def _replacement(
     text: str, old: str, new: str, span: str, hit: Hit, member: bool, ts: Any
 ) -> tuple[int, int, str]:
-    """Where inside ``span`` the name sits and what replaces it (TS shorthand keeps the property)."""
+    """Where inside ``span`` the name sits and what replaces it.
+
+    TS shorthand names a property and a variable at once; only the renamed side changes:
+    ``{ old }`` in an object literal becomes ``{ old: new }`` when the variable is renamed and
+    ``{ new: old }`` when the property is; a destructuring ``{ old }`` declares a variable
+    (``{ old: new }`` when that variable is renamed) and reads a property (``{ new: old }``)."""
     if span == old:
         shorthand = ts.shorthand(hit) if ts is not None else None
-        if shorthand:
+        if shorthand == "object":
             return 0, len(span), f"{new}: {old}" if member else f"{old}: {new}"
+        if shorthand == "pattern":
+            renames_variable = hit.is_declaration and not member
+            return 0, len(span), f"{old}: {new}" if renames_variable else f"{new}: {old}"
         return 0, len(span), new
     match = re.search(rf"(?<![\w$]){re.escape(old)}(?![\w$])", span)
     if match is None:

@@ -71,9 +71,12 @@ class TsFile:
         point = (line - 1, len(raw[: column - 1].encode("utf-8")))
         return self.tree.root_node.named_descendant_for_point_range(point, point)
 
-    def shorthand(self, hit: object) -> bool:
+    def shorthand(self, hit: object) -> str | None:
+        """``"object"`` for ``{ old }`` in an object literal, ``"pattern"`` in a destructuring."""
         node = self.node_at(getattr(hit, "line", 0), getattr(hit, "column", 0))
-        return node is not None and node.type in _SHORTHAND
+        if node is None or node.type not in _SHORTHAND:
+            return None
+        return "pattern" if node.type == "shorthand_property_identifier_pattern" else "object"
 
     def chain(self, node: tree_sitter.Node) -> list[tree_sitter.Node]:
         out: list[tree_sitter.Node] = []
@@ -184,4 +187,23 @@ class TsFile:
             raw = self.lines[row].encode("utf-8")
             column = len(raw[:byte_col].decode("utf-8", errors="replace")) + 1
             out.append((row + 1, column, column + len(name)))
+        return out
+
+    def destructured(self, name: str) -> list[tuple[int, int, int]]:
+        """Destructuring patterns that read a property ``name`` (``{ name }``, ``{ name: x }``)."""
+        out: list[tuple[int, int, int]] = []
+        stack = [self.tree.root_node]
+        while stack:
+            node = stack.pop()
+            key: tree_sitter.Node | None = None
+            if node.type == "shorthand_property_identifier_pattern":
+                key = node
+            elif node.type == "pair_pattern":
+                key = node.child_by_field_name("key")
+            if key is not None and _text(key) == name:
+                row, byte_col = key.start_point
+                raw = self.lines[row].encode("utf-8")
+                column = len(raw[:byte_col].decode("utf-8", errors="replace")) + 1
+                out.append((row + 1, column, column + len(name)))
+            stack.extend(node.named_children)
         return out
