@@ -43,7 +43,7 @@ class Workspace:
     def __init__(self, root: Path, config: Config | None = None) -> None:
         self.root = root
         self.config = config if config is not None else load_config(root)
-        self.index = Index(root, self.config, linkers())
+        self.index = Index(root, self.config, linkers)  # imported on the first write
         self.lock = threading.RLock()
         self.plans = PlanStore()  # prepared plans (refactor); state_dir set by the front door
 

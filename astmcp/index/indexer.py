@@ -138,11 +138,19 @@ def _worker_modules() -> list[str]:
 class Index:
     """One project's index: a connection, a refresh, and hooks for resolution passes."""
 
-    def __init__(self, root: Path, config: Config, linkers: Iterable[Linker] = ()) -> None:
+    def __init__(
+        self,
+        root: Path,
+        config: Config,
+        linkers: Iterable[Linker] | Callable[[], Iterable[Linker]] = (),
+    ) -> None:
+        """``linkers`` may be a function giving them: it is called on the first write,
+        so a query that changes nothing never imports the resolution passes."""
         self.root = root
         self.config = config
         self.conn = open_index(root)
-        self.linkers = list(linkers)
+        self._linkers: list[Linker] | None = None if callable(linkers) else list(linkers)
+        self._make_linkers = linkers if callable(linkers) else None
         self.last_refresh: RefreshStats | None = None
         self._lock = threading.RLock()
         self._lock_path = state_dir(root) / "refresh.lock"
@@ -154,6 +162,17 @@ class Index:
         if self._reader is None:
             self._reader = open_reader(self.root)
         return self._reader
+
+    @property
+    def linkers(self) -> list[Linker]:
+        if self._linkers is None:
+            assert self._make_linkers is not None
+            self._linkers = list(self._make_linkers())
+        return self._linkers
+
+    @linkers.setter
+    def linkers(self, value: list[Linker]) -> None:
+        self._linkers = value
 
     def close(self) -> None:
         if self._reader is not None:
