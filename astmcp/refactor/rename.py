@@ -1,193 +1,28 @@
-"""``ast_rename_symbol``: references (whole override family) → collision checks → edits → plan.
-
-References come from :mod:`astmcp.query.references` (project-wide, with
-confidences). Until that engine is present, a Python symbol's same-file
-references are found through :mod:`astmcp.refactor.pyscopes`.
-"""
+"""``ast_rename_symbol``: references (:mod:`astmcp.refactor.rename_refs`) → collision checks →
+edits → plan."""
 
 from __future__ import annotations
 
-import ast
 import io
 import re
 import sqlite3
 import tokenize
-from dataclasses import dataclass
 from typing import Any
 
-from astmcp.errors import AstmcpError, InternalError, InvalidInput, MutationBlocked
-from astmcp.lang import optional_module
+from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.model import PYTHON
-from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.common import SymbolRow
 from astmcp.refactor import collisions
-from astmcp.refactor.family_guard import check_family
 from astmcp.refactor.identifiers import check_new_name, language_of
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
-from astmcp.refactor.pyscopes import FileScopes, resolve
+from astmcp.refactor.rename_refs import Hit, family_and_references, is_local
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.workspace import Workspace
 
-_RANK = {"certain": 0, "likely": 1, "name": 2}
-_FUNCTION_KINDS = {"function", "method", "property", "constructor", "getter", "setter"}
+__all__ = ["Hit", "file_edits", "prepare_rename"]
+
 _MEMBER_KINDS = {"method", "property", "attribute", "getter", "setter", "enum_member"}
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """One reference: 1-based line, 1-based code-point columns, end exclusive."""
-
-    file: str
-    line: int
-    column: int
-    end_column: int
-    kind: str
-    confidence: str  # certain | likely | name
-    is_declaration: bool = False
-
-    @classmethod
-    def of(cls, ref: Any) -> Hit:
-        return cls(
-            ref.file, ref.line, ref.column, ref.end_column, ref.kind, ref.confidence, bool(ref.is_declaration)
-        )
-
-    def wire(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "column": self.column,
-            "end_column": self.end_column,
-            "kind": self.kind,
-            "confidence": self.confidence,
-        }
-
-
-def family_and_references(
-    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow
-) -> tuple[list[SymbolRow], list[Hit]]:
-    engine = optional_module("astmcp.query.references")
-    if engine is None:
-        if language_of(row.file) != PYTHON:
-            raise InternalError("TypeScript/JavaScript references are not available in this build")
-        return [row, *_same_path(conn, [row])], local_references(ws, row)
-    members, external = engine.override_family(conn, row)
-    if external:
-        names = sorted(str(n) for n in external)
-        raise MutationBlocked(
-            f"{row.name!r} belongs to an override family with members outside the project ({', '.join(names)});"
-            " renaming it would break the override",
-            {"external_members": names},
-        )
-    family: list[SymbolRow] = [row, *(m for m in members if m.id != row.id)]
-    family += _same_path(conn, family)
-    check_family(conn, row, family)
-    best: dict[tuple[str, int, int], Hit] = {}
-    for member in family:
-        for ref in engine.collect_references(ws, conn, member, include_name_hits=True):
-            hit = Hit.of(ref)
-            key = (hit.file, hit.line, hit.column)
-            if key not in best or _RANK[hit.confidence] < _RANK[best[key].confidence]:
-                best[key] = hit
-    if language_of(row.file) != PYTHON and not _is_local(conn, row):
-        for hit in destructuring_hits(conn, ws, row, set(best)):
-            best[(hit.file, hit.line, hit.column)] = hit
-    if _is_local(conn, row):  # a local binding: its own file's scopes see every use
-        for hit in lexical_references(ws, row):
-            key = (hit.file, hit.line, hit.column)
-            if key not in best or _RANK[hit.confidence] < _RANK[best[key].confidence]:
-                best[key] = hit
-    return family, sorted(best.values(), key=lambda h: (_RANK[h.confidence], h.file, h.line, h.column))
-
-
-def destructuring_hits(
-    conn: sqlite3.Connection, ws: Workspace, row: SymbolRow, known: set[tuple[str, int, int]]
-) -> list[Hit]:
-    """Name hits the index may lack: TS/JS destructuring that reads a property of the same name
-    (``const { old } = await import("./m")``) in files that mention the name."""
-    from astmcp.refactor.tsscopes import TsFile
-
-    word = re.compile(rf"(?<![\w$]){re.escape(row.name)}(?![\w$])")
-    hits: list[Hit] = []
-    for (path,) in conn.execute("SELECT path FROM files WHERE language IN ('typescript', 'javascript')"):
-        try:
-            text = load_file(ws, path).source.text
-        except (OSError, AstmcpError):
-            continue
-        if not word.search(text):
-            continue
-        for line, column, end in TsFile(path, text).destructured(row.name):
-            if (path, line, column) not in known:
-                hits.append(Hit(path, line, column, end, "attribute", "name"))
-    return hits
-
-
-def lexical_references(ws: Workspace, row: SymbolRow) -> list[Hit]:
-    """Same-file uses that lexically mean ``row`` (certain), from this module's own scope models."""
-    if language_of(row.file) == PYTHON:
-        return [h for h in local_references(ws, row) if h.confidence == "certain"]
-    from astmcp.refactor.tsscopes import TsFile
-
-    ts = TsFile(row.file, load_file(ws, row.file).source.text)
-    return [
-        Hit(row.file, line, column, end, "read", "certain", (line, column) == (row.name_line, row.name_col))
-        for line, column, end in ts.lexical_references(row.name_line, row.name_col, row.name)
-    ]
-
-
-def _same_path(conn: sqlite3.Connection, family: list[SymbolRow]) -> list[SymbolRow]:
-    """Other declarations of the same path in the same file (overloads, property setters,
-    get/set accessors, redefinitions): one name, renamed together."""
-    seen = {m.id for m in family}
-    extra: list[SymbolRow] = []
-    for member in list(family):
-        for other in query_symbols(
-            conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.symbol_path)
-        ):
-            if other.id not in seen:
-                seen.add(other.id)
-                extra.append(other)
-    return extra
-
-
-def local_references(ws: Workspace, row: SymbolRow) -> list[Hit]:
-    """Same-file references of a Python symbol by scope (fallback without the reference engine)."""
-    scopes = FileScopes(load_file(ws, row.file).source.text)
-    declared = scopes.occurrences.get((row.name_line, row.name_col))
-    if declared is None:
-        raise InternalError(f"cannot find the declaration of {row.name!r} in {row.file}")
-    binding = resolve(declared.scope, row.name) or declared.scope
-    hits: list[Hit] = []
-    for occ in scopes.occurrences.values():
-        if occ.name != row.name:
-            continue
-        end = occ.column + len(occ.name)
-        if occ.role in ("bind", "use") and resolve(occ.scope, occ.name) is binding:
-            is_decl = (occ.line, occ.column) == (row.name_line, row.name_col)
-            kind = "definition" if is_decl else ("write" if occ.role == "bind" else "read")
-            hits.append(Hit(row.file, occ.line, occ.column, end, kind, "certain", is_decl))
-        elif occ.role in ("attr", "kwarg"):
-            hits.append(Hit(row.file, occ.line, occ.column, end, "attribute", "name"))
-    hits += _string_hits(row.file, scopes, row.name)
-    return sorted(hits, key=lambda h: (_RANK[h.confidence], h.line, h.column))
-
-
-def _string_hits(path: str, scopes: FileScopes, name: str) -> list[Hit]:
-    """``__all__`` entries (certain) and other exact string occurrences (name hits of kind string)."""
-    in_all: set[int] = set()
-    tree = scopes.tree
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-            if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
-                in_all.update(id(n) for n in ast.walk(stmt))
-    hits: list[Hit] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and node.value == name and node.end_col_offset is not None:
-            confidence = "certain" if id(node) in in_all else "name"
-            start = scopes.column_of(node.lineno, node.col_offset)  # the opening quote
-            end = scopes.column_of(node.end_lineno or node.lineno, node.end_col_offset)
-            hits.append(Hit(path, node.lineno, start, end, "string", confidence))
-    return hits
 
 
 def _replacement(
@@ -228,14 +63,6 @@ def file_edits(loaded: LoadedFile, hits: list[Hit], old: str, new: str, member: 
     return apply_edits(text, edits)
 
 
-def _is_local(conn: sqlite3.Connection, row: SymbolRow) -> bool:
-    """A def/class nested in a function is a local binding: no attribute or string names it."""
-    if not row.parent_path:
-        return False
-    parents = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (row.file, row.parent_path))
-    return bool(parents) and all(p.kind in _FUNCTION_KINDS for p in parents)
-
-
 def _with_context(ws: Workspace, hits: list[Hit], loaded: dict[str, LoadedFile]) -> list[dict[str, Any]]:
     """Uncertain hits on the wire, each with its source line (trimmed) so it can be reviewed."""
     lines: dict[str, list[str]] = {}
@@ -267,7 +94,7 @@ def prepare_rename(
         raise InvalidInput(f"{row.name!r} already has that name")
     family, hits = family_and_references(ws, conn, row)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
-    unsure = [h for h in hits if h.confidence == "name"] if not _is_local(conn, row) else []
+    unsure = [h for h in hits if h.confidence == "name"] if not is_local(conn, row) else []
     chosen = sure + (unsure if uncertain == "include" else [])
     by_file: dict[str, list[Hit]] = {}
     for hit in chosen:
