@@ -22,6 +22,7 @@ from typing import Any
 
 from astmcp.index.indexer import Changes
 from astmcp.resolve.ts_facts import NAME as FACTS
+from astmcp.resolve.ts_shape import shape
 
 Entity = tuple[str, Any] | None
 _LANGUAGES = ("typescript", "javascript")
@@ -35,6 +36,8 @@ _CLASSLIKE = ("class", "interface")
 _TYPED = ("variable", "property", "getter", "setter", "type")
 _CALLABLE = ("function", "method", "getter", "constructor")
 _BULK = 500
+_UNSEEN: Any = object()
+_NO_SYMBOL = ("x", "")
 _TYPE_MEANING = ("interface", "type", "class", "enum", "namespace")
 _VALUE_MEANING = ("variable", "function", "class", "enum", "namespace")
 _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
@@ -321,24 +324,39 @@ class TsLinker:
         resolver = Resolver(conn, fresh)
         if not resolver.file_ids and not removed:
             return
-        known = {
-            row[0]
-            for path in fresh
-            for row in conn.execute("SELECT path FROM module_facts WHERE path = ?", (path,))
-        }
-        added = any(path not in known for path in fresh)
+        previous: dict[str, list[Any]] = {}
+        for path in fresh:
+            row = conn.execute("SELECT symbols FROM module_facts WHERE path = ?", (path,)).fetchone()
+            if row is not None:
+                previous[path] = json.loads(row[0]) or ["", []]
+        added = any(path not in previous for path in fresh)
         for path in removed:
             conn.execute("DELETE FROM module_facts WHERE path = ?", (path,))
+        reshaped: list[str] = []  # changed files whose shape (what importers see) changed
+        id_map: list[tuple[int, int]] = []
         for path, payload in fresh.items():
             data = json.dumps({k: v for k, v in payload.items() if k != "refs"}, separators=(",", ":"))
+            syms = sorted(
+                (sym for group in resolver.table(path).by_path.values() for sym in group),
+                key=lambda sym: (sym.line, sym.key, sym.id),
+            )
+            digest = shape(payload, ((sym.symbol_path, sym.kind, sym.key) for sym in syms))
+            old_digest, old_ids = previous.get(path, ["", []])
+            if old_digest == digest and len(old_ids) == len(syms):
+                id_map.extend(zip(old_ids, (sym.id for sym in syms), strict=True))
+            else:
+                reshaped.append(path)
+            record = json.dumps([digest, [sym.id for sym in syms]], separators=(",", ":"))
             conn.execute(
-                "INSERT OR REPLACE INTO module_facts(path, data, symbols) VALUES (?, ?, '[]')", (path, data)
+                "INSERT OR REPLACE INTO module_facts(path, data, symbols) VALUES (?, ?, ?)",
+                (path, data, record),
             )
         full = changes.full or changes.configs_changed or added or bool(removed)
         if full:
             targets = list(resolver.file_ids)
         else:
-            targets = sorted(set(fresh) | self.dependants(conn, resolver, list(fresh)))
+            _remap(conn, id_map)
+            targets = sorted(set(fresh) | self.dependants(conn, resolver, reshaped))
         bulk = full and len(targets) > _BULK
         old_rows = _take_rows(conn, resolver, targets) if bulk else None
         dropped = _drop_indexes(conn) if bulk else []
@@ -395,6 +413,7 @@ class TsLinker:
         resolver.deps = set()
         table = resolver.table(path)
         tests = is_test_file(path)
+        seen: dict[str, Any] = {}  # chains resolved in this file (their deps are recorded once)
         out = []
         edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
         for name, line, col, end_col, kind, target, owner in rows:
@@ -402,10 +421,20 @@ class TsLinker:
             if target is None or target == "?":
                 confidence = "name"
             else:
-                entity = resolver.resolve(path, target)
+                entity = seen.get(target, _UNSEEN)
+                if entity is _UNSEEN:
+                    entity = seen[target] = resolver.resolve(path, target)
                 if entity is None:
                     confidence = "name" if "|" in target else "none"
                 elif entity[0] != "s":
+                    if (
+                        target.startswith("P:")
+                        and "|" not in target
+                        and (entity == _NO_SYMBOL or entity[0] == "m")
+                    ):
+                        # a local declaration without a symbol, or a namespace import standing for its
+                        # module: both follow from this file alone, which is re-parsed when it changes
+                        continue
                     confidence = "none"
                 else:
                     symbol_id = resolver.meaning(entity[1], kind)
@@ -444,6 +473,22 @@ class TsLinker:
             "INSERT INTO link_deps(file_id, dep) VALUES (?, ?)",
             [(file_id, dep) for dep in sorted(resolver.deps)],
         )
+
+
+def _remap(conn: sqlite3.Connection, id_map: list[tuple[int, int]]) -> None:
+    """Point what other files resolved into a re-parsed file of the same shape at its new ids."""
+    pairs = [(old, new) for old, new in id_map if old != new]
+    if not pairs:
+        return
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS ts_remap (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
+    conn.execute("DELETE FROM ts_remap")
+    conn.executemany("INSERT OR REPLACE INTO ts_remap(old, new) VALUES (?, ?)", pairs)
+    for table, column in (("refs", "symbol_id"), ("edges", "src_symbol_id"), ("edges", "dst_symbol_id")):
+        conn.execute(
+            f"UPDATE {table} SET {column} = (SELECT new FROM ts_remap WHERE old = {table}.{column})"
+            f" WHERE {column} IN (SELECT old FROM ts_remap)"
+        )
+    conn.execute("DELETE FROM ts_remap")
 
 
 def _take_rows(
