@@ -162,6 +162,7 @@ def call_tool(workspaces: Workspaces, name: str, arguments: dict[str, Any] | Non
         data = to_wire(output)
         data = _bound(spec, params, data)
         if getattr(params, "output_format", "json") == "toon":
+            data = uniform_rows(data)
             return ToolResult(data, _toon(data))
         return ToolResult(data, dumps_compact(data))
     except AstmcpError as error:
@@ -170,6 +171,24 @@ def call_tool(workspaces: Workspaces, name: str, arguments: dict[str, Any] | Non
         log.exception("tool %s failed", name)
         print(f"astmcp: internal error in {name}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return error_result(InternalError(f"internal error in {name}: {type(exc).__name__}"))
+
+
+def uniform_rows(value: Any) -> Any:
+    """Give every object in a list the same keys (missing ones null), so TOON can write
+    the list as one table instead of one block per row."""
+    if isinstance(value, dict):
+        return {key: uniform_rows(item) for key, item in value.items()}
+    if isinstance(value, list):
+        rows = [uniform_rows(item) for item in value]
+        if rows and all(isinstance(row, dict) for row in rows):
+            keys: dict[str, None] = {}
+            for row in rows:
+                keys.update(dict.fromkeys(row))
+            flat = all(not isinstance(v, dict | list) for row in rows for v in row.values())
+            if flat:
+                return [{key: row.get(key) for key in keys} for row in rows]
+        return rows
+    return value
 
 
 def _toon(data: dict[str, Any]) -> str:

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 import toons
 
+from astmcp.tools import uniform_rows
+
 
 @pytest.fixture
 def basic(fixture_project: Any, caller: Any) -> Any:
@@ -190,8 +192,19 @@ def test_toon_output_round_trips_to_the_json_result(basic: Any) -> None:
     json_out = basic.raw("ast_search_symbols", query="s")
     toon_out = basic.raw("ast_search_symbols", query="s", output_format="toon")
     assert not toon_out.is_error
-    assert toons.loads(toon_out.text) == json_out.data == toon_out.data
+    assert toons.loads(toon_out.text) == toon_out.data == uniform_rows(json_out.data)
     assert len(toon_out.text) < len(json_out.text)
+
+
+def test_toon_rows_missing_optional_fields_still_form_one_table(basic: Any) -> None:
+    out = basic.raw("ast_search_symbols", query="store", detail="full", output_format="toon", limit=50)
+    rows = out.data["symbols"]
+    assert any(row["doc"] is None for row in rows) and any(row["doc"] for row in rows)
+    headers = [line for line in out.text.splitlines() if line.startswith("symbols[")]
+    assert (
+        len(headers) == 1
+        and "{selector,kind,signature,file,symbol_path,name,line,end_line,doc,match}" in headers[0]
+    )
 
 
 def test_answers_are_bounded_by_max_bytes_and_say_how_to_continue(basic: Any) -> None:
