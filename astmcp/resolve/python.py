@@ -468,17 +468,20 @@ class PythonLinker:
     def link_file(self, conn: sqlite3.Connection, resolver: Resolver, path: str) -> None:
         file_id = resolver.file_ids[path]
         payload = resolver.fresh.get(path)
+        # A dependant keeps its rows and gets only those whose resolution changed updated;
+        # a changed file's rows went with its old version and are inserted here.
+        stored: list[tuple[int, int | None, str, str]] = []
         if payload is not None:
             rows: list[tuple[Any, ...]] = [tuple(r) for r in payload.get("refs", ())]
         else:
-            rows = list(
-                conn.execute(
-                    "SELECT name, line, col, end_col, kind, target_key, scope_path FROM refs WHERE file_id = ?",
-                    (file_id,),
-                )
-            )
-            # a changed file's rows went with its old version; a dependant's are replaced here
-            conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
+            rows = []
+            for row_id, symbol_id, confidence, *row in conn.execute(
+                "SELECT id, symbol_id, confidence, name, line, col, end_col, kind, target_key, scope_path"
+                " FROM refs WHERE file_id = ?",
+                (file_id,),
+            ):
+                rows.append(tuple(row))
+                stored.append((row_id, symbol_id, row[4], confidence))
             conn.execute("DELETE FROM edges WHERE file_id = ?", (file_id,))
             conn.execute("DELETE FROM link_deps WHERE file_id = ?", (file_id,))
         resolver.deps = set()
@@ -514,11 +517,21 @@ class PythonLinker:
                 edges.setdefault(
                     (parent_syms[0].id if parent_syms else None, sym.id, None, "contains"), sym.line
                 )
-        conn.executemany(
-            "INSERT INTO refs(file_id, symbol_id, target_key, name, line, col, end_col, kind, confidence,"
-            " scope_path) VALUES (?,?,?,?,?,?,?,?,?,?)",
-            out,
-        )
+        if payload is not None:
+            conn.executemany(
+                "INSERT INTO refs(file_id, symbol_id, target_key, name, line, col, end_col, kind, confidence,"
+                " scope_path) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                out,
+            )
+        else:
+            conn.executemany(
+                "UPDATE refs SET symbol_id = ?, kind = ?, confidence = ? WHERE id = ?",
+                [
+                    (new[1], new[7], new[8], old[0])
+                    for old, new in zip(stored, out, strict=True)
+                    if (old[1], old[2], old[3]) != (new[1], new[7], new[8])
+                ],
+            )
         conn.executemany(
             "INSERT INTO edges(file_id, src_symbol_id, dst_symbol_id, dst_key, kind, line) VALUES (?,?,?,?,?,?)",
             [(file_id, src, dst, key, kind, line) for (src, dst, key, kind), line in edges.items()],
