@@ -101,6 +101,8 @@ def run_corpus(name: str, typescript: Path, size: int) -> dict[str, Any]:
     extras: list[dict[str, Any]] = []
     per_kind: dict[str, Counter[str]] = defaultdict(Counter)
     query_s = 0.0
+    recalls: list[float] = []  # per symbol, for the macro average (a few hot members dominate the micro one)
+    recalls_names: list[float] = []
     for (_, selector, _, _, kind, sym_name), answer in zip(sample, answers, strict=True):
         oracle: set[Pos] = set()
         definitions: set[Pos] = set()
@@ -127,6 +129,8 @@ def run_corpus(name: str, typescript: Path, size: int) -> dict[str, Any]:
             "hit_with_names": len((sure | names) & oracle),
         }
         totals.update(counts)
+        recalls.append(len(hit) / len(oracle) if oracle else 1.0)
+        recalls_names.append(len((sure | names) & oracle) / len(oracle) if oracle else 1.0)
         per_kind[kind].update(counts)
         for pos in sorted(oracle - sure):
             why = (
@@ -153,6 +157,10 @@ def run_corpus(name: str, typescript: Path, size: int) -> dict[str, Any]:
         "precision": pct(totals["hit"], totals["ours"]),
         "recall": pct(totals["hit"], totals["oracle"]),
         "recall_with_names": pct(totals["hit_with_names"], totals["oracle"]),
+        "recall_per_symbol_mean": round(100.0 * sum(recalls) / len(recalls), 2) if recalls else 100.0,
+        "recall_with_names_per_symbol_mean": round(100.0 * sum(recalls_names) / len(recalls_names), 2)
+        if recalls_names
+        else 100.0,
         "by_kind": {
             k: {
                 "precision": pct(c["hit"], c["ours"]),
@@ -188,13 +196,15 @@ def main() -> None:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({"results": results}, indent=2) + "\n", encoding="utf-8")
     rows = [
-        "| corpus | symbols | oracle refs | ours (certain+likely) | precision | recall | recall incl. name hits |",
-        "|---|---|---|---|---|---|---|",
+        "| corpus | symbols | oracle refs | ours (certain+likely) | precision | recall | recall incl. name hits"
+        " | recall, mean per symbol | incl. name hits, mean per symbol |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         rows.append(
             f"| {r['corpus']} | {r['symbols']} | {r['oracle_refs']} | {r['our_refs']} | {r['precision']} % |"
-            f" {r['recall']} % | {r['recall_with_names']} % |"
+            f" {r['recall']} % | {r['recall_with_names']} % | {r['recall_per_symbol_mean']} % |"
+            f" {r['recall_with_names_per_symbol_mean']} % |"
         )
     body = "\n".join(
         [
@@ -203,6 +213,11 @@ def main() -> None:
             " every referenced-symbol group) and to `ast_find_references`. Targets: precision ≥ 99 %, recall ≥ 95 %.",
             "",
             *rows,
+            "",
+            "Recall and precision are micro-averaged over all references of the sample; the per-symbol mean"
+            " shows how much a few hot members (zod's `_zod`, `check`, `error`, read through untyped callback"
+            " parameters such as `(inst, def) => inst._zod…`) weigh. Those receivers are typed by TypeScript's"
+            " inference, which astmcp does not do: they are `name` hits (counted in the last columns).",
             "",
             "Miss classes: "
             + "; ".join(f"{r['corpus']}: {r['miss_classes']}" for r in results)
