@@ -424,15 +424,21 @@ def _tour_entries(graph: _Graph, query: str, limit: int) -> list[SymbolRow]:
     score: Counter[int] = Counter()
     rows: dict[int, SymbolRow] = {}
     probes = [query, *(w for w in dict.fromkeys(words(query)) if len(w) >= 3 and w not in _STOP)]
+    wants_tests = "test" in query.lower()
     for n, probe in enumerate(probes):
         for hit in _search(graph.ws, probe, 40):
             row = graph.resolve_quiet(hit.selector)
-            if row is None or graph.is_test(row):
+            if row is None or graph.is_test(row) or (not wants_tests and is_test_file(row.file)):
                 continue
             rows[row.id] = row
             score[row.id] += (3 if n == 0 else 1) + (1 if hit.match in ("exact_name", "exact_path") else 0)
             if row.kind in ("variable", "attribute"):
                 score[row.id] -= 1  # data is rarely where "how does X work" starts
+    # a word of the question in the file's path ("url" in django/urls/) places the symbol in its subsystem
+    for row in rows.values():
+        score[row.id] += sum(1 for w in probes[1:] if w in row.file.lower())
+        if len(probes) > 2 and all(w in row.symbol_path.lower() for w in probes[1:]):
+            score[row.id] += 2  # every word in the dotted path: QuerySet.filter for "queryset filter"
     fan = graph.fan_in(list(rows))
     ranked = sorted(rows.values(), key=lambda r: (-score[r.id], -fan.get(r.id, 0), r.selector))
     return ranked[:limit]
@@ -454,14 +460,14 @@ def _tour(graph: _Graph, req: Tour) -> dict[str, Any]:
         callees = [c for c in graph.out_edges(row.id, ("calls",)) if c[0] != row.id]
         callee_fan = graph.fan_in([c[0] for c in callees])
         callees.sort(key=lambda c: -callee_fan.get(c[0], 0))
-        for dst, kind, line in callees[:4]:
+        for dst, kind, line in callees[:3]:
             target = graph.row(dst)
             if target is None:
                 continue
             edges.append(_edge(graph, row, target, kind, line))
             if target.id not in flow and all(target.id != e.id for e in entries):
                 flow[target.id] = target
-    flow_nodes = graph.nodes(list(flow.values())[:8])
+    flow_nodes = graph.nodes(list(flow.values())[:6])
     for node in flow_nodes:
         node["role"] = "flow"
     anchors_src = entries[:3] + list(flow.values())[:2]
