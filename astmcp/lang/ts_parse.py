@@ -218,10 +218,44 @@ def neutralize(raw: bytes, tsx: bool = False) -> bytes:
 
 
 def parse_bytes(path: str, language: str, raw: bytes) -> Tree:
-    """Parse UTF-8 source (workarounds applied for TypeScript); offsets match ``raw``."""
+    """Parse UTF-8 source (workarounds applied for TypeScript); offsets match ``raw``.
+
+    A file cut off inside several blocks (an edit in progress) parses as one ERROR
+    node; then the parse is retried with the open blocks closed *after* the end of
+    the text, so offsets are unchanged and the declarations are kept (see
+    :meth:`TsSource.unclosed_blocks`)."""
     grammar = language_for(path, language)
     source = raw if grammar is _JS else neutralize(raw, grammar is _TSX)
-    return Parser(grammar).parse(source)
+    parser = Parser(grammar)
+    tree = parser.parse(source)
+    if tree.root_node.has_error:
+        depth = source.count(b"{") - source.count(b"}")
+        if 0 < depth <= _MAX_CLOSERS:
+            closed = parser.parse(source + b"\n" + b"}" * depth)
+            if _error_weight(closed.root_node) < _error_weight(tree.root_node):
+                return closed
+    return tree
+
+
+_MAX_CLOSERS = 64
+_MAX_ERROR_NODES = 200
+
+
+def _error_weight(root: Node) -> int:
+    """Bytes inside ERROR nodes plus one per MISSING node (the first few hundred)."""
+    weight = seen = 0
+    stack = [root]
+    while stack and seen < _MAX_ERROR_NODES:
+        node = stack.pop()
+        if node.is_error:
+            weight += node.end_byte - node.start_byte
+            seen += 1
+        elif node.is_missing:
+            weight += 1
+            seen += 1
+        elif node.has_error:
+            stack.extend(node.children)
+    return weight
 
 
 @dataclass(slots=True)
@@ -255,15 +289,23 @@ class TsSource:
             return byte_col + 1
         return len(line[:byte_col].decode("utf-8", errors="replace")) + 1
 
+    def unclosed_blocks(self) -> int:
+        """How many ``}`` the parser was given after the end of the text (0: none)."""
+        return max(0, self.tree.root_node.end_byte - len(self.raw) - 1)
+
     def span(self, node: Node, start: Node | None = None) -> Span:
-        """Span of ``node`` (optionally starting at ``start``), end exclusive."""
+        """Span of ``node`` (optionally starting at ``start``), end exclusive, within the text."""
         first = (start or node).start_point
-        last = node.end_point
+        if node.end_byte > len(self.raw):  # ends in the closers added after the text
+            end_row = self.raw.count(b"\n")
+            end_col = len(self.raw) - (self.raw.rfind(b"\n") + 1)
+        else:
+            end_row, end_col = node.end_point
         return Span(
             first.row + 1,
             self.column(first.row, first.column),
-            last.row + 1,
-            self.column(last.row, last.column),
+            end_row + 1,
+            self.column(end_row, end_col),
         )
 
     def slice(self, start_byte: int, end_byte: int) -> str:

@@ -64,9 +64,20 @@ def _grammar_gap(src: TsSource, node: Node) -> bool:
 def syntax_diagnostics(src: TsSource, symbols: list[SymbolFact]) -> tuple[list[DiagnosticFact], bool]:
     """``TS-SYNTAX`` for ERROR/MISSING nodes (grammar gaps as ``grammar`` warnings)."""
     root = src.tree.root_node
-    if not root.has_error:
-        return [], False
     out: list[DiagnosticFact] = []
+    unclosed = src.unclosed_blocks()
+    if unclosed:
+        text = src.text.rstrip("\r\n")
+        line = text.count("\n") + 1
+        column = len(text) - (text.rfind("\n") + 1) + 1
+        owner = None
+        for symbol in symbols:  # the innermost declaration left open
+            if (symbol.span.line, symbol.span.column) <= (line, column):
+                owner = symbol.symbol_path if symbol.span.end_line >= line else owner
+        message = f"missing `}}`: {unclosed} block(s) still open at the end of the file"
+        out.append(DiagnosticFact("TS-SYNTAX", "error", line, column, message, symbol_path=owner))
+    if not root.has_error:
+        return out, bool(out)
     stack = [root]
     while stack and len(out) < _MAX_SYNTAX_DIAGNOSTICS:
         node = stack.pop()

@@ -393,3 +393,17 @@ def test_reexported_module_namespaces_are_namespace_symbols() -> None:
     }
     _, plain = parse("x.ts", "typescript", 'import { a } from "./a";\nexport { a };\n')
     assert plain.symbols == ()  # a re-exported named import is not a declaration here
+
+
+def test_a_file_cut_off_inside_blocks_keeps_its_declarations() -> None:
+    source = "export class Editor {\n  save(): void {\n    if (dirty) {\n"
+    tree, facts = parse("edit.ts", "typescript", source)
+    assert tree is not None
+    assert [(s.symbol_path, s.span.line, s.span.end_line) for s in facts.symbols] == [
+        ("Editor", 1, 4),
+        ("Editor.save", 2, 4),
+    ]
+    [diag] = facts.diagnostics
+    assert (diag.code, diag.severity, diag.line, diag.symbol_path) == ("TS-SYNTAX", "error", 3, "Editor.save")
+    assert "3 block(s)" in diag.message
+    assert facts.has_error_nodes
