@@ -83,19 +83,20 @@ def run_tasks(tasks: list[dict[str, Any]], corpora: dict[str, Any]) -> dict[str,
 
 def table(result: dict[str, Any]) -> str:
     lines = [
-        "| task | kind | baseline tokens / trips | astmcp tokens / trips | saving | evidence (base / astmcp) |",
-        "|---|---|---|---|---|---|",
+        "| task | kind | baseline tokens / trips | astmcp tokens / trips | saving | evidence (base / astmcp)"
+        " | wall ms (base / astmcp) |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in result["tasks"]:
         b, a = r["baseline"], r["astmcp"]
         ev = f"{'ok' if b['evidence_complete'] else 'MISSING'} / {'ok' if a['evidence_complete'] else 'MISSING'}"
         lines.append(
             f"| {r['id']} | {r['kind']} | {b['tokens']:,} / {b['round_trips']} | {a['tokens']:,} / {a['round_trips']}"
-            f" | {r['saving']}x | {ev} |"
+            f" | {r['saving']}x | {ev} | {b['seconds'] * 1000:.0f} / {a['seconds'] * 1000:.0f} |"
         )
     lines.append(
         f"| **median** | | {result['median_baseline_tokens']:,.0f} | {result['median_astmcp_tokens']:,.0f}"
-        f" | **{result['median_saving']}x** | |"
+        f" | **{result['median_saving']}x** | | |"
     )
     return "\n".join(lines)
 
