@@ -88,7 +88,7 @@ def prepare_rename(
     allow_new_errors: bool,
 ) -> Plan:
     check_new_name(new_name, row.file)
-    if row.name == "default" and language_of(row.file) != PYTHON:
+    if row.name == "default" and row.parent_path is None and language_of(row.file) != PYTHON:
         raise InvalidInput("an anonymous default export has no name to rename; importers choose their own")
     if new_name == row.name:
         raise InvalidInput(f"{row.name!r} already has that name")

@@ -270,3 +270,10 @@ def test_an_anonymous_default_export_has_no_name_to_rename(project: Any) -> None
     selector = next(s["selector"] for s in outline["symbols"] if s["name"] == "default")
     error = p.error("ast_rename_symbol", selector=selector, new_name="localeRn")
     assert error["code"] == "INVALID_INPUT" and "default export" in error["message"]
+
+
+def test_a_method_named_default_is_renamable(project: Any) -> None:
+    p = project({"box.ts": "export class Box {\n  default(): number {\n    return 1;\n  }\n}\n"})
+    plan = p("ast_rename_symbol", selector="box.ts::Box.default", new_name="fallback", uncertain="skip")
+    p.apply(plan)
+    assert "fallback(): number" in p.read("box.ts")
