@@ -22,6 +22,7 @@ from astmcp.errors import (
     NotFound,
     StaleWorkspace,
 )
+from astmcp.refactor import journal
 from astmcp.refactor.plan import FileChange, Plan, format_time
 from astmcp.refactor.receipts import Receipt, load_receipt, save_receipt, workspace_lock
 from astmcp.refactor.snapshot import changed_files, snapshot
@@ -30,6 +31,13 @@ from astmcp.refactor.textio import sha256_hex
 from astmcp.workspace import Workspace
 
 ReplaceFile = Callable[[str, str], None]
+StageHook = Callable[[str], None]
+# Stages passed to ApplyOptions.stage_hook, in order (only when the apply writes).
+STAGES = ("before_staging", "after_staging", "after_first_replacement", "before_receipt")
+
+
+def _no_hook(stage: str) -> None:
+    return None
 
 
 @dataclass(slots=True)
@@ -39,6 +47,9 @@ class ApplyOptions:
     state_dir: Path | None = None
     lock_timeout_s: float = 30.0
     replace_file: ReplaceFile = field(default=os.replace)
+    # Called with each name of STAGES as the write reaches it; tests use it to stop (or
+    # kill) an apply at an exact point. Never set by the front doors.
+    stage_hook: StageHook | None = None
 
 
 def replay_only(
@@ -48,6 +59,7 @@ def replay_only(
     opts = options or ApplyOptions()
     state = opts.state_dir or ws.plans.state_dir
     with workspace_lock(state, ws.root, opts.lock_timeout_s):
+        journal.recover(state, ws.root)
         receipt = replay_receipt(ws, state, operation_id, plan_hash)
     if receipt is None:
         raise NotFound(
@@ -62,6 +74,7 @@ def apply_plan(ws: Workspace, plan: Plan, plan_hash: str, options: ApplyOptions 
     if plan_hash.lower() != plan.plan_hash:
         raise Conflict("plan_hash does not match this operation; review the plan again")
     with workspace_lock(state, ws.root, opts.lock_timeout_s):
+        journal.recover(state, ws.root)  # an apply killed while writing is finished first
         replay = replay_receipt(ws, state, plan.operation_id, plan.plan_hash)
         if replay is not None:
             return replay
@@ -86,8 +99,14 @@ def apply_plan(ws: Workspace, plan: Plan, plan_hash: str, options: ApplyOptions 
                 f"{len(changed)} file(s) changed since the plan was prepared; prepare it again",
                 {"changed_files": sorted(changed)},
             )
-        _write_all(ws.root, plan, originals, opts.replace_file)
-        return _record(state, plan, ws.plans.clock(), replay=False)
+        hook = opts.stage_hook or _no_hook
+        entry = journal.begin(state, ws.root, plan)
+        hook("before_staging")
+        _write_all(ws.root, plan, originals, opts.replace_file, hook, entry)
+        hook("before_receipt")
+        receipt = _record(state, plan, ws.plans.clock(), replay=False)
+        journal.end(entry)
+        return receipt
 
 
 def replay_receipt(ws: Workspace, state: Path, operation_id: str, plan_hash: str) -> Receipt | None:
@@ -173,8 +192,9 @@ def _current(ws: Workspace, plan: Plan) -> _Current:
     return _Current(hashes, data, mode_changed)
 
 
-def _stage(target: Path, data: bytes, mode: int) -> str:
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".astmcp-tmp", dir=target.parent)
+def _stage(target: Path, data: bytes, mode: int, operation_id: str = "") -> str:
+    prefix = journal.tmp_prefix(target, operation_id) if operation_id else f".{target.name}."
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=journal.TMP_SUFFIX, dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -188,15 +208,25 @@ def _stage(target: Path, data: bytes, mode: int) -> str:
     return tmp
 
 
-def _write_all(root: Path, plan: Plan, originals: dict[str, bytes], replace_file: ReplaceFile) -> None:
+def _write_all(
+    root: Path,
+    plan: Plan,
+    originals: dict[str, bytes],
+    replace_file: ReplaceFile,
+    hook: StageHook,
+    entry: Path,
+) -> None:
     staged: dict[str, str] = {}
     replaced: list[FileChange] = []
     try:
         for change in plan.files:
-            staged[change.file] = _stage(root / change.file, change.new_bytes, change.mode)
+            staged[change.file] = _stage(root / change.file, change.new_bytes, change.mode, plan.operation_id)
+        hook("after_staging")
         for change in plan.files:
             replace_file(staged.pop(change.file), str(root / change.file))
             replaced.append(change)
+            if len(replaced) == 1:
+                hook("after_first_replacement")
         bad = [c.file for c in plan.files if _hash_or_none(root / c.file) != c.updated_hash]
         if bad:
             raise Conflict("a written file did not read back as planned", {"files": bad})
@@ -206,9 +236,25 @@ def _write_all(root: Path, plan: Plan, originals: dict[str, bytes], replace_file
         for tmp in staged.values():
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
+        journal.end(entry)
+        if not replaced and isinstance(exc, OSError):
+            raise InternalError(
+                f"apply failed before any file was replaced; nothing was changed: {_describe(exc)}",
+                {"rollback_complete": True, "restored_files": [], "not_restored_files": []},
+            ) from exc
         if not replaced:
             raise
         _raise_after_rollback(root, replaced, originals, exc)
+
+
+def _describe(exc: BaseException) -> str:
+    """An exception for a message: OS errors by their errno text only (their filenames are
+    absolute paths)."""
+    if isinstance(exc, AstmcpError):
+        return exc.message
+    if isinstance(exc, OSError) and exc.strerror:
+        return f"{type(exc).__name__}: {exc.strerror}"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _raise_after_rollback(
@@ -231,7 +277,7 @@ def _raise_after_rollback(
         "rollback_complete": complete,
         "restored_files": restored,
         "not_restored_files": left_alone,
-        "cause": cause.message if isinstance(cause, AstmcpError) else f"{type(cause).__name__}: {cause}",
+        "cause": _describe(cause),
     }
     state = (
         "rollback complete: every file is back to its original"
