@@ -223,7 +223,8 @@ def _write_all(
             staged[change.file] = _stage(root / change.file, change.new_bytes, change.mode, plan.operation_id)
         hook("after_staging")
         for change in plan.files:
-            replace_file(staged.pop(change.file), str(root / change.file))
+            replace_file(staged[change.file], str(root / change.file))
+            del staged[change.file]  # only now: a refused replacement leaves its temp file to clean up
             replaced.append(change)
             if len(replaced) == 1:
                 hook("after_first_replacement")

@@ -108,7 +108,8 @@ def recover(state_dir: Path, root: Path) -> dict[str, Any] | None:
         "rolled_forward_files": rolled_forward,
         "left_alone_files": left_alone,
     }
-    log.warning("astmcp: finished an interrupted apply: %s", json.dumps(outcome))
+    # INFO, not WARNING: `ast-tool apply` owes stderr exactly one JSON value on failure.
+    log.info("finished an interrupted apply: %s", json.dumps(outcome))
     return outcome
 
 
