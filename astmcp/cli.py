@@ -7,6 +7,7 @@ Feature packages add their own subcommands through ``add_commands(subparsers)``
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -99,6 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`| head`): not an error of ours
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - silence the exit flush
+        return EXIT_OK
 
 
 def _workspaces(args: argparse.Namespace) -> Workspaces:
