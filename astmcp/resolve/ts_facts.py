@@ -40,6 +40,7 @@ _SKIP = {
 }  # fmt: skip
 _RECURSION = 20000
 _UNSEEN = object()
+_NULLISH = {"null", "undefined", "void"}
 _DOC_LINK = re.compile(
     rb"(?:\{@link(?:code|plain)?\s+|@throws\s+\{)(?P<head>[A-Za-z_$][\w$]*)(?:\.(?P<member>[A-Za-z_$][\w$]*))?"
 )
@@ -270,6 +271,9 @@ class _Walker:
             return self.tdesc(inner[0], scope) if inner else None
         if kind in ("type_identifier", "identifier"):
             return ("n", scope, self.text(node))
+        if kind == "union_type":  # `T | null | undefined` is a T
+            kept = [part for part in node.named_children if self.text(part) not in _NULLISH]
+            return self.tdesc(kept[0], scope) if len(kept) == 1 else None
         if kind == "generic_type":
             return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
         if kind in ("nested_type_identifier", "nested_identifier", "member_expression"):
