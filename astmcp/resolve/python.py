@@ -350,7 +350,9 @@ def _classify(
     if target is None:
         return None, kind, "name"
     if entity is None:
-        return None, kind, ("name" if "/" in target else "none")
+        # an attribute of an unknown receiver is a name hit; a keyword of an unknown callee is nothing
+        last = target.rpartition("/")[2]
+        return None, kind, ("name" if last and last[0] != "=" and "/" in target else "none")
     if entity[0] != "s":
         return None, kind, "none"
     sym = resolver.syms[entity[1]]

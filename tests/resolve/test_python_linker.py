@@ -157,3 +157,12 @@ def test_property_accessors_share_their_references(tmp_path: Path) -> None:
         ("p.py", 12, "certain"),
     } <= getter
     ws.index.close()
+
+
+def test_keywords_of_an_unresolved_callee_are_no_name_hits(fixture_project: Callable[[str], Path]) -> None:
+    ws = Workspace(fixture_project("python/refs/fields"))
+    conn = ws.db()
+    rows = conn.execute("SELECT line, confidence FROM refs WHERE name = 'x' AND kind = 'write'").fetchall()
+    assert (22, "none") in rows
+    assert ("shapes.py", 22, "name") not in _refs(ws, "shapes.py::Point.x")
+    ws.index.close()
