@@ -50,6 +50,10 @@ def twins(conn: sqlite3.Connection, symbol: SymbolRow) -> list[SymbolRow]:
         files.append(symbol.file + "i")
     elif symbol.file.endswith(".pyi"):
         files.append(symbol.file[:-1])
+    elif symbol.file.endswith(".d.ts"):  # a hand-written declaration file and its source
+        files += [symbol.file[:-5] + ".ts", symbol.file[:-5] + ".js"]
+    elif symbol.file.endswith((".ts", ".js")) and not symbol.file.endswith(".d.ts"):
+        files.append(symbol.file[:-3] + ".d.ts")
     found = query_symbols(
         conn,
         f"f.path IN ({','.join('?' * len(files))}) AND s.symbol_path = ? ORDER BY f.path, s.line",
