@@ -76,6 +76,7 @@ class _Walker:
         self.exports: dict[str, Desc] = {}
         self.stars: list[str] = []
         self.nsimports: dict[str, str] = {}
+        self.unions: dict[str, list[Desc]] = {}  # `A | B` annotations by position
         self.owner: str | None = None
         self.this: Desc = None
         self.super: Desc = None  # an instance of the enclosing class's base
@@ -191,6 +192,9 @@ class _Walker:
             out["stars"] = self.stars
         if self.nsimports:
             out["nsimports"] = self.nsimports
+        unions = {k: [chain_of(d) for d in ds] for k, ds in self.unions.items()}
+        if unions:
+            out["unions"] = unions
         return out
 
     # -- walk ---------------------------------------------------------------------
@@ -271,9 +275,13 @@ class _Walker:
             return self.tdesc(inner[0], scope) if inner else None
         if kind in ("type_identifier", "identifier"):
             return ("n", scope, self.text(node))
-        if kind == "union_type":  # `T | null | undefined` is a T
-            kept = [part for part in node.named_children if self.text(part) not in _NULLISH]
-            return self.tdesc(kept[0], scope) if len(kept) == 1 else None
+        if kind == "union_type":  # `T | null | undefined` is a T; `A | B` is either
+            kept = self.alternatives(node)
+            if len(kept) == 1:
+                return self.tdesc(kept[0], scope)
+            key = self.key(node)
+            self.unions[key] = [self.tdesc(part, scope) for part in kept]
+            return ("k", f"U:{key}")
         if kind == "generic_type":
             return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
         if kind in ("nested_type_identifier", "nested_identifier", "member_expression"):
@@ -286,6 +294,15 @@ class _Walker:
                 )
                 return ("m", base, self.text(parts[-1])) if base is not None else None
         return None
+
+    def alternatives(self, node: Node) -> list[Node]:
+        out: list[Node] = []
+        for part in node.named_children:
+            if part.type == "union_type":
+                out += self.alternatives(part)
+            elif self.text(part) not in _NULLISH:
+                out.append(part)
+        return out
 
     def instance(self, node: Node | None, scope: Scope) -> Desc:
         found = self.tdesc(node, scope)

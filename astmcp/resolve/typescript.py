@@ -167,6 +167,9 @@ class Resolver:
                 return ("s", sym.id)
             spec = self.facts(path).get("nsimports", {}).get(chain[2:])
             return self.module(path, spec) if spec is not None else ("x", "")
+        if chain.startswith("U:"):
+            alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
+            return ("v", tuple(self.resolve(path, alt) if alt else None for alt in alternatives))
         if chain.startswith("I:"):
             name, _, spec = chain[2:].partition(":")
             module = self.module(path, spec)
@@ -220,6 +223,8 @@ class Resolver:
             return ("x", f"{value}.{step}") if value else ("x", "")
         if tag == "m":
             return self.member(entity, step) if step not in ("()", ":") else None
+        if tag == "v":  # a union: the step on each alternative
+            return ("v", tuple(self.step(alt, step) for alt in value))
         sym = self.syms[value]
         if tag == "i":
             if step in ("()", ":"):
@@ -414,7 +419,7 @@ class TsLinker:
         table = resolver.table(path)
         tests = is_test_file(path)
         seen: dict[str, Any] = {}  # chains resolved in this file (their deps are recorded once)
-        out = []
+        out: list[tuple[Any, ...]] = []
         edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
         for name, line, col, end_col, kind, target, owner in rows:
             symbol_id: int | None = None
@@ -424,6 +429,10 @@ class TsLinker:
                 entity = seen.get(target, _UNSEEN)
                 if entity is _UNSEEN:
                     entity = seen[target] = resolver.resolve(path, target)
+                if entity is not None and entity[0] == "v":
+                    entity = _union_symbol(
+                        entity, out, (file_id, target, name, line, col, end_col, kind, owner)
+                    )
                 if entity is None:
                     confidence = "name" if "|" in target else "none"
                 elif entity[0] != "s":
@@ -473,6 +482,24 @@ class TsLinker:
             "INSERT INTO link_deps(file_id, dep) VALUES (?, ?)",
             [(file_id, dep) for dep in sorted(resolver.deps)],
         )
+
+
+def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tuple[Any, ...]) -> Entity:
+    """A member of a union type is a reference of the member of every alternative that has
+    it in the project (TypeScript's union property): rows for all but the first are added
+    here, the first is returned. None when no alternative resolved."""
+    found: list[int] = []
+    for alt in entity[1]:
+        while alt is not None and alt[0] == "v":  # nested unions: the first alternative
+            alt = alt[1][0] if alt[1] else None
+        if alt is not None and alt[0] == "s" and alt[1] not in found:
+            found.append(alt[1])
+    if not found:
+        return None if any(alt is None for alt in entity[1]) else ("x", "")
+    file_id, target, name, line, col, end_col, kind, owner = row
+    for other in found[1:]:
+        out.append((file_id, other, target, name, line, col, end_col, kind, "certain", owner))
+    return ("s", found[0])
 
 
 def _remap(conn: sqlite3.Connection, id_map: list[tuple[int, int]]) -> None:
