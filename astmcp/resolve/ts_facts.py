@@ -77,6 +77,8 @@ class _Walker:
         self.stars: list[str] = []
         self.nsimports: dict[str, str] = {}
         self.unions: dict[str, list[Desc]] = {}  # `A | B` annotations by position
+        self.cbtypes: dict[str, dict[str, list[Desc]]] = {}  # callback parameter types of functions
+        self.callback: tuple[Desc, int, bool] | None = None  # set while visiting a function argument
         self.owner: str | None = None
         self.this: Desc = None
         self.super: Desc = None  # an instance of the enclosing class's base
@@ -192,6 +194,12 @@ class _Walker:
             out["stars"] = self.stars
         if self.nsimports:
             out["nsimports"] = self.nsimports
+        callbacks = {
+            k: {i: [chain_of(d) for d in ds] for i, ds in by_index.items()}
+            for k, by_index in self.cbtypes.items()
+        }
+        if callbacks:
+            out["cbtypes"] = callbacks
         unions = {k: [chain_of(d) for d in ds] for k, ds in self.unions.items()}
         if unions:
             out["unions"] = unions
@@ -339,7 +347,9 @@ class _Walker:
         if fn is not None:
             self.expr(fn, scope, "call")
         for child in node.named_children:
-            if child != fn:
+            if child.type == "arguments":
+                self.arguments(child, scope, fn, False)
+            elif child != fn:
                 self.visit(child, scope)
 
     def new_expression(self, node: Node, scope: Scope) -> None:
@@ -347,8 +357,20 @@ class _Walker:
         if ctor is not None:
             self.expr(ctor, scope, "call")
         for child in node.named_children:
-            if child != ctor:
+            if child.type == "arguments":
+                self.arguments(child, scope, ctor, True)
+            elif child != ctor:
                 self.visit(child, scope)
+
+    def arguments(self, node: Node, scope: Scope, callee: Node | None, new: bool) -> None:
+        """A function passed as the k-th argument has its parameters typed by the callee's
+        declared callback type (``operate((source, subscriber) => …)``)."""
+        target = self.desc(callee, scope) if callee is not None else None
+        for k, arg in enumerate(node.named_children):
+            if target is not None and arg.type in ("arrow_function", "function_expression"):
+                self.callback = (target, k, new)
+            self.visit(arg, scope)
+            self.callback = None
 
     def assignment(self, node: Node, scope: Scope) -> None:
         left = node.child_by_field_name("left")
@@ -606,12 +628,20 @@ class _Walker:
                     target.names[self.text(value)] = Binding(f"I:{original}:{spec}", alias=True)
                     self.row(key, "import", ("k", f"I:{original}:{spec}"))
 
-    def params(self, node: Node | None, scope: Scope, owner_class: Desc) -> None:
+    def params(
+        self,
+        node: Node | None,
+        scope: Scope,
+        owner_class: Desc,
+        callback: tuple[Desc, int, bool] | None = None,
+    ) -> None:
         if node is None:
             return
         if node.type == "identifier":  # `x => …`
-            self.declare(scope, node, None, False)
+            vtype = ("a", callback[0], callback[1], 0, callback[2]) if callback is not None else None
+            self.declare(scope, node, vtype, False)
             return
+        index = 0
         for param in node.named_children:
             if param.type not in ("required_parameter", "optional_parameter"):
                 self.visit(param, scope)
@@ -620,6 +650,11 @@ class _Walker:
             annotation = param.child_by_field_name("type")
             value = param.child_by_field_name("value")
             vtype = self.instance(annotation, scope) if annotation is not None else None
+            if pattern is not None and pattern.type == "this":
+                continue
+            if vtype is None and callback is not None:
+                vtype = ("a", callback[0], callback[1], index, callback[2])
+            index += 1
             if pattern is not None and pattern.type == "identifier":
                 self.declare(scope, pattern, vtype, False)
                 if owner_class is not None and any(
@@ -652,8 +687,10 @@ class _Walker:
                     key = self.definition(name)
             elif name.type == "identifier":  # a named function expression sees its own name
                 inner.names[self.text(name)] = Binding(None)
+        callback, self.callback = self.callback, None
         ret = node.child_by_field_name("return_type")
         if key is not None:
+            self.callback_types(node, key, inner)
             self.owner = key
             if ret is not None:
                 self.rtypes[key] = self.instance(ret, inner)
@@ -666,14 +703,43 @@ class _Walker:
                 continue
             field = child.type
             if field == "formal_parameters":
-                self.params(child, inner, owner_class if kind == "method_definition" else None)
+                self.params(child, inner, owner_class if kind == "method_definition" else None, callback)
             elif field == "identifier" and kind == "arrow_function":
-                self.params(child, inner, None)
+                self.params(child, inner, None, callback)
             elif field == "statement_block":
                 self.children(child, inner)
             else:
                 self.visit(child, inner)
         self.owner, self.this = outer_owner, outer_this
+
+    def callback_types(self, node: Node, key: str, scope: Scope) -> None:
+        """Parameter types of the function-typed parameters of a declared function."""
+        params = node.child_by_field_name("parameters")
+        if params is None:
+            return
+        found: dict[str, list[Desc]] = {}
+        index = 0
+        for param in params.named_children:
+            pattern = param.child_by_field_name("pattern")
+            if pattern is not None and pattern.type == "this":
+                continue
+            annotation = param.child_by_field_name("type")
+            kind = (
+                annotation.named_children[0] if annotation is not None and annotation.named_children else None
+            )
+            if kind is not None and kind.type == "function_type":
+                inner = kind.child_by_field_name("parameters")
+                types = []
+                for sub in inner.named_children if inner is not None else ():
+                    sub_pattern = sub.child_by_field_name("pattern")
+                    if sub_pattern is not None and sub_pattern.type == "this":
+                        continue
+                    types.append(self.instance(sub.child_by_field_name("type"), scope))
+                if any(t is not None for t in types):
+                    found[str(index)] = types
+            index += 1
+        if found:
+            self.cbtypes[key] = found
 
     def class_(self, node: Node, scope: Scope) -> None:
         name = node.child_by_field_name("name")

@@ -8,7 +8,9 @@ then steps ``|<member>``, ``|()`` (call result) and ``|:`` (instance of a class/
 A *descriptor* is a tuple built while walking, resolved to a chain after the
 walk, when every hoisted declaration is known:
 ``("n", scope, name)`` a name, ``("k", chain)`` a fixed chain, ``("m", desc, name)`` a member,
-``("c", desc)`` a call result, ``("i", desc)`` an instance.
+``("c", desc)`` a call result, ``("i", desc)`` an instance, ``("a", callee, k, j, new)`` the
+j-th parameter of a function passed as the k-th argument (chain step ``|@k.j``, ``|@@k.j``
+for a constructor).
 """
 
 from __future__ import annotations
@@ -86,4 +88,6 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         return f"{base}|()"
     if tag == "i":
         return base if base.endswith("|:") else f"{base}|:"
+    if tag == "a":  # parameter j of the callback passed as argument k (of a constructor: "@@")
+        return f"{base}|{'@@' if desc[4] else '@'}{desc[2]}.{desc[3]}"
     return None

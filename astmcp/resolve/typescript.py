@@ -226,6 +226,8 @@ class Resolver:
         if tag == "v":  # a union: the step on each alternative
             return ("v", tuple(self.step(alt, step) for alt in value))
         sym = self.syms[value]
+        if step[0] == "@":
+            return self.callback_parameter(sym, step) if tag == "s" else None
         if tag == "i":
             if step in ("()", ":"):
                 return entity if step == ":" else None
@@ -275,6 +277,22 @@ class Resolver:
         if sym.kind in wanted:
             return symbol_id
         return next((t.id for t in twins if t.kind in wanted), symbol_id)
+
+    def callback_parameter(self, sym: _Sym, step: str) -> Entity:
+        """``@k.j``: the declared type of parameter j of the callback parameter k of a function
+        (``@@``: of a class's constructor)."""
+        target: _Sym | None = sym
+        if step.startswith("@@"):
+            target = self.symbol(sym.path, f"{sym.symbol_path}.constructor") if sym.kind == "class" else None
+        elif sym.kind not in _CALLABLE:
+            return None
+        if target is None:
+            return None
+        k, _, j = step.lstrip("@").partition(".")
+        chains = self.facts(target.path).get("cbtypes", {}).get(target.key, {}).get(k, ())
+        index = int(j)
+        chain = chains[index] if index < len(chains) else None
+        return self.resolve(target.path, chain) if chain else None
 
     def class_member(self, class_id: int, name: str) -> Entity:
         return self._tracked(("k", class_id, name), lambda: self._class_member(class_id, name))
