@@ -168,7 +168,15 @@ def collect_references(
     )
 
 
-_TS_MEANINGS = {"interface": 1, "type": 1, "variable": 2, "function": 2, "class": 3, "enum": 3, "namespace": 3}
+_TS_MEANINGS = {
+    "interface": 1,
+    "type": 1,
+    "variable": 2,
+    "function": 2,
+    "class": 3,
+    "enum": 3,
+    "namespace": 3,
+}
 
 
 def _ts_meaning(
