@@ -115,7 +115,10 @@ class Workspaces:
         raw = project_root or (str(self.default_root) if self.default_root else os.getcwd())
         root = Path(os.path.realpath(os.path.expanduser(raw)))
         if not root.is_dir():
-            raise ProjectNotFound(f"project root {project_root or raw!r} is not a directory")
+            given = project_root or raw
+            if os.path.isabs(os.path.expanduser(given)):  # no absolute path outside a project (SPEC §5)
+                given = f".../{Path(given).name}"
+            raise ProjectNotFound(f"project root {given!r} is not a directory")
         with self._lock:
             ws = self._open.get(root)
             if ws is None:

@@ -78,7 +78,9 @@ def _internal(exc: Exception) -> BatchError:
         None,
     )
     details = {"exception": type(exc).__name__, **({"at": where} if where else {})}
-    return BatchError("INTERNAL_ERROR", f"internal error: {type(exc).__name__}: {exc}", details=details)
+    # The exception's text stays on our side: an OSError's carries absolute paths (SPEC §5).
+    reason = f": {exc.strerror}" if isinstance(exc, OSError) and exc.strerror else ""
+    return BatchError("INTERNAL_ERROR", f"internal error: {type(exc).__name__}{reason}", details=details)
 
 
 def _quietly(command: str, work: Callable[[], str]) -> int:
