@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from astmcp.errors import AstmcpError
 from astmcp.query.common import Formatted, SymbolRow, SymbolTarget, query_symbols, resolve_symbol
+from astmcp.query.references import twins
 from astmcp.query.search import SearchHit, SearchInput, SearchOutput, search_symbols, words
 from astmcp.resolve.python import is_test_file
 from astmcp.tools import ToolOutput, tool
@@ -338,14 +339,17 @@ def _trace(graph: _Graph, req: Trace) -> dict[str, Any]:
     kinds = _IMPACT if req.direction == "impact" else _FLOW
     reverse = req.direction != "forward"
     depth_cap = max(req.max_depth, 6) if goal is not None else req.max_depth
-    parents: dict[int, tuple[int, str, int] | None] = {start.id: None}
-    queue = deque([(start.id, 0)])
+    # Overloads, accessors and a stub beside the source are one symbol: start from all of them.
+    start_ids = [row.id for row in twins(graph.conn, start)]
+    goal_ids = {row.id for row in twins(graph.conn, goal)} if goal is not None else set()
+    parents: dict[int, tuple[int, str, int] | None] = dict.fromkeys(start_ids)
+    queue = deque((symbol_id, 0) for symbol_id in start_ids)
     order = [start.id]
     edges: list[dict[str, Any]] = []
     cut = False
     while queue:
         current, depth = queue.popleft()
-        if depth >= depth_cap or (goal is not None and current == goal.id):
+        if depth >= depth_cap or current in goal_ids:
             continue
         steps = graph.in_edges(current, kinds) if reverse else graph.out_edges(current, kinds)
         for other, kind, line in steps:
@@ -364,12 +368,13 @@ def _trace(graph: _Graph, req: Trace) -> dict[str, Any]:
                 edges.append(_edge(graph, a, b, kind, line))
     out: dict[str, Any] = {}
     if goal is not None:
-        if goal.id not in parents:
+        reached = next((i for i in goal_ids if i in parents), None)
+        if reached is None:
             out["paths"] = []
             out["summary"] = f"no {req.direction} path within depth {depth_cap}"
             out["nodes"] = graph.nodes([start, goal])
             return out
-        chain = [goal.id]
+        chain = [reached]
         while parents[chain[-1]] is not None:
             chain.append(parents[chain[-1]][0])  # type: ignore[index]
         chain.reverse()
