@@ -16,6 +16,9 @@ import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 import astmcp
 
@@ -255,3 +258,38 @@ def test_the_audit_flags_user_input_formatted_into_sql() -> None:
         "SQL built from 'query'",
         "SQL built from 'query'",
     ]
+
+
+@pytest.mark.parametrize("keep", [0.5, 0.1, 0.0])
+def test_a_truncated_index_is_detected_and_rebuilt_not_trusted(
+    tmp_path: Path, caller: Any, keep: float
+) -> None:
+    for i in range(40):
+        pad = "".join(f"\n\ndef pad_{i}_{j}(x):\n    return fn_{i}(x)\n" for j in range(20))
+        (tmp_path / f"m{i}.py").write_text(f"def fn_{i}(x):\n    return x\n{pad}", encoding="utf-8")
+    first = caller(tmp_path)
+    assert first("ast_list_files", limit=1)["total"] == 40
+    first.close()
+    db = tmp_path / ".astmcp" / "index.db"
+    for suffix in ("-wal", "-shm"):
+        Path(f"{db}{suffix}").unlink(missing_ok=True)
+    size = db.stat().st_size
+    with open(db, "r+b") as handle:
+        handle.truncate(max(1, int(size * keep)))
+    again = caller(tmp_path)
+    assert again("ast_list_files", limit=1)["total"] == 40
+    assert again("ast_search_symbols", query="fn_39")["symbols"][0]["selector"] == "m39.py::fn_39"
+    refs = again("ast_find_references", selector="m7.py::fn_7")
+    assert refs["references"][0]["file"] == "m7.py"
+
+
+@pytest.mark.parametrize(
+    "query", ["'; DROP TABLE files; --", 'fn" OR "1"="1', "fn_1*", "fn_1 AND NOT x", "fn\x00_1", "%_%"]
+)
+def test_hostile_search_queries_leave_the_index_intact(tmp_path: Path, caller: Any, query: str) -> None:
+    (tmp_path / "m.py").write_text("def fn_1():\n    return 1\n", encoding="utf-8")
+    call = caller(tmp_path)
+    result = call.raw("ast_search_symbols", query=query)
+    assert not result.is_error or result.data["error"]["code"] == "INVALID_INPUT", result.text
+    assert call("ast_list_files")["total"] == 1
+    assert call("ast_search_symbols", query="fn_1")["symbols"][0]["selector"] == "m.py::fn_1"
