@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -161,3 +162,17 @@ def read_lines(ws: Workspace, path: str) -> list[str]:
         data = handle.read()
     text = data.decode("utf-8-sig", errors="replace")
     return text.splitlines(keepends=True)
+
+
+def read_indexed_lines(ws: Workspace, conn: sqlite3.Connection, path: str) -> list[str] | None:
+    """The file's text as lines when its bytes are the ones the index was built from; None when
+    it changed since the refresh (the index's line numbers would cut the wrong text)."""
+    try:
+        with open(ws.root / path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        return None
+    row = conn.execute("SELECT sha256 FROM files WHERE path = ?", (path,)).fetchone()
+    if row is None or hashlib.sha256(data).hexdigest() != row[0]:
+        return None
+    return data.decode("utf-8-sig", errors="replace").splitlines(keepends=True)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
-from astmcp.query.common import SymbolTarget, read_lines, resolve_symbol
+from astmcp.errors import Conflict
+from astmcp.query.common import SymbolTarget, read_indexed_lines, resolve_symbol
 from astmcp.tools import ToolOutput, tool
 from astmcp.workspace import Workspace
 
 _ENVELOPE_BYTES = 600
+_READ_ATTEMPTS = 5
 
 
 class SourceInput(SymbolTarget):
@@ -30,9 +32,14 @@ class SourceOutput(ToolOutput):
 def get_symbol_source(ws: Workspace, params: SourceInput) -> SourceOutput:
     """Exact source of one symbol (decorators through the end of its body), by selector
     "<file>::<symbol_path>[@LINE]" or file_path + symbol_path. Cheaper than reading the file."""
-    conn = ws.db()
-    row = resolve_symbol(ws, conn, params)
-    lines = read_lines(ws, row.file)
+    for _ in range(_READ_ATTEMPTS):  # a file rewritten between refresh and read: refresh again
+        conn = ws.db()
+        row = resolve_symbol(ws, conn, params)
+        lines = read_indexed_lines(ws, conn, row.file)
+        if lines is not None:
+            break
+    else:
+        raise Conflict(f"{row.file} kept changing while it was read; call again")
     chunk = lines[row.start_line - 1 : row.end_line]
     budget = params.max_bytes - _ENVELOPE_BYTES - len(row.selector) * 2
     text, kept = _fit(chunk, budget)

@@ -253,3 +253,34 @@ def canonical(kind: str, result: Any) -> str:
     if result.is_error:
         data = {"code": data["error"]["code"]}
     return json.dumps(data, sort_keys=True)
+
+
+def test_a_file_rewritten_between_the_refresh_and_the_read_never_yields_a_mixed_symbol_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from astmcp.query import source
+
+    root = (tmp_path / "proj").resolve()
+    root.mkdir()
+    target = root / "m0.py"
+    function = "def alpha_0(x):\n    return 1\n"
+    target.write_text(function, encoding="utf-8")
+    moved = "# a header someone added\n\n\n" + function  # same symbol, new lines
+    real = source.resolve_symbol
+    flips = []
+
+    def resolve_then_flip(*args: Any, **kwargs: Any) -> Any:
+        row = real(*args, **kwargs)
+        if not flips:  # the index said lines 1-2; another process saves the file now
+            write_atomically(target, moved)
+            flips.append(row.line)
+        return row
+
+    monkeypatch.setattr(source, "resolve_symbol", resolve_then_flip)
+    workspaces = Workspaces(root)
+    try:
+        result = call_tool(workspaces, "ast_get_symbol_source", {"selector": "m0.py::alpha_0"})
+    finally:
+        workspaces.close()
+    assert flips == [1] and not result.is_error, result.text
+    assert (result.data["line"], result.data["text"]) == (4, function)
