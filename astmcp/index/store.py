@@ -16,7 +16,7 @@ from pathlib import Path
 
 from astmcp.errors import Locked
 
-SCHEMA_VERSION = "8"
+SCHEMA_VERSION = "9"
 LOCK_TIMEOUT_S = 120.0
 
 SCHEMA = """

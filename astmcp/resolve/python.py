@@ -21,6 +21,7 @@ from typing import Any
 
 from astmcp.index.indexer import Changes
 from astmcp.model import PYTHON
+from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_modules import ModuleMap, is_package, path_key, twin
 
@@ -323,7 +324,9 @@ class Resolver:
             if found is None:
                 continue
             if found[0] == "x":
-                external = external or bool(found[1])
+                # an outside base is where the member lives unless its source shows it has none
+                # (`Generic`, `ABC`, `object`): then the member is unknown, a name hit
+                external = external or (bool(found[1]) and class_defines(found[1], name) is not False)
                 continue
             if found[0] == "s":
                 member = self.class_member(found[1], name, skip_self=False)

@@ -27,6 +27,22 @@ _BUILTINS = frozenset(dir(builtins))
 _IDENT = re.compile(r"[^\W\d]\w*")
 _DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
 _WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly"})
+# subscripted forms that are no instance of their head
+_SPECIAL_FORMS = frozenset(
+    {
+        "Literal",
+        "Callable",
+        "type",
+        "Type",
+        "TypeGuard",
+        "TypeIs",
+        "Unpack",
+        "Concatenate",
+        "Generic",
+        "Protocol",
+    }
+)
+_EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _STR_ATTR_FUNCS = frozenset({"getattr", "setattr", "hasattr", "delattr"})
 _MAX_STRING = 200
 _NESTED = (ast.keyword, ast.arguments, ast.comprehension, ast.withitem, ast.match_case, ast.arg, ast.alias)
@@ -103,6 +119,10 @@ class _Analyzer:
         self.line = 0  # the statement being visited
         self.alternatives: dict[str, list[str]] = {}  # module-level names bound more than one way
         self.keep: list[ast.AST] = []  # parsed string annotations (their node ids key the memo)
+        # `isinstance(x, C)` narrowing: what is narrowed where the walk is (key: `x`, `self.x`),
+        # and the uses it typed (node id -> the class expression and its scope)
+        self.narrowed: dict[str, tuple[ast.expr, _Scope]] = {}
+        self.typed_uses: dict[int, tuple[ast.expr, _Scope]] = {}
 
     # -- positions -------------------------------------------------------------
     def col(self, line: int, byte_col: int) -> int:
@@ -206,6 +226,10 @@ class _Analyzer:
         return result
 
     def _chain(self, scope: _Scope, node: ast.expr) -> str | None:
+        if self.typed_uses:
+            narrowed = self.typed_uses.get(id(node))
+            if narrowed is not None:
+                return _instance(self.chain(narrowed[1], narrowed[0]))
         if isinstance(node, ast.Name):
             target, where = self.lookup(scope, node.id)
             if target:
@@ -254,7 +278,14 @@ class _Analyzer:
                 if isinstance(inner, ast.Tuple) and inner.elts:
                     inner = inner.elts[0]
                 return self.annotation_chain(scope, inner)
-            return None
+            if name == "Union":
+                elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                sides = [s for s in elts if not _is_none(s)]
+                return self.annotation_chain(scope, sides[0]) if len(sides) == 1 else None
+            if name in _SPECIAL_FORMS:
+                return None
+            # `Box[int]`: an instance of a generic class is an instance of the class
+            return self.annotation_chain(scope, head)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             sides = [s for s in (node.left, node.right) if not _is_none(s)]
             return self.annotation_chain(scope, sides[0]) if len(sides) == 1 else None
@@ -288,6 +319,7 @@ class _Analyzer:
 
     # -- traversal -------------------------------------------------------------
     def body(self, stmts: list[ast.stmt], scope: _Scope, docstring: bool) -> None:
+        saved = self.narrowed
         for n, stmt in enumerate(stmts):
             if (
                 n == 0
@@ -298,6 +330,10 @@ class _Analyzer:
             ):
                 continue
             self.stmt(stmt, scope)
+            if type(stmt) is ast.If and not stmt.orelse and isinstance(stmt.body[-1], _EXITS):
+                # `if not isinstance(x, C): return`: the rest of the block sees x as a C
+                self.narrow(self.isinstance_tests(stmt.test, scope, False), stmts[n + 1 :], scope)
+        self.narrowed = saved
 
     def stmt(self, node: ast.stmt, scope: _Scope) -> None:
         self.line = node.lineno
@@ -326,6 +362,8 @@ class _Analyzer:
             assert isinstance(node, ast.Name)
             ctx = type(node.ctx)
             if ctx is ast.Load:
+                if self.narrowed and node.id in self.narrowed:
+                    self.typed_uses[id(node)] = self.narrowed[node.id]
                 self.name_occurrence(node, scope, kind)
             else:
                 self.bind(scope, node.id, "")
@@ -334,6 +372,10 @@ class _Analyzer:
             assert isinstance(node, ast.Attribute)
             ctx = type(node.ctx)
             self.expr(node.value, scope, "type" if kind == "type" else "read")
+            if self.narrowed and ctx is ast.Load:
+                key = _key(node)
+                if key in self.narrowed:
+                    self.typed_uses[id(node)] = self.narrowed[key]
             if ctx is not ast.Load:
                 occ = "write"
             elif kind == "read":
@@ -360,8 +402,9 @@ class _Analyzer:
                 self.string(node, scope)
         elif cls is ast.Subscript:
             assert isinstance(node, ast.Subscript)
-            self.expr(node.value, scope, kind if kind == "type" else "read")
-            self.expr(node.slice, scope, "type" if kind == "type" else "read")
+            typed = kind in ("type", "inherit")  # `class A(Base[T])` inherits from Base
+            self.expr(node.value, scope, kind if typed else "read")
+            self.expr(node.slice, scope, "type" if typed else "read")
             if type(node.ctx) is not ast.Load:
                 pass
         elif cls is ast.Lambda:
@@ -370,6 +413,15 @@ class _Analyzer:
             inner = _Scope("function", scope.path, scope)
             self.bind_params(node.args, inner, None)
             self.expr(node.body, inner, "read")
+        elif cls is ast.BoolOp:
+            assert isinstance(node, ast.BoolOp)
+            # `isinstance(x, C) and x.m`: the operands after the test see x as a C
+            saved = self.narrowed
+            for value in node.values:
+                self.expr(value, scope, "read")
+                if isinstance(node.op, ast.And):
+                    self.narrow(self.isinstance_tests(value, scope, True), node.values, scope)
+            self.narrowed = saved
         elif cls in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
             self.comprehension(node, scope)
         elif cls is ast.NamedExpr:
@@ -557,6 +609,51 @@ class _Analyzer:
         self.all_names.extend(str(e.value) for e in names)
         self.all_nodes.extend(names)
 
+    # -- isinstance narrowing ----------------------------------------------------
+    def isinstance_tests(self, test: ast.expr, scope: _Scope, truth: bool) -> list[tuple[str, ast.expr]]:
+        """``(key, class)`` of what ``test`` being ``truth`` proves: ``isinstance(x, C)`` (and
+        ``and``-ed ones) when true, ``not isinstance(x, C)`` when false."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.isinstance_tests(test.operand, scope, not truth)
+        if isinstance(test, ast.BoolOp):
+            if truth and isinstance(test.op, ast.And):
+                return [pair for value in test.values for pair in self.isinstance_tests(value, scope, True)]
+            return []
+        if (
+            truth
+            and isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and not test.keywords
+            and isinstance(test.args[1], ast.Name | ast.Attribute)
+            and self.lookup(scope, "isinstance")[0] == "G:isinstance"
+        ):
+            key = _key(test.args[0])
+            if key:
+                return [(key, test.args[1])]
+        return []
+
+    def narrow(self, tests: list[tuple[str, ast.expr]], region: list[Any], scope: _Scope) -> None:
+        """Narrow the keys of ``tests`` for the walk of ``region`` (statements or expressions),
+        unless the region rebinds them: then a use may be of the new value."""
+        if not tests:
+            return
+        stores = {_key(n) for part in region for n in ast.walk(part) if _stores(n)}
+        added = {key: cls for key, cls in tests if key not in stores}
+        if added:
+            self.narrowed = {**self.narrowed, **{k: (c, scope) for k, c in added.items()}}
+
+    def if_(self, node: ast.If, scope: _Scope) -> None:
+        self.expr(node.test, scope, "read")
+        saved = self.narrowed
+        self.narrow(self.isinstance_tests(node.test, scope, True), node.body, scope)
+        self.body(node.body, scope, False)
+        self.narrowed = saved
+        self.narrow(self.isinstance_tests(node.test, scope, False), node.orelse, scope)
+        self.body(node.orelse, scope, False)
+        self.narrowed = saved
+
     def for_(self, node: ast.For | ast.AsyncFor, scope: _Scope) -> None:
         self.expr(node.iter, scope, "read")
         self.target(node.target, scope, None)
@@ -733,7 +830,7 @@ class _Analyzer:
             else:
                 rtypes.setdefault(path, chain)
         bases = {
-            path: [self.chain(self.base_scopes[path], b) or "" for b in exprs]
+            path: [self.chain(self.base_scopes[path], _generic_origin(b)) or "" for b in exprs]
             for path, exprs in self.bases.items()
         }
         binds = {k: v for k, v in self.module.binds.items() if v.startswith("I:")}
@@ -750,6 +847,26 @@ class _Analyzer:
 
 def _instance(chain: str | None) -> str | None:
     return f"{chain}/()" if chain else None
+
+
+def _generic_origin(node: ast.expr) -> ast.expr:
+    """``Base[T]`` in a class's bases: the class it inherits from is ``Base``."""
+    return node.value if isinstance(node, ast.Subscript) else node
+
+
+def _key(node: ast.AST) -> str:
+    """``x`` / ``x.a.b``: the text of a name or attribute path narrowing can apply to, else ""."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _key(node.value)
+        return f"{inner}.{node.attr}" if inner else ""
+    return ""
+
+
+def _stores(node: ast.AST) -> bool:
+    ctx = getattr(node, "ctx", None)
+    return ctx is not None and not isinstance(ctx, ast.Load) and isinstance(node, ast.Name | ast.Attribute)
 
 
 def _is_none(node: ast.expr) -> bool:
@@ -795,6 +912,7 @@ _STMT: dict[type, Any] = {
     ast.AnnAssign: _Analyzer.ann_assign,
     ast.AugAssign: _Analyzer.aug_assign,
     ast.For: _Analyzer.for_,
+    ast.If: _Analyzer.if_,
     ast.AsyncFor: _Analyzer.for_,
     ast.With: _Analyzer.with_,
     ast.AsyncWith: _Analyzer.with_,
