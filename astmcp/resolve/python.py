@@ -203,12 +203,16 @@ class Resolver:
     def step(self, entity: Entity, step: str) -> Entity:
         if entity is None:
             return None
+        if step[0] in "*[":
+            return self.item_step(self.deref(entity), step)
         if entity[0] == "x":
             return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
         entity = self.deref(entity)
         if entity is None:
             return None
         tag, value = entity
+        if tag == "e":
+            return self.item_step(entity, step)
         if tag == "x":
             return ("x", f"{value}.{step}")
         if step == "()":
@@ -243,6 +247,33 @@ class Resolver:
             return self.class_member(value, step, skip_self=False)
         if tag == "u":
             return self.class_member(value, step, skip_self=True)
+        return None
+
+    def item_step(self, entity: Entity, step: str) -> Entity:
+        """Steps through annotated containers: ``*s`` / ``*m`` make a sequence of / a mapping
+        to the entity; ``[]`` iterates, ``[]#n`` takes the n-th of each item, ``[i]`` subscripts.
+        A container's own methods are outside the project; an item of anything else is unknown
+        (``max(xs)[0]`` may be a project object)."""
+        if entity is None:
+            return None
+        if step in ("*s", "*m"):
+            return ("e", (step[1], entity))
+        if entity[0] != "e":
+            return None
+        kind: str = entity[1][0]
+        item: Entity = entity[1][1]
+        if kind == "s":
+            return item if step in ("[]", "[i]") else None if step[0] == "[" else ("x", "")
+        if kind == "m":
+            if step == "[i]":
+                return item
+            if step in ("values", "items"):
+                return ("e", (step, item))
+            return None if step[0] == "[" else ("x", "")
+        if step == "()":
+            return ("e", ("s" if kind == "values" else "p", item))
+        if kind == "p" and step == "[]#1":
+            return item
         return None
 
     # -- lookups -----------------------------------------------------------------

@@ -42,6 +42,45 @@ _SPECIAL_FORMS = frozenset(
         "Protocol",
     }
 )
+# subscripted containers whose items a loop or subscript yields (the first argument; tuple[X, ...])
+_SEQUENCES = frozenset(
+    {
+        "list",
+        "List",
+        "set",
+        "Set",
+        "frozenset",
+        "FrozenSet",
+        "Sequence",
+        "MutableSequence",
+        "Iterable",
+        "Iterator",
+        "Collection",
+        "AbstractSet",
+        "MutableSet",
+        "Generator",
+        "AsyncIterator",
+        "AsyncIterable",
+        "AsyncGenerator",
+        "deque",
+        "Deque",
+        "tuple",
+        "Tuple",
+        "KeysView",
+        "ValuesView",
+        "Reversible",
+    }
+)
+# mappings: the value type (the last argument) is what `m[k]`, `.values()`, `.items()` give
+_MAPPINGS = frozenset(
+    {"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict", "DefaultDict", "ChainMap"}
+)
+_CASTS = frozenset(
+    {"I:0:typing:cast", "I:0:typing:/cast", "I:0:typing_extensions:cast", "I:0:typing_extensions:/cast"}
+)
+# builtins whose items are the items of their first argument; enumerate and zip pair them up
+_SAME_ITEMS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
+_ITEM_WRAPPERS = _SAME_ITEMS | {"enumerate", "zip"}
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _STR_ATTR_FUNCS = frozenset({"getattr", "setattr", "hasattr", "delattr"})
 _MAX_STRING = 200
@@ -138,10 +177,18 @@ class _Analyzer:
 
     # -- bindings --------------------------------------------------------------
     def bind(
-        self, scope: _Scope, name: str, target: str, source: tuple[str, ast.AST | str] | None = None
+        self,
+        scope: _Scope,
+        name: str,
+        target: str,
+        source: tuple[str, ast.AST | str] | None = None,
+        source_scope: _Scope | None = None,
     ) -> None:
         if scope.kind == "comp" and target == "":
-            scope.binds.setdefault(name, "")
+            if scope.binds.setdefault(name, "") == "":
+                scope.values.setdefault(name, []).append(
+                    (source[0], source[1], source_scope or scope) if source else ("none", "", scope)
+                )
             return
         if name in scope.globals:
             scope = self.module
@@ -163,7 +210,7 @@ class _Analyzer:
         if target == "" and scope.binds.get(name) == "":
             slot = scope.values.setdefault(name, [])
             if source is not None:
-                slot.append((source[0], source[1], scope))
+                slot.append((source[0], source[1], source_scope or scope))
             else:
                 slot.append(("none", "", scope))
 
@@ -205,6 +252,11 @@ class _Analyzer:
                 assert isinstance(node, ast.expr)
                 manager = self.chain(where, node)
                 chains.add(f"{manager}/__enter__/()" if manager else None)
+            elif kind.startswith("iter"):
+                # `for x in xs` (`iter`), `for k, v in xs` (`iter#1`: the second of each item)
+                assert isinstance(node, ast.expr)
+                items = self.chain(where, node)
+                chains.add(f"{items}/[]{kind[4:]}" if items else None)
             else:
                 return None
             if len(chains) > 1 or None in chains:
@@ -248,7 +300,12 @@ class _Analyzer:
                 cls = _enclosing_class(scope)
                 return f"S:{cls}/^" if cls else None
             base = self.chain(scope, func)
+            if base in _CASTS and len(node.args) == 2:
+                return _instance(self.annotation_chain(scope, node.args[0]))
             return f"{base}/()" if base else None
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            items = self.chain(scope, node.value)
+            return f"{items}/[i]" if items else None
         return None
 
     def annotation_chain(self, scope: _Scope, node: ast.expr | None) -> str | None:
@@ -284,6 +341,16 @@ class _Analyzer:
                 return self.annotation_chain(scope, sides[0]) if len(sides) == 1 else None
             if name in _SPECIAL_FORMS:
                 return None
+            if name in _SEQUENCES or name in _MAPPINGS:
+                # the instance of a container of known items: `<item>/*s` (`<value>/*m` for mappings)
+                args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                homogeneous = len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is ...
+                if name in ("tuple", "Tuple") and not homogeneous:
+                    return self.annotation_chain(scope, head)
+                items = _instance(self.annotation_chain(scope, args[-1] if name in _MAPPINGS else args[0]))
+                if items is None:
+                    return self.annotation_chain(scope, head)
+                return f"{items}/*m" if name in _MAPPINGS else f"{items}/*s"
             # `Box[int]`: an instance of a generic class is an instance of the class
             return self.annotation_chain(scope, head)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
@@ -386,8 +453,9 @@ class _Analyzer:
         elif cls is ast.Call:
             assert isinstance(node, ast.Call)
             self.expr(node.func, scope, "call")
-            for arg in node.args:
-                self.expr(arg, scope, "read")
+            cast = len(node.args) == 2 and self.chain(scope, node.func) in _CASTS
+            for n, arg in enumerate(node.args):
+                self.expr(arg, scope, "type" if cast and n == 0 else "read")
             for keyword in node.keywords:
                 self.expr(keyword.value, scope, "read")
                 if keyword.arg is not None:
@@ -450,7 +518,7 @@ class _Analyzer:
         inner = _Scope("comp", scope.path, scope)
         for n, gen in enumerate(generators):
             self.expr(gen.iter, scope if n == 0 else inner, "read")
-            self.target(gen.target, inner, None)
+            self.loop_target(gen.target, inner, gen.iter, scope if n == 0 else inner)
             for cond in gen.ifs:
                 self.expr(cond, inner, "read")
         if isinstance(node, ast.DictComp):
@@ -654,9 +722,68 @@ class _Analyzer:
         self.body(node.orelse, scope, False)
         self.narrowed = saved
 
+    def loop_target(
+        self, node: ast.expr, scope: _Scope, items: ast.expr, items_scope: _Scope | None = None
+    ) -> None:
+        """A ``for`` / comprehension target: a local name is typed as an item of ``items``
+        (the n-th of each item for ``a, b`` targets)."""
+        if scope.kind not in ("function", "comp"):
+            self.target(node, scope, None)
+            return
+        items = self.same_items(items, items_scope or scope)
+        wrapper = self.item_wrapper(items, items_scope or scope)
+        if wrapper and isinstance(node, ast.Tuple | ast.List) and len(node.elts) == 2:
+            # `for i, x in enumerate(xs)`, `for a, b in zip(xs, ys)`: x, b are items of xs, ys
+            assert isinstance(items, ast.Call)
+            inner = [self.same_items(arg, items_scope or scope) for arg in items.args]
+            pairs = [(node.elts[1], inner[0])] if wrapper == "enumerate" else []
+            if wrapper == "zip" and len(inner) == 2:
+                pairs = [(node.elts[0], inner[0]), (node.elts[1], inner[1])]
+            for elt in node.elts:
+                source = next((arg for e, arg in pairs if e is elt), None)
+                if source is not None and isinstance(elt, ast.Name):
+                    self.bind(scope, elt.id, "", ("iter", source), items_scope)
+                    self.name_occurrence(elt, scope, "write")
+                else:
+                    self.target(elt, scope, None)
+            return
+        if isinstance(node, ast.Name):
+            self.bind(scope, node.id, "", ("iter", items), items_scope)
+            self.name_occurrence(node, scope, "write")
+            return
+        if isinstance(node, ast.Tuple | ast.List) and not any(isinstance(e, ast.Starred) for e in node.elts):
+            for n, elt in enumerate(node.elts):
+                if isinstance(elt, ast.Name):
+                    self.bind(scope, elt.id, "", (f"iter#{n}", items), items_scope)
+                    self.name_occurrence(elt, scope, "write")
+                else:
+                    self.target(elt, scope, None)
+            return
+        self.target(node, scope, None)
+
+    def same_items(self, items: ast.expr, scope: _Scope) -> ast.expr:
+        """``sorted(list(xs))`` iterates over the items of ``xs``."""
+        while self.item_wrapper(items, scope) in _SAME_ITEMS:
+            assert isinstance(items, ast.Call)
+            items = items.args[0]
+        return items
+
+    def item_wrapper(self, items: ast.expr, scope: _Scope) -> str:
+        """The builtin wrapping an iterable (``sorted(xs)``, ``enumerate(xs)``), if any."""
+        if (
+            isinstance(items, ast.Call)
+            and isinstance(items.func, ast.Name)
+            and items.func.id in _ITEM_WRAPPERS
+            and items.args
+            and not isinstance(items.args[0], ast.Starred)
+            and self.lookup(scope, items.func.id)[0] == "G:" + items.func.id
+        ):
+            return items.func.id
+        return ""
+
     def for_(self, node: ast.For | ast.AsyncFor, scope: _Scope) -> None:
         self.expr(node.iter, scope, "read")
-        self.target(node.target, scope, None)
+        self.loop_target(node.target, scope, node.iter)
         self.body(node.body, scope, False)
         self.body(node.orelse, scope, False)
 
@@ -846,6 +973,8 @@ class _Analyzer:
 
 
 def _instance(chain: str | None) -> str | None:
+    if chain and chain.endswith(("/*s", "/*m")):
+        return chain  # an annotated container is an instance already
     return f"{chain}/()" if chain else None
 
 
