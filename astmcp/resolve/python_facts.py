@@ -81,6 +81,8 @@ _CASTS = frozenset(
 # builtins whose items are the items of their first argument; enumerate and zip pair them up
 _SAME_ITEMS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
 _ITEM_WRAPPERS = _SAME_ITEMS | {"enumerate", "zip"}
+# builtins returning (an item of) an argument: their result is no builtin object
+_PASS_THROUGH = frozenset({"max", "min", "next", "anext", "getattr", "type"})
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _STR_ATTR_FUNCS = frozenset({"getattr", "setattr", "hasattr", "delattr"})
 _MAX_STRING = 200
@@ -300,6 +302,12 @@ class _Analyzer:
                 cls = _enclosing_class(scope)
                 return f"S:{cls}/^" if cls else None
             base = self.chain(scope, func)
+            if base is not None and base[2:] in _PASS_THROUGH and base == "G:" + base[2:]:
+                if base == "G:type" and len(node.args) == 1:
+                    # `type(self)`: the class of an instance
+                    of = self.chain(scope, node.args[0])
+                    return of[:-3] if of and of.endswith("/()") else None
+                return None  # `max(xs)`, `getattr(o, n)`: one of their arguments, not a builtin
             if base in _CASTS and len(node.args) == 2:
                 return _instance(self.annotation_chain(scope, node.args[0]))
             return f"{base}/()" if base else None
