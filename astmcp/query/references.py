@@ -17,6 +17,7 @@ from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
+from astmcp.errors import Conflict
 from astmcp.model import Reference
 from astmcp.query.common import (
     Formatted,
@@ -26,7 +27,7 @@ from astmcp.query.common import (
     SymbolTarget,
     page_fields,
     query_symbols,
-    read_lines,
+    read_indexed_lines,
     resolve_symbol,
 )
 from astmcp.resolve.python_external import class_defines
@@ -39,6 +40,7 @@ __all__ = ["Reference", "collect_references", "find_references", "override_famil
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter", "constructor")
 _CONFIDENCE_ORDER = {"certain": 0, "likely": 1, "name": 2}
 _CONTEXT_CHARS = 200
+_READ_ATTEMPTS = 5
 
 
 def twins(conn: sqlite3.Connection, symbol: SymbolRow) -> list[SymbolRow]:
@@ -321,27 +323,44 @@ class ReferencesOutput(PageOut):
     references: list[ReferenceOut]
 
 
+def _context_lines(
+    ws: Workspace, conn: sqlite3.Connection, window: list[Reference]
+) -> dict[str, list[str]] | None:
+    """The lines of every file in ``window`` as indexed; None when one changed since the refresh."""
+    lines: dict[str, list[str]] = {}
+    for path in sorted({r.file for r in window}):
+        read = read_indexed_lines(ws, conn, path)
+        if read is None:
+            return None
+        lines[path] = read
+    return lines
+
+
 @tool("ast_find_references", ReferencesInput, ReferencesOutput, list_field="references")
 def find_references(ws: Workspace, params: ReferencesInput) -> ReferencesOutput:
     """Every reference to one symbol across the project, resolved through scopes, imports
     and types: confidence certain/likely (counted) then name hits (same name, receiver
     unknown; strings). kind: definition/read/write/call/import/export/type/attribute/
     inherit/string. detail=context adds each line."""
-    conn = ws.db()
-    symbol = resolve_symbol(ws, conn, params)
-    refs = collect_references(ws, conn, symbol)
-    if not params.include_declaration:
-        refs = [r for r in refs if not r.is_declaration]
-    sure = [r for r in refs if r.confidence != "name"]
-    limit = params.page_size()
-    window = refs[params.offset : params.offset + limit]
-    lines: dict[str, list[str]] = {}
+    for _ in range(_READ_ATTEMPTS):  # a context file rewritten after the refresh: refresh again
+        conn = ws.db()
+        symbol = resolve_symbol(ws, conn, params)
+        refs = collect_references(ws, conn, symbol)
+        if not params.include_declaration:
+            refs = [r for r in refs if not r.is_declaration]
+        sure = [r for r in refs if r.confidence != "name"]
+        limit = params.page_size()
+        window = refs[params.offset : params.offset + limit]
+        read = _context_lines(ws, conn, window) if params.detail == "context" else {}
+        if read is not None:
+            lines = read
+            break
+    else:
+        raise Conflict("files kept changing while their references were read; call again")
     out = []
     for ref in window:
         context = None
         if params.detail == "context":
-            if ref.file not in lines:
-                lines[ref.file] = read_lines(ws, ref.file)
             text = lines[ref.file]
             raw = text[ref.line - 1] if 0 < ref.line <= len(text) else ""
             context = raw.rstrip("\r\n").strip()[:_CONTEXT_CHARS]

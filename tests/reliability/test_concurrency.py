@@ -284,3 +284,36 @@ def test_a_file_rewritten_between_the_refresh_and_the_read_never_yields_a_mixed_
         workspaces.close()
     assert flips == [1] and not result.is_error, result.text
     assert (result.data["line"], result.data["text"]) == (4, function)
+
+
+def test_a_file_rewritten_while_references_are_collected_never_yields_mixed_context(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from astmcp.query import references
+
+    root = (tmp_path / "proj").resolve()
+    root.mkdir()
+    (root / "a.py").write_text("def target():\n    pass\n", encoding="utf-8")
+    user = root / "b.py"
+    user.write_text("from a import target\n\ntarget()\n", encoding="utf-8")
+    real = references.collect_references
+    flips = []
+
+    def collect_then_flip(*args: Any, **kwargs: Any) -> Any:
+        found = real(*args, **kwargs)
+        if not flips:  # positions come from the index; another process saves b.py now
+            write_atomically(user, "# a header someone added\n\n\nfrom a import target\n\ntarget()\n")
+            flips.append(len(found))
+        return found
+
+    monkeypatch.setattr(references, "collect_references", collect_then_flip)
+    workspaces = Workspaces(root)
+    try:
+        result = call_tool(
+            workspaces, "ast_find_references", {"selector": "a.py::target", "detail": "context"}
+        )
+    finally:
+        workspaces.close()
+    assert flips and not result.is_error, result.text
+    in_b = [(r["line"], r["context"]) for r in result.data["references"] if r["file"] == "b.py"]
+    assert in_b == [(4, "from a import target"), (6, "target()")]
