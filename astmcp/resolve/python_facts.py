@@ -83,6 +83,9 @@ _SAME_ITEMS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozense
 _ITEM_WRAPPERS = _SAME_ITEMS | {"enumerate", "zip"}
 # builtins returning (an item of) an argument: their result is no builtin object
 _PASS_THROUGH = frozenset({"max", "min", "next", "anext", "getattr", "type"})
+_TYPE_VARS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
+# calls whose first argument names what they declare: `T = TypeVar("T")`
+_NAMES_ITSELF = _TYPE_VARS | {"NewType", "NamedTuple", "TypedDict", "namedtuple"}
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _STR_ATTR_FUNCS = frozenset({"getattr", "setattr", "hasattr", "delattr"})
 _MAX_STRING = 200
@@ -164,6 +167,7 @@ class _Analyzer:
         # and the uses it typed (node id -> the class expression and its scope)
         self.narrowed: dict[str, tuple[ast.expr, _Scope]] = {}
         self.typed_uses: dict[int, tuple[ast.expr, _Scope]] = {}
+        self.named_strings: dict[int, str] = {}  # `T = TypeVar("T")`: the string's node -> T
 
     # -- positions -------------------------------------------------------------
     def col(self, line: int, byte_col: int) -> int:
@@ -474,7 +478,9 @@ class _Analyzer:
                     self.pending.append(_Pending(keyword.arg, line, col, end, "write", node, scope))
         elif cls is ast.Constant:
             assert isinstance(node, ast.Constant)
-            if type(node.value) is str and (kind != "type" or not self.string_annotation(node, scope)):
+            if self.named_strings and id(node) in self.named_strings:
+                self.named_string(node, self.named_strings[id(node)], scope)
+            elif type(node.value) is str and (kind != "type" or not self.string_annotation(node, scope)):
                 self.string(node, scope)
         elif cls is ast.Subscript:
             assert isinstance(node, ast.Subscript)
@@ -548,7 +554,9 @@ class _Analyzer:
                 source = None
             self.bind(scope, node.id, "", source)
             self.name_occurrence(node, scope, "write")
-            if scope.kind in ("module", "class"):
+            if scope.kind in ("module", "class") and not (
+                ann is None and isinstance(value, ast.Call) and _func_name(value.func) in _TYPE_VARS
+            ):  # `x: T` with `T = TypeVar("T")` is any type: no instance of what TypeVar returns
                 path = f"{scope.path}.{node.id}" if scope.path else node.id
                 if ann is not None:
                     self.deferred_types.append(("v", path, ann, scope, True))
@@ -639,6 +647,20 @@ class _Analyzer:
 
     def assign(self, node: ast.Assign, scope: _Scope) -> None:
         first = node.targets[0]
+        value = node.value
+        if (
+            scope.kind in ("module", "class")
+            and len(node.targets) == 1
+            and isinstance(first, ast.Name)
+            and isinstance(value, ast.Call)
+            and _func_name(value.func) in _NAMES_ITSELF
+            and value.args
+            and isinstance(value.args[0], ast.Constant)
+            and value.args[0].value == first.id
+        ):
+            # `T = TypeVar("T")`: the string is the declared name, renamed with it
+            path = f"{scope.path}.{first.id}" if scope.path else first.id
+            self.named_strings[id(value.args[0])] = "S:" + path
         if not (scope.kind == "module" and isinstance(first, ast.Name) and first.id == "__all__"):
             self.expr(node.value, scope, "read")  # __all__ strings are certain rows, not name hits
         single = len(node.targets) == 1
@@ -899,6 +921,15 @@ class _Analyzer:
         self.expr(parsed.body, scope, "type")
         return True
 
+    def named_string(self, node: ast.Constant, target: str, scope: _Scope) -> None:
+        name = str(node.value)
+        line = node.lineno
+        start = self.col(line, node.col_offset)  # the quote
+        if self.line_text(line)[start : start + len(name) + 1] == name + self.line_text(line)[start - 1]:
+            self.rows.append((name, line, start + 1, start + 1 + len(name), "string", target, scope.path))
+        else:
+            self.string(node, scope)
+
     def string(self, node: ast.Constant, scope: _Scope) -> None:
         value = str(node.value)
         if not value or len(value) > _MAX_STRING or node.end_lineno != node.lineno:
@@ -1018,6 +1049,12 @@ def _all_args(args: ast.arguments) -> list[ast.arg]:
     if args.kwarg is not None:
         out.append(args.kwarg)
     return out
+
+
+def _func_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
 
 
 def _decorator_name(node: ast.expr) -> str:
