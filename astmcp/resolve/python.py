@@ -156,6 +156,8 @@ class Resolver:
             if member is None and mod[0] == "m":  # `from ns import sub` of a namespace sibling
                 return ("x", f"{module}.{name}")
             return member
+        if tag == "D":
+            return self.module(path, 0, chain[2:])
         if tag == "G":
             name = chain[2:]
             for star in self.facts(path).get("star", ()):
@@ -383,6 +385,10 @@ def _classify(
     _, line, col, _, kind, target, _ = row
     if target is None:
         return None, kind, "name"
+    if target[0] == "D" and (entity is None or entity[0] != "s"):
+        # a part of a dotted string that reaches no project symbol: the plain string rule
+        name = row[0]
+        return None, kind, ("name" if "_" in name.strip("_") else "none")
     if entity is None:
         # an attribute of an unknown receiver is a name hit; a keyword of an unknown callee is nothing
         last = target.rpartition("/")[2]

@@ -5,6 +5,7 @@ may mean a project symbol becomes a row ``(name, line, col, end_col, kind,
 target, scope)``; ``target`` is a *chain* the linker resolves across files:
 
     base  := "S:<symbol_path>"            a symbol declared in this file
+           | "D:<module>"                 the head of a dotted string ("pkg.mod.name")
            | "I:<level>:<module>:<name>"  what an import binds (empty name: the module)
            | "G:<name>"                   a global bound nowhere here (a star import may provide it)
     chain := base ("/" step)*             step: attribute name, "()" (call result), "^" (super()),
@@ -25,6 +26,7 @@ NAME = "python_refs"
 
 _BUILTINS = frozenset(dir(builtins))
 _IDENT = re.compile(r"[^\W\d]\w*")
+_DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)+")
 _DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
 _WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly"})
 # subscripted forms that are no instance of their head
@@ -935,12 +937,23 @@ class _Analyzer:
         if not value or len(value) > _MAX_STRING or node.end_lineno != node.lineno:
             return
         whole = _IDENT.fullmatch(value) is not None
-        if not whole and "_" not in value:
+        dotted = not whole and _DOTTED.fullmatch(value) is not None
+        if not whole and not dotted and "_" not in value:
             return
         line = node.lineno
         text = self.line_text(line)
         start = self.col(line, node.col_offset) - 1
         end = self.col(line, node.end_col_offset or 0) - 1
+        if dotted and text[start] in "'\"" and text[start + 1 : end - 1] == value:
+            # "pkg.mod.name" (mock.patch, monkeypatch.setattr): a path the linker follows from the
+            # top-level module; a part it does not reach keeps the plain string rule
+            col = start + 2
+            chain = ""
+            for part in value.split("."):
+                chain = f"{chain}/{part}" if chain else f"D:{part}"
+                self.rows.append((part, line, col, col + len(part), "string", chain, scope.path))
+                col += len(part) + 1
+            return
         segment = text[start:end]
         for match in _IDENT.finditer(segment):
             word = match.group()
