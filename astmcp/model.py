@@ -116,4 +116,3 @@ class Reference:
     kind: str
     confidence: str
     is_declaration: bool
-
