@@ -260,6 +260,14 @@ class Resolver:
             return None
         if step in ("*s", "*m"):
             return ("e", (step[1], entity))
+        if entity[0] == "i" and step == "[]":
+            # a project class iterates as its `__iter__` is annotated: `-> Iterator[Item]`
+            method = self.class_member(entity[1], "__iter__", skip_self=False)
+            if method is None or method[0] != "s":
+                return None
+            entity = self.step(method, "()")
+            if entity is None or entity[0] != "e" or entity[1][0] != "s":
+                return None
         if entity[0] != "e":
             return None
         kind: str = entity[1][0]
