@@ -7,6 +7,8 @@ header check is deleted and rebuilt, never trusted.
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import os
 import sqlite3
 import time
@@ -16,7 +18,7 @@ from pathlib import Path
 
 from astmcp.errors import Locked
 
-SCHEMA_VERSION = "9"
+SCHEMA_VERSION = "11"
 LOCK_TIMEOUT_S = 120.0
 
 SCHEMA = """
@@ -129,6 +131,23 @@ CREATE TABLE IF NOT EXISTS stats (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 PER_FILE_TABLES = ("symbols", "imports", "diagnostics", "refs", "edges", "link_deps")
 
 
+# The code whose output the index stores: a change to any of it makes old rows stale.
+_FACT_PACKAGES = ("index", "lang", "resolve", "diagnostics")
+
+
+@functools.cache
+def index_version() -> str:
+    """SCHEMA_VERSION plus a fingerprint of the fact-producing code, so an index built by
+    other code (an upgrade, a developer's edit) is rebuilt rather than trusted."""
+    digest = hashlib.sha256()
+    package = Path(__file__).resolve().parent.parent
+    for name in _FACT_PACKAGES:
+        for source in sorted((package / name).glob("*.py")):
+            digest.update(source.name.encode())
+            digest.update(source.read_bytes())
+    return f"{SCHEMA_VERSION}:{digest.hexdigest()[:16]}"
+
+
 def state_dir(root: Path) -> Path:
     return root / ".astmcp"
 
@@ -153,7 +172,7 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 def _valid(conn: sqlite3.Connection) -> bool:
     row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-    return row is not None and row[0] == SCHEMA_VERSION
+    return row is not None and row[0] == index_version()
 
 
 @contextlib.contextmanager
@@ -222,7 +241,7 @@ def _open_checked(path: Path) -> sqlite3.Connection:
             empty = conn.execute("SELECT COUNT(*) FROM files").fetchone()[0] == 0
             has_meta = conn.execute("SELECT COUNT(*) FROM meta").fetchone()[0] > 0
             if empty and not has_meta:
-                conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+                conn.execute("INSERT INTO meta(key, value) VALUES ('schema_version', ?)", (index_version(),))
                 return conn
             conn.close()
         except sqlite3.DatabaseError:

@@ -158,6 +158,7 @@ class _Extractor:
         self.text = text
         self.symbols: list[SymbolFact] = []
         self.imports: list[ImportFact] = []
+        self.module_imports: list[ImportFact] = []
         self._variables_seen: set[str] = set()
         self.all_names: set[str] | None = None
 
@@ -175,7 +176,10 @@ class _Extractor:
             if container_kind in ("module", "class"):
                 self.assignment(stmt, container, container_kind)
         elif isinstance(stmt, ast.Import | ast.ImportFrom):
+            start = len(self.imports)
             self.import_(stmt)
+            if container_kind == "module":  # the outline summarises module-level imports only
+                self.module_imports.extend(self.imports[start:])
         elif isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While | ast.With | ast.AsyncWith):
             self.block(stmt.body, container, container_kind)
             self.block(getattr(stmt, "orelse", ()), container, container_kind)
@@ -372,8 +376,15 @@ def _imports_summary(imports: list[ImportFact]) -> str | None:
             names.append(imp.name if not imp.alias else f"{imp.name} as {imp.alias}")
     if not parts:
         return None
-    rendered = [f"{m}({', '.join(n)})" if n else m for m, n in parts.items()]
+    rendered = [f"{m}({_few(n)})" if n else m for m, n in parts.items()]
     return "imports: " + ", ".join(rendered)
+
+
+def _few(names: list[str], keep: int = 4) -> str:
+    """A summary, not a listing: long name lists are cut (the source has them all)."""
+    if len(names) <= keep:
+        return ", ".join(names)
+    return ", ".join(names[: keep - 1]) + f", +{len(names) - keep + 1} more"
 
 
 def extract(source: str) -> FileFacts:
@@ -409,7 +420,7 @@ def parse(source: str) -> tuple[ast.Module | None, FileFacts]:
     module_doc = _first_doc_line(tree)
     if module_doc:
         header.append(f'"""{module_doc}"""')
-    summary = _imports_summary(extractor.imports)
+    summary = _imports_summary(extractor.module_imports)
     if summary:
         header.append(summary)
     if extractor.all_names is not None:

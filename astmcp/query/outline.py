@@ -35,20 +35,73 @@ class OutlineOutput(ToolOutput):
     symbols: list[OutlineSymbol] | None = None
 
 
+def _in_a_body(row: SymbolRow, bodies: dict[str | None, list[tuple[int, int]]]) -> bool:
+    """An attribute assigned inside a method (``self.x = …``) belongs to that body."""
+    return row.kind == "attribute" and any(s <= row.line <= e for s, e in bodies.get(row.parent_path, ()))
+
+
 def render_outline(header: str, rows: list[SymbolRow]) -> str:
     kinds = {r.symbol_path: r.kind for r in rows}
+    bodies: dict[str | None, list[tuple[int, int]]] = {}
+    for r in rows:
+        if r.kind in _BODY_KINDS:
+            bodies.setdefault(r.parent_path, []).append((r.start_line, r.end_line))
     lines = [h for h in header.split("\n") if h]
+    kept: list[SymbolRow] = []
     for row in rows:
         parent = row.parent_path
         # Declarations inside function bodies are implementation, not outline.
-        if parent is not None and kinds.get(parent) in _BODY_KINDS and kinds.get(parent) != "property":
+        if parent is not None and kinds.get(parent) in _BODY_KINDS:
             continue
-        depth = row.symbol_path.count(".") if parent else 0
+        if _in_a_body(row, bodies):
+            continue
+        kept.append(row)
+    for group in _runs(kept):
+        row = group[0]
+        depth = row.symbol_path.count(".") if row.parent_path else 0
+        if len(group) >= _RUN:  # a block of plain constants or enum members: names only
+            names = ", ".join(r.name for r in group)
+            lines.append(f"{'  ' * depth}{row.line}-{group[-1].line}: {names}")
+            continue
         signature = " ".join(part.strip() for part in row.signature.split("\n"))
-        doc = f"  # {row.doc}" if row.doc else ""
+        doc = f"  # {_clip(row.doc)}" if row.doc else ""
         span = f"{row.line}" if row.end_line == row.line else f"{row.line}-{row.end_line}"
         lines.append(f"{'  ' * depth}{span}: {signature}{doc}")
     return "\n".join(lines)
+
+
+_RUN = 4
+_DOC_CHARS = 100
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _DOC_CHARS else text[: _DOC_CHARS - 1] + "…"
+
+
+def _plain(row: SymbolRow) -> bool:
+    """A one-line, unannotated ``NAME = value`` (an enum member, a constant)."""
+    head = row.signature.split("=", 1)[0]
+    return (
+        row.kind in ("attribute", "variable", "enum_member") and row.end_line == row.line and ":" not in head
+    )
+
+
+def _runs(rows: list[SymbolRow]) -> list[list[SymbolRow]]:
+    """Rows in order, consecutive plain constants of one container grouped together."""
+    out: list[list[SymbolRow]] = []
+    for row in rows:
+        last = out[-1] if out else None
+        if (
+            last
+            and _plain(row)
+            and _plain(last[-1])
+            and last[-1].parent_path == row.parent_path
+            and row.line - last[-1].line <= 2
+        ):
+            last.append(row)
+        else:
+            out.append([row])
+    return out
 
 
 @tool("ast_get_outline", OutlineInput, OutlineOutput)

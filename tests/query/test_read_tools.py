@@ -225,3 +225,27 @@ def test_long_symbol_source_is_cut_at_a_line_and_says_so(basic: Any) -> None:
     assert out["text"].endswith("\n") and out["text"].startswith("def big():")
     full = basic("ast_get_symbol_source", selector="big.py::big", max_bytes=1024 * 1024)
     assert full["truncated"] is False and full["text"].count("\n") == 2001
+
+
+def test_outline_collapses_constant_runs_and_skips_body_details(tmp_path: Path, caller: Any) -> None:
+    (tmp_path / "m.py").write_text(
+        "from typing import Any, Dict, List, Optional, Tuple\n"
+        "import enum\n\n\n"
+        "class Colour(enum.Enum):\n"
+        "    RED = 1\n    GREEN = 2\n    BLUE = 3\n    BLACK = 4\n\n\n"
+        "class Box:\n"
+        "    def __init__(self) -> None:\n"
+        "        import os\n"
+        "        self.width = 1\n\n"
+        "    @property\n"
+        "    def area(self) -> int:\n"
+        "        def helper() -> int:\n"
+        "            return 1\n\n"
+        "        return helper()\n"
+    )
+    outline = caller(tmp_path)("ast_get_outline", file_path="m.py")["outline"]
+    assert "imports: typing(Any, Dict, List, +2 more), enum" in outline
+    assert "6-9: RED, GREEN, BLUE, BLACK" in outline
+    assert "width" not in outline  # an instance attribute lives in __init__'s body
+    assert "helper" not in outline and " os" not in outline
+    assert "@property def area(self) -> int" in outline
