@@ -37,6 +37,27 @@ _EDGE_KIND = {
     "type": "references",
     "string": "references",
 }
+# container methods that give no item (`xs.pop()`, `m.get(k)` may be a project object: unknown)
+_NO_ITEM_METHODS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "remove",
+        "clear",
+        "sort",
+        "reverse",
+        "index",
+        "count",
+        "add",
+        "discard",
+        "update",
+        "keys",
+        "issubset",
+        "issuperset",
+        "isdisjoint",
+    }
+)
 _CLASSLIKE = ("class",)
 _VALUED = ("variable", "attribute")
 _CALLABLE = ("function", "method", "property")
@@ -273,13 +294,15 @@ class Resolver:
         kind: str = entity[1][0]
         item: Entity = entity[1][1]
         if kind == "s":
-            return item if step in ("[]", "[i]") else None if step[0] == "[" else ("x", "")
+            if step in ("[]", "[i]"):
+                return item
+            return ("x", "") if step in _NO_ITEM_METHODS else None
         if kind == "m":
             if step == "[i]":
                 return item
             if step in ("values", "items"):
                 return ("e", (step, item))
-            return None if step[0] == "[" else ("x", "")
+            return ("x", "") if step in _NO_ITEM_METHODS else None
         if step == "()":
             return ("e", ("s" if kind == "values" else "p", item))
         if kind == "p" and step == "[]#1":
