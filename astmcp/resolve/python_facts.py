@@ -496,7 +496,10 @@ class _Analyzer:
             self.arguments_defaults(node.args, scope)
             inner = _Scope("function", scope.path, scope)
             self.bind_params(node.args, inner, None)
+            saved = self.narrowed
+            self.narrowed = {}  # a lambda runs later: a narrowing may no longer hold
             self.expr(node.body, inner, "read")
+            self.narrowed = saved
         elif cls is ast.BoolOp:
             assert isinstance(node, ast.BoolOp)
             # `isinstance(x, C) and x.m`: the operands after the test see x as a C
@@ -608,7 +611,10 @@ class _Analyzer:
         self.bind_params(node.args, inner, node)
         if node.returns is not None:
             self.deferred_types.append(("r", path, node.returns, scope, True))
+        saved = self.narrowed
+        self.narrowed = {}  # a nested function runs later: a narrowing may no longer hold
         self.body(node.body, inner, True)
+        self.narrowed = saved
 
     def arguments_defaults(self, args: ast.arguments, scope: _Scope) -> None:
         for default in args.defaults:
@@ -739,7 +745,7 @@ class _Analyzer:
         unless the region rebinds them: then a use may be of the new value."""
         if not tests:
             return
-        stores = {_key(n) for part in region for n in ast.walk(part) if _stores(n)}
+        stores = {_stored(n) for part in region for n in ast.walk(part)}
         added = {key: cls for key, cls in tests if key not in stores}
         if added:
             self.narrowed = {**self.narrowed, **{k: (c, scope) for k, c in added.items()}}
@@ -1045,9 +1051,17 @@ def _key(node: ast.AST) -> str:
     return ""
 
 
-def _stores(node: ast.AST) -> bool:
-    ctx = getattr(node, "ctx", None)
-    return ctx is not None and not isinstance(ctx, ast.Load) and isinstance(node, ast.Name | ast.Attribute)
+def _stored(node: ast.AST) -> str:
+    """The key a node (re)binds: assignment targets, and names bound by except/def/class/import/match."""
+    if isinstance(node, ast.Name | ast.Attribute):
+        return "" if isinstance(node.ctx, ast.Load) else _key(node)
+    if isinstance(node, ast.ExceptHandler | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return node.name or ""
+    if isinstance(node, ast.MatchAs | ast.MatchStar):
+        return node.name or ""
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name).partition(".")[0]
+    return ""
 
 
 def _is_none(node: ast.expr) -> bool:
