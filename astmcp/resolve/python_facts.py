@@ -9,7 +9,9 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
            | "I:<level>:<module>:<name>"  what an import binds (empty name: the module)
            | "G:<name>"                   a global bound nowhere here (a star import may provide it)
     chain := base ("/" step)*             step: attribute name, "()" (call result), "^" (super()),
-                                          "=name" (keyword argument of a call: a dataclass-like field)
+                                          "=name" (keyword argument of a call: a dataclass-like field),
+                                          "*s" / "*m" (a container annotated with these items / values),
+                                          "[]" (an item by iteration), "[]#n" (its n-th part), "[i]" (x[k])
 
 ``target`` None means the receiver is unknown: a ``name``-confidence hit.
 Positions: 1-based line, 1-based code-point column, end exclusive.
