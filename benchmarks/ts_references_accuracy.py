@@ -215,9 +215,11 @@ def main() -> None:
             *rows,
             "",
             "Recall and precision are micro-averaged over all references of the sample; the per-symbol mean"
-            " shows how much a few hot members (zod's `_zod`, `check`, `error`, read through untyped callback"
-            " parameters such as `(inst, def) => inst._zod…`) weigh. Those receivers are typed by TypeScript's"
-            " inference, which astmcp does not do: they are `name` hits (counted in the last columns).",
+            " shows how much a few hot members weigh: zod's `_zod`, `check`, `error` are mostly read through"
+            " receivers only TypeScript's inference types (`$constructor<ZodX>(name, (inst, def) => inst._zod…)`"
+            " with `inst: T`, object literals checked against a contextual type); astmcp types receivers from"
+            " annotations, `new`, return types, class fields and declared callback parameter types, and does"
+            " not infer: those are `name` hits (counted in the last columns).",
             "",
             "Miss classes: "
             + "; ".join(f"{r['corpus']}: {r['miss_classes']}" for r in results)

@@ -18,6 +18,7 @@ from typing import Any
 __all__ = ["shape"]
 
 _POSITION = re.compile(r"P:(\d+:\d+)")
+_UNION = re.compile(r"U:\d+:\d+")  # a union annotation's position: no symbol, only its alternatives count
 
 
 def shape(payload: dict[str, Any], symbols: Iterable[tuple[str, str, str]]) -> str:
@@ -33,7 +34,7 @@ def shape(payload: dict[str, Any], symbols: Iterable[tuple[str, str, str]]) -> s
         listed.append((symbol_path, kind))
 
     def rename(text: str) -> str:
-        return _POSITION.sub(lambda m: "P:" + names.get(m.group(1), "?"), text)
+        return _UNION.sub("U:?", _POSITION.sub(lambda m: "P:" + names.get(m.group(1), "?"), text))
 
     facts: dict[str, Any] = {}
     for field, value in payload.items():

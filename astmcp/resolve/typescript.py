@@ -145,8 +145,10 @@ class Resolver:
             self._busy.discard(key)
             mine, self.deps = self.deps, outer
             self.deps |= mine
-        if self._cycles == cycles:  # a result cut short by a cycle is not final
-            self._memo[key] = (result, frozenset(mine))
+        # A result cut short by a cycle (a barrel re-exporting a module that imports it) is kept
+        # too: recomputing it for every caller is exponential in the cycle's length.
+        del cycles
+        self._memo[key] = (result, frozenset(mine))
         return result
 
     # -- chains ------------------------------------------------------------------
