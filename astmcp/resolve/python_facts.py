@@ -355,6 +355,10 @@ class _Analyzer:
                 elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 sides = [s for s in elts if not _is_none(s)]
                 return self.annotation_chain(scope, sides[0]) if len(sides) == 1 else None
+            if name in ("type", "Type") and not isinstance(node.slice, ast.Tuple):
+                # `type[C]` is the class C itself: `/*c` is dropped where an instance would be made
+                of = self.annotation_chain(scope, node.slice)
+                return f"{of}/*c" if of and not of.endswith(("/*s", "/*m", "/*c")) else None
             if name in _SPECIAL_FORMS:
                 return None
             if name in _SEQUENCES or name in _MAPPINGS:
@@ -1035,6 +1039,8 @@ class _Analyzer:
 def _instance(chain: str | None) -> str | None:
     if chain and chain.endswith(("/*s", "/*m")):
         return chain  # an annotated container is an instance already
+    if chain and chain.endswith("/*c"):
+        return chain[:-3]  # a value of type[C] is the class C
     return f"{chain}/()" if chain else None
 
 
