@@ -156,14 +156,6 @@ def suggest(conn: sqlite3.Connection, path: str, symbol_path: str) -> list[str]:
     return out[:5]
 
 
-def read_lines(ws: Workspace, path: str) -> list[str]:
-    """The file's current text as lines (keeping line endings)."""
-    with open(ws.root / path, "rb") as handle:
-        data = handle.read()
-    text = data.decode("utf-8-sig", errors="replace")
-    return text.splitlines(keepends=True)
-
-
 def read_indexed_lines(ws: Workspace, conn: sqlite3.Connection, path: str) -> list[str] | None:
     """The file's text as lines when its bytes are the ones the index was built from; None when
     it changed since the refresh (the index's line numbers would cut the wrong text)."""
