@@ -12,5 +12,6 @@ def test_package_exports_only_its_version() -> None:
 
 
 def test_every_spec_error_code_has_exactly_one_exception_class() -> None:
-    codes = [cls.code for cls in errors.AstmcpError.__subclasses__()]
+    spec_classes = [c for c in errors.AstmcpError.__subclasses__() if c.__module__ == "astmcp.errors"]
+    codes = [cls.code for cls in spec_classes]
     assert sorted(codes) == sorted(errors.ERROR_CODES)
