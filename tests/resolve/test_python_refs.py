@@ -15,54 +15,21 @@ its declaration. Each selector's found set must equal the marked set exactly
 
 from __future__ import annotations
 
-import re
 import shutil
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from markers import Expected, expectations
 
 from astmcp.query.common import SymbolTarget, resolve_symbol
 from astmcp.query.references import collect_references
 from astmcp.workspace import Workspace
 
 CASES = Path(__file__).parents[1] / "fixtures" / "python" / "refs"
-_MARK = re.compile(r"^\s*(?:(?P<word>\w+)(?:#(?P<nth>\d+))?\s+)?(?P<arrow>->|\?>)\s*(?P<selector>\S+)\s*$")
-
-Position = tuple[str, int, int]
 
 
-def _code_part(line: str) -> tuple[str, str]:
-    at = line.find("  # ")
-    return (line, "") if at < 0 else (line[:at], line[at + 4 :])
-
-
-def _expectations(root: Path) -> tuple[dict[str, set[Position]], dict[str, set[Position]]]:
-    sure: dict[str, set[Position]] = defaultdict(set)
-    names: dict[str, set[Position]] = defaultdict(set)
-    for file in sorted(root.rglob("*.py*")):
-        rel = file.relative_to(root).as_posix()
-        for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
-            if line.startswith("# check: "):
-                selector = line[len("# check: ") :].strip()
-                sure["::".join([rel, selector]) if "::" not in selector else selector]
-                continue
-            code, comment = _code_part(line)
-            if "->" not in comment and "?>" not in comment:
-                continue
-            for part in comment.split(","):
-                match = _MARK.match(part)
-                assert match, f"{rel}:{number}: bad marker {part!r}"
-                selector = match["selector"]
-                if "::" not in selector:
-                    selector = f"{rel}::{selector}"
-                word = match["word"] or selector.rsplit("::", 1)[1].rsplit(".", 1)[-1]
-                nth = int(match["nth"] or 1)
-                hits = [m.start() for m in re.finditer(rf"(?<!\w){re.escape(word)}(?!\w)", code)]
-                assert len(hits) >= nth, f"{rel}:{number}: no occurrence {nth} of {word!r}"
-                target = sure if match["arrow"] == "->" else names
-                target[selector].add((rel, number, hits[nth - 1] + 1))
-    return sure, names
+def _expectations(root: Path) -> tuple[Expected, Expected]:
+    return expectations(root, root.rglob("*.py*"), "#", r"\w")
 
 
 def _cases() -> list[tuple[str, str]]:

@@ -1,0 +1,56 @@
+"""Expected references written as trailing comments in fixture sources (both languages).
+
+``[word[#n]] -> <selector>``: the n-th ``word`` on the line (default: the symbol's own name,
+first occurrence) is a certain/likely reference of the selector (``<file>::<path>`` or a path
+in the same file); ``?>`` marks a name hit. ``<comment> check: <selector>`` adds a selector
+that must have no references besides its declaration.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+Position = tuple[str, int, int]
+Expected = dict[str, set[Position]]
+
+_MARK = re.compile(r"^\s*(?:(?P<word>\w+)(?:#(?P<nth>\d+))?\s+)?(?P<arrow>->|\?>)\s*(?P<selector>\S+)\s*$")
+
+
+def expectations(
+    root: Path, files: Iterable[Path], comment: str, word_chars: str = r"\w"
+) -> tuple[Expected, Expected]:
+    """(certain/likely, name hits) per selector, from the markers in ``files`` under ``root``."""
+    sure: Expected = defaultdict(set)
+    names: Expected = defaultdict(set)
+    check = f"{comment} check: "
+    trailing = f"  {comment} "
+    for file in sorted(files):
+        rel = file.relative_to(root).as_posix()
+        for number, line in enumerate(file.read_text(encoding="utf-8").splitlines(), 1):
+            if line.startswith(check):
+                selector = line[len(check) :].strip()
+                sure[selector if "::" in selector else f"{rel}::{selector}"]
+                continue
+            at = line.find(trailing)
+            if at < 0:
+                continue
+            code, note = line[:at], line[at + len(trailing) :]
+            if "->" not in note and "?>" not in note:
+                continue
+            for part in note.split(","):
+                match = _MARK.match(part)
+                assert match, f"{rel}:{number}: bad marker {part!r}"
+                selector = match["selector"]
+                if "::" not in selector:
+                    selector = f"{rel}::{selector}"
+                word = match["word"] or selector.rsplit("::", 1)[1].rsplit(".", 1)[-1]
+                nth = int(match["nth"] or 1)
+                pattern = rf"(?<![{word_chars}]){re.escape(word)}(?![{word_chars}])"
+                hits = [m.start() for m in re.finditer(pattern, code)]
+                assert len(hits) >= nth, f"{rel}:{number}: no occurrence {nth} of {word!r}"
+                target = sure if match["arrow"] == "->" else names
+                target[selector].add((rel, number, hits[nth - 1] + 1))
+    return sure, names
