@@ -26,6 +26,7 @@ LINKER_MODULES = (
     "astmcp.resolve.ts_modules",  # TS/JS specifier -> file (imports.resolved_path)
     "astmcp.resolve.python",  # Python imports, references, edges
     "astmcp.resolve.typescript",  # TS/JS references, edges
+    "astmcp.resolve.ts_tests",  # TS/JS test blocks (describe/it/test)
     "astmcp.diagnostics.linker",  # project-level built-in diagnostics
 )
 

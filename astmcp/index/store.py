@@ -126,9 +126,25 @@ CREATE TABLE IF NOT EXISTS link_deps (file_id INTEGER NOT NULL, dep TEXT NOT NUL
 CREATE INDEX IF NOT EXISTS link_deps_dep ON link_deps(dep);
 CREATE INDEX IF NOT EXISTS link_deps_file ON link_deps(file_id);
 CREATE TABLE IF NOT EXISTS stats (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- TS/JS test blocks (describe/it/test calls): graph-only nodes, no symbols (resolve/ts_tests.py).
+CREATE TABLE IF NOT EXISTS test_blocks (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    selector TEXT NOT NULL,
+    name TEXT NOT NULL,
+    names TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    signature TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    col INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    end_col INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS test_blocks_file ON test_blocks(file_id);
+CREATE INDEX IF NOT EXISTS test_blocks_selector ON test_blocks(selector);
 """
 
-PER_FILE_TABLES = ("symbols", "imports", "diagnostics", "refs", "edges", "link_deps")
+PER_FILE_TABLES = ("symbols", "imports", "diagnostics", "refs", "edges", "link_deps", "test_blocks")
 
 
 # The code whose output the index stores: a change to any of it makes old rows stale.

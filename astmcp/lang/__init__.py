@@ -21,8 +21,8 @@ __all__ = ["ANALYZERS", "decode_source", "extract_file"]
 # Analyzer modules per language, run in this order; missing modules are skipped.
 ANALYZERS: dict[str, tuple[str, ...]] = {
     PYTHON: ("astmcp.resolve.python_facts", "astmcp.diagnostics.python_checks"),
-    TYPESCRIPT: ("astmcp.resolve.ts_facts", "astmcp.diagnostics.ts_checks"),
-    JAVASCRIPT: ("astmcp.resolve.ts_facts", "astmcp.diagnostics.ts_checks"),
+    TYPESCRIPT: ("astmcp.resolve.ts_facts", "astmcp.diagnostics.ts_checks", "astmcp.resolve.ts_tests"),
+    JAVASCRIPT: ("astmcp.resolve.ts_facts", "astmcp.diagnostics.ts_checks", "astmcp.resolve.ts_tests"),
 }
 
 _loaded: dict[str, ModuleType | None] = {}
