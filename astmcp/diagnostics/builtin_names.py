@@ -1,4 +1,4 @@
-"""Names that exist without a binding in the file: builtins across language versions.
+"""Names that exist without a binding in the file: builtins across language versions and hosts.
 
 Written out rather than taken only from the running interpreter, so the answer
 does not depend on which Python serves the index.
@@ -6,7 +6,7 @@ does not depend on which Python serves the index.
 
 from __future__ import annotations
 
-__all__ = ["PYTHON_BUILTINS"]
+__all__ = ["PYTHON_BUILTINS", "TS_ENV_GLOBALS"]
 
 _PY3 = """
 abs aiter all anext any ascii bin bool breakpoint bytearray bytes callable chr classmethod compile complex
@@ -37,3 +37,23 @@ reveal_type reveal_locals _ get_ipython display
 """
 
 PYTHON_BUILTINS: frozenset[str] = frozenset((_PY3 + _PLATFORM_AND_PY2 + _TOOLING).split())
+
+# TS/JS values TypeScript's lib does not declare (its lib is in ts_lib_globals.py): language
+# specials, Node/CommonJS, other runtimes, and the globals of common test runners.
+_JS_SPECIALS = """
+globalThis arguments undefined NaN Infinity
+"""
+_NODE = """
+process Buffer global require module exports __dirname __filename setImmediate clearImmediate NodeJS
+"""
+_RUNTIMES = """
+Bun Deno chrome browser
+"""
+# jest, jasmine, vitest (`globals: true`), mocha (BDD and TDD), node:test has no globals.
+_TEST_RUNNERS = """
+describe it test expect jest beforeAll beforeEach afterAll afterEach fit fdescribe xit xdescribe xtest
+jasmine spyOn pending fail expectAsync vi suite bench expectTypeOf assertType context specify before after
+setup teardown suiteSetup suiteTeardown xcontext xspecify mocha run
+"""
+
+TS_ENV_GLOBALS: frozenset[str] = frozenset((_JS_SPECIALS + _NODE + _RUNTIMES + _TEST_RUNNERS).split())

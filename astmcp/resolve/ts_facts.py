@@ -12,6 +12,10 @@ The payload also holds what the linker needs to resolve other files' chains
 into this one: ``vtypes`` / ``rtypes`` (value and return types of symbols, by
 name position), ``bases`` (extends/implements), ``exports`` (export clauses,
 ``export default``, ``export =``) and ``stars`` (``export * from``).
+
+Two fields are for the built-in diagnostics, not the linker (:data:`LOCAL_FIELDS`):
+``undefined`` (identifiers no scope binds, see :mod:`astmcp.diagnostics.ts_undefined`)
+and ``ambient`` (names the file makes global).
 """
 
 from __future__ import annotations
@@ -22,18 +26,22 @@ from typing import Any
 
 from tree_sitter import Node, Point, Tree
 
+from astmcp.diagnostics import ts_undefined
 from astmcp.lang.ts_parse import TsSource
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, chain_of
 
-__all__ = ["NAME", "analyze"]
+__all__ = ["LOCAL_FIELDS", "NAME", "analyze"]
 
 NAME = "ts_refs"
+# Payload fields that are no link facts (what other files resolve against).
+LOCAL_FIELDS = frozenset({"refs", "undefined", "ambient"})
 
 _FUNCTIONS = {"function_declaration", "generator_function_declaration", "function_signature"}
 _FUNCTION_VALUES = {"function_expression", "generator_function", "arrow_function", "function"}
 _CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
 _WRITES = {"assignment_expression", "augmented_assignment_expression"}
 _MEMBER_NAMES = {"property_identifier", "private_property_identifier"}
+_VALUE_NAMES = {"identifier", "shorthand_property_identifier"}
 _SKIP = {
     "string", "number", "regex", "true", "false", "null", "undefined",
     "predefined_type", "statement_identifier", "hash_bang_line", "html_comment",
@@ -52,9 +60,14 @@ def analyze(path: str, text: str, tree: Tree) -> dict[str, Any]:
     """The file's reference rows and link facts (see the module docstring)."""
     if sys.getrecursionlimit() < _RECURSION:
         sys.setrecursionlimit(_RECURSION)
-    walker = _Walker(TsSource.of(text, tree))
+    root = tree.root_node
+    walker = _Walker(TsSource.of(text, tree), ts_undefined.checked_file(path, text, root))
     walker.run()
-    return walker.payload()
+    out = walker.payload()
+    ambient = ts_undefined.ambient_names(path, text, root)
+    if ambient:
+        out["ambient"] = sorted(ambient)
+    return out
 
 
 def _ident(text: str) -> bool:
@@ -64,8 +77,10 @@ def _ident(text: str) -> bool:
 
 
 class _Walker:
-    def __init__(self, src: TsSource) -> None:
+    def __init__(self, src: TsSource, check_unbound: bool = False) -> None:
         self.src = src
+        # Value identifiers looked up by name, with their scope (only when the file is judged).
+        self.named: list[tuple[Node, Scope]] | None = [] if check_unbound else None
         self.raw = src.raw
         self.module = Scope(None, True, symbolic=True)
         self.pending: list[tuple[str, Any, Any, str, Desc, str | None, bool]] = []
@@ -104,7 +119,7 @@ class _Walker:
             "variable_declaration": self.declaration,
             "import_statement": self.import_statement,
             "export_statement": self.export_statement,
-            "import_alias": self.skip,
+            "import_alias": self.import_alias,
             "internal_module": self.namespace,
             "module": self.namespace,
             "interface_declaration": self.interface,
@@ -146,6 +161,10 @@ class _Walker:
 
     def row(self, node: Node, kind: str, desc: Desc, member: bool = False, name: str | None = None) -> None:
         # positions are converted in payload(), for the rows kept
+        named = self.named
+        by_name = not member and desc is not None and desc[0] == "n"
+        if named is not None and by_name and node.type in _VALUE_NAMES:
+            named.append((node, desc[1]))  # type: ignore[index]
         self.pending.append(
             (name or self.text(node), node.start_point, node.end_point, kind, desc, self.owner, member)
         )
@@ -183,6 +202,11 @@ class _Walker:
                 )
             )
         out: dict[str, Any] = {"refs": rows}
+        if self.named:
+            unbound = (node for node, scope in self.named if scope.lookup(self.text(node)) is None)
+            found = ts_undefined.candidates(self.src, unbound)
+            if found:
+                out["undefined"] = found
         for field, table in (("vtypes", self.vtypes), ("rtypes", self.rtypes), ("exports", self.exports)):
             resolved = {k: c for k, d in table.items() if (c := chain_of(d)) is not None}
             if resolved:
@@ -886,6 +910,11 @@ class _Walker:
         body = node.child_by_field_name("body")
         if body is None:
             return
+        inner = Scope(scope, False)  # initializers see the enum's members by name
+        for member in body.named_children:
+            member_name = member.child_by_field_name("name") if member.type == "enum_assignment" else member
+            if member_name is not None and member_name.type in _MEMBER_NAMES:
+                inner.names[self.text(member_name)] = Binding(None)
         for member in body.named_children:
             if member.type in _MEMBER_NAMES:
                 self.definition(member)
@@ -895,7 +924,7 @@ class _Walker:
                     self.definition(member_name)
                 value = member.child_by_field_name("value")
                 if value is not None:
-                    self.visit(value, scope)
+                    self.visit(value, inner)
 
     def type_alias(self, node: Node, scope: Scope) -> None:
         name = node.child_by_field_name("name")
@@ -1000,6 +1029,12 @@ class _Walker:
                         renamed = alias is not None and self.text(alias) != original
                         scope.names[self.text(local)] = Binding(chain, alias=renamed)
                         self.row(name, "import", ("k", chain), name=original)
+
+    def import_alias(self, node: Node, scope: Scope) -> None:
+        """``import A = N.B``: a local alias (its uses are no references of ``N.B``)."""
+        alias = node.named_children[0] if node.named_children else None
+        if alias is not None and alias.type == "identifier":
+            scope.names[self.text(alias)] = Binding(None)
 
     def export_statement(self, node: Node, scope: Scope) -> None:
         source = node.child_by_field_name("source")

@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from astmcp.resolve.ts_facts import LOCAL_FIELDS
+
 __all__ = ["shape"]
 
 _POSITION = re.compile(r"P:(\d+:\d+)")
@@ -38,7 +40,7 @@ def shape(payload: dict[str, Any], symbols: Iterable[tuple[str, str, str]]) -> s
 
     facts: dict[str, Any] = {}
     for field, value in payload.items():
-        if field == "refs":
+        if field in LOCAL_FIELDS:
             continue
         if isinstance(value, dict):
             facts[field] = sorted(

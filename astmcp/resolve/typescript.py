@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from astmcp.index.indexer import Changes
+from astmcp.resolve.ts_facts import LOCAL_FIELDS
 from astmcp.resolve.ts_facts import NAME as FACTS
 from astmcp.resolve.ts_shape import shape
 
@@ -360,7 +361,9 @@ class TsLinker:
         reshaped: list[str] = []  # changed files whose shape (what importers see) changed
         id_map: list[tuple[int, int]] = []
         for path, payload in fresh.items():
-            data = json.dumps({k: v for k, v in payload.items() if k != "refs"}, separators=(",", ":"))
+            data = json.dumps(
+                {k: v for k, v in payload.items() if k not in LOCAL_FIELDS}, separators=(",", ":")
+            )
             syms = sorted(
                 (sym for group in resolver.table(path).by_path.values() for sym in group),
                 key=lambda sym: (sym.line, sym.key, sym.id),
