@@ -28,8 +28,8 @@ from astmcp.query.common import (
     page_fields,
     query_symbols,
     read_indexed_lines,
-    resolve_symbol,
 )
+from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
 from astmcp.tools import tool
@@ -341,11 +341,17 @@ def find_references(ws: Workspace, params: ReferencesInput) -> ReferencesOutput:
     """Every reference to one symbol across the project, resolved through scopes, imports
     and types: confidence certain/likely (counted) then name hits (same name, receiver
     unknown; strings). kind: definition/read/write/call/import/export/type/attribute/
-    inherit/string. detail=context adds each line."""
+    inherit/string. detail=context adds each line. A parameter is `<file>::<function>.<param>`
+    (body uses and name= keywords at resolved calls)."""
     for _ in range(_READ_ATTEMPTS):  # a context file rewritten after the refresh: refresh again
         conn = ws.db()
-        symbol = resolve_symbol(ws, conn, params)
-        refs = collect_references(ws, conn, symbol)
+        target = resolve_target(ws, conn, params)
+        if isinstance(target, Parameter):
+            from astmcp.query.parameter_refs import parameter_references
+
+            refs = parameter_references(ws, conn, target).all()
+        else:
+            refs = collect_references(ws, conn, target)
         if not params.include_declaration:
             refs = [r for r in refs if not r.is_declaration]
         sure = [r for r in refs if r.confidence != "name"]
@@ -377,7 +383,7 @@ def find_references(ws: Workspace, params: ReferencesInput) -> ReferencesOutput:
             )
         )
     return ReferencesOutput(
-        symbol=symbol.selector,
+        symbol=target.selector,
         reference_count=len(sure),
         uncertain_count=len(refs) - len(sure),
         affected_files=sorted({r.file for r in sure}),

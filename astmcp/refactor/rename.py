@@ -20,7 +20,7 @@ from astmcp.refactor.rename_refs import Hit, family_and_references, is_local
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.workspace import Workspace
 
-__all__ = ["Hit", "file_edits", "prepare_rename"]
+__all__ = ["Hit", "comment_note", "file_edits", "prepare_rename", "with_context"]
 
 _MEMBER_KINDS = {"method", "property", "attribute", "getter", "setter", "enum_member"}
 
@@ -63,7 +63,7 @@ def file_edits(loaded: LoadedFile, hits: list[Hit], old: str, new: str, member: 
     return apply_edits(text, edits)
 
 
-def _with_context(ws: Workspace, hits: list[Hit], loaded: dict[str, LoadedFile]) -> list[dict[str, Any]]:
+def with_context(ws: Workspace, hits: list[Hit], loaded: dict[str, LoadedFile]) -> list[dict[str, Any]]:
     """Uncertain hits on the wire, each with its source line (trimmed) so it can be reviewed."""
     lines: dict[str, list[str]] = {}
     out = []
@@ -122,7 +122,7 @@ def prepare_rename(
         edits,
         allow_new_errors=allow_new_errors,
         reference_count=len(sure),
-        uncertain=_with_context(ws, unsure, loaded),
+        uncertain=with_context(ws, unsure, loaded),
         uncertain_reason=reason,
         notes={p: n for p, n in notes.items() if n},
     )

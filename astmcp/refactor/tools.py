@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from astmcp.errors import InvalidInput, NotFound
 from astmcp.model import LANGUAGE_BY_SUFFIX, PYTHON
 from astmcp.query.common import SymbolTarget, resolve_symbol
+from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.refactor.apply import apply_plan, replay_only
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import build_plan, load_file
@@ -110,13 +111,20 @@ class RenameInput(SymbolTarget):
 @tool("ast_rename_symbol", RenameInput, PlanOutput, read_only=True)
 def rename_symbol(ws: Workspace, params: RenameInput) -> PlanOutput:
     """Prepare (never write) a project-wide rename: every certain/likely reference, imports, re-exports,
-    __all__, override families, stubs. Refuses clashes (NAME_COLLISION) and families reaching outside
-    the project (MUTATION_BLOCKED). Review, then ast_apply_operation."""
+    __all__, override families, stubs; a parameter (<file>::<function>.<param>) with its name= call
+    keywords. Refuses clashes (NAME_COLLISION) and families reaching outside the project
+    (MUTATION_BLOCKED). Review, then ast_apply_operation."""
     from astmcp.refactor.rename import prepare_rename
+    from astmcp.refactor.rename_param import prepare_parameter_rename
 
     conn = ws.db()
-    row = resolve_symbol(ws, conn, params)
-    plan = prepare_rename(ws, conn, row, params.new_name, params.uncertain, params.allow_new_errors)
+    target = resolve_target(ws, conn, params)
+    if isinstance(target, Parameter):
+        plan = prepare_parameter_rename(
+            ws, conn, target, params.new_name, params.uncertain, params.allow_new_errors
+        )
+    else:
+        plan = prepare_rename(ws, conn, target, params.new_name, params.uncertain, params.allow_new_errors)
     return plan_output(plan, params.max_bytes)
 
 

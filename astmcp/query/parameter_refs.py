@@ -1,0 +1,331 @@
+"""References of a parameter (:mod:`astmcp.query.parameters`).
+
+Python: the binding and every load/store of the name that the function's scopes resolve to
+it (nested scopes where it is free, ``nonlocal`` included; a comprehension, lambda or nested
+def that rebinds the name shadows it), plus ``name=`` keyword arguments at the call sites the
+index resolves to the function (methods through typed receivers, ``__init__`` through calls
+of its class and of subclasses that inherit it, ``super().__init__``). Positional-only and
+``*args``/``**kwargs`` parameters have no keyword sites.
+
+Uncertain (``name``): keyword sites of calls reached by name only, ``functools.partial(f,
+name=…)``, ``getattr(obj, "f")(name=…)``, strings in the function's decorators that mention the
+name (``@click.option("--name")``, ``@pytest.mark.parametrize("name", …)``), and calls that pass
+``**mapping`` (listed in ``unpacked``: no edit can follow them).
+
+A method's parameter is one target across the method's override family: a call through a
+base-typed receiver reaches every override, so the same-named parameter of every member that
+declares it is found (and renamed) together; members that lack it but take ``**kwargs`` may
+forward it, so their keyword sites are name hits. ``__init__``/``__new__`` are no family
+(constructors are called through their class).
+
+TypeScript/JavaScript: the parameter's lexical uses in the body (no keyword arguments exist).
+"""
+
+from __future__ import annotations
+
+import ast
+import sqlite3
+from collections import deque
+from dataclasses import dataclass, field
+
+from astmcp.model import Reference
+from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.parameters import Parameter, function_node, is_python, parameters_of, read_text
+from astmcp.query.references import collect_references, override_family, twins
+from astmcp.workspace import Workspace
+
+__all__ = ["CallSite", "ParameterReferences", "parameter_references"]
+
+_CONSTRUCTORS = ("__init__", "__new__")
+_ORDER = {"certain": 0, "likely": 0, "name": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class CallSite:
+    """A call the index resolves to a member (certain/likely): the keywords it passes."""
+
+    file: str
+    line: int
+    keywords: frozenset[str]
+
+
+@dataclass(slots=True)
+class ParameterReferences:
+    """``references``: what a rename edits (certain/likely, then name hits); ``unpacked``:
+    ``f(**mapping)`` sites (name hits no edit can fix); ``members``: the parameter in every
+    function it is renamed in; ``external``: override family members outside the project."""
+
+    parameter: Parameter
+    members: list[Parameter]
+    references: list[Reference] = field(default_factory=list)
+    unpacked: list[Reference] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+    sites: list[CallSite] = field(default_factory=list)
+
+    def all(self) -> list[Reference]:
+        return sorted(
+            [*self.references, *self.unpacked],
+            key=lambda r: (_ORDER[r.confidence], r.file, r.line, r.column),
+        )
+
+
+def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Parameter) -> ParameterReferences:
+    if not is_python(param.file):
+        return ParameterReferences(param, [param], _ts_body(ws, param))
+    members, forwarding, external = _family(ws, conn, param)
+    out = ParameterReferences(param, members, external=external)
+    found: dict[tuple[str, int, int], Reference] = {}
+    files = _Files(ws)
+    for member in members:
+        for ref in _body(files, member):
+            found[(ref.file, ref.line, ref.column)] = ref
+    if param.by_keyword:
+        for function, sure in [*((m.function, True) for m in members), *((f, False) for f in forwarding)]:
+            for ref in _callers(ws, conn, function):
+                _keyword_sites(files, ref, param.name, sure, found, out)
+    unpacked = {(r.file, r.line, r.column): r for r in out.unpacked}
+    out.unpacked = [r for k, r in sorted(unpacked.items()) if k not in found]
+    out.references = sorted(found.values(), key=lambda r: (_ORDER[r.confidence], r.file, r.line, r.column))
+    return out
+
+
+# -- the family ---------------------------------------------------------------------------
+def _family(
+    ws: Workspace, conn: sqlite3.Connection, param: Parameter
+) -> tuple[list[Parameter], list[SymbolRow], list[str]]:
+    """Members renamed together, members that may forward the keyword, external members."""
+    function = param.function
+    if not param.by_keyword or function.kind != "method" or function.name in _CONSTRUCTORS:
+        return [param], [], []
+    family, external = override_family(conn, function)
+    members, forwarding = [param], []
+    for other in family:
+        if other.id == function.id:
+            continue
+        declared = parameters_of(ws, other)
+        same = next((p for p in declared if p.name == param.name), None)
+        if same is not None and same.kind not in ("var_positional", "var_keyword"):
+            members.append(same)
+        elif same is None and any(p.kind == "var_keyword" for p in declared):
+            forwarding.append(other)
+    return members, forwarding, external
+
+
+def _callers(ws: Workspace, conn: sqlite3.Connection, function: SymbolRow) -> list[Reference]:
+    """References of the function (and, for a constructor, of its class and of the subclasses
+    that inherit it) whose position may be the callee of a call."""
+    if function.kind == "property":
+        return []  # read as an attribute; a call would call what it returns
+    callees = [function]
+    if function.name in _CONSTRUCTORS and function.parent_path:
+        callees += _inheriting_classes(conn, function)
+    refs: list[Reference] = []
+    for callee in callees:
+        refs += collect_references(ws, conn, callee, include_name_hits=True)
+        refs += _aliased(conn, callee)
+    return [r for r in refs if not r.is_declaration and r.kind not in ("import", "export", "inherit", "type")]
+
+
+def _aliased(conn: sqlite3.Connection, symbol: SymbolRow) -> list[Reference]:
+    """Uses of an import alias (``from m import f as g; g(name=…)``): not references of the
+    name, but calls of the function all the same."""
+    ids = [s.id for s in twins(conn, symbol)]
+    return [
+        Reference(path, line, col, end_col, kind, "certain", False)
+        for path, line, col, end_col, kind in conn.execute(
+            "SELECT f.path, r.line, r.col, r.end_col, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
+            f" WHERE r.symbol_id IN ({','.join('?' * len(ids))}) AND r.name != ? AND r.confidence = 'certain'",
+            (*ids, symbol.name),
+        )
+    ]
+
+
+def _inheriting_classes(conn: sqlite3.Connection, function: SymbolRow) -> list[SymbolRow]:
+    """The constructor's class and its subclasses that do not define the constructor again."""
+    owners = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (function.file, function.parent_path)
+    )
+    out: list[SymbolRow] = []
+    seen: set[int] = set()
+    queue = deque(owners)
+    while queue:
+        cls = queue.popleft()
+        if cls.id in seen:
+            continue
+        seen.add(cls.id)
+        out.append(cls)
+        for (sub,) in conn.execute(
+            "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
+            " AND src_symbol_id IS NOT NULL",
+            (cls.id,),
+        ):
+            for row in query_symbols(conn, "s.id = ?", (sub,)):
+                redefines = query_symbols(
+                    conn,
+                    "f.path = ? AND s.parent_path = ? AND s.name IN ('__init__', '__new__')",
+                    (row.file, row.symbol_path),
+                )
+                if not redefines:
+                    queue.append(row)
+    return out
+
+
+# -- Python files ---------------------------------------------------------------------------
+class _Parsed:
+    """A file's scopes and its calls by where the callee ends (code points)."""
+
+    def __init__(self, text: str) -> None:
+        from astmcp.refactor.pyscopes import FileScopes
+
+        self.scopes = FileScopes(text)
+        self.by_callee: dict[tuple[int, int], ast.Call] = {}
+        self.by_first_arg: dict[tuple[int, int], ast.Call] = {}  # functools.partial(f, …)
+        self.by_string: dict[tuple[int, int], ast.Call] = {}  # getattr(obj, "f")(…)
+        for node in ast.walk(self.scopes.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            self.by_callee[self._end(node.func)] = node
+            if node.args and _callee_name(node.func) == "partial":
+                self.by_first_arg[self._end(node.args[0])] = node
+            inner = node.func
+            if (
+                isinstance(inner, ast.Call)
+                and _callee_name(inner.func) == "getattr"
+                and len(inner.args) >= 2
+                and isinstance(inner.args[1], ast.Constant)
+            ):
+                const = inner.args[1]
+                self.by_string[(const.lineno, self.scopes.column_of(const.lineno, const.col_offset))] = node
+
+    def _end(self, node: ast.expr) -> tuple[int, int]:
+        line = node.end_lineno or node.lineno
+        return line, self.scopes.column_of(line, node.end_col_offset or 0)
+
+
+def _callee_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+class _Files:
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.parsed: dict[str, _Parsed | None] = {}
+
+    def get(self, path: str) -> _Parsed | None:
+        if path not in self.parsed:
+            try:
+                self.parsed[path] = _Parsed(read_text(self.ws, path)) if is_python(path) else None
+            except (OSError, SyntaxError, ValueError):
+                self.parsed[path] = None
+        return self.parsed[path]
+
+
+def _body(files: _Files, param: Parameter) -> list[Reference]:
+    """The binding and every use the function's scopes resolve to it; decorator strings."""
+    from astmcp.refactor.pyscopes import resolve
+
+    parsed = files.get(param.file)
+    if parsed is None:
+        return []
+    scopes = parsed.scopes
+    declared = scopes.occurrences.get((param.line, param.column))
+    if declared is None:
+        return [
+            Reference(param.file, param.line, param.column, param.end_column, "definition", "certain", True)
+        ]
+    binding = declared.scope
+    out: list[Reference] = []
+    for occ in scopes.occurrences.values():
+        if occ.name != param.name or occ.role not in ("bind", "use") or not occ.scope.is_within(binding):
+            continue
+        if resolve(occ.scope, occ.name) is not binding:
+            continue
+        is_decl = occ is declared
+        kind = "definition" if is_decl else "write" if occ.role == "bind" else "read"
+        out.append(
+            Reference(param.file, occ.line, occ.column, occ.column + len(occ.name), kind, "certain", is_decl)
+        )
+    node = function_node(scopes.tree, param.function)
+    for decorator in node.decorator_list if node is not None else []:
+        for const in ast.walk(decorator):
+            if (
+                isinstance(const, ast.Constant)
+                and isinstance(const.value, str)
+                and _mentions(const.value, param.name)
+            ):
+                start = scopes.column_of(const.lineno, const.col_offset)
+                end_line = const.end_lineno or const.lineno
+                end = scopes.column_of(end_line, const.end_col_offset or 0)
+                if end_line == const.lineno:
+                    out.append(Reference(param.file, const.lineno, start, end, "string", "name", False))
+    return out
+
+
+def _mentions(text: str, name: str) -> bool:
+    """``name`` as a word of ``text`` (``"--name"``, ``"name, other"``; not ``"rename"``)."""
+    import re
+
+    return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None
+
+
+def _keyword_sites(
+    files: _Files,
+    ref: Reference,
+    name: str,
+    sure: bool,
+    found: dict[tuple[str, int, int], Reference],
+    out: ParameterReferences,
+) -> None:
+    """``name=`` at the call ``ref`` is the callee of (or passes ``ref`` to ``partial``, or names
+    it in ``getattr``); ``**mapping`` there is an unpacked site."""
+    parsed = files.get(ref.file)
+    if parsed is None:
+        return
+    confidence = ref.confidence if sure and ref.confidence != "name" else "name"
+    call = parsed.by_callee.get((ref.line, ref.end_column))
+    if call is None:
+        call = parsed.by_first_arg.get((ref.line, ref.end_column)) or parsed.by_string.get(
+            (ref.line, ref.column)
+        )
+        confidence = "name"
+        if call is None:
+            return
+    if confidence != "name":
+        out.sites.append(CallSite(ref.file, ref.line, frozenset(k.arg for k in call.keywords if k.arg)))
+    named = [k for k in call.keywords if k.arg == name]
+    for keyword in named:
+        column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
+        key = (ref.file, keyword.lineno, column)
+        if key not in found or _ORDER[confidence] < _ORDER[found[key].confidence]:
+            found[key] = Reference(
+                ref.file, keyword.lineno, column, column + len(name), "write", confidence, False
+            )
+    if named:
+        return
+    for keyword in call.keywords:
+        if keyword.arg is None:  # **mapping may hold the name
+            column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
+            out.unpacked.append(
+                Reference(ref.file, keyword.lineno, column, column + 2, "call", "name", False)
+            )
+
+
+# -- TypeScript / JavaScript ------------------------------------------------------------------
+def _ts_body(ws: Workspace, param: Parameter) -> list[Reference]:
+    from astmcp.refactor.tsscopes import TsFile
+
+    ts = TsFile(param.file, read_text(ws, param.file))
+    out = []
+    for line, column, end in ts.lexical_references(param.line, param.column, param.name):
+        is_decl = (line, column) == (param.line, param.column)
+        kind = "definition" if is_decl else "read"
+        out.append(Reference(param.file, line, column, end, kind, "certain", is_decl))
+    if not any(r.is_declaration for r in out):
+        out.append(
+            Reference(param.file, param.line, param.column, param.end_column, "definition", "certain", True)
+        )
+    return sorted(out, key=lambda r: (r.line, r.column))

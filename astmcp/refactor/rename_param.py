@@ -1,0 +1,91 @@
+"""``ast_rename_symbol`` on a parameter (``<file>::<function>.<param>``): the parameter in the
+function (and, for a method, in every override that declares it), its uses, and ``name=``
+keywords at resolved call sites (:mod:`astmcp.query.parameter_refs`).
+
+Refused: an override family reaching outside the project (``MUTATION_BLOCKED``); a new name the
+function (or a scope between a use and the parameter) already binds, a use of the new name the
+parameter would capture, or a resolved call that already passes ``new=`` (``NAME_COLLISION``).
+``f(**mapping)`` sites are uncertain: they block by default and are never edited.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from astmcp.errors import InvalidInput, MutationBlocked, NameCollision
+from astmcp.query.parameter_refs import parameter_references
+from astmcp.query.parameters import Parameter
+from astmcp.refactor import collisions
+from astmcp.refactor.identifiers import check_new_name
+from astmcp.refactor.plan import Plan
+from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
+from astmcp.refactor.rename import comment_note, file_edits, with_context
+from astmcp.refactor.rename_refs import Hit
+from astmcp.workspace import Workspace
+
+__all__ = ["prepare_parameter_rename"]
+
+
+def prepare_parameter_rename(
+    ws: Workspace,
+    conn: sqlite3.Connection,
+    param: Parameter,
+    new_name: str,
+    uncertain: str,
+    allow_new_errors: bool,
+) -> Plan:
+    check_new_name(new_name, param.file)
+    if new_name == param.name:
+        raise InvalidInput(f"{param.name!r} already has that name")
+    found = parameter_references(ws, conn, param)
+    if found.external:
+        raise MutationBlocked(
+            f"{param.function.name!r} overrides or is overridden outside the project"
+            f" ({', '.join(found.external)}); callers there may pass {param.name!r} by keyword",
+            {"external_members": found.external},
+        )
+    hits = [Hit.of(r) for r in found.references]
+    sure = [h for h in hits if h.confidence != "name"]
+    unsure = [h for h in hits if h.confidence == "name"]
+    unpacked = [Hit.of(r) for r in found.unpacked]
+    chosen = sure + (unsure if uncertain == "include" else [])
+    by_file: dict[str, list[Hit]] = {}
+    for hit in chosen:
+        by_file.setdefault(hit.file, []).append(hit)
+    loaded = {path: load_file(ws, path) for path in by_file}
+    # the scopes between each use and its parameter must not bind the new name, and no use of
+    # the new name may be captured (keyword and string hits are no scope occurrences)
+    collisions.check(
+        conn, [], {p: (loaded[p].source.text, by_file[p]) for p in by_file}, param.name, new_name
+    )
+    for site in found.sites:
+        if new_name in site.keywords:
+            raise NameCollision(
+                f"renaming to {new_name!r} would clash: the call at {site.file}:{site.line}"
+                f" already passes {new_name}=",
+                {"new_name": new_name, "file": site.file, "line": site.line},
+            )
+    edits: dict[str, tuple[LoadedFile, str]] = {}
+    for path, file_hits in by_file.items():
+        ts = collisions.ts_file(path, loaded[path].source.text)
+        edits[path] = (loaded[path], file_edits(loaded[path], file_hits, param.name, new_name, False, ts))
+    blocking = unsure + unpacked
+    reason = None
+    if blocking and uncertain == "block":
+        reason = (
+            f"{len(blocking)} uncertain reference(s) (calls reached by name only, **mapping arguments,"
+            " decorator strings); review uncertain_references, then prepare again with uncertain:"
+            " include or skip (**mapping sites are never edited)"
+        )
+    notes = {path: comment_note(path, loaded[path].source.text, param.name) for path in loaded}
+    return build_plan(
+        ws,
+        conn,
+        "rename",
+        edits,
+        allow_new_errors=allow_new_errors,
+        reference_count=len(sure),
+        uncertain=with_context(ws, sorted(blocking, key=lambda h: (h.file, h.line, h.column)), loaded),
+        uncertain_reason=reason,
+        notes={p: n for p, n in notes.items() if n},
+    )
