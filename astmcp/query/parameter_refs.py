@@ -4,11 +4,13 @@ Python: the binding and every load/store of the name that the function's scopes 
 it (nested scopes where it is free, ``nonlocal`` included; a comprehension, lambda or nested
 def that rebinds the name shadows it), plus ``name=`` keyword arguments at the call sites the
 index resolves to the function (methods through typed receivers, ``__init__`` through calls
-of its class and of subclasses that inherit it, ``super().__init__``). Positional-only and
+of its class and of subclasses that inherit it, ``super().__init__``, and ``cls(…)`` /
+``type(self)(…)`` in their methods). Positional-only and
 ``*args``/``**kwargs`` parameters have no keyword sites.
 
-Uncertain (``name``): keyword sites of calls reached by name only, ``functools.partial(f,
-name=…)``, ``getattr(obj, "f")(name=…)``, strings in the function's decorators that mention the
+Uncertain (``name``): keyword sites of calls reached by name only, calls that take the function
+as an argument (``functools.partial(f, name=…)``, ``ctx.invoke(f, name=…)``), ``getattr(obj,
+"f")(name=…)``, strings in the function's decorators that mention the
 name (``@click.option("--name")``, ``@pytest.mark.parametrize("name", …)``), and calls that pass
 ``**mapping`` (listed in ``unpacked``: no edit can follow them).
 
@@ -83,6 +85,12 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
         for function, sure in [*((m.function, True) for m in members), *((f, False) for f in forwarding)]:
             for ref in _callers(ws, conn, function):
                 _keyword_sites(files, ref, param.name, sure, found, out)
+        if param.function.name in _CONSTRUCTORS and param.function.parent_path:
+            classes, redefined = _inheriting_classes(conn, param.function)
+            for cls in classes:
+                _self_constructions(
+                    conn, files, cls, param.name, "name" if redefined else "likely", found, out
+                )
     unpacked = {(r.file, r.line, r.column): r for r in out.unpacked}
     out.unpacked = [r for k, r in sorted(unpacked.items()) if k not in found]
     out.references = sorted(found.values(), key=lambda r: (_ORDER[r.confidence], r.file, r.line, r.column))
@@ -93,11 +101,16 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
 def _family(
     ws: Workspace, conn: sqlite3.Connection, param: Parameter
 ) -> tuple[list[Parameter], list[SymbolRow], list[str]]:
-    """Members renamed together, members that may forward the keyword, external members."""
+    """Members renamed together, members that may forward the keyword, external members.
+
+    Every function is one target with its other declarations (overloads, redefinitions, the
+    stub beside it); a keyword parameter of a method, with its override family too."""
     function = param.function
-    if not param.by_keyword or function.kind != "method" or function.name in _CONSTRUCTORS:
-        return [param], [], []
-    family, external = override_family(conn, function)
+    external: list[str] = []
+    if param.by_keyword and function.kind == "method" and function.name not in _CONSTRUCTORS:
+        family, external = override_family(conn, function)
+    else:
+        family = twins(conn, function)
     members, forwarding = [param], []
     for other in family:
         if other.id == function.id:
@@ -118,7 +131,7 @@ def _callers(ws: Workspace, conn: sqlite3.Connection, function: SymbolRow) -> li
         return []  # read as an attribute; a call would call what it returns
     callees = [function]
     if function.name in _CONSTRUCTORS and function.parent_path:
-        callees += _inheriting_classes(conn, function)
+        callees += _inheriting_classes(conn, function)[0]
     refs: list[Reference] = []
     for callee in callees:
         refs += collect_references(ws, conn, callee, include_name_hits=True)
@@ -140,13 +153,15 @@ def _aliased(conn: sqlite3.Connection, symbol: SymbolRow) -> list[Reference]:
     ]
 
 
-def _inheriting_classes(conn: sqlite3.Connection, function: SymbolRow) -> list[SymbolRow]:
-    """The constructor's class and its subclasses that do not define the constructor again."""
+def _inheriting_classes(conn: sqlite3.Connection, function: SymbolRow) -> tuple[list[SymbolRow], bool]:
+    """The constructor's class and its subclasses that do not define the constructor again;
+    and whether some subclass does (``cls(…)`` in the class may then reach another one)."""
     owners = query_symbols(
         conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (function.file, function.parent_path)
     )
     out: list[SymbolRow] = []
     seen: set[int] = set()
+    redefined = False
     queue = deque(owners)
     while queue:
         cls = queue.popleft()
@@ -165,9 +180,68 @@ def _inheriting_classes(conn: sqlite3.Connection, function: SymbolRow) -> list[S
                     "f.path = ? AND s.parent_path = ? AND s.name IN ('__init__', '__new__')",
                     (row.file, row.symbol_path),
                 )
-                if not redefines:
+                if redefines:
+                    redefined = True
+                else:
                     queue.append(row)
-    return out
+    return out, redefined
+
+
+def _self_constructions(
+    conn: sqlite3.Connection,
+    files: _Files,
+    cls: SymbolRow,
+    name: str,
+    confidence: str,
+    found: dict[tuple[str, int, int], Reference],
+    out: ParameterReferences,
+) -> None:
+    """``cls(name=…)`` in a classmethod, ``type(self)(name=…)`` and ``self.__class__(name=…)``
+    in a method of a class that inherits the constructor (the index does not type them)."""
+    parsed = files.get(cls.file)
+    if parsed is None:
+        return
+    for method in query_symbols(
+        conn, "f.path = ? AND s.parent_path = ? AND s.kind = 'method'", (cls.file, cls.symbol_path)
+    ):
+        node = function_node(parsed.scopes.tree, method)
+        positional = [*node.args.posonlyargs, *node.args.args] if node is not None else []
+        if node is None or not positional:
+            continue
+        first = positional[0].arg
+        is_classmethod = any(isinstance(d, ast.Name) and d.id == "classmethod" for d in node.decorator_list)
+        for call in ast.walk(node):
+            if isinstance(call, ast.Call) and _constructs(call.func, first, is_classmethod):
+                if confidence != "name":
+                    out.sites.append(
+                        CallSite(cls.file, call.lineno, frozenset(k.arg for k in call.keywords if k.arg))
+                    )
+                for keyword in call.keywords:
+                    column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
+                    if keyword.arg == name:
+                        ref = Reference(
+                            cls.file, keyword.lineno, column, column + len(name), "write", confidence, False
+                        )
+                        found.setdefault((cls.file, keyword.lineno, column), ref)
+                    elif keyword.arg is None:
+                        out.unpacked.append(
+                            Reference(cls.file, keyword.lineno, column, column + 2, "call", "name", False)
+                        )
+
+
+def _constructs(func: ast.expr, first: str, is_classmethod: bool) -> bool:
+    if is_classmethod:
+        return isinstance(func, ast.Name) and func.id == first
+    if isinstance(func, ast.Attribute):  # self.__class__(…)
+        return func.attr == "__class__" and isinstance(func.value, ast.Name) and func.value.id == first
+    return (  # type(self)(…)
+        isinstance(func, ast.Call)
+        and isinstance(func.func, ast.Name)
+        and func.func.id == "type"
+        and len(func.args) == 1
+        and isinstance(func.args[0], ast.Name)
+        and func.args[0].id == first
+    )
 
 
 # -- Python files ---------------------------------------------------------------------------
@@ -179,14 +253,15 @@ class _Parsed:
 
         self.scopes = FileScopes(text)
         self.by_callee: dict[tuple[int, int], ast.Call] = {}
-        self.by_first_arg: dict[tuple[int, int], ast.Call] = {}  # functools.partial(f, …)
+        self.by_argument: dict[tuple[int, int], ast.Call] = {}  # partial(f, …), ctx.invoke(f, …)
         self.by_string: dict[tuple[int, int], ast.Call] = {}  # getattr(obj, "f")(…)
         for node in ast.walk(self.scopes.tree):
             if not isinstance(node, ast.Call):
                 continue
             self.by_callee[self._end(node.func)] = node
-            if node.args and _callee_name(node.func) == "partial":
-                self.by_first_arg[self._end(node.args[0])] = node
+            if node.keywords:
+                for arg in node.args:
+                    self.by_argument[self._end(arg)] = node
             inner = node.func
             if (
                 isinstance(inner, ast.Call)
@@ -280,15 +355,16 @@ def _keyword_sites(
     found: dict[tuple[str, int, int], Reference],
     out: ParameterReferences,
 ) -> None:
-    """``name=`` at the call ``ref`` is the callee of (or passes ``ref`` to ``partial``, or names
-    it in ``getattr``); ``**mapping`` there is an unpacked site."""
+    """``name=`` at the call ``ref`` is the callee of; at a call that takes the function as an
+    argument (``partial(f, name=…)``, ``ctx.invoke(f, name=…)``: it may pass the keyword on) or
+    names it in ``getattr``, a name hit. ``**mapping`` there is an unpacked site."""
     parsed = files.get(ref.file)
     if parsed is None:
         return
     confidence = ref.confidence if sure and ref.confidence != "name" else "name"
     call = parsed.by_callee.get((ref.line, ref.end_column))
     if call is None:
-        call = parsed.by_first_arg.get((ref.line, ref.end_column)) or parsed.by_string.get(
+        call = parsed.by_argument.get((ref.line, ref.end_column)) or parsed.by_string.get(
             (ref.line, ref.column)
         )
         confidence = "name"

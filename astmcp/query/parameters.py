@@ -8,6 +8,7 @@ and its last component is a parameter of the function (or method) the rest names
 from __future__ import annotations
 
 import ast
+import difflib
 import sqlite3
 from dataclasses import dataclass
 
@@ -173,13 +174,19 @@ def _resolve_parameter(ws: Workspace, conn: sqlite3.Connection, target: SymbolTa
         number = int(line)
         exact = [r for r in rows if r.line == number]
         rows = exact or [r for r in rows if r.start_line <= number <= r.end_line]
-    found = [p for row in rows for p in parameters_of(ws, row) if p.name == name]
+    declared = [p for row in rows for p in parameters_of(ws, row)]
+    found = [p for p in declared if p.name == name]
     if not found:
+        if declared:  # the function exists: its parameters are the likeliest meant
+            close = difflib.get_close_matches(name, [p.name for p in declared], n=5, cutoff=0.5)
+            suggestions = [p.selector for n in close for p in declared if p.name == n]
+            suggestions = suggestions or [p.selector for p in declared]
+            raise NotFound(f"{prefix!r} in {path} has no parameter {name!r}", suggestions[:5])
         return None
     if len(found) > 1:
         raise AmbiguousTarget(
             f"{len(found)} functions {prefix!r} in {path} have a parameter {name!r}; add @LINE",
-            [{**candidate(p.function), "selector": p.selector} for p in found],
+            [{**candidate(p.function), "selector": p.selector, "kind": "parameter"} for p in found],
         )
     if found[0].kind == "property":
         raise InvalidInput(
