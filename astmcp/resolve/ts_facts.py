@@ -11,7 +11,11 @@ whose receiver cannot be typed has no chain: a ``name`` hit.
 The payload also holds what the linker needs to resolve other files' chains
 into this one: ``vtypes`` / ``rtypes`` (value and return types of symbols, by
 name position), ``bases`` (extends/implements), ``exports`` (export clauses,
-``export default``, ``export =``) and ``stars`` (``export * from``).
+``export default``, ``export =``) and ``stars`` (``export * from``); for generics,
+``tparams`` (constraint and default of each type parameter), ``generics`` (a
+function's type parameters in order), ``ptypes`` (its declared parameter types),
+``rgen`` (the head and type arguments of a generic return type) and ``calls``
+(what a call site binds them with, see :class:`~astmcp.resolve.ts_scopes.Site`).
 
 Two fields are for the built-in diagnostics, not the linker (:data:`LOCAL_FIELDS`):
 ``undefined`` (identifiers no scope binds, see :mod:`astmcp.diagnostics.ts_undefined`)
@@ -28,7 +32,7 @@ from tree_sitter import Node, Point, Tree
 
 from astmcp.diagnostics import ts_undefined
 from astmcp.lang.ts_parse import TsSource
-from astmcp.resolve.ts_scopes import Binding, Desc, Scope, chain_of
+from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site, chain_of
 
 __all__ = ["LOCAL_FIELDS", "NAME", "analyze"]
 
@@ -70,6 +74,11 @@ def analyze(path: str, text: str, tree: Tree) -> dict[str, Any]:
     return out
 
 
+def _named(node: Node | None) -> list[Node]:
+    """Named children without comments (``f(/* why */ x)``: x is still the first argument)."""
+    return [c for c in node.named_children if c.type != "comment"] if node is not None else []
+
+
 def _ident(text: str) -> bool:
     return (
         bool(text) and (text[0].isalpha() or text[0] in "_$") and all(c.isalnum() or c in "_$" for c in text)
@@ -93,7 +102,15 @@ class _Walker:
         self.nsimports: dict[str, str] = {}
         self.unions: dict[str, list[Desc]] = {}  # `A | B` annotations by position
         self.cbtypes: dict[str, dict[str, list[Desc]]] = {}  # callback parameter types of functions
-        self.callback: tuple[Desc, int, bool] | None = None  # set while visiting a function argument
+        self.callback: tuple[Desc, int, bool, Site | None] | None = None  # set while visiting an argument
+        self.tparams: dict[str, tuple[Desc, Desc]] = {}  # type parameter -> (constraint, default)
+        self.generics: dict[str, list[str]] = {}  # function -> its type parameters
+        self.ptypes: dict[str, list[Desc]] = {}  # function -> declared parameter types (instances)
+        self.rgen: dict[
+            str, tuple[Desc, list[Desc]]
+        ] = {}  # function -> generic return type (head, arguments)
+        self.sites: dict[int, Site] = {}  # call node id -> its site
+        self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises
         self.owner: str | None = None
         self.this: Desc = None
         self.super: Desc = None  # an instance of the enclosing class's base
@@ -111,6 +128,7 @@ class _Walker:
             "subscript_expression": self.subscript,
             "nested_type_identifier": self.nested_type,
             "literal_type": self.literal_type,
+            "lookup_type": self.lookup_type,
             "statement_block": self.block,
             "for_statement": self.loop,
             "for_in_statement": self.for_in,
@@ -227,7 +245,29 @@ class _Walker:
         unions = {k: [chain_of(d) for d in ds] for k, ds in self.unions.items()}
         if unions:
             out["unions"] = unions
+        self.generic_payload(out)
         return out
+
+    def generic_payload(self, out: dict[str, Any]) -> None:
+        tparams = {k: [chain_of(c), chain_of(d)] for k, (c, d) in self.tparams.items()}
+        if any(c or d for c, d in tparams.values()):
+            out["tparams"] = {k: v for k, v in tparams.items() if v[0] or v[1]}
+        if self.generics:
+            out["generics"] = self.generics
+        ptypes = {k: [chain_of(d) for d in ds] for k, ds in self.ptypes.items()}
+        if any(any(v) for v in ptypes.values()):
+            out["ptypes"] = {k: v for k, v in ptypes.items() if any(v)}
+        rgen: dict[str, Any] = {}
+        for k, (head, args) in self.rgen.items():
+            chains = [chain_of(d) for d in args]
+            head_chain = chain_of(head)
+            if head_chain is not None and any(chains):
+                rgen[k] = [head_chain, chains]
+        if rgen:
+            out["rgen"] = rgen
+        calls = {site.key: found for site in self.sites.values() if (found := site.chains())}
+        if calls:
+            out["calls"] = calls
 
     # -- walk ---------------------------------------------------------------------
     def run(self) -> None:
@@ -283,7 +323,7 @@ class _Walker:
             return ("m", base, self.text(prop)) if base is not None else None
         if kind == "call_expression":
             base = self.desc(node.child_by_field_name("function"), scope)
-            return ("c", base) if base is not None else None
+            return ("c", base, self.site(node, scope)) if base is not None else None
         if kind == "new_expression":
             base = self.desc(node.child_by_field_name("constructor"), scope)
             return ("i", base) if base is not None else None
@@ -316,6 +356,11 @@ class _Walker:
             return ("k", f"U:{key}")
         if kind == "generic_type":
             return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
+        if kind == "lookup_type":  # `X["key"]`: the declared type of X's member `key`
+            parts = node.named_children
+            member = self.literal_name(parts[1]) if len(parts) == 2 else None
+            base = self.tdesc(parts[0], scope) if member is not None else None
+            return ("m", ("i", base), member) if base is not None else None
         if kind in ("nested_type_identifier", "nested_identifier", "member_expression"):
             parts = node.named_children
             if len(parts) >= 2:
@@ -339,6 +384,35 @@ class _Walker:
     def instance(self, node: Node | None, scope: Scope) -> Desc:
         found = self.tdesc(node, scope)
         return ("i", found) if found is not None else None
+
+    def site(self, node: Node, scope: Scope) -> Site | None:
+        """The call's :class:`Site` (one per call node), keyed by its arguments' position."""
+        found = self.sites.get(node.id)
+        if found is not None:
+            return found
+        args = node.child_by_field_name("arguments")
+        if args is None or args.type != "arguments":
+            return None
+        targs_node = node.child_by_field_name("type_arguments")
+        targs = [self.tdesc(t, scope) for t in _named(targs_node)]
+        expected = None
+        annotation = self.expect.get(node.id)
+        if annotation is not None:
+            head = annotation.child_by_field_name("name")
+            eargs = annotation.child_by_field_name("type_arguments")
+            if head is not None and eargs is not None:
+                expected = (self.tdesc(head, scope), [self.tdesc(t, scope) for t in _named(eargs)])
+        found = Site(self.key(args), targs, expected, [self.desc(a, scope) for a in _named(args)])
+        self.sites[node.id] = found
+        return found
+
+    def literal_name(self, node: Node) -> str | None:
+        """The identifier a string literal type (``"key"``) spells, else None."""
+        inner = node.named_children[0] if node.type == "literal_type" and node.named_children else None
+        frags = inner.named_children if inner is not None and inner.type == "string" else []
+        if len(frags) == 1 and frags[0].type == "string_fragment" and _ident(self.text(frags[0])):
+            return self.text(frags[0])
+        return None
 
     # -- occurrences ------------------------------------------------------------------
     def identifier(self, node: Node, scope: Scope) -> None:
@@ -390,9 +464,14 @@ class _Walker:
         """A function passed as the k-th argument has its parameters typed by the callee's
         declared callback type (``operate((source, subscriber) => …)``)."""
         target = self.desc(callee, scope) if callee is not None else None
-        for k, arg in enumerate(node.named_children):
+        call = node.parent
+        site = self.site(call, scope) if call is not None and call.type == "call_expression" else None
+        for child in node.named_children:
+            if child.type == "comment":
+                self.visit(child, scope)
+        for k, arg in enumerate(_named(node)):
             if target is not None and arg.type in ("arrow_function", "function_expression"):
-                self.callback = (target, k, new)
+                self.callback = (target, k, new, site)
             self.visit(arg, scope)
             self.callback = None
 
@@ -432,6 +511,18 @@ class _Walker:
         for child in node.named_children:
             if child.type == "string":
                 self.string_hit(child)
+
+    def lookup_type(self, node: Node, scope: Scope) -> None:
+        """``X["key"]`` names X's member ``key`` (a name hit when X cannot be typed)."""
+        parts = node.named_children
+        key = self.literal_name(parts[1]) if len(parts) == 2 else None
+        if key is None:
+            self.children(node, scope)
+            return
+        self.visit(parts[0], scope)
+        base = self.tdesc(parts[0], scope)
+        fragment = parts[1].named_children[0].named_children[0]
+        self.row(fragment, "string", ("i", base) if base is not None else None, member=True, name=key)
 
     def nested_type(self, node: Node, scope: Scope) -> None:
         parts = node.named_children
@@ -506,9 +597,18 @@ class _Walker:
                 self.visit(child, inner)
 
     def type_parameter(self, node: Node, scope: Scope) -> None:
+        """A type parameter stands for ``T:<key>``: what a call site binds it to, else its
+        constraint (at a call site that does not bind it, its default first)."""
         name = node.child_by_field_name("name")
         if name is not None:
-            scope.names[self.text(name)] = Binding(None)
+            key = self.key(name)
+            scope.names[self.text(name)] = Binding(None, ("k", f"T:{key}"))
+            bound = _named(node.child_by_field_name("constraint"))
+            default = _named(node.child_by_field_name("value"))
+            self.tparams[key] = (
+                self.tdesc(bound[0], scope) if bound else None,
+                self.tdesc(default[0], scope) if default else None,
+            )
         for child in node.named_children:
             if child != name:
                 self.visit(child, scope)
@@ -563,6 +663,10 @@ class _Walker:
         if spec is not None:
             self.require_binding(name, target, spec)
             return
+        if annotation is not None and value is not None and value.type == "call_expression":
+            inner = _named(annotation)
+            if inner and inner[0].type == "generic_type":
+                self.expect[value.id] = inner[0]
         vtype = self.instance(annotation, scope) if annotation is not None else self.desc(value, scope)
         if name.type == "identifier":
             key = self.declare(target, name, vtype)
@@ -657,12 +761,14 @@ class _Walker:
         node: Node | None,
         scope: Scope,
         owner_class: Desc,
-        callback: tuple[Desc, int, bool] | None = None,
+        callback: tuple[Desc, int, bool, Site | None] | None = None,
     ) -> None:
         if node is None:
             return
         if node.type == "identifier":  # `x => …`
-            vtype = ("a", callback[0], callback[1], 0, callback[2]) if callback is not None else None
+            vtype = (
+                ("a", callback[0], callback[1], 0, callback[2], callback[3]) if callback is not None else None
+            )
             self.declare(scope, node, vtype, False)
             return
         index = 0
@@ -677,7 +783,7 @@ class _Walker:
             if pattern is not None and pattern.type == "this":
                 continue
             if vtype is None and callback is not None:
-                vtype = ("a", callback[0], callback[1], index, callback[2])
+                vtype = ("a", callback[0], callback[1], index, callback[2], callback[3])
             index += 1
             if pattern is not None and pattern.type == "identifier":
                 self.declare(scope, pattern, vtype, False)
@@ -715,6 +821,7 @@ class _Walker:
         ret = node.child_by_field_name("return_type")
         if key is not None:
             self.callback_types(node, key, inner)
+            self.signature(node, key, inner)
             self.owner = key
             if ret is not None:
                 self.rtypes[key] = self.instance(ret, inner)
@@ -736,6 +843,31 @@ class _Walker:
                 self.visit(child, inner)
         self.owner, self.this = outer_owner, outer_this
 
+    def signature(self, node: Node, key: str, scope: Scope) -> None:
+        """What binds a generic function's type parameters at a call: their order, the declared
+        parameter types and a generic return type's arguments."""
+        tparams = node.child_by_field_name("type_parameters")
+        if tparams is None:
+            return
+        names = [n for p in _named(tparams) if (n := p.child_by_field_name("name")) is not None]
+        self.generics[key] = [self.key(n) for n in names]
+        params = node.child_by_field_name("parameters")
+        types: list[Desc] = []
+        for param in _named(params):
+            pattern = param.child_by_field_name("pattern")
+            if pattern is not None and pattern.type == "this":
+                continue
+            types.append(self.instance(param.child_by_field_name("type"), scope))
+        if any(t is not None for t in types):
+            self.ptypes[key] = types
+        ret = node.child_by_field_name("return_type")
+        inner = _named(ret)[0] if ret is not None and _named(ret) else None
+        if inner is not None and inner.type == "generic_type":
+            head = inner.child_by_field_name("name")
+            args = inner.child_by_field_name("type_arguments")
+            if head is not None and args is not None:
+                self.rgen[key] = (self.tdesc(head, scope), [self.tdesc(a, scope) for a in _named(args)])
+
     def callback_types(self, node: Node, key: str, scope: Scope) -> None:
         """Parameter types of the function-typed parameters of a declared function."""
         params = node.child_by_field_name("parameters")
@@ -743,7 +875,7 @@ class _Walker:
             return
         found: dict[str, list[Desc]] = {}
         index = 0
-        for param in params.named_children:
+        for param in _named(params):
             pattern = param.child_by_field_name("pattern")
             if pattern is not None and pattern.type == "this":
                 continue
@@ -754,7 +886,7 @@ class _Walker:
             if kind is not None and kind.type == "function_type":
                 inner = kind.child_by_field_name("parameters")
                 types = []
-                for sub in inner.named_children if inner is not None else ():
+                for sub in _named(inner):
                     sub_pattern = sub.child_by_field_name("pattern")
                     if sub_pattern is not None and sub_pattern.type == "this":
                         continue

@@ -8,9 +8,12 @@ then steps ``|<member>``, ``|()`` (call result) and ``|:`` (instance of a class/
 A *descriptor* is a tuple built while walking, resolved to a chain after the
 walk, when every hoisted declaration is known:
 ``("n", scope, name)`` a name, ``("k", chain)`` a fixed chain, ``("m", desc, name)`` a member,
-``("c", desc)`` a call result, ``("i", desc)`` an instance, ``("a", callee, k, j, new)`` the
-j-th parameter of a function passed as the k-th argument (chain step ``|@k.j``, ``|@@k.j``
-for a constructor).
+``("c", desc, site)`` a call result, ``("i", desc)`` an instance, ``("a", callee, k, j, new, site)``
+the j-th parameter of a function passed as the k-th argument (chain step ``|@k.j``, ``|@@k.j``
+for a constructor). A type parameter is ``T:<line>:<col>`` (its name position). A call whose
+:class:`Site` tells something about the callee's type parameters (explicit type arguments, the
+declared type of the variable it initialises, typed arguments) adds ``/<line>:<col>`` to its
+``()`` / ``@k.j`` step, so the linker can bind them.
 """
 
 from __future__ import annotations
@@ -63,6 +66,44 @@ class Scope:
         return scope
 
 
+class Site:
+    """A call's facts for binding the callee's type parameters: explicit type arguments
+    (type descriptors), the expected type (head and arguments of the initialised variable's
+    generic annotation) and the arguments (value descriptors)."""
+
+    __slots__ = ("_chains", "args", "expected", "key", "targs")
+
+    def __init__(
+        self, key: str, targs: list[Desc], expected: tuple[Desc, list[Desc]] | None, args: list[Desc]
+    ):
+        self.key = key
+        self.targs = targs
+        self.expected = expected
+        self.args = args
+        self._chains: dict[str, Any] | None = None
+
+    def chains(self) -> dict[str, Any]:
+        """The site's link fact (empty when nothing in it could be typed)."""
+        if self._chains is None:
+            out: dict[str, Any] = {}
+            self._chains = out  # a site whose arguments refer back to it (`x = f(x)`) sees itself empty
+            targs = [chain_of(d) for d in self.targs]
+            if any(targs):
+                out["t"] = targs
+            if self.expected is not None:
+                head = chain_of(self.expected[0])
+                eargs = [chain_of(d) for d in self.expected[1]]
+                if head is not None and any(eargs):
+                    out["e"] = [head, eargs]
+            args = [chain_of(d) for d in self.args]
+            if any(args):
+                out["a"] = args
+        return self._chains
+
+    def suffix(self) -> str:
+        return f"/{self.key}" if self.chains() else ""
+
+
 def chain_of(desc: Desc, depth: int = 0) -> str | None:
     """The chain a descriptor stands for, None when it cannot be typed."""
     if desc is None or depth > _MAX_DEPTH:
@@ -85,9 +126,12 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
     if tag == "m":
         return f"{base}|{desc[2]}"
     if tag == "c":
-        return f"{base}|()"
+        site = desc[2] if len(desc) > 2 else None
+        return f"{base}|()" + (site.suffix() if site is not None else "")
     if tag == "i":
         return base if base.endswith("|:") else f"{base}|:"
     if tag == "a":  # parameter j of the callback passed as argument k (of a constructor: "@@")
-        return f"{base}|{'@@' if desc[4] else '@'}{desc[2]}.{desc[3]}"
+        site = desc[5] if len(desc) > 5 else None
+        suffix = site.suffix() if site is not None else ""
+        return f"{base}|{'@@' if desc[4] else '@'}{desc[2]}.{desc[3]}{suffix}"
     return None

@@ -159,8 +159,111 @@ class Resolver:
     def _resolve(self, path: str, chain: str) -> Entity:
         head, sep, step = chain.rpartition("|")
         if sep:
-            return self.step(self.resolve(path, head), step)
+            entity = self.resolve(path, head)
+            step, _, site = step.partition("/")
+            if site:
+                found = self.site_step(entity, step, path, site)
+                if found is not None:
+                    return found
+            return self.step(entity, step)
         return self.base(path, chain)
+
+    def resolve_in(self, path: str, chain: str, subst: dict[str, Entity] | None, depth: int = 0) -> Entity:
+        """``chain`` of ``path`` with its type parameters bound by ``subst`` (a call site's)."""
+        if subst is None or not chain.startswith("T:"):
+            return self.resolve(path, chain)
+        head, *steps = chain.split("|")
+        entity = self.type_param(path, head[2:], subst, depth + 1)
+        for step in steps:
+            entity = self.step(entity, step.partition("/")[0])
+        return entity
+
+    def type_param(self, path: str, key: str, subst: dict[str, Entity] | None, depth: int = 0) -> Entity:
+        """A type parameter: its binding, else (at a call site) its default, else its constraint."""
+        if subst is not None and key in subst:
+            return subst[key]
+        if depth > 8:
+            return None
+        bound, default = self.facts(path).get("tparams", {}).get(key, (None, None))
+        if subst is not None and default:
+            return self.resolve_in(path, default, subst, depth)
+        return self.resolve_in(path, bound, subst, depth) if bound else None
+
+    def site_step(self, entity: Entity, step: str, path: str, site: str) -> Entity:
+        """A call result or callback parameter whose declared type is a type parameter of the
+        callee, bound at the call site (``path``, ``site``); None when nothing binds it."""
+        if entity is None or entity[0] != "s":
+            return None
+        sym = self.callable(self.syms[entity[1]])
+        if sym is None:
+            return None
+        if step == "()":
+            target: _Sym | None = sym
+            chain = self.facts(sym.path).get("rtypes", {}).get(sym.key)
+        elif step.startswith("@"):
+            target, chain = self.callback_chain(sym, step)
+        else:
+            return None
+        if target is None or not chain or not chain.startswith("T:"):
+            return None
+        return self.resolve_in(target.path, chain, self.substitution(target, path, site))
+
+    def substitution(self, fn: _Sym, path: str, site: str) -> dict[str, Entity] | None:
+        """What the call at ``site`` of ``path`` binds ``fn``'s type parameters to: explicit type
+        arguments, else the generic annotation of the variable it initialises matched against
+        the declared return type, else an argument passed for a parameter declared as ``T``."""
+        facts = self.facts(fn.path)
+        order = facts.get("generics", {}).get(fn.key)
+        call = self.facts(path).get("calls", {}).get(site)
+        if not order or not call:
+            return None
+        subst: dict[str, Entity] = {}
+        for key, chain in zip(order, call.get("t", ()), strict=False):
+            if chain:
+                subst[key] = self.resolve(path, chain)
+        expected, declared = call.get("e"), facts.get("rgen", {}).get(fn.key)
+        if (
+            expected
+            and declared
+            and self.same(self.resolve(path, expected[0]), self.resolve(fn.path, declared[0]))
+        ):
+            for mine, theirs in zip(declared[1], expected[1], strict=False):
+                if mine and theirs and mine.startswith("T:") and "|" not in mine and mine[2:] not in subst:
+                    subst[mine[2:]] = self.resolve(path, theirs)
+        for declared_type, arg in zip(
+            facts.get("ptypes", {}).get(fn.key, ()), call.get("a", ()), strict=False
+        ):
+            if not declared_type or not arg or not declared_type.endswith("|:"):
+                continue
+            key = declared_type[2:-2]
+            if declared_type.startswith("T:") and "|" not in key and key not in subst:
+                value = self.value_type(self.resolve(path, arg))
+                if value is not None:
+                    subst[key] = value
+        return subst
+
+    def value_type(self, value: Entity) -> Entity:
+        """The declared class/interface of a value (an instance, or a variable typed as one)."""
+        if value is not None and value[0] == "s" and self.syms[value[1]].kind in ("variable", "property"):
+            value = self.typed(self.syms[value[1]], "vtypes")
+        return ("s", value[1]) if value is not None and value[0] == "i" else None
+
+    def same(self, a: Entity, b: Entity) -> bool:
+        """Two entities name the same declaration (a type and a value of one name count as one)."""
+        if a is None or b is None or a[0] != "s" or b[0] != "s":
+            return False
+        left, right = self.syms[a[1]], self.syms[b[1]]
+        return (left.path, left.symbol_path) == (right.path, right.symbol_path)
+
+    def twin(self, sym: _Sym, kinds: tuple[str, ...]) -> _Sym | None:
+        """The declaration of ``sym``'s name, in its file, of one of ``kinds`` (``interface X`` +
+        ``const X``: the type is the interface, calling it calls the value)."""
+        return next(
+            (t for t in self.table(sym.path).by_path.get(sym.symbol_path, ()) if t.kind in kinds), None
+        )
+
+    def callable(self, sym: _Sym) -> _Sym | None:
+        return sym if sym.kind in _CALLABLE or sym.kind == "class" else self.twin(sym, _CALLABLE)
 
     def base(self, path: str, chain: str) -> Entity:
         if chain.startswith("P:"):
@@ -170,6 +273,9 @@ class Resolver:
                 return ("s", sym.id)
             spec = self.facts(path).get("nsimports", {}).get(chain[2:])
             return self.module(path, spec) if spec is not None else ("x", "")
+        if chain.startswith("T:"):
+            self.deps.add(path)
+            return self.type_param(path, chain[2:], None)
         if chain.startswith("U:"):
             alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
             return ("v", tuple(self.resolve(path, alt) if alt else None for alt in alternatives))
@@ -239,13 +345,19 @@ class Resolver:
         if step == ":":
             if kind in _CLASSLIKE or kind == "enum":
                 return ("i", value)
+            twin = self.twin(sym, _CLASSLIKE)
+            if twin is not None:
+                return ("i", twin.id)
             if kind in _TYPED:
                 return self.step(self.typed(sym, "vtypes"), ":")
             return None
         if step == "()":
+            if kind in ("function", "method"):
+                return self.returned(sym)
             if kind in _CALLABLE or kind in ("variable", "property"):
                 return self.typed(sym, "rtypes")
-            return None
+            twin = self.twin(sym, _CALLABLE)
+            return self.typed(twin, "rtypes") if twin is not None else None
         child = self.symbol(sym.path, f"{sym.symbol_path}.{step}")
         if child is not None:
             return ("s", child.id)
@@ -259,6 +371,16 @@ class Resolver:
             spec = self.facts(sym.path).get("nsimports", {}).get(sym.key)
             module = self.module(sym.path, spec) if spec is not None else None
             return self.member(module, step) if module is not None and module[0] == "m" else module
+        return None
+
+    def returned(self, sym: _Sym) -> Entity:
+        """What calling a function returns: the first of its declarations with a declared return
+        type (overloads come first; the implementation's own, often ``any``, is not visible)."""
+        for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)):
+            if decl.kind == sym.kind:
+                found = self.typed(decl, "rtypes")
+                if found is not None:
+                    return found
         return None
 
     def meaning(self, symbol_id: int, kind: str) -> int:
@@ -284,18 +406,22 @@ class Resolver:
     def callback_parameter(self, sym: _Sym, step: str) -> Entity:
         """``@k.j``: the declared type of parameter j of the callback parameter k of a function
         (``@@``: of a class's constructor)."""
+        target, chain = self.callback_chain(sym, step)
+        return self.resolve(target.path, chain) if target is not None and chain else None
+
+    def callback_chain(self, sym: _Sym, step: str) -> tuple[_Sym | None, str | None]:
+        """The function declaring the callback parameter of ``@k.j`` and the chain of its type."""
         target: _Sym | None = sym
         if step.startswith("@@"):
             target = self.symbol(sym.path, f"{sym.symbol_path}.constructor") if sym.kind == "class" else None
         elif sym.kind not in _CALLABLE:
-            return None
+            target = self.twin(sym, _CALLABLE)
         if target is None:
-            return None
+            return None, None
         k, _, j = step.lstrip("@").partition(".")
         chains = self.facts(target.path).get("cbtypes", {}).get(target.key, {}).get(k, ())
         index = int(j)
-        chain = chains[index] if index < len(chains) else None
-        return self.resolve(target.path, chain) if chain else None
+        return target, chains[index] if index < len(chains) else None
 
     def class_member(self, class_id: int, name: str) -> Entity:
         return self._tracked(("k", class_id, name), lambda: self._class_member(class_id, name))
@@ -311,7 +437,8 @@ class Resolver:
         for base in self.facts(cls.path).get("bases", {}).get(cls.key, ()):
             found = self.resolve(cls.path, base)
             if found is not None and found[0] == "s" and self.syms[found[1]].kind in _TYPED:
-                found = self.typed(self.syms[found[1]], "vtypes")
+                twin = self.twin(self.syms[found[1]], _CLASSLIKE)  # `interface X` + `const X`: the type
+                found = ("s", twin.id) if twin is not None else self.typed(self.syms[found[1]], "vtypes")
             if found is None:
                 continue
             if found[0] == "x":
