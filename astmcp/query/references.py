@@ -35,7 +35,7 @@ from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
 from astmcp.tools import tool
 from astmcp.workspace import Workspace
 
-__all__ = ["Reference", "collect_references", "find_references", "override_family", "twins"]
+__all__ = ["FamilyMemo", "Reference", "collect_references", "find_references", "override_family", "twins"]
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter", "constructor")
 _CONFIDENCE_ORDER = {"certain": 0, "likely": 1, "name": 2}
@@ -105,19 +105,26 @@ def _unique_member(conn: sqlite3.Connection, symbol: SymbolRow, family: list[Sym
 
 
 def collect_references(
-    ws: Workspace, conn: sqlite3.Connection, symbol: SymbolRow, *, include_name_hits: bool = True
+    ws: Workspace,
+    conn: sqlite3.Connection,
+    symbol: SymbolRow,
+    *,
+    include_name_hits: bool = True,
+    memo: FamilyMemo | None = None,
 ) -> list[Reference]:
     """Every occurrence of ``symbol``: certain/likely first (file, line, column), then name hits
     (left out with ``include_name_hits=False``; ``likely`` ones are always kept).
 
     The declaration(s) are included with ``is_declaration`` set. ``ws`` is kept for
-    callers that re-read text; resolution comes from the index alone.
+    callers that re-read text; resolution comes from the index alone. ``memo`` shares
+    class-graph lookups between the calls of one request (see :class:`FamilyMemo`).
     """
     del ws
-    same = twins(conn, symbol)
+    memo = memo or FamilyMemo(conn)
+    same = memo.twins(symbol)
     shared: list[int] = []  # TS: import/export specifiers of a same-named declaration of another meaning
     if not symbol.file.endswith((".py", ".pyi")):
-        same, other = _ts_meaning(conn, symbol, same)
+        same, other = _ts_meaning(memo, symbol, same)
         shared = [s.id for s in other]
     ids = [s.id for s in same]
     declarations = {(s.file, s.name_line, s.name_col) for s in same}
@@ -182,7 +189,7 @@ _TS_MEANINGS = {
 
 
 def _ts_meaning(
-    conn: sqlite3.Connection, symbol: SymbolRow, same: list[SymbolRow]
+    memo: FamilyMemo, symbol: SymbolRow, same: list[SymbolRow]
 ) -> tuple[list[SymbolRow], list[SymbolRow]]:
     """TS/JS: declarations of the symbol's meaning (a type and a value may share a name, as
     ``interface X`` + ``const X``: TypeScript finds the one asked for), and the others; a
@@ -192,29 +199,32 @@ def _ts_meaning(
     other = [s for s in same if not _TS_MEANINGS.get(s.kind, 3) & mine]
     if symbol.kind in _MEMBER_KINDS and symbol.parent_path:
         seen = {s.id for s in keep}
-        for member in override_family(conn, symbol)[0]:
+        for member in override_family(memo.conn, symbol, memo)[0]:
             if member.id not in seen:
                 seen.add(member.id)
                 keep.append(member)
     return keep, other
 
 
-def override_family(conn: sqlite3.Connection, symbol: SymbolRow) -> tuple[list[SymbolRow], list[str]]:
+def override_family(
+    conn: sqlite3.Connection, symbol: SymbolRow, memo: FamilyMemo | None = None
+) -> tuple[list[SymbolRow], list[str]]:
     """Same-named members of related classes that override one another, and the
     members of that family defined outside the project (``module.Class.name``).
 
     The family is every definition of the name in the classes below the topmost
     project ancestors that define it. A symbol that is no class member is its own family.
     """
+    memo = memo or FamilyMemo(conn)
     if not symbol.parent_path or symbol.kind not in _MEMBER_KINDS:
-        return twins(conn, symbol), []
+        return memo.twins(symbol), []
     owner = query_symbols(
         conn,
         "f.path = ? AND s.symbol_path = ? AND s.kind IN ('class', 'interface')",
         (symbol.file, symbol.parent_path),
     )
     if not owner:
-        return twins(conn, symbol), []
+        return memo.twins(symbol), []
     name = symbol.name
     external: list[str] = []
     # Walk up to the roots that define the name.
@@ -226,73 +236,125 @@ def override_family(conn: sqlite3.Connection, symbol: SymbolRow) -> tuple[list[S
         if cls in seen:
             continue
         seen.add(cls)
-        bases = _bases(conn, cls)
         defining_above = False
-        for base_id, key in bases:
+        for base_id, key in memo.bases(cls):
             if base_id is None:
                 if key and class_defines(key, name):
                     external.append(f"{key}.{name}")
                 continue
             queue.append(base_id)
-            if _ancestor_defines(conn, base_id, name, set()):
+            if memo.defines_above(base_id, name):
                 defining_above = True
-        if not defining_above and _member(conn, cls, name) is not None:
+        if not defining_above and memo.member(cls, name) is not None:
             roots.append(cls)
-    members: dict[int, SymbolRow] = {}
-    down: deque[int] = deque(roots)
-    visited: set[int] = set()
-    while down:
-        cls = down.popleft()
-        if cls in visited:
-            continue
-        visited.add(cls)
-        found = _member(conn, cls, name)
-        if found is not None:
-            for twin in twins(conn, found):
-                members[twin.id] = twin
-            for base_id, key in _bases(conn, cls):
-                if base_id is None and key and class_defines(key, name):
-                    external.append(f"{key}.{name}")
-        for (sub,) in conn.execute(
-            "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'", (cls,)
-        ):
-            if sub is not None:
-                down.append(sub)
-    for twin in twins(conn, symbol):
+    below, below_external = memo.below(tuple(roots), name)
+    members = dict(below)
+    external += below_external
+    for twin in memo.twins(symbol):
         members.setdefault(twin.id, twin)
     ordered = sorted(members.values(), key=lambda s: (s.file, s.line))
     return ordered, sorted(set(external))
 
 
-def _bases(conn: sqlite3.Connection, class_id: int) -> list[tuple[int | None, str | None]]:
-    return list(
-        conn.execute(
-            "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'",
-            (class_id,),
+class FamilyMemo:
+    """Class-graph lookups for one request over an index that does not change meanwhile.
+
+    Renaming an override family asks for the family of every member; each walks the same
+    classes, so bases, subclasses, members and the walk down from a set of roots are looked
+    up once (zod's ``_zod``, 113 members, made ~30,000 queries without it).
+    """
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._twins: dict[int, list[SymbolRow]] = {}
+        self._bases: dict[int, list[tuple[int | None, str | None]]] = {}
+        self._subclasses: dict[int, list[int]] = {}
+        self._members: dict[tuple[int, str], SymbolRow | None] = {}
+        self._above: dict[tuple[int, str], bool] = {}
+        self._below: dict[tuple[tuple[int, ...], str], tuple[dict[int, SymbolRow], list[str]]] = {}
+
+    def twins(self, symbol: SymbolRow) -> list[SymbolRow]:
+        if symbol.id not in self._twins:
+            self._twins[symbol.id] = twins(self.conn, symbol)
+        return [symbol, *self._twins[symbol.id][1:]]
+
+    def bases(self, class_id: int) -> list[tuple[int | None, str | None]]:
+        if class_id not in self._bases:
+            self._bases[class_id] = list(
+                self.conn.execute(
+                    "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'",
+                    (class_id,),
+                )
+            )
+        return self._bases[class_id]
+
+    def subclasses(self, class_id: int) -> list[int]:
+        if class_id not in self._subclasses:
+            self._subclasses[class_id] = [
+                sub
+                for (sub,) in self.conn.execute(
+                    "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'",
+                    (class_id,),
+                )
+                if sub is not None
+            ]
+        return self._subclasses[class_id]
+
+    def member(self, class_id: int, name: str) -> SymbolRow | None:
+        key = (class_id, name)
+        if key not in self._members:
+            rows = query_symbols(
+                self.conn,
+                "s.file_id = (SELECT file_id FROM symbols WHERE id = ?)"
+                " AND s.symbol_path = (SELECT symbol_path FROM symbols WHERE id = ?) || '.' || ? ORDER BY s.line",
+                (class_id, class_id, name),
+            )
+            self._members[key] = rows[0] if rows else None
+        return self._members[key]
+
+    def defines_above(self, class_id: int, name: str) -> bool:
+        """Whether the class or one of its project ancestors defines ``name``."""
+        key = (class_id, name)
+        if key not in self._above:
+            self._above[key] = self._defines_above(class_id, name, set())
+        return self._above[key]
+
+    def _defines_above(self, class_id: int, name: str, seen: set[int]) -> bool:
+        if class_id in seen:
+            return False
+        seen.add(class_id)
+        if self.member(class_id, name) is not None:
+            return True
+        return any(
+            base_id is not None and self._defines_above(base_id, name, seen)
+            for base_id, _ in self.bases(class_id)
         )
-    )
 
-
-def _member(conn: sqlite3.Connection, class_id: int, name: str) -> SymbolRow | None:
-    rows = query_symbols(
-        conn,
-        "s.file_id = (SELECT file_id FROM symbols WHERE id = ?)"
-        " AND s.symbol_path = (SELECT symbol_path FROM symbols WHERE id = ?) || '.' || ? ORDER BY s.line",
-        (class_id, class_id, name),
-    )
-    return rows[0] if rows else None
-
-
-def _ancestor_defines(conn: sqlite3.Connection, class_id: int, name: str, seen: set[int]) -> bool:
-    if class_id in seen:
-        return False
-    seen.add(class_id)
-    if _member(conn, class_id, name) is not None:
-        return True
-    return any(
-        base_id is not None and _ancestor_defines(conn, base_id, name, seen)
-        for base_id, _ in _bases(conn, class_id)
-    )
+    def below(self, roots: tuple[int, ...], name: str) -> tuple[dict[int, SymbolRow], list[str]]:
+        """Every definition of ``name`` (with its twins) in ``roots`` and the classes below them,
+        and the external bases of those defining classes that define it too."""
+        key = (roots, name)
+        if key in self._below:
+            return self._below[key]
+        members: dict[int, SymbolRow] = {}
+        external: list[str] = []
+        down: deque[int] = deque(roots)
+        visited: set[int] = set()
+        while down:
+            cls = down.popleft()
+            if cls in visited:
+                continue
+            visited.add(cls)
+            found = self.member(cls, name)
+            if found is not None:
+                for twin in self.twins(found):
+                    members[twin.id] = twin
+                for base_id, base_key in self.bases(cls):
+                    if base_id is None and base_key and class_defines(base_key, name):
+                        external.append(f"{base_key}.{name}")
+            down.extend(self.subclasses(cls))
+        self._below[key] = (members, external)
+        return members, external
 
 
 # -- the tool ---------------------------------------------------------------------

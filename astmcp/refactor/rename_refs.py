@@ -64,7 +64,8 @@ def family_and_references(
         if language_of(row.file) != PYTHON:
             raise InternalError("TypeScript/JavaScript references are not available in this build")
         return [row, *_same_path(conn, [row])], local_references(ws, row)
-    members, external = engine.override_family(conn, row)
+    memo = engine.FamilyMemo(conn)  # each member's references walk the same classes
+    members, external = engine.override_family(conn, row, memo)
     if external:
         names = sorted(str(n) for n in external)
         raise MutationBlocked(
@@ -77,7 +78,7 @@ def family_and_references(
     check_family(conn, row, family)
     best: dict[tuple[str, int, int], Hit] = {}
     for member in family:
-        for ref in engine.collect_references(ws, conn, member, include_name_hits=True):
+        for ref in engine.collect_references(ws, conn, member, include_name_hits=True, memo=memo):
             hit = Hit.of(ref)
             key = (hit.file, hit.line, hit.column)
             if key not in best or RANK[hit.confidence] < RANK[best[key].confidence]:
