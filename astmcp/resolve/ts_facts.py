@@ -106,9 +106,8 @@ class _Walker:
         self.tparams: dict[str, tuple[Desc, Desc]] = {}  # type parameter -> (constraint, default)
         self.generics: dict[str, list[str]] = {}  # function -> its type parameters
         self.ptypes: dict[str, list[Desc]] = {}  # function -> declared parameter types (instances)
-        self.rgen: dict[
-            str, tuple[Desc, list[Desc]]
-        ] = {}  # function -> generic return type (head, arguments)
+        self.rgen: dict[str, tuple[Desc, list[Desc]]] = {}  # function -> generic return (head, arguments)
+        self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
         self.sites: dict[int, Site] = {}  # call node id -> its site
         self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises
         self.owner: str | None = None
@@ -254,6 +253,9 @@ class _Walker:
             out["tparams"] = {k: v for k, v in tparams.items() if v[0] or v[1]}
         if self.generics:
             out["generics"] = self.generics
+        ftypes = {k: [chain_of(d) for d in ds] for k, ds in self.ftypes.items()}
+        if any(any(v) for v in ftypes.values()):
+            out["ftypes"] = {k: v for k, v in ftypes.items() if any(v)}
         ptypes = {k: [chain_of(d) for d in ds] for k, ds in self.ptypes.items()}
         if any(any(v) for v in ptypes.values()):
             out["ptypes"] = {k: v for k, v in ptypes.items() if any(v)}
@@ -356,6 +358,8 @@ class _Walker:
             return ("k", f"U:{key}")
         if kind == "generic_type":
             return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
+        if kind == "this_type":  # a method returning `this` returns its receiver (the linker knows it)
+            return ("k", "this")
         if kind == "lookup_type":  # `X["key"]`: the declared type of X's member `key`
             parts = node.named_children
             member = self.literal_name(parts[1]) if len(parts) == 2 else None
@@ -405,6 +409,19 @@ class _Walker:
         found = Site(self.key(args), targs, expected, [self.desc(a, scope) for a in _named(args)])
         self.sites[node.id] = found
         return found
+
+    def contextual(self, annotation: Node, scope: Scope) -> tuple[Desc, int, bool, Site | None] | None:
+        """A function value's parameters typed by the declared function type of the variable
+        (``const f: Handler<X> = (a, b) => …``): callback index -1, the annotation's type
+        arguments as the site."""
+        inner = _named(annotation)
+        head = inner[0] if inner else None
+        if head is None or head.type not in ("type_identifier", "nested_type_identifier", "generic_type"):
+            return None
+        targs = _named(head.child_by_field_name("type_arguments")) if head.type == "generic_type" else []
+        site = self.sites[head.id] = Site(self.key(head), [self.tdesc(t, scope) for t in targs], None, [])
+        found = self.tdesc(head, scope)
+        return (found, -1, False, site) if found is not None else None
 
     def literal_name(self, node: Node) -> str | None:
         """The identifier a string literal type (``"key"``) spells, else None."""
@@ -685,7 +702,10 @@ class _Walker:
                 elif value.type == "object" and annotation is not None:
                     self.object(value, scope, typed=vtype)
                 else:
+                    if annotation is not None and value.type in ("arrow_function", "function_expression"):
+                        self.callback = self.contextual(annotation, scope)
                     self.visit(value, scope)
+                    self.callback = None
             self.owner = outer
             return
         self.pattern(name, target, self.desc(value, scope), local=not target.symbolic)
@@ -1067,9 +1087,24 @@ class _Walker:
             found = self.tdesc(value, inner)
             if found is not None:
                 self.vtypes[key] = found
+            if value is not None and value.type == "function_type":
+                self.ftypes[key] = self.parameter_types(value.child_by_field_name("parameters"), inner)
+                tparams = node.child_by_field_name("type_parameters")
+                if tparams is not None:
+                    names = [n for p in _named(tparams) if (n := p.child_by_field_name("name")) is not None]
+                    self.generics[key] = [self.key(n) for n in names]
         for child in node.named_children:
             if child != name:
                 self.visit(child, inner)
+
+    def parameter_types(self, params: Node | None, scope: Scope) -> list[Desc]:
+        """Declared types (instances) of a parameter list, ``this`` left out."""
+        out: list[Desc] = []
+        for param in _named(params):
+            pattern = param.child_by_field_name("pattern")
+            if pattern is None or pattern.type != "this":
+                out.append(self.instance(param.child_by_field_name("type"), scope))
+        return out
 
     def namespace(self, node: Node, scope: Scope) -> None:
         name = node.child_by_field_name("name")

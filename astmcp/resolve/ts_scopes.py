@@ -10,7 +10,8 @@ walk, when every hoisted declaration is known:
 ``("n", scope, name)`` a name, ``("k", chain)`` a fixed chain, ``("m", desc, name)`` a member,
 ``("c", desc, site)`` a call result, ``("i", desc)`` an instance, ``("a", callee, k, j, new, site)``
 the j-th parameter of a function passed as the k-th argument (chain step ``|@k.j``, ``|@@k.j``
-for a constructor). A type parameter is ``T:<line>:<col>`` (its name position). A call whose
+for a constructor; ``|%j`` the j-th parameter of a function typed by a declared function type).
+A type parameter is ``T:<line>:<col>`` (its name position). A call whose
 :class:`Site` tells something about the callee's type parameters (explicit type arguments, the
 declared type of the variable it initialises, typed arguments) adds ``/<line>:<col>`` to its
 ``()`` / ``@k.j`` step, so the linker can bind them.
@@ -133,5 +134,7 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
     if tag == "a":  # parameter j of the callback passed as argument k (of a constructor: "@@")
         site = desc[5] if len(desc) > 5 else None
         suffix = site.suffix() if site is not None else ""
+        if desc[2] == -1:  # parameter j of a function value whose declared type is the type `base`
+            return f"{base}|%{desc[3]}{suffix}"
         return f"{base}|{'@@' if desc[4] else '@'}{desc[2]}.{desc[3]}{suffix}"
     return None

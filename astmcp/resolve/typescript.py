@@ -161,6 +161,16 @@ class Resolver:
         if sep:
             entity = self.resolve(path, head)
             step, _, site = step.partition("/")
+            if (
+                step == "()"
+                and entity is not None
+                and entity[0] == "s"
+                and self.returns_this(self.syms[entity[1]])
+            ):
+                receiver, dot, _ = head.rpartition("|")
+                return self.as_instance(self.resolve(path, receiver)) if dot else None
+            if step[0] == "%":
+                return self.function_type_parameter(entity, step, path, site)
             if site:
                 found = self.site_step(entity, step, path, site)
                 if found is not None:
@@ -241,6 +251,41 @@ class Resolver:
                 if value is not None:
                     subst[key] = value
         return subst
+
+    def returns_this(self, sym: _Sym) -> bool:
+        """A method declared to return ``this`` (its first declaration with a return type)."""
+        if sym.kind != "method":
+            return False
+        rtypes = self.facts(sym.path).get("rtypes", {})
+        for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)):
+            chain = rtypes.get(decl.key)
+            if chain is not None:
+                return bool(chain == "this|:")
+        return False
+
+    def as_instance(self, value: Entity) -> Entity:
+        """The instance a receiver value is (a method returning ``this`` returns it)."""
+        if value is None or value[0] == "i":
+            return value
+        if value[0] == "s" and self.syms[value[1]].kind in ("variable", "property", "getter"):
+            field = "rtypes" if self.syms[value[1]].kind == "getter" else "vtypes"
+            typed = self.typed(self.syms[value[1]], field)
+            return self.step(typed, ":") if typed is not None else None
+        return None
+
+    def function_type_parameter(self, entity: Entity, step: str, path: str, site: str) -> Entity:
+        """``%j``: the declared type of parameter j of a function type alias, its type
+        parameters bound by the annotation's type arguments (``site``)."""
+        if entity is None or entity[0] != "s":
+            return None
+        sym = self.syms[entity[1]]
+        chains = self.facts(sym.path).get("ftypes", {}).get(sym.key, ())
+        index = int(step[1:])
+        chain = chains[index] if index < len(chains) else None
+        if not chain:
+            return None
+        subst = self.substitution(sym, path, site) if site else None
+        return self.resolve_in(sym.path, chain, subst if subst is not None else {})
 
     def value_type(self, value: Entity) -> Entity:
         """The declared class/interface of a value (an instance, or a variable typed as one)."""
