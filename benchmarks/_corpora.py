@@ -112,7 +112,8 @@ def npm_tool(package: str, version: str, binary: str) -> Path:
 
 
 def _single_child(dest: Path) -> Path:
-    children = [p for p in dest.iterdir() if p.is_dir()]
+    # hidden folders (an index some tool left beside the sources) are not the extracted tree
+    children = [p for p in dest.iterdir() if p.is_dir() and not p.name.startswith(".")]
     return children[0] if len(children) == 1 else dest
 
 

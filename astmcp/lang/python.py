@@ -298,7 +298,7 @@ class _Extractor:
                 targets = list(node.targets)
             elif isinstance(node, ast.AnnAssign):
                 targets = [node.target]
-            for target in targets:
+            for target in _flat_targets(targets):
                 if (
                     isinstance(target, ast.Attribute)
                     and isinstance(target.value, ast.Name)
@@ -355,6 +355,17 @@ def _statements_breadth_first(root: ast.stmt) -> Iterator[ast.stmt]:
             children = getattr(node, name, None)
             if children:
                 queue.extend(children)
+
+
+def _flat_targets(targets: list[ast.expr]) -> Iterator[ast.expr]:
+    """Assignment targets with tuple/list unpacking (``a, (b, *c) = ...``) taken apart."""
+    for target in targets:
+        if isinstance(target, ast.Tuple | ast.List):
+            yield from _flat_targets(target.elts)
+        elif isinstance(target, ast.Starred):
+            yield from _flat_targets([target.value])
+        else:
+            yield target
 
 
 def _clip(text: str) -> str:

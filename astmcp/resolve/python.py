@@ -58,6 +58,31 @@ _NO_ITEM_METHODS = frozenset(
         "isdisjoint",
     }
 )
+# pytest's own fixtures: outside the project unless a conftest.py or the module defines the name
+_PYTEST_FIXTURES = frozenset(
+    {
+        "request",
+        "tmp_path",
+        "tmp_path_factory",
+        "tmpdir",
+        "tmpdir_factory",
+        "monkeypatch",
+        "capsys",
+        "capsysbinary",
+        "capfd",
+        "capfdbinary",
+        "caplog",
+        "recwarn",
+        "pytestconfig",
+        "record_property",
+        "record_xml_attribute",
+        "record_testsuite_property",
+        "pytester",
+        "testdir",
+        "cache",
+        "doctest_namespace",
+    }
+)
 _CLASSLIKE = ("class",)
 _VALUED = ("variable", "attribute")
 _CALLABLE = ("function", "method", "property")
@@ -179,6 +204,12 @@ class Resolver:
             return member
         if tag == "D":
             return self.module(path, 0, chain[2:])
+        if tag == "L":
+            return ("x", chain[2:])
+        if tag == "U":
+            return self.union(path, self.facts(path).get("unions", [])[int(chain[2:])])
+        if tag == "F":
+            return self.fixture(path, chain[2:])
         if tag == "G":
             name = chain[2:]
             for star in self.facts(path).get("star", ()):
@@ -189,6 +220,37 @@ class Resolver:
                         return found
             return ("x", name)
         return None
+
+    def union(self, path: str, chains: list[str]) -> Entity:
+        """A value that is any of ``chains``: what they all resolve to, else unknown (values
+        outside the project alike are outside)."""
+        found = {self.resolve(path, chain) for chain in chains}
+        if None in found:
+            return None
+        if len(found) == 1:
+            return found.pop()
+        return ("x", "") if all(e is not None and e[0] == "x" for e in found) else None
+
+    def fixture(self, path: str, name: str) -> Entity:
+        """The value of the pytest fixture ``name`` for a test in ``path``: the module's own,
+        else the nearest ``conftest.py`` up the folders'."""
+        chain = self.facts(path).get("fixtures", {}).get(name)
+        if chain is not None:
+            return self.resolve(path, chain)
+        folder = posixpath.dirname(path)
+        while True:
+            conftest = f"{folder}/conftest.py" if folder else "conftest.py"
+            if conftest in self.file_ids:
+                self.deps.add(conftest)
+                chain = self.facts(conftest).get("fixtures", {}).get(name)
+                if chain is not None:
+                    return self.resolve(conftest, chain)
+            else:
+                self.deps.add("?@" + path_key(conftest))
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
+        return ("x", f"pytest.{name}") if name in _PYTEST_FIXTURES else None
 
     def module(self, path: str, level: int, module: str) -> Entity:
         if level:
@@ -225,7 +287,8 @@ class Resolver:
 
     def step(self, entity: Entity, step: str) -> Entity:
         if entity is None:
-            return None
+            # `list[Alias]`: a list whatever its items are
+            return ("e", (step[1], None)) if step in ("*s", "*m") else None
         if step[0] in "*[":
             return self.item_step(self.deref(entity), step)
         if entity[0] == "x":
@@ -296,18 +359,28 @@ class Resolver:
         if kind == "s":
             if step in ("[]", "[i]"):
                 return item
-            return ("x", "") if step in _NO_ITEM_METHODS else None
+            return self.container_method(step, item)
         if kind == "m":
             if step == "[i]":
                 return item
             if step in ("values", "items"):
                 return ("e", (step, item))
-            return ("x", "") if step in _NO_ITEM_METHODS else None
+            return self.container_method(step, item)
+        if kind == "r":
+            return None  # `xs.pop()`: an item or another value
         if step == "()":
             return ("e", ("s" if kind == "values" else "p", item))
         if kind == "p" and step == "[]#1":
             return item
         return None
+
+    @staticmethod
+    def container_method(step: str, item: Entity) -> Entity:
+        """A member of a typed builtin container is the container's (outside the project);
+        calling one that may give an item (``pop``, ``get``) gives an unknown value."""
+        if step in _NO_ITEM_METHODS or step[0] in "[*=^(":
+            return ("x", "") if step in _NO_ITEM_METHODS else None
+        return ("e", ("r", item))
 
     # -- lookups -----------------------------------------------------------------
     def member(self, module: Entity, name: str, exported_only: bool = False) -> Entity:

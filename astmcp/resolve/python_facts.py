@@ -8,6 +8,10 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
            | "D:<module>"                 the head of a dotted string ("pkg.mod.name")
            | "I:<level>:<module>:<name>"  what an import binds (empty name: the module)
            | "G:<name>"                   a global bound nowhere here (a star import may provide it)
+           | "L:<type>"                   a literal of a builtin type ("", [], {...}, f"...")
+           | "U:<n>"                      one of several values: the n-th entry of ``unions`` (typed
+                                          when every alternative resolves to the same thing)
+           | "F:<name>"                   the pytest fixture a test function's parameter requests
     chain := base ("/" step)*             step: attribute name, "()" (call result), "^" (super()),
                                           "=name" (keyword argument of a call: a dataclass-like field),
                                           "*s" / "*m" (a container annotated with these items / values),
@@ -22,6 +26,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+from collections.abc import Sequence
 from typing import Any
 
 NAME = "python_refs"
@@ -93,6 +98,22 @@ _NAMES_ITSELF = _TYPE_VARS | {"NewType", "NamedTuple", "TypedDict", "namedtuple"
 _EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 _STR_ATTR_FUNCS = frozenset({"getattr", "setattr", "hasattr", "delattr"})
 _MAX_STRING = 200
+# literals and displays: builtin objects, whose members are outside the project
+_LITERALS: dict[type, str] = {
+    ast.JoinedStr: "str",
+    ast.List: "list",
+    ast.ListComp: "list",
+    ast.Dict: "dict",
+    ast.DictComp: "dict",
+    ast.Set: "set",
+    ast.SetComp: "set",
+    ast.Tuple: "tuple",
+}
+# decorators that keep what calling the function returns (a return may be inferred through them)
+_TRANSPARENT = frozenset(
+    {"staticmethod", "classmethod", "property", "cached_property", "cache", "lru_cache", "abstractmethod"}
+)
+_FIXTURES = frozenset({"I:0:pytest:/fixture", "I:0:pytest:fixture"})
 _NESTED = (ast.keyword, ast.arguments, ast.comprehension, ast.withitem, ast.match_case, ast.arg, ast.alias)
 
 Row = tuple[str, int, int, int, str, str | None, str]
@@ -172,6 +193,12 @@ class _Analyzer:
         self.narrowed: dict[str, tuple[ast.expr, _Scope]] = {}
         self.typed_uses: dict[int, tuple[ast.expr, _Scope]] = {}
         self.named_strings: dict[int, str] = {}  # `T = TypeVar("T")`: the string's node -> T
+        self.unions: list[list[str]] = []  # alternatives of the `U:<n>` chains
+        self.union_ids: dict[tuple[str, ...], int] = {}
+        # unannotated functions: (path, return values, body scope, yields) to infer what a call gives
+        self.returns: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, _Scope]] = []
+        self.fixtures: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, _Scope]] = {}
+        self.test_file = _is_test_module(path)
 
     # -- positions -------------------------------------------------------------
     def col(self, line: int, byte_col: int) -> int:
@@ -247,31 +274,51 @@ class _Analyzer:
         sources = scope.values.get(name)
         if not sources:
             return None
-        chains: set[str | None] = set()
+        declared = next(((node, where) for kind, node, where in sources if kind == "ann"), None)
+        if declared is not None:
+            # `x: T` declares the type of every value x is given in the scope
+            assert isinstance(declared[0], ast.expr)
+            return _instance(self.annotation_chain(declared[1], declared[0]))
+        chains: list[str | None] = []
         for kind, node, where in sources:
             if kind == "chain":
                 assert isinstance(node, str)
-                chains.add(node)
-            elif kind == "ann":
-                assert isinstance(node, ast.expr)
-                chains.add(_instance(self.annotation_chain(where, node)))
+                chains.append(node)
             elif kind == "expr":
                 assert isinstance(node, ast.expr)
-                chains.add(self.chain(where, node))
+                if not _is_none(node):  # `x = None` first: x is an Optional of its other values
+                    chains.append(self.chain(where, node))
             elif kind == "enter":
                 assert isinstance(node, ast.expr)
                 manager = self.chain(where, node)
-                chains.add(f"{manager}/__enter__/()" if manager else None)
+                chains.append(f"{manager}/__enter__/()" if manager else None)
             elif kind.startswith("iter"):
                 # `for x in xs` (`iter`), `for k, v in xs` (`iter#1`: the second of each item)
                 assert isinstance(node, ast.expr)
                 items = self.chain(where, node)
-                chains.add(f"{items}/[]{kind[4:]}" if items else None)
+                chains.append(f"{items}/[]{kind[4:]}" if items else None)
             else:
                 return None
-            if len(chains) > 1 or None in chains:
+            if None in chains:
                 return None
-        return chains.pop() if len(chains) == 1 else None
+        return self.union(chains)
+
+    def union(self, chains: Sequence[str | None]) -> str | None:
+        """One chain for a value that is any of ``chains`` (all must be known)."""
+        if not chains or None in chains:
+            return None
+        distinct = tuple(dict.fromkeys(c for c in chains if c is not None))
+        if len(distinct) == 1:
+            return distinct[0]
+        found = self.union_ids.get(distinct)
+        if found is None:
+            found = self.union_ids[distinct] = len(self.unions)
+            self.unions.append(list(distinct))
+        return f"U:{found}"
+
+    def alternatives_chain(self, scope: _Scope, values: list[ast.expr]) -> str | None:
+        """``a or b``, ``a if c else b``: either value (a literal None is no alternative)."""
+        return self.union([self.chain(scope, v) for v in values if not _is_none(v)])
 
     def chain(self, scope: _Scope, node: ast.expr) -> str | None:
         key = id(node)
@@ -322,7 +369,17 @@ class _Analyzer:
         if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
             items = self.chain(scope, node.value)
             return f"{items}/[i]" if items else None
-        return None
+        if isinstance(node, ast.BoolOp):
+            return self.alternatives_chain(scope, node.values)
+        if isinstance(node, ast.IfExp):
+            return self.alternatives_chain(scope, [node.body, node.orelse])
+        if isinstance(node, ast.NamedExpr):
+            return self.chain(scope, node.value)
+        if isinstance(node, ast.Constant):
+            kind = type(node.value)
+            return f"L:{kind.__name__}" if kind in (str, bytes, int, float, complex, bool) else None
+        literal = _LITERALS.get(type(node))
+        return f"L:{literal}" if literal else None
 
     def annotation_chain(self, scope: _Scope, node: ast.expr | None) -> str | None:
         """The class an annotation names (not an instance), when it names one."""
@@ -615,12 +672,54 @@ class _Analyzer:
                 classy = "classmethod" in decorators or node.name in ("__new__", "__init_subclass__")
                 inner.self_chain = f"S:{scope.path}" if classy else f"S:{scope.path}/()"
         self.bind_params(node.args, inner, node)
+        if scope.kind == "module" or (inner.cls and scope.path.rpartition(".")[2].startswith("Test")):
+            self.pytest_function(node, inner, path)
         if node.returns is not None:
             self.deferred_types.append(("r", path, node.returns, scope, True))
+        elif isinstance(node, ast.FunctionDef) and all(
+            _decorator_name(d) in _TRANSPARENT or self.chain(scope, _decorator_call(d)) in _FIXTURES
+            for d in node.decorator_list
+        ):
+            self.returns.append((path, node, inner))  # what a call gives is what it returns
         saved = self.narrowed
         self.narrowed = {}  # a nested function runs later: a narrowing may no longer hold
         self.body(node.body, inner, True)
         self.narrowed = saved
+
+    def pytest_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, inner: _Scope, path: str) -> None:
+        """A pytest fixture records its name; the parameters of a test or fixture function
+        without a default or annotation request the fixture of their name (``F:<name>``)."""
+        fixture = next(
+            (
+                d
+                for d in node.decorator_list
+                if self.chain(inner.parent or inner, _decorator_call(d)) in _FIXTURES
+            ),
+            None,
+        )
+        if fixture is not None and inner.parent is self.module:
+            name = node.name
+            if isinstance(fixture, ast.Call):
+                for keyword in fixture.keywords:
+                    if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
+                        name = str(keyword.value.value)
+            self.fixtures.setdefault(name, (path, node, inner))
+        if fixture is None and not (self.test_file and node.name.startswith("test")):
+            return
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        with_default = {a.arg for a in positional[len(positional) - len(args.defaults) :]}
+        with_default |= {
+            a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
+        }
+        parametrized = _parametrized(node)
+        for arg in [*positional, *args.kwonlyargs]:
+            name = arg.arg
+            if arg.annotation is not None or name in with_default or name in parametrized:
+                continue
+            if name == inner.self_name:
+                continue
+            inner.values[name] = [("chain", f"F:{name}", inner)]
 
     def arguments_defaults(self, args: ast.arguments, scope: _Scope) -> None:
         for default in args.defaults:
@@ -1011,15 +1110,41 @@ class _Analyzer:
                 rows.append((name, line, start, end, "string", target, ""))
         vtypes: dict[str, str] = {}
         rtypes: dict[str, str] = {}
+        declared: dict[str, str] = {}
+        assigned: dict[str, list[str]] = {}
         for table, path, node, scope, is_ann in self.deferred_types:
             assert isinstance(node, ast.expr)
             chain = _instance(self.annotation_chain(scope, node)) if is_ann else self.chain(scope, node)
             if not chain:
                 continue
-            if table == "v":
-                vtypes.setdefault(path, chain)
-            else:
+            if table == "r":
                 rtypes.setdefault(path, chain)
+            elif is_ann:
+                declared.setdefault(path, chain)
+            else:
+                assigned.setdefault(path, []).append(chain)
+        # an annotation declares the type of every value; else the value is any of those assigned
+        for path, chains in assigned.items():
+            union = self.union(chains) if path not in declared else None
+            if union:
+                vtypes[path] = union
+        vtypes.update(declared)
+        for path, function, inner in self.returns:
+            returned, yielded = _returned(function)
+            if not yielded:
+                inferred = self.union([self.chain(inner, v) for v in returned if not _is_none(v)])
+                if inferred:
+                    rtypes.setdefault(path, inferred)
+        fixtures: dict[str, str] = {}
+        for name, (path, function, inner) in self.fixtures.items():
+            # the value of a fixture: what it returns, or yields once
+            returned, yielded = _returned(function)
+            if function.returns is not None:
+                value: str | None = f"S:{path}/()/[]" if yielded else f"S:{path}/()"
+            else:
+                value = self.union([self.chain(inner, v) for v in yielded or returned if not _is_none(v)])
+            if value:
+                fixtures[name] = value
         bases = {
             path: [self.chain(self.base_scopes[path], _generic_origin(b)) or "" for b in exprs]
             for path, exprs in self.bases.items()
@@ -1033,6 +1158,8 @@ class _Analyzer:
             "vtypes": vtypes,
             "rtypes": rtypes,
             "bases": bases,
+            **({"unions": self.unions} if self.unions else {}),
+            **({"fixtures": fixtures} if fixtures else {}),
         }
 
 
@@ -1042,6 +1169,59 @@ def _instance(chain: str | None) -> str | None:
     if chain and chain.endswith("/*c"):
         return chain[:-3]  # a value of type[C] is the class C
     return f"{chain}/()" if chain else None
+
+
+def _returned(function: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[list[ast.expr], list[ast.expr]]:
+    """The values ``function`` returns and yields (bare ``return``/``yield`` give None),
+    not counting nested functions, lambdas and classes."""
+    returned: list[ast.expr] = []
+    yielded: list[ast.expr] = []
+    todo: list[ast.AST] = list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Return):
+            returned.append(node.value or ast.Constant(None))
+        elif isinstance(node, ast.Yield | ast.YieldFrom):
+            # `yield from` gives the items of another iterable: no value of its own here
+            yielded.append(node if isinstance(node, ast.YieldFrom) else node.value or ast.Constant(None))
+        todo.extend(ast.iter_child_nodes(node))
+    return returned, yielded
+
+
+def _is_test_module(path: str) -> bool:
+    """A file pytest collects tests from by default (test_*.py, *_test.py)."""
+    name = path.rpartition("/")[2]
+    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+
+
+def _decorator_call(node: ast.expr) -> ast.expr:
+    """``@fixture(scope=...)`` is the decorator ``fixture`` called with options."""
+    return node.func if isinstance(node, ast.Call) else node
+
+
+def _parametrized(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """Argument names ``@pytest.mark.parametrize("a, b", ...)`` gives values to (any
+    ``parametrize`` decorator; names it does not spell out make every parameter given)."""
+    names: set[str] = set()
+    for dec in function.decorator_list:
+        if not (isinstance(dec, ast.Call) and _func_name(dec.func) == "parametrize"):
+            continue
+        first = (
+            dec.args[0] if dec.args else next((k.value for k in dec.keywords if k.arg == "argnames"), None)
+        )
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            names.update(part.strip() for part in first.value.split(","))
+        elif isinstance(first, ast.List | ast.Tuple) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in first.elts
+        ):
+            names.update(str(e.value) for e in first.elts)  # type: ignore[attr-defined]
+        else:
+            names.add("*")
+    if "*" in names:
+        names.update(a.arg for a in _all_args(function.args))
+    return names
 
 
 def _generic_origin(node: ast.expr) -> ast.expr:
