@@ -19,6 +19,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from astmcp.errors import AstmcpError
 from astmcp.query.common import Formatted, SymbolRow, SymbolTarget, query_symbols, resolve_symbol
+from astmcp.query.graph_likely import EDGE_KIND, Likely, is_python
+from astmcp.query.graph_tests import TestBlocks, is_block_selector
 from astmcp.query.references import twins
 from astmcp.query.search import SearchHit, SearchInput, SearchOutput, search_symbols, words
 from astmcp.resolve.python import is_test_file
@@ -30,6 +32,9 @@ _FLOW = ("calls", "references", "inherits")
 _IMPACT = ("calls", "references", "inherits", "imports", "tests")
 _SIG_CHARS = 160
 _EDGES_PER_SIDE = 10
+_DATA_KINDS = frozenset({"variable", "attribute", "property", "enum_member", "type", "interface"})
+# (other end: symbol id, or a test block's negated id; edge kind; line; certain/likely)
+Edge = tuple[int, str, int, str]
 _STOP = frozenset(
     {"the", "and", "how", "does", "what", "work", "works", "for", "with", "from", "into", "this"}
 )
@@ -136,14 +141,22 @@ class _Graph:
         self.ws = ws
         self.conn = conn
         self._rows: dict[int, SymbolRow | None] = {}
+        self.blocks = TestBlocks(conn)
+        self.likely = Likely(conn)
 
     def row(self, symbol_id: int) -> SymbolRow | None:
+        """A symbol, or a TS/JS test block for a negative id."""
+        if symbol_id < 0:
+            block = self.blocks.block(-symbol_id)
+            return block.row if block is not None else None
         if symbol_id not in self._rows:
             found = query_symbols(self.conn, "s.id = ?", (symbol_id,))
             self._rows[symbol_id] = found[0] if found else None
         return self._rows[symbol_id]
 
     def resolve(self, selector: str) -> SymbolRow:
+        if is_block_selector(selector):
+            return self.blocks.resolve(selector)
         row = resolve_symbol(self.ws, self.conn, SymbolTarget.model_validate({"selector": selector}))
         self._rows[row.id] = row
         return row
@@ -168,27 +181,94 @@ class _Graph:
                 errors[(path, symbol_path)] = count
         return [_node(r, errors[(r.file, r.symbol_path)]) for r in rows]
 
-    def out_edges(self, symbol_id: int, kinds: tuple[str, ...]) -> list[tuple[int, str, int]]:
+    def out_edges(self, symbol_id: int, kinds: tuple[str, ...]) -> list[Edge]:
+        """(target, kind, line, confidence) of the edges from a symbol or a test block, certain
+        ones from the index and ``likely`` ones from untyped member uses; one per target and kind."""
+        if symbol_id < 0:
+            return self._block_edges(symbol_id, kinds)
         marks = ",".join("?" * len(kinds))
-        return [
-            (dst, kind, line)
-            for dst, kind, line in self.conn.execute(
-                f"SELECT dst_symbol_id, kind, MIN(line) FROM edges WHERE src_symbol_id = ? AND kind IN ({marks})"
-                " AND dst_symbol_id IS NOT NULL GROUP BY 1, 2 ORDER BY 3",
-                (symbol_id, *kinds),
-            )
-        ]
+        out: dict[tuple[int, str], Edge] = {}
+        for dst, kind, line in self.conn.execute(
+            f"SELECT dst_symbol_id, kind, MIN(line) FROM edges WHERE src_symbol_id = ? AND kind IN ({marks})"
+            " AND dst_symbol_id IS NOT NULL GROUP BY 1, 2 ORDER BY 3",
+            (symbol_id, *kinds),
+        ):
+            out[(dst, kind)] = (dst, kind, line, "certain")
+        row = self.row(symbol_id)
+        if row is not None and row.kind not in _DATA_KINDS and ("calls" in kinds or "references" in kinds):
+            python = is_python(row.file)
+            for name, ref_kind, line in self.likely.uses_in(row):
+                kind = EDGE_KIND.get(ref_kind, "references")
+                target = self.likely.target(name, python) if kind in kinds else None
+                if target is not None and target.id != symbol_id:
+                    out.setdefault((target.id, kind), (target.id, kind, line, "likely"))
+        return sorted(out.values(), key=lambda e: e[2])
 
-    def in_edges(self, symbol_id: int, kinds: tuple[str, ...]) -> list[tuple[int, str, int]]:
+    def _block_edges(self, block_id: int, kinds: tuple[str, ...]) -> list[Edge]:
+        """A test block's uses: ``tests`` edges when asked for, else calls/references."""
+        block = self.blocks.block(-block_id)
+        if block is None:
+            return []
+        if "contains" in kinds:
+            return [(-child.id, "contains", child.line, "certain") for child in self.blocks.children(block)]
+        python = is_python(block.row.file)
+        out: dict[tuple[int, str], Edge] = {}
+        for symbol_id, name, ref_kind, line, confidence, target_key in self.blocks.uses(block):
+            kind = "tests" if "tests" in kinds else EDGE_KIND.get(ref_kind, "references")
+            if kind not in kinds:
+                continue
+            if symbol_id is not None and confidence == "certain":
+                out.setdefault((symbol_id, kind), (symbol_id, kind, line, "certain"))
+            elif confidence == "name" and target_key is None:
+                target = self.likely.target(name, python)
+                if target is not None:
+                    out.setdefault((target.id, kind), (target.id, kind, line, "likely"))
+        return sorted(out.values(), key=lambda e: e[2])
+
+    def in_edges(self, symbol_id: int, kinds: tuple[str, ...]) -> list[Edge]:
+        """(source, kind, line, confidence) of the edges into a symbol: the index's, test blocks
+        (``tests``, when asked for) and ``likely`` untyped member uses."""
+        if symbol_id < 0:
+            return []
         marks = ",".join("?" * len(kinds))
-        return [
-            (src, kind, line)
-            for src, kind, line in self.conn.execute(
-                f"SELECT src_symbol_id, kind, MIN(line) FROM edges WHERE dst_symbol_id = ? AND kind IN ({marks})"
-                " AND src_symbol_id IS NOT NULL GROUP BY 1, 2 ORDER BY 3, kind = 'tests' DESC",
-                (symbol_id, *kinds),
-            )
-        ]
+        out: dict[tuple[int, str], Edge] = {}
+        for src, kind, line in self.conn.execute(
+            f"SELECT src_symbol_id, kind, MIN(line) FROM edges WHERE dst_symbol_id = ? AND kind IN ({marks})"
+            " AND src_symbol_id IS NOT NULL GROUP BY 1, 2 ORDER BY 3, kind = 'tests' DESC",
+            (symbol_id, *kinds),
+        ):
+            out[(src, kind)] = (src, kind, line, "certain")
+        tests = "tests" in kinds
+        if tests:
+            for block, line in self.blocks.reaching(symbol_id):
+                out.setdefault((block, "tests"), (block, "tests", line, "certain"))
+        row = self.row(symbol_id)
+        if row is not None:
+            for file_id, path, line, col, ref_kind, scope in self.likely.uses_of(row):
+                kind = EDGE_KIND.get(ref_kind, "references")
+                if is_python(path):
+                    src = self._python_scope(file_id, scope)
+                elif file_id in self.blocks.files():
+                    src = self.blocks.source(file_id, line, col, scope)
+                    kind = "tests" if src is not None and src < 0 else kind
+                else:
+                    src = self.blocks.owner_symbol(file_id, scope)
+                if src is not None and src != symbol_id and kind in kinds:
+                    out.setdefault((src, kind), (src, kind, line, "likely"))
+        order = sorted(out.values(), key=lambda e: (e[2], e[1] != "tests"))
+        return order
+
+    def twins(self, row: SymbolRow) -> list[SymbolRow]:
+        return [row] if row.id < 0 else twins(self.conn, row)
+
+    def _python_scope(self, file_id: int, scope: str | None) -> int | None:
+        if scope is None:
+            return None
+        found = self.conn.execute(
+            "SELECT id FROM symbols WHERE file_id = ? AND symbol_path = ? ORDER BY line LIMIT 1",
+            (file_id, scope),
+        ).fetchone()
+        return found[0] if found else None
 
     def fan_in(self, ids: list[int]) -> dict[int, int]:
         if not ids:
@@ -203,14 +283,16 @@ class _Graph:
         )
 
     def is_test(self, row: SymbolRow) -> bool:
+        if row.id < 0:
+            return True  # a TS/JS test block
         if not is_test_file(row.file) and "test" not in posixpath.basename(row.file):
             return False
         name = row.name
         return name.startswith(("test", "Test")) or name.endswith(("Test", "Tests", "TestCase"))
 
 
-def _edge(graph: _Graph, src: SymbolRow, dst: SymbolRow, kind: str, line: int) -> dict[str, Any]:
-    return {"from": src.selector, "to": dst.selector, "kind": kind, "line": line}
+def _edge(src: SymbolRow, dst: SymbolRow, kind: str, line: int, confidence: str) -> dict[str, Any]:
+    return {"from": src.selector, "to": dst.selector, "kind": kind, "line": line, "confidence": confidence}
 
 
 # -- requests ---------------------------------------------------------------------------
@@ -311,21 +393,21 @@ def _details(graph: _Graph, req: Details) -> dict[str, Any]:
     edges: list[dict[str, Any]] = []
     extra: dict[int, SymbolRow] = {}
     for node, row in zip(nodes, rows, strict=True):
-        members = [graph.row(d) for d, _, _ in graph.out_edges(row.id, ("contains",))]
+        members = [graph.row(edge[0]) for edge in graph.out_edges(row.id, ("contains",))]
         if members:
             node["members"] = [f"{m.name}:{m.kind}@{m.line}" for m in members if m is not None][:40]
         outgoing = graph.out_edges(row.id, ("calls", "references", "inherits", "tests"))
         incoming = graph.in_edges(row.id, _IMPACT)
         node["edges_out"], node["edges_in"] = len(outgoing), len(incoming)
-        for dst, kind, line in outgoing[:_EDGES_PER_SIDE]:
+        for dst, kind, line, confidence in outgoing[:_EDGES_PER_SIDE]:
             target = graph.row(dst)
             if target is not None and target.id != row.id:
-                edges.append(_edge(graph, row, target, kind, line))
+                edges.append(_edge(row, target, kind, line, confidence))
                 extra[target.id] = target
-        for src, kind, line in incoming[:_EDGES_PER_SIDE]:
+        for src, kind, line, confidence in incoming[:_EDGES_PER_SIDE]:
             origin = graph.row(src)
             if origin is not None and origin.id != row.id:
-                edges.append(_edge(graph, origin, row, kind, line))
+                edges.append(_edge(origin, row, kind, line, confidence))
                 extra[origin.id] = origin
     if req.neighbors:
         known = {r.id for r in rows}
@@ -340,8 +422,8 @@ def _trace(graph: _Graph, req: Trace) -> dict[str, Any]:
     reverse = req.direction != "forward"
     depth_cap = max(req.max_depth, 6) if goal is not None else req.max_depth
     # Overloads, accessors and a stub beside the source are one symbol: start from all of them.
-    start_ids = [row.id for row in twins(graph.conn, start)]
-    goal_ids = {row.id for row in twins(graph.conn, goal)} if goal is not None else set()
+    start_ids = [row.id for row in graph.twins(start)]
+    goal_ids = {row.id for row in graph.twins(goal)} if goal is not None else set()
     parents: dict[int, tuple[int, str, int] | None] = dict.fromkeys(start_ids)
     queue = deque((symbol_id, 0) for symbol_id in start_ids)
     order = [start.id]
@@ -352,7 +434,7 @@ def _trace(graph: _Graph, req: Trace) -> dict[str, Any]:
         if depth >= depth_cap or current in goal_ids:
             continue
         steps = graph.in_edges(current, kinds) if reverse else graph.out_edges(current, kinds)
-        for other, kind, line in steps:
+        for other, kind, line, confidence in steps:
             if other in parents:
                 continue
             parents[other] = (current, kind, line)
@@ -365,7 +447,7 @@ def _trace(graph: _Graph, req: Trace) -> dict[str, Any]:
                 (graph.row(other), graph.row(current)) if reverse else (graph.row(current), graph.row(other))
             )
             if a is not None and b is not None and goal is None:
-                edges.append(_edge(graph, a, b, kind, line))
+                edges.append(_edge(a, b, kind, line, confidence))
     out: dict[str, Any] = {}
     if goal is not None:
         reached = next((i for i in goal_ids if i in parents), None)
@@ -400,19 +482,21 @@ def _tests(graph: _Graph, req: Tests) -> dict[str, Any]:
         queue = deque([(row.id, 0)])
         while queue:
             current, depth = queue.popleft()
-            for src, kind, line in graph.in_edges(current, ("tests", "calls", "references")):
+            for src, kind, line, confidence in graph.in_edges(current, ("tests", "calls", "references")):
                 if src in seen:
                     continue
                 seen.add(src)
                 origin = graph.row(src)
                 if origin is None:
                     continue
-                if kind == "tests" or graph.is_test(origin):
+                # a helper function of a test file with test blocks is followed to its blocks
+                helper = src > 0 and origin.file in graph.blocks.paths()
+                if (kind == "tests" and not helper) or graph.is_test(origin):
                     if src not in found:
                         found[src] = origin
                         target = graph.row(current)
                         if target is not None:
-                            edges.append(_edge(graph, origin, target, "tests", line))
+                            edges.append(_edge(origin, target, "tests", line, confidence))
                 elif depth < 2:
                     queue.append((src, depth + 1))
     tests = sorted(found.values(), key=lambda r: (r.file, r.line))
@@ -465,11 +549,11 @@ def _tour(graph: _Graph, req: Tour) -> dict[str, Any]:
         callees = [c for c in graph.out_edges(row.id, ("calls",)) if c[0] != row.id]
         callee_fan = graph.fan_in([c[0] for c in callees])
         callees.sort(key=lambda c: -callee_fan.get(c[0], 0))
-        for dst, kind, line in callees[:3]:
+        for dst, kind, line, confidence in callees[:3]:
             target = graph.row(dst)
             if target is None:
                 continue
-            edges.append(_edge(graph, row, target, kind, line))
+            edges.append(_edge(row, target, kind, line, confidence))
             if target.id not in flow and all(target.id != e.id for e in entries):
                 flow[target.id] = target
     flow_nodes = graph.nodes(list(flow.values())[:6])
@@ -574,7 +658,9 @@ def inspect_graph(ws: Workspace, params: GraphInput) -> GraphOutput:
     """Answer structural questions from the code graph (names, signatures, edges, spans; never
     bodies). Fill question/draft/review, then one request: overview, lookup, details, trace
     (forward/reverse/impact, or a path with to), tests, tour ("how does X work": entry points,
-    main flow, spans to read first) or escape. Follow next.action."""
+    main flow, spans to read first) or escape. Follow next.action. Edges carry confidence
+    certain/likely (likely: the only member of that name, receiver untyped). TS/JS
+    describe/it/test blocks are test nodes; handle `file::"suite" > "test"`."""
     request = params.request
     if isinstance(request, Escape):
         data: dict[str, Any] = {"type": "escape", "summary": request.reason}

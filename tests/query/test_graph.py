@@ -56,7 +56,8 @@ def test_every_request_type_answers_in_shape_within_the_default_cap(
             <= NODE_KEYS | EXTRA_NODE_KEYS
         )
     for edge in out.get("edges", []):
-        assert set(edge) == {"from", "to", "kind", "line"}
+        assert set(edge) == {"from", "to", "kind", "line", "confidence"}
+        assert edge["confidence"] in ("certain", "likely")
         assert edge["kind"] in ("calls", "imports", "inherits", "references", "tests", "contains")
 
 
