@@ -311,6 +311,9 @@ def _overview(graph: _Graph, req: Overview) -> dict[str, Any]:
                 conn.execute("SELECT kind, COUNT(*) FROM edges GROUP BY 1 ORDER BY 2 DESC").fetchall()
             ),
         }
+        blocks = dict(conn.execute("SELECT kind, COUNT(*) FROM test_blocks GROUP BY 1").fetchall())
+        if blocks:
+            out["counts"]["test_blocks"] = blocks  # TS/JS describe/it/test calls (graph-only nodes)
     if req.aspect in ("all", "layers"):
         paths = [r[0] for r in conn.execute("SELECT path FROM files")]
         depth = 2 if len({p.split("/", 1)[0] for p in paths if "/" in p}) <= 2 else 1

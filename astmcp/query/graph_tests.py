@@ -15,7 +15,7 @@ import json
 import sqlite3
 from typing import Any
 
-from astmcp.errors import NotFound
+from astmcp.errors import AmbiguousTarget, NotFound
 from astmcp.query.common import SymbolRow
 
 __all__ = ["Block", "TestBlocks", "is_block_selector"]
@@ -123,6 +123,15 @@ class TestBlocks:
             "SELECT id, file_id FROM test_blocks WHERE selector = ?", (selector,)
         ).fetchone()
         if row is None:
+            repeated = self.conn.execute(
+                "SELECT selector, kind, line FROM test_blocks WHERE selector > ? AND selector < ? ORDER BY line",
+                (selector + "@", selector + "A"),  # the selector followed by "@LINE"
+            ).fetchall()
+            if repeated:
+                raise AmbiguousTarget(
+                    f"{selector.partition('::')[2]} is declared {len(repeated)} times; add @LINE",
+                    [{"selector": sel, "kind": kind, "line": line} for sel, kind, line in repeated],
+                )
             path = selector.partition("::")[0]
             known = [
                 r[0]

@@ -127,3 +127,17 @@ def test_test_blocks_follow_edits_of_the_test_file(
     )
     out = _ask(call, {"type": "tests", "handles": ["src/math.ts::unused"]})
     assert [n["selector"] for n in out["nodes"]] == ['tests/math.test.ts::"now a test"']
+
+
+def test_a_repeated_test_name_is_ambiguous_until_its_line_is_given(ts: Any) -> None:
+    out = _ask(ts, {"type": "details", "handles": ['tests/math.test.ts::"dup" > "same"']})
+    assert out["missing"][0]["code"] == "AMBIGUOUS_TARGET"
+    candidates = [c["selector"] for c in out["missing"][0]["details"]["candidates"]]
+    assert candidates == ['tests/math.test.ts::"dup" > "same"@31', 'tests/math.test.ts::"dup" > "same"@32']
+    found = _ask(ts, {"type": "details", "handles": [candidates[1]]})
+    assert [n["line"] for n in found["nodes"]] == [32]
+
+
+def test_the_overview_counts_test_blocks(ts: Any) -> None:
+    out = _ask(ts, {"type": "overview", "aspect": "all"})
+    assert out["counts"]["test_blocks"] == {"suite": 3, "test": 5}
