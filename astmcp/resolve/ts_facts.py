@@ -46,6 +46,7 @@ _CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
 _WRITES = {"assignment_expression", "augmented_assignment_expression"}
 _MEMBER_NAMES = {"property_identifier", "private_property_identifier"}
 _VALUE_NAMES = {"identifier", "shorthand_property_identifier"}
+_JS_PARAMETERS = {"identifier", "assignment_pattern", "object_pattern", "array_pattern", "rest_pattern"}
 _SKIP = {
     "string", "number", "regex", "true", "false", "null", "undefined",
     "predefined_type", "statement_identifier", "hash_bang_line", "html_comment",
@@ -108,6 +109,7 @@ class _Walker:
         self.ptypes: dict[str, list[Desc]] = {}  # function -> declared parameter types (instances)
         self.rgen: dict[str, tuple[Desc, list[Desc]]] = {}  # function -> generic return (head, arguments)
         self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
+        self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)
         self.sites: dict[int, Site] = {}  # call node id -> its site
         self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises
         self.owner: str | None = None
@@ -253,6 +255,14 @@ class _Walker:
             out["tparams"] = {k: v for k, v in tparams.items() if v[0] or v[1]}
         if self.generics:
             out["generics"] = self.generics
+        bargs: dict[str, dict[str, list[str | None]]] = {}
+        for k, pairs in self.bargs.items():
+            for base, args in pairs:
+                base_chain, chains = chain_of(base), [chain_of(a) for a in args]
+                if base_chain is not None and any(chains):
+                    bargs.setdefault(k, {})[base_chain] = chains
+        if bargs:
+            out["bargs"] = bargs
         ftypes = {k: [chain_of(d) for d in ds] for k, ds in self.ftypes.items()}
         if any(any(v) for v in ftypes.values()):
             out["ftypes"] = {k: v for k, v in ftypes.items() if any(v)}
@@ -386,8 +396,33 @@ class _Walker:
         return out
 
     def instance(self, node: Node | None, scope: Scope) -> Desc:
+        """An instance of the type ``node`` names; a generic reference's type arguments ride
+        along as a :class:`Site` (``X<A>``: ``…|:/<key>``)."""
         found = self.tdesc(node, scope)
-        return ("i", found) if found is not None else None
+        if found is None:
+            return None
+        inner = node
+        while inner is not None and inner.type in ("type_annotation", "parenthesized_type"):
+            inner = _named(inner)[0] if _named(inner) else None
+        if inner is not None and inner.type == "generic_type":
+            return ("i", found, self.type_site(inner, scope))
+        return ("i", found)
+
+    def type_site(self, node: Node, scope: Scope) -> Site:
+        """The type arguments of a generic type reference, as a site keyed by its position."""
+        found = self.sites.get(node.id)
+        if found is None:
+            args = _named(node.child_by_field_name("type_arguments"))
+            found = self.sites[node.id] = Site(self.key(node), [self.tdesc(a, scope) for a in args], None, [])
+        return found
+
+    def type_parameters(self, node: Node, key: str) -> None:
+        """Record the order of a declaration's type parameters (``generics``)."""
+        tparams = node.child_by_field_name("type_parameters")
+        if tparams is not None:
+            names = [n for p in _named(tparams) if (n := p.child_by_field_name("name")) is not None]
+            if names:
+                self.generics[key] = [self.key(n) for n in names]
 
     def site(self, node: Node, scope: Scope) -> Site | None:
         """The call's :class:`Site` (one per call node), keyed by its arguments' position."""
@@ -418,8 +453,7 @@ class _Walker:
         head = inner[0] if inner else None
         if head is None or head.type not in ("type_identifier", "nested_type_identifier", "generic_type"):
             return None
-        targs = _named(head.child_by_field_name("type_arguments")) if head.type == "generic_type" else []
-        site = self.sites[head.id] = Site(self.key(head), [self.tdesc(t, scope) for t in targs], None, [])
+        site = self.type_site(head, scope) if head.type == "generic_type" else None
         found = self.tdesc(head, scope)
         return (found, -1, False, site) if found is not None else None
 
@@ -793,6 +827,9 @@ class _Walker:
             return
         index = 0
         for param in node.named_children:
+            if param.type in _JS_PARAMETERS:  # JavaScript's grammar has no parameter wrapper
+                self.pattern(param, scope, None, local=True)
+                continue
             if param.type not in ("required_parameter", "optional_parameter"):
                 self.visit(param, scope)
                 continue
@@ -866,11 +903,9 @@ class _Walker:
     def signature(self, node: Node, key: str, scope: Scope) -> None:
         """What binds a generic function's type parameters at a call: their order, the declared
         parameter types and a generic return type's arguments."""
-        tparams = node.child_by_field_name("type_parameters")
-        if tparams is None:
+        self.type_parameters(node, key)
+        if key not in self.generics:
             return
-        names = [n for p in _named(tparams) if (n := p.child_by_field_name("name")) is not None]
-        self.generics[key] = [self.key(n) for n in names]
         params = node.child_by_field_name("parameters")
         types: list[Desc] = []
         for param in _named(params):
@@ -929,6 +964,7 @@ class _Walker:
         else:
             key = self.key(node)
         me: Desc = ("k", f"P:{key}") if name is not None and node.type != "class" else None
+        self.type_parameters(node, key)
         outer, outer_super = self.owner, self.super
         self.owner = key if me is not None else outer
         self.super = None
@@ -945,16 +981,22 @@ class _Walker:
 
     def heritage(self, node: Node, scope: Scope, key: str) -> None:
         bases = self.bases.setdefault(key, [])
+        bargs = self.bargs.setdefault(key, [])
         outer_kind, self.type_kind = self.type_kind, "inherit"
         for clause in node.named_children:
             for part in clause.named_children:
                 if part.type == "type_arguments":
+                    if bases:
+                        bargs.append((bases[-1], [self.tdesc(a, scope) for a in _named(part)]))
                     self.type_kind = "type"
                     self.visit(part, scope)
                     self.type_kind = "inherit"
                     continue
                 base = self.tdesc(part, scope) if clause.type != "extends_clause" else self.desc(part, scope)
                 bases.append(base)
+                if part.type == "generic_type":
+                    args = _named(part.child_by_field_name("type_arguments"))
+                    bargs.append((base, [self.tdesc(a, scope) for a in args]))
                 if clause.type == "extends_clause" and self.super is None and base is not None:
                     self.super = ("i", base)
                 if part.type == "identifier":
@@ -1025,6 +1067,7 @@ class _Walker:
         name = node.child_by_field_name("name")
         inner = Scope(scope, False)
         key = self.declare(scope, name, None, True) if name is not None else self.key(node)
+        self.type_parameters(node, key)
         outer = self.owner
         self.owner = key
         for child in node.named_children:
@@ -1035,6 +1078,11 @@ class _Walker:
                 outer_kind, self.type_kind = self.type_kind, "inherit"
                 for part in child.named_children:
                     bases.append(self.tdesc(part, inner))
+                    if part.type == "generic_type":
+                        args = _named(part.child_by_field_name("type_arguments"))
+                        self.bargs.setdefault(key, []).append(
+                            (bases[-1], [self.tdesc(a, inner) for a in args])
+                        )
                     if part.type == "generic_type":
                         head = part.child_by_field_name("name") or part.named_children[0]
                         self.visit(head, inner)
@@ -1087,12 +1135,9 @@ class _Walker:
             found = self.tdesc(value, inner)
             if found is not None:
                 self.vtypes[key] = found
+            self.type_parameters(node, key)
             if value is not None and value.type == "function_type":
                 self.ftypes[key] = self.parameter_types(value.child_by_field_name("parameters"), inner)
-                tparams = node.child_by_field_name("type_parameters")
-                if tparams is not None:
-                    names = [n for p in _named(tparams) if (n := p.child_by_field_name("name")) is not None]
-                    self.generics[key] = [self.key(n) for n in names]
         for child in node.named_children:
             if child != name:
                 self.visit(child, inner)

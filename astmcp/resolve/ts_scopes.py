@@ -130,6 +130,9 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         site = desc[2] if len(desc) > 2 else None
         return f"{base}|()" + (site.suffix() if site is not None else "")
     if tag == "i":
+        site = desc[2] if len(desc) > 2 else None
+        if site is not None and site.suffix():  # a generic reference with its type arguments
+            return f"{base}|:{site.suffix()}"
         return base if base.endswith("|:") else f"{base}|:"
     if tag == "a":  # parameter j of the callback passed as argument k (of a constructor: "@@")
         site = desc[5] if len(desc) > 5 else None

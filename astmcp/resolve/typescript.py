@@ -4,7 +4,10 @@ writes ``refs`` and ``edges`` in the shape the Python linker uses.
 
 Entities: ``("m", path)`` a module, ``("s", id)`` a symbol, ``("i", id)`` an
 instance of a class/interface, ``("x", name)`` something outside the project
-(or no symbol), ``None`` unknown.
+(or no symbol), ``None`` unknown. An instance of a generic declaration and a member
+reached through it carry the type parameters' bindings as a third item (type
+arguments of the reference, the rest defaults), so ``def.in`` with ``in: A`` is typed
+by what ``A`` is bound to.
 
 Incremental: each linked file records in ``link_deps`` the files its resolution
 consulted; a change re-links the changed files and those that consulted them.
@@ -25,7 +28,10 @@ from astmcp.resolve.ts_facts import LOCAL_FIELDS
 from astmcp.resolve.ts_facts import NAME as FACTS
 from astmcp.resolve.ts_shape import shape
 
-Entity = tuple[str, Any] | None
+# (tag, value) or, for an instance of a generic class/interface and a member reached through
+# one, (tag, value, bindings): its type parameters' bindings as sorted (key, entity) pairs
+Entity = tuple[Any, ...] | None
+Subst = dict[str, Entity]
 _LANGUAGES = ("typescript", "javascript")
 _EDGE_KIND = {
     "call": "calls",
@@ -159,34 +165,96 @@ class Resolver:
     def _resolve(self, path: str, chain: str) -> Entity:
         head, sep, step = chain.rpartition("|")
         if sep:
-            entity = self.resolve(path, head)
-            step, _, site = step.partition("/")
-            if (
-                step == "()"
-                and entity is not None
-                and entity[0] == "s"
-                and self.returns_this(self.syms[entity[1]])
-            ):
-                receiver, dot, _ = head.rpartition("|")
-                return self.as_instance(self.resolve(path, receiver)) if dot else None
-            if step[0] == "%":
-                return self.function_type_parameter(entity, step, path, site)
-            if site:
-                found = self.site_step(entity, step, path, site)
-                if found is not None:
-                    return found
-            return self.step(entity, step)
+            return self.apply(self.resolve(path, head), head, step, path, None)
         return self.base(path, chain)
 
-    def resolve_in(self, path: str, chain: str, subst: dict[str, Entity] | None, depth: int = 0) -> Entity:
-        """``chain`` of ``path`` with its type parameters bound by ``subst`` (a call site's)."""
-        if subst is None or not chain.startswith("T:"):
+    def apply(self, entity: Entity, head: str, step: str, path: str, subst: Subst | None) -> Entity:
+        """One chain step of ``path`` after ``head`` (resolved to ``entity``), type parameters
+        bound by ``subst`` when resolving a declaration for a use (see :meth:`resolve_in`)."""
+        step, _, site = step.partition("/")
+        if (
+            step == "()"
+            and entity is not None
+            and entity[0] == "s"
+            and self.returns_this(self.syms[entity[1]])
+        ):
+            receiver, dot, _ = head.rpartition("|")
+            return self.as_instance(self.resolve_in(path, receiver, subst)) if dot else None
+        if step[0] == "%":
+            return self.function_type_parameter(entity, step, path, site)
+        if step == ":":
+            return self.instance_of(entity, path, site, subst)
+        if site:
+            found = self.site_step(entity, step, path, site)
+            if found is not None:
+                return found
+        return self.step(entity, step)
+
+    def resolve_in(self, path: str, chain: str, subst: Subst | None, depth: int = 0) -> Entity:
+        """``chain`` of ``path`` with its type parameters bound by ``subst`` (a call site's, or
+        those of the generic instance a member is reached through)."""
+        if subst is None or depth > 8 or ("T:" not in chain and "/" not in chain):
             return self.resolve(path, chain)
-        head, *steps = chain.split("|")
-        entity = self.type_param(path, head[2:], subst, depth + 1)
+        first, *steps = chain.split("|")
+        entity = (
+            self.type_param(path, first[2:], subst, depth + 1)
+            if first.startswith("T:")
+            else self.resolve(path, first)
+        )
+        head = first
         for step in steps:
-            entity = self.step(entity, step.partition("/")[0])
+            entity = self.apply(entity, head, step, path, subst)
+            head = f"{head}|{step}"
         return entity
+
+    def instance_of(self, entity: Entity, path: str, site: str, subst: Subst | None) -> Entity:
+        """``:`` (with the reference's type arguments at ``site``): an instance, a generic
+        class/interface's type parameters bound (unbound ones take their defaults)."""
+        if entity is not None and entity[0] == "s":
+            sym = self.syms[entity[1]]
+            cls = sym if sym.kind in _CLASSLIKE else self.twin(sym, _CLASSLIKE)
+            if cls is not None:
+                order = self.facts(cls.path).get("generics", {}).get(cls.key)
+                if not order:
+                    return ("i", cls.id)
+                args = self.facts(path).get("calls", {}).get(site, {}).get("t", ()) if site else ()
+                bound = {
+                    key: self.resolve_in(path, arg, subst)
+                    for key, arg in zip(order, args, strict=False)
+                    if arg
+                }
+                return ("i", cls.id, _frozen(bound))
+        return self.step(entity, ":")
+
+    def member_bindings(self, class_id: int, member_id: int, bound: Subst, depth: int = 0) -> Subst | None:
+        """The bindings valid where a member of an instance of ``class_id`` is declared: the
+        instance's own, or mapped through the type arguments of the base declaring it."""
+        cls, member = self.syms[class_id], self.syms[member_id]
+        if member.path == cls.path and member.symbol_path.rpartition(".")[0] == cls.symbol_path:
+            return bound
+        if depth > 8:
+            return None
+        facts = self.facts(cls.path)
+        for base in facts.get("bases", {}).get(cls.key, ()):
+            found = self.resolve(cls.path, base)
+            if found is None or found[0] != "s":
+                continue
+            base_sym = self.syms[found[1]]
+            if base_sym.kind not in _CLASSLIKE:
+                base_sym = self.twin(base_sym, _CLASSLIKE) or base_sym
+            if base_sym.kind not in _CLASSLIKE or self.class_member(
+                base_sym.id, member.symbol_path.rpartition(".")[2]
+            ) != ("s", member_id):
+                continue
+            order = self.facts(base_sym.path).get("generics", {}).get(base_sym.key, ())
+            args = facts.get("bargs", {}).get(cls.key, {}).get(base, ())
+            mapped = {
+                key: self.resolve_in(cls.path, arg, bound, depth + 1)
+                for key, arg in zip(order, args, strict=False)
+                if arg
+            }
+            return self.member_bindings(base_sym.id, member_id, mapped, depth + 1)
+        return None
 
     def type_param(self, path: str, key: str, subst: dict[str, Entity] | None, depth: int = 0) -> Entity:
         """A type parameter: its binding, else (at a call site) its default, else its constraint."""
@@ -196,8 +264,8 @@ class Resolver:
             return None
         bound, default = self.facts(path).get("tparams", {}).get(key, (None, None))
         if subst is not None and default:
-            return self.resolve_in(path, default, subst, depth)
-        return self.resolve_in(path, bound, subst, depth) if bound else None
+            return self.resolve_in(path, default, subst, depth + 1)
+        return self.resolve_in(path, bound, subst, depth + 1) if bound else None
 
     def site_step(self, entity: Entity, step: str, path: str, site: str) -> Entity:
         """A call result or callback parameter whose declared type is a type parameter of the
@@ -365,14 +433,16 @@ class Resolver:
             return self.step(self.resolve(path, whole), name)
         return None
 
-    def typed(self, sym: _Sym, field: str) -> Entity:
+    def typed(self, sym: _Sym, field: str, bound: Subst | None = None) -> Entity:
         chain = self.facts(sym.path).get(field, {}).get(sym.key)
-        return self.resolve(sym.path, chain) if chain else None
+        if not chain:
+            return None
+        return self.resolve_in(sym.path, chain, bound) if bound is not None else self.resolve(sym.path, chain)
 
     def step(self, entity: Entity, step: str) -> Entity:
         if entity is None:
             return None
-        tag, value = entity
+        tag, value = entity[0], entity[1]
         if tag == "x":
             return ("x", f"{value}.{step}") if value else ("x", "")
         if tag == "m":
@@ -385,22 +455,26 @@ class Resolver:
         if tag == "i":
             if step in ("()", ":"):
                 return entity if step == ":" else None
-            return self.class_member(value, step)
+            member = self.class_member(value, step)
+            if len(entity) > 2 and member is not None and member[0] == "s":
+                bound = self.member_bindings(value, member[1], dict(entity[2]))
+                return ("s", member[1], _frozen(bound)) if bound is not None else member
+            return member
         kind = sym.kind
+        bound = dict(entity[2]) if len(entity) > 2 else None
         if step == ":":
-            if kind in _CLASSLIKE or kind == "enum":
+            if kind == "enum":
                 return ("i", value)
-            twin = self.twin(sym, _CLASSLIKE)
-            if twin is not None:
-                return ("i", twin.id)
+            if kind in _CLASSLIKE or self.twin(sym, _CLASSLIKE) is not None:
+                return self.instance_of(entity, sym.path, "", None)
             if kind in _TYPED:
-                return self.step(self.typed(sym, "vtypes"), ":")
+                return self.step(self.typed(sym, "vtypes", bound), ":")
             return None
         if step == "()":
             if kind in ("function", "method"):
-                return self.returned(sym)
+                return self.returned(sym, bound)
             if kind in _CALLABLE or kind in ("variable", "property"):
-                return self.typed(sym, "rtypes")
+                return self.typed(sym, "rtypes", bound)
             twin = self.twin(sym, _CALLABLE)
             return self.typed(twin, "rtypes") if twin is not None else None
         child = self.symbol(sym.path, f"{sym.symbol_path}.{step}")
@@ -409,21 +483,21 @@ class Resolver:
         if kind == "class":
             return self.class_member(value, step)
         if kind in ("variable", "property"):
-            return self.step(self.typed(sym, "vtypes"), step)
+            return self.step(self.typed(sym, "vtypes", bound), step)
         if kind == "getter":
-            return self.step(self.typed(sym, "rtypes"), step)
+            return self.step(self.typed(sym, "rtypes", bound), step)
         if kind == "namespace":
             spec = self.facts(sym.path).get("nsimports", {}).get(sym.key)
             module = self.module(sym.path, spec) if spec is not None else None
             return self.member(module, step) if module is not None and module[0] == "m" else module
         return None
 
-    def returned(self, sym: _Sym) -> Entity:
+    def returned(self, sym: _Sym, bound: Subst | None = None) -> Entity:
         """What calling a function returns: the first of its declarations with a declared return
         type (overloads come first; the implementation's own, often ``any``, is not visible)."""
         for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)):
             if decl.kind == sym.kind:
-                found = self.typed(decl, "rtypes")
+                found = self.typed(decl, "rtypes", bound)
                 if found is not None:
                     return found
         return None
@@ -495,6 +569,10 @@ class Resolver:
                     return member
                 external = external or member is not None
         return ("x", f"?.{name}") if external else None
+
+
+def _frozen(bound: Subst) -> tuple[tuple[str, Entity], ...]:
+    return tuple(sorted(bound.items(), key=lambda item: item[0]))
 
 
 def is_test_file(path: str) -> bool:
