@@ -11,8 +11,11 @@ of its class and of subclasses that inherit it, ``super().__init__``, and ``cls(
 Uncertain (``name``): keyword sites of calls reached by name only, calls that take the function
 as an argument (``functools.partial(f, name=…)``, ``ctx.invoke(f, name=…)``), ``getattr(obj,
 "f")(name=…)``, strings in the function's decorators that mention the
-name (``@click.option("--name")``, ``@pytest.mark.parametrize("name", …)``), and calls that pass
-``**mapping`` (listed in ``unpacked``: no edit can follow them).
+name (``@click.option("--name")``, ``@pytest.mark.parametrize("name", …)``), ``name=`` passed to
+another project function that takes it in ``**kwargs`` and passes those on, and calls that pass
+``**mapping`` (listed in ``unpacked``: no edit can follow them) — unless the mapping is the
+enclosing function's own ``**kwargs`` passed on untouched: then that function's callers'
+keywords are ``likely`` references (followed transitively).
 
 A method's parameter is one target across the method's override family: a call through a
 base-typed receiver reaches every override, so the same-named parameter of every member that
@@ -40,6 +43,7 @@ __all__ = ["CallSite", "ParameterReferences", "parameter_references"]
 
 _CONSTRUCTORS = ("__init__", "__new__")
 _ORDER = {"certain": 0, "likely": 0, "name": 1}
+_RANK = {"certain": 0, "likely": 1, "name": 2}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,15 +86,23 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
         for ref in _body(files, member):
             found[(ref.file, ref.line, ref.column)] = ref
     if param.by_keyword:
-        for function, sure in [*((m.function, True) for m in members), *((f, False) for f in forwarding)]:
+        queue = deque([*((m.function, "certain") for m in members), *((f, "name") for f in forwarding)])
+        done: set[int] = set()
+        while queue:
+            function, level = queue.popleft()
+            if function.id in done:
+                continue
+            done.add(function.id)
             for ref in _callers(ws, conn, function):
-                _keyword_sites(files, ref, param.name, sure, found, out)
-        if param.function.name in _CONSTRUCTORS and param.function.parent_path:
-            classes, redefined = _inheriting_classes(conn, param.function)
-            for cls in classes:
-                _self_constructions(
-                    conn, files, cls, param.name, "name" if redefined else "likely", found, out
-                )
+                forwarder = _keyword_sites(conn, files, ref, param.name, level, found, out)
+                if forwarder is not None:  # its **kwargs reach the function: so do its callers' keywords
+                    queue.append((forwarder, "name" if level == "name" else "likely"))
+            if function.name in _CONSTRUCTORS and function.parent_path:
+                classes, redefined = _inheriting_classes(conn, function)
+                for cls in classes:
+                    confidence = "name" if redefined or level == "name" else "likely"
+                    _self_constructions(conn, files, cls, param.name, confidence, found, out)
+        _into_kwargs(ws, conn, files, param.name, done, found, out)
     unpacked = {(r.file, r.line, r.column): r for r in out.unpacked}
     out.unpacked = [r for k, r in sorted(unpacked.items()) if k not in found]
     out.references = sorted(found.values(), key=lambda r: (_ORDER[r.confidence], r.file, r.line, r.column))
@@ -255,13 +267,25 @@ class _Parsed:
         self.by_callee: dict[tuple[int, int], ast.Call] = {}
         self.by_argument: dict[tuple[int, int], ast.Call] = {}  # partial(f, …), ctx.invoke(f, …)
         self.by_string: dict[tuple[int, int], ast.Call] = {}  # getattr(obj, "f")(…)
+        self.by_keyword: dict[tuple[int, int], ast.Call] = {}  # a keyword's name -> its call
+        self.enclosing: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}  # id(call) -> innermost def
+        for function in ast.walk(self.scopes.tree):  # outer defs come first, inner ones overwrite
+            if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                for inner in ast.walk(function):
+                    if isinstance(inner, ast.Call):
+                        self.enclosing[id(inner)] = function
         for node in ast.walk(self.scopes.tree):
             if not isinstance(node, ast.Call):
                 continue
-            self.by_callee[self._end(node.func)] = node
+            self.by_callee[self.end(node.func)] = node
+            for keyword in node.keywords:
+                if keyword.arg is not None:
+                    self.by_keyword[
+                        (keyword.lineno, self.scopes.column_of(keyword.lineno, keyword.col_offset))
+                    ] = node
             if node.keywords:
                 for arg in node.args:
-                    self.by_argument[self._end(arg)] = node
+                    self.by_argument[self.end(arg)] = node
             inner = node.func
             if (
                 isinstance(inner, ast.Call)
@@ -272,7 +296,7 @@ class _Parsed:
                 const = inner.args[1]
                 self.by_string[(const.lineno, self.scopes.column_of(const.lineno, const.col_offset))] = node
 
-    def _end(self, node: ast.expr) -> tuple[int, int]:
+    def end(self, node: ast.expr) -> tuple[int, int]:
         line = node.end_lineno or node.lineno
         return line, self.scopes.column_of(line, node.end_col_offset or 0)
 
@@ -348,20 +372,23 @@ def _mentions(text: str, name: str) -> bool:
 
 
 def _keyword_sites(
+    conn: sqlite3.Connection,
     files: _Files,
     ref: Reference,
     name: str,
-    sure: bool,
+    level: str,
     found: dict[tuple[str, int, int], Reference],
     out: ParameterReferences,
-) -> None:
-    """``name=`` at the call ``ref`` is the callee of; at a call that takes the function as an
-    argument (``partial(f, name=…)``, ``ctx.invoke(f, name=…)``: it may pass the keyword on) or
-    names it in ``getattr``, a name hit. ``**mapping`` there is an unpacked site."""
+) -> SymbolRow | None:
+    """``name=`` at the call ``ref`` is the callee of (at most ``level`` sure); at a call that
+    takes the function as an argument (``partial(f, name=…)``, ``ctx.invoke(f, name=…)``: it
+    may pass the keyword on) or names it in ``getattr``, a name hit. ``**kwargs`` there is an
+    unpacked site, unless it is the enclosing function's own ``**kwargs`` passed on untouched:
+    that function is returned (a forwarder; its callers' keywords reach this call)."""
     parsed = files.get(ref.file)
     if parsed is None:
-        return
-    confidence = ref.confidence if sure and ref.confidence != "name" else "name"
+        return None
+    confidence = max(ref.confidence, level, key=_RANK.__getitem__)
     call = parsed.by_callee.get((ref.line, ref.end_column))
     if call is None:
         call = parsed.by_argument.get((ref.line, ref.end_column)) or parsed.by_string.get(
@@ -369,25 +396,123 @@ def _keyword_sites(
         )
         confidence = "name"
         if call is None:
-            return
+            return None
     if confidence != "name":
         out.sites.append(CallSite(ref.file, ref.line, frozenset(k.arg for k in call.keywords if k.arg)))
     named = [k for k in call.keywords if k.arg == name]
     for keyword in named:
         column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
         key = (ref.file, keyword.lineno, column)
-        if key not in found or _ORDER[confidence] < _ORDER[found[key].confidence]:
+        if key not in found or _RANK[confidence] < _RANK[found[key].confidence]:
             found[key] = Reference(
                 ref.file, keyword.lineno, column, column + len(name), "write", confidence, False
             )
     if named:
-        return
+        return None
+    forwarder = None
     for keyword in call.keywords:
-        if keyword.arg is None:  # **mapping may hold the name
-            column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
-            out.unpacked.append(
-                Reference(ref.file, keyword.lineno, column, column + 2, "call", "name", False)
-            )
+        if keyword.arg is not None:
+            continue
+        if confidence != "name" and forwarder is None:
+            forwarder = _forwarder(conn, parsed, ref.file, call, keyword.value, name)
+            if forwarder is not None:
+                continue
+        column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
+        out.unpacked.append(Reference(ref.file, keyword.lineno, column, column + 2, "call", "name", False))
+    return forwarder
+
+
+def _forwarder(
+    conn: sqlite3.Connection, parsed: _Parsed, path: str, call: ast.Call, value: ast.expr, name: str
+) -> SymbolRow | None:
+    """The function whose own ``**kwargs`` ``call`` passes on, when it neither declares ``name``
+    nor mentions it in a string (``kwargs.pop("name")`` would change what is passed on)."""
+    function = parsed.enclosing.get(id(call))
+    if function is None or not isinstance(value, ast.Name):
+        return None
+    args = function.args
+    if args.kwarg is None or args.kwarg.arg != value.id:
+        return None
+    if any(a.arg == name for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]):
+        return None
+    for node in ast.walk(function):
+        if isinstance(node, ast.Constant) and node.value == name:
+            return None
+    rows = query_symbols(
+        conn,
+        "f.path = ? AND s.name = ? AND (s.line = ? OR s.name_line = ?)",
+        (path, function.name, function.lineno, function.lineno),
+    )
+    return rows[0] if len(rows) == 1 else None
+
+
+def _into_kwargs(
+    ws: Workspace,
+    conn: sqlite3.Connection,
+    files: _Files,
+    name: str,
+    done: set[int],
+    found: dict[tuple[str, int, int], Reference],
+    out: ParameterReferences,
+) -> None:
+    """``name=`` passed to another project function that takes it in ``**kwargs`` and passes those
+    on (``@click.command(context_settings=…)`` ends in ``cls(**attrs)`` with ``cls`` a variable):
+    it may reach the parameter by a way the index cannot follow, so it is a name hit."""
+    callees: dict[int, bool] = {}
+    for path, line, col in conn.execute(
+        "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.name = ? AND r.kind = 'write' AND f.language = 'python'",
+        (name,),
+    ):
+        if (path, line, col) in found:
+            continue
+        parsed = files.get(path)
+        call = parsed.by_keyword.get((line, col)) if parsed is not None else None
+        if parsed is None or call is None:
+            continue
+        end_line, end_col = parsed.end(call.func)
+        row = conn.execute(
+            "SELECT r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
+            " AND r.end_col = ? AND r.symbol_id IS NOT NULL AND r.confidence = 'certain'",
+            (path, end_line, end_col),
+        ).fetchone()
+        if row is None or row[0] in done:
+            continue
+        if row[0] not in callees:
+            callees[row[0]] = _passes_kwargs_on(ws, conn, row[0], name)
+        if callees[row[0]]:
+            found[(path, line, col)] = Reference(path, line, col, col + len(name), "write", "name", False)
+
+
+def _passes_kwargs_on(ws: Workspace, conn: sqlite3.Connection, symbol_id: int, name: str) -> bool:
+    """Whether a declaration of the callee (overloads and stubs included) takes ``**kwargs``
+    without a parameter ``name`` and passes them on to another call."""
+    callee = query_symbols(conn, "s.id = ?", (symbol_id,))
+    if callee and callee[0].kind == "class":
+        cls = callee[0]
+        callee = query_symbols(
+            conn, "f.path = ? AND s.symbol_path = ?", (cls.file, f"{cls.symbol_path}.__init__")
+        )
+    if not callee or callee[0].kind not in ("function", "method"):
+        return False
+    for declaration in twins(conn, callee[0]):
+        declared = parameters_of(ws, declaration)
+        kwargs = next((p.name for p in declared if p.kind == "var_keyword"), None)
+        if kwargs is None or any(p.name == name for p in declared):
+            continue
+        try:
+            node = function_node(ast.parse(read_text(ws, declaration.file)), declaration)
+        except (SyntaxError, ValueError):
+            continue
+        if node is not None and any(
+            isinstance(k, ast.keyword)
+            and k.arg is None
+            and isinstance(k.value, ast.Name)
+            and k.value.id == kwargs
+            for k in ast.walk(node)
+        ):
+            return True
+    return False
 
 
 # -- TypeScript / JavaScript ------------------------------------------------------------------
