@@ -198,6 +198,7 @@ class _Analyzer:
         # unannotated functions: (path, return values, body scope, yields) to infer what a call gives
         self.returns: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, _Scope]] = []
         self.fixtures: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, _Scope]] = {}
+        self.comp_scopes: dict[int, _Scope] = {}  # comprehension node -> the scope of its targets
         self.test_file = _is_test_module(path)
 
     # -- positions -------------------------------------------------------------
@@ -378,8 +379,26 @@ class _Analyzer:
         if isinstance(node, ast.Constant):
             kind = type(node.value)
             return f"L:{kind.__name__}" if kind in (str, bytes, int, float, complex, bool) else None
-        literal = _LITERALS.get(type(node))
-        return f"L:{literal}" if literal else None
+        return self.display_chain(scope, node)
+
+    def display_chain(self, scope: _Scope, node: ast.expr) -> str | None:
+        """A display or comprehension: a container of its elements' type when they agree."""
+        literal = _LITERALS.get(type(node)) or ("generator" if isinstance(node, ast.GeneratorExp) else None)
+        if literal is None:
+            return None
+        items: str | None = None
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            inner = self.comp_scopes.get(id(node))
+            if inner is not None:
+                items = self.chain(inner, node.value if isinstance(node, ast.DictComp) else node.elt)
+        elif isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts:
+            if not any(isinstance(e, ast.Starred) for e in node.elts):
+                items = self.alternatives_chain(scope, node.elts)
+        elif isinstance(node, ast.Dict) and node.values and all(k is not None for k in node.keys):
+            items = self.alternatives_chain(scope, node.values)
+        if items is None:
+            return f"L:{literal}"
+        return f"{items}/*m" if literal == "dict" else f"{items}/*s"
 
     def annotation_chain(self, scope: _Scope, node: ast.expr | None) -> str | None:
         """The class an annotation names (not an instance), when it names one."""
@@ -598,16 +617,21 @@ class _Analyzer:
     def comprehension(self, node: ast.expr, scope: _Scope) -> None:
         generators: list[ast.comprehension] = node.generators  # type: ignore[attr-defined]
         inner = _Scope("comp", scope.path, scope)
+        self.comp_scopes[id(node)] = inner
+        tests = []
         for n, gen in enumerate(generators):
             self.expr(gen.iter, scope if n == 0 else inner, "read")
             self.loop_target(gen.target, inner, gen.iter, scope if n == 0 else inner)
             for cond in gen.ifs:
                 self.expr(cond, inner, "read")
-        if isinstance(node, ast.DictComp):
-            self.expr(node.key, inner, "read")
-            self.expr(node.value, inner, "read")
-        else:
-            self.expr(node.elt, inner, "read")  # type: ignore[attr-defined]
+                tests.extend(self.isinstance_tests(cond, inner, True))
+        saved = self.narrowed
+        # `[p for p in ps if isinstance(p, C)]`: the element sees p as a C
+        elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]  # type: ignore[attr-defined]
+        self.narrow(tests, elements, inner)
+        for element in elements:
+            self.expr(element, inner, "read")
+        self.narrowed = saved
 
     def target(
         self, node: ast.expr, scope: _Scope, value: ast.expr | None, ann: ast.expr | None = None

@@ -9,6 +9,7 @@ a ``.pyi`` beside a ``.py`` is the same module (the ``.py`` is preferred).
 from __future__ import annotations
 
 import posixpath
+import sys
 
 _SUFFIXES = (".pyi", ".py")
 
@@ -81,7 +82,8 @@ class ModuleMap:
                 return "m", max(files, key=lambda f: (_shared_prefix(f, near), -f.count("/")))
             return "m", files[0]
         folder = self.namespaces.get(name)
-        if folder is not None:
+        if folder is not None and name.partition(".")[0] not in sys.stdlib_module_names:
+            # a namespace package never shadows a regular module: `tests/typing/` is not `typing`
             return "d", folder
         return None
 
