@@ -1,10 +1,13 @@
 """Built-in diagnostics on real code, and the speed of the plan delta.
 
 1. False alarms: built-in errors on unmodified rich 15.0.0, click 8.5.1 (sdists)
-   and zod 4.6.7, rxjs 7.8.2 (``package/src``); each remaining one is listed.
+   and zod 4.6.7, rxjs 7.8.2, effect 4.1.0 (``package/src``); each remaining one is listed.
 2. TS agreement: ``tsc --noEmit`` from typescript 7 on the same trees, counting
    the categories the built-in checks cover (TS2307 on relative specifiers,
-   TS2451/TS2300 redeclarations).
+   TS2451/TS2300 redeclarations, TS2304/TS2552 names not found).
+2b. Planted typos: in copies of the 20 largest TS files of each TS corpus, one call
+   of an imported function is misspelled (a letter dropped); the plan delta must
+   report each as TS-UNDEFINED-NAME.
 3. Delta speed: ``diagnostics_delta`` for a 20-file post-image (median of runs),
    built-in only on rich and zod, and with tsc on rxjs.
 4. Analyzer cost: the Python analyzer over django 5.2.19 on one core, next to ``ast.parse``.
@@ -18,6 +21,7 @@ import argparse
 import ast
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -32,8 +36,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _corpora import fetch_npm, fetch_pypi_sdist, npm_tool, update_readme_section
 
-from astmcp.diagnostics import python_checks
+from astmcp.diagnostics import python_checks, ts_undefined
 from astmcp.diagnostics.delta import diagnostics_delta
+from astmcp.lang import extract_file
+from astmcp.resolve import ts_facts
 from astmcp.workspace import Workspace
 
 RESULTS = Path(__file__).resolve().parent / "results" / "diagnostics.json"
@@ -58,7 +64,11 @@ def corpora() -> dict[str, Path]:
         "click 8.5.1": fetch_pypi_sdist("click", "8.5.1"),
         "zod 4.6.7": fetch_npm("zod", "4.6.7") / "src",
         "rxjs 7.8.2": fetch_npm("rxjs", "7.8.2") / "src",
+        "effect 4.1.0": fetch_npm("effect", "4.1.0") / "src",
     }
+
+
+TS_CORPORA = ("zod 4.6.7", "rxjs 7.8.2", "effect 4.1.0")
 
 
 def copy_tree(source: Path, dest: Path) -> Path:
@@ -111,6 +121,56 @@ def tsc_agreement(name: str, root: Path, tsc: Path) -> dict[str, Any]:
         "tsc_top_codes": dict(codes.most_common(6)),
         "tsc_relative_unresolved": len(relative_2307),
         "tsc_redeclarations": codes.get("TS2451", 0) + codes.get("TS2300", 0),
+        "tsc_names_not_found": codes.get("TS2304", 0) + codes.get("TS2552", 0),
+    }
+
+
+def planted_typos(root: Path, count: int = 20) -> dict[str, Any]:
+    """Misspell one imported function's call site in each of the ``count`` largest TS files
+    (a letter dropped, so the new name occurs nowhere in the file) and check the plan
+    delta reports every one as TS-UNDEFINED-NAME."""
+    ws = Workspace(root)
+    conn = ws.db()
+    paths = [
+        row[0]
+        for row in conn.execute("SELECT path FROM files ORDER BY lines DESC, path")
+        if row[0].endswith(".ts") and not row[0].endswith(".d.ts")
+    ]
+    images: dict[str, str] = {}
+    planted: dict[str, str] = {}
+    for path in paths:
+        if len(images) == count:
+            break
+        text = (root / path).read_text(encoding="utf-8")
+        facts = extract_file(path, "typescript", text.encode("utf-8"))
+        payload = facts.extra.get(ts_facts.NAME) or {}
+        for name, line, col, _end, kind, target, _owner in payload.get("refs", ()):
+            typo = name[: len(name) // 2] + name[len(name) // 2 + 1 :]
+            direct = str(target).startswith(f"I:{name}:") and "|" not in str(target)  # `f()`, not `m.f()`
+            if kind != "call" or not direct or len(name) < 5:
+                continue
+            if re.search(rf"(?<![\w$]){re.escape(typo)}(?![\w$])", text):
+                continue
+            lines = text.split("\n")
+            row = lines[line - 1]
+            if row[col - 1 : col - 1 + len(name)] != name:
+                continue
+            lines[line - 1] = row[: col - 1] + typo + row[col - 1 + len(name) :]
+            images[path] = "\n".join(lines)
+            planted[path] = typo
+            break
+    t0 = time.perf_counter()
+    result = diagnostics_delta(ws, images)
+    elapsed = time.perf_counter() - t0
+    ws.index.close()
+    reported = {(d["file"], d["message"]) for d in result.added if d["code"] == ts_undefined.UNDEFINED_NAME}
+    missed = [f"{p}: {t}" for p, t in planted.items() if (p, f"undefined name '{t}'") not in reported]
+    return {
+        "planted": len(planted),
+        "reported": len(planted) - len(missed),
+        "missed": missed,
+        "other_added": sorted({d["code"] for d in result.added if d["code"] != ts_undefined.UNDEFINED_NAME}),
+        "delta_s": round(elapsed, 2),
     }
 
 
@@ -200,6 +260,7 @@ def main() -> None:
         base = Path(temp)
         trees = {name: copy_tree(src, base / name.split()[0]) for name, src in sources.items()}
         out["false_alarms"] = [false_alarms(name, root) for name, root in trees.items()]
+        out["planted_typos"] = {name: planted_typos(trees[name]) for name in TS_CORPORA}
         out["delta_builtin"] = {
             "rich 15.0.0": twenty_file_delta(trees["rich 15.0.0"], (".py",), args.runs),
             "zod 4.6.7": twenty_file_delta(trees["zod 4.6.7"], (".ts",), args.runs),
@@ -208,7 +269,7 @@ def main() -> None:
             tsc = npm_tool("typescript", "7.0.2", "tsc")
             out["tsc_agreement"] = [
                 tsc_agreement(name, copy_tree(sources[name], base / f"tsc-{name.split()[0]}"), tsc)
-                for name in ("zod 4.6.7", "rxjs 7.8.2")
+                for name in TS_CORPORA
             ]
             rx = copy_tree(sources["rxjs 7.8.2"], base / "rxjs-tsc")
             (rx / "tsconfig.json").write_text(json.dumps(TSCONFIG), encoding="utf-8")
@@ -230,13 +291,15 @@ def render(out: dict[str, Any]) -> str:
         " wall times are inflated accordingly; CPU times are the steadier figure).",
         "JSON: `benchmarks/results/diagnostics.json`.",
         "",
-        "| corpus | files | cold index | built-in errors | warnings | errors by code |",
-        "|---|---|---|---|---|---|",
+        "| corpus | files | cold index | built-in errors | TS-UNDEFINED-NAME | warnings | errors by code |",
+        "|---|---|---|---|---|---|---|",
     ]
     for row in out["false_alarms"]:
         codes = ", ".join(f"{k} {v}" for k, v in sorted(row["errors_by_code"].items())) or "—"
+        undefined = row["errors_by_code"].get(ts_undefined.UNDEFINED_NAME, 0)
         lines.append(
-            f"| {row['corpus']} | {row['files']} | {row['cold_index_s']} s | **{row['errors']}** | {row['warnings']} | {codes} |"
+            f"| {row['corpus']} | {row['files']} | {row['cold_index_s']} s | **{row['errors']}** | {undefined}"
+            f" | {row['warnings']} | {codes} |"
         )
     remaining = [(row["corpus"], e) for row in out["false_alarms"] for e in row["error_list"]]
     if remaining:
@@ -247,14 +310,29 @@ def render(out: dict[str, Any]) -> str:
             "",
             "TypeScript 7 `tsc --noEmit` on the same trees (generated strict tsconfig, bundler resolution, no @types):",
             "",
-            "| corpus | tsc time | tsc errors | tsc: relative imports unresolved | tsc: redeclarations | top tsc codes |",
-            "|---|---|---|---|---|---|",
+            "| corpus | tsc time | tsc errors | tsc: relative imports unresolved | tsc: redeclarations"
+            " | tsc: names not found (TS2304/TS2552) | top tsc codes |",
+            "|---|---|---|---|---|---|---|",
         ]
         for row in out["tsc_agreement"]:
             codes = ", ".join(f"{k} {v}" for k, v in row["tsc_top_codes"].items()) or "—"
             lines.append(
                 f"| {row['corpus']} | {row['tsc_s']} s | {row['tsc_errors']} | {row['tsc_relative_unresolved']}"
-                f" | {row['tsc_redeclarations']} | {codes} |"
+                f" | {row['tsc_redeclarations']} | {row.get('tsc_names_not_found', '—')} | {codes} |"
+            )
+    if "planted_typos" in out:
+        lines += [
+            "",
+            "Planted typos (copies of the 20 largest TS files, one imported function's call misspelled in each;"
+            " judged by the plan delta):",
+            "",
+            "| corpus | planted | reported as TS-UNDEFINED-NAME | other codes added | delta time | missed |",
+            "|---|---|---|---|---|---|",
+        ]
+        for corpus, row in out["planted_typos"].items():
+            lines.append(
+                f"| {corpus} | {row['planted']} | **{row['reported']}** | {', '.join(row['other_added']) or '—'}"
+                f" | {row['delta_s']} s | {'; '.join(row['missed']) or '—'} |"
             )
     lines += [
         "",

@@ -40,20 +40,22 @@ PYTHON_BUILTINS: frozenset[str] = frozenset((_PY3 + _PLATFORM_AND_PY2 + _TOOLING
 
 # TS/JS values TypeScript's lib does not declare (its lib is in ts_lib_globals.py): language
 # specials, Node/CommonJS, other runtimes, and the globals of common test runners.
+# `await`/`yield`: the JS grammar reads `await (f)(x)` outside async code as a call of a name.
 _JS_SPECIALS = """
-globalThis arguments undefined NaN Infinity
+globalThis arguments undefined NaN Infinity await yield
 """
 _NODE = """
 process Buffer global require module exports __dirname __filename setImmediate clearImmediate NodeJS
 """
+# Bun, Deno, browser extensions, Cloudflare Workers, AWS Lambda streaming.
 _RUNTIMES = """
-Bun Deno chrome browser
+Bun Deno chrome browser WebSocketPair HTMLRewriter awslambda
 """
-# jest, jasmine, vitest (`globals: true`), mocha (BDD and TDD), node:test has no globals.
+# jest, jasmine, vitest (`globals: true`), mocha (BDD and TDD), cypress; node:test has no globals.
 _TEST_RUNNERS = """
 describe it test expect jest beforeAll beforeEach afterAll afterEach fit fdescribe xit xdescribe xtest
 jasmine spyOn pending fail expectAsync vi suite bench expectTypeOf assertType context specify before after
-setup teardown suiteSetup suiteTeardown xcontext xspecify mocha run
+setup teardown suiteSetup suiteTeardown xcontext xspecify mocha run cy Cypress
 """
 
 TS_ENV_GLOBALS: frozenset[str] = frozenset((_JS_SPECIALS + _NODE + _RUNTIMES + _TEST_RUNNERS).split())

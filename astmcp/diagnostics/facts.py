@@ -6,13 +6,26 @@ import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 
-from astmcp.diagnostics import python_checks, ts_checks
+from astmcp.diagnostics import python_checks, ts_checks, ts_undefined
 from astmcp.model import DiagnosticFact, FileFacts
+from astmcp.resolve import ts_facts
 
-__all__ = ["Owners", "analyzer_diagnostics", "injected_names", "python_payload", "undefined_name"]
+__all__ = [
+    "UNDEFINED_CODES",
+    "Injected",
+    "Owners",
+    "analyzer_diagnostics",
+    "injected_names",
+    "python_payload",
+    "undefined_name",
+]
 
 _UNDEFINED = re.compile(r"^undefined name '(.+)'$")
+UNDEFINED_CODES = (python_checks.UNDEFINED_NAME, ts_undefined.UNDEFINED_NAME)
+# A name some file makes global, and the undefined-name code it silences project-wide.
+Injected = tuple[str, str]
 
 
 def python_payload(facts: FileFacts) -> python_checks.PythonChecks | None:
@@ -20,14 +33,22 @@ def python_payload(facts: FileFacts) -> python_checks.PythonChecks | None:
     return payload if isinstance(payload, python_checks.PythonChecks) else None
 
 
-def injected_names(facts: FileFacts) -> frozenset[str]:
+def ts_payload(facts: FileFacts) -> dict[str, Any]:
+    payload = facts.extra.get(ts_facts.NAME)
+    return payload if isinstance(payload, dict) else {}
+
+
+def injected_names(facts: FileFacts) -> frozenset[Injected]:
+    """``(code, name)``: names put into ``builtins`` (Python) or made global (TS/JS) by this file."""
     payload = python_payload(facts)
-    return payload.injected_builtins if payload is not None else frozenset()
+    if payload is not None:
+        return frozenset((python_checks.UNDEFINED_NAME, n) for n in payload.injected_builtins)
+    return frozenset((ts_undefined.UNDEFINED_NAME, n) for n in ts_payload(facts).get("ambient", ()))
 
 
 def undefined_name(diag: DiagnosticFact) -> str | None:
-    """The name of a PY-UNDEFINED-NAME diagnostic (these are silenced by builtins injection)."""
-    if diag.code != python_checks.UNDEFINED_NAME:
+    """The name of an undefined-name diagnostic (these are silenced by names other files inject)."""
+    if diag.code not in UNDEFINED_CODES:
         return None
     match = _UNDEFINED.match(diag.message)
     return match.group(1) if match else None
@@ -39,9 +60,12 @@ def analyzer_diagnostics(facts: FileFacts) -> list[DiagnosticFact]:
     payload = python_payload(facts)
     if payload is not None:
         out.extend(payload.diagnostics)
-    ts_payload = facts.extra.get(ts_checks.NAME)
-    if isinstance(ts_payload, tuple):
-        out.extend(d for d in ts_payload if isinstance(d, DiagnosticFact))
+    checks = facts.extra.get(ts_checks.NAME)
+    if isinstance(checks, tuple):
+        out.extend(d for d in checks if isinstance(d, DiagnosticFact))
+    for name, line, column in ts_payload(facts).get("undefined", ()):
+        message = python_checks.undefined_message(name)
+        out.append(DiagnosticFact(ts_undefined.UNDEFINED_NAME, "error", line, column, message))
     return out
 
 

@@ -6,7 +6,9 @@ changed files and re-judges unresolved imports for the changed files, for the
 importers of changed or removed files and, when the set of files changes, for
 every file with an unresolved import. Its own tables (``diag_*``, keyed by
 path) remember what that needs: module-level names, import edges, undefined
-name candidates and names injected into ``builtins``.
+name candidates and the names files make global (Python: injected into
+``builtins``; TS/JS: script-file declarations, ``declare global``), which
+silence the candidates of their language project-wide.
 """
 
 from __future__ import annotations
@@ -15,8 +17,15 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
-from astmcp.diagnostics import python_checks
-from astmcp.diagnostics.facts import Owners, analyzer_diagnostics, python_payload, undefined_name
+from astmcp.diagnostics.facts import (
+    UNDEFINED_CODES,
+    Injected,
+    Owners,
+    analyzer_diagnostics,
+    injected_names,
+    python_payload,
+    undefined_name,
+)
 from astmcp.diagnostics.imports import (
     PY_UNRESOLVED,
     TS_UNRESOLVED,
@@ -40,10 +49,11 @@ CREATE TABLE IF NOT EXISTS diag_seen (path TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS diag_py_module (
     path TEXT PRIMARY KEY, names TEXT NOT NULL, dynamic INTEGER NOT NULL, guarded TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS diag_injected (path TEXT NOT NULL, name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS diag_injected (path TEXT NOT NULL, code TEXT NOT NULL, name TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS diag_injected_path ON diag_injected(path);
 CREATE TABLE IF NOT EXISTS diag_undefined (
-    path TEXT NOT NULL, name TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL, message TEXT NOT NULL
+    path TEXT NOT NULL, code TEXT NOT NULL, name TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER NOT NULL,
+    message TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS diag_undefined_path ON diag_undefined(path);
 CREATE TABLE IF NOT EXISTS diag_edges (importer TEXT NOT NULL, target TEXT NOT NULL);
@@ -104,8 +114,11 @@ def owners_of(conn: sqlite3.Connection, file_id: int) -> Owners:
     )
 
 
-def injected_set(conn: sqlite3.Connection) -> frozenset[str]:
-    return frozenset(row[0] for row in conn.execute("SELECT DISTINCT name FROM diag_injected"))
+def injected_set(conn: sqlite3.Connection) -> frozenset[Injected]:
+    """``(code, name)`` pairs: names some file makes global, and the code they silence."""
+    return frozenset(
+        (row[0], row[1]) for row in conn.execute("SELECT DISTINCT code, name FROM diag_injected")
+    )
 
 
 class DiagnosticsLinker:
@@ -124,11 +137,11 @@ class DiagnosticsLinker:
         ids = file_ids(conn, changed)
         self._per_file(conn, changes, ids)
         new_injected = injected_set(conn)
-        if new_injected != old_injected:
-            conn.execute("DELETE FROM diagnostics WHERE code = ?", (python_checks.UNDEFINED_NAME,))
-            self._write_undefined(conn, None, new_injected)
-        else:
-            self._write_undefined(conn, changed, new_injected)
+        stale = {code for code, _name in old_injected ^ new_injected}
+        for code in stale:  # another file's globals changed: judge every candidate of that code again
+            conn.execute("DELETE FROM diagnostics WHERE code = ?", (code,))
+        self._write_undefined(conn, None, new_injected, stale)
+        self._write_undefined(conn, changed, new_injected, set(UNDEFINED_CODES) - stale)
         self._imports(conn, changes, bool(added or removed) or changes.full or changes.configs_changed)
 
     def _per_file(self, conn: sqlite3.Connection, changes: Changes, ids: dict[str, tuple[int, str]]) -> None:
@@ -148,38 +161,49 @@ class DiagnosticsLinker:
                         " ".join(map(str, sorted(payload.guarded_imports))),
                     ),
                 )
-                conn.executemany(
-                    "INSERT INTO diag_injected(path, name) VALUES (?,?)",
-                    [(path, n) for n in sorted(payload.injected_builtins)],
-                )
+            conn.executemany(
+                "INSERT INTO diag_injected(path, code, name) VALUES (?,?,?)",
+                [(path, code, n) for code, n in sorted(injected_names(facts))],
+            )
             owners = Owners.of_facts(facts)
             for diag in analyzer_diagnostics(facts):
                 name = undefined_name(diag)
                 if name is not None:
                     conn.execute(
-                        "INSERT INTO diag_undefined(path, name, line, col, message) VALUES (?,?,?,?,?)",
-                        (path, name, diag.line, diag.column, diag.message),
+                        "INSERT INTO diag_undefined(path, code, name, line, col, message) VALUES (?,?,?,?,?,?)",
+                        (path, diag.code, name, diag.line, diag.column, diag.message),
                     )
                     continue
                 rows.append(_row(file_id, owners.attribute(diag)))
         _insert(conn, rows)
 
     def _write_undefined(
-        self, conn: sqlite3.Connection, paths: list[str] | None, injected: frozenset[str]
+        self,
+        conn: sqlite3.Connection,
+        paths: list[str] | None,
+        injected: frozenset[Injected],
+        codes: set[str],
     ) -> None:
-        sql = "SELECT d.path, d.name, d.line, d.col, d.message, f.id FROM diag_undefined d JOIN files f ON f.path = d.path"
+        """Undefined-name candidates of ``paths`` (None: every file) with one of ``codes`` that no
+        file's globals silence."""
+        if not codes:
+            return
+        sql = (
+            "SELECT d.path, d.code, d.name, d.line, d.col, d.message, f.id"
+            " FROM diag_undefined d JOIN files f ON f.path = d.path"
+        )
         found = list(conn.execute(sql)) if paths is None else []
         if paths is not None:
             for path in paths:
                 found.extend(conn.execute(sql + " WHERE d.path = ?", (path,)))
         owners: dict[int, Owners] = {}
         rows: list[tuple[object, ...]] = []
-        for _path, name, line, col, message, file_id in found:
-            if name in injected:
+        for _path, code, name, line, col, message, file_id in found:
+            if code not in codes or (code, name) in injected:
                 continue
             if file_id not in owners:
                 owners[file_id] = owners_of(conn, file_id)
-            diag = DiagnosticFact(python_checks.UNDEFINED_NAME, "error", line, col, message)
+            diag = DiagnosticFact(code, "error", line, col, message)
             rows.append(_row(file_id, owners[file_id].attribute(diag)))
         _insert(conn, rows)
 

@@ -3,7 +3,7 @@
 ``post_builtin`` answers "what would the index say if these files had this
 text" without writing anything: the post-image files are parsed and analyzed
 like the indexer does, and the project-level checks they influence (imports of
-and into them, builtins injection) are re-run against an overlay of the index.
+and into them, names files make global) are re-run against an overlay of the index.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from astmcp.diagnostics.linker import (
 )
 from astmcp.lang import parse_text
 from astmcp.model import LANGUAGE_BY_SUFFIX, PYTHON, DiagnosticFact, FileFacts
+from astmcp.resolve import ts_facts
 from astmcp.workspace import Workspace
 
 __all__ = ["Located", "indexed_diagnostics", "post_builtin", "selector_for"]
@@ -64,7 +65,8 @@ def selector_for(conn: sqlite3.Connection, file: str, symbol_path: str, line: in
 
 
 def _analyze(path: str, text: str) -> FileFacts | None:
-    """Front end plus the built-in check analyzers only (reference analyzers are not needed here)."""
+    """Front end plus the analyzers built-in checks read (for TS/JS the reference analyzer's
+    scopes give the unbound identifiers)."""
     suffix = "." + path.rsplit(".", 1)[-1] if "." in path else ""
     language = LANGUAGE_BY_SUFFIX.get(suffix)
     if language is None:
@@ -73,9 +75,10 @@ def _analyze(path: str, text: str) -> FileFacts | None:
         text = text[1:]
     tree, facts = parse_text(path, language, text)
     if tree is not None:
-        checks = python_checks if language == PYTHON else ts_checks
-        with contextlib.suppress(RecursionError):  # the indexer skips such a file the same way
-            facts.extra[checks.NAME] = checks.analyze(path, text, tree)
+        analyzers = (python_checks,) if language == PYTHON else (ts_facts, ts_checks)
+        for checks in analyzers:
+            with contextlib.suppress(RecursionError):  # the indexer skips such a file the same way
+                facts.extra[checks.NAME] = checks.analyze(path, text, tree)
     return facts
 
 
@@ -88,10 +91,12 @@ def post_builtin(ws: Workspace, conn: sqlite3.Connection, post_images: dict[str,
     paths = set(indexed) | set(facts)
     added_paths = set(facts) - set(indexed)
 
-    injected = {n for p, n in conn.execute("SELECT path, name FROM diag_injected") if p not in facts}
+    injected = {
+        (c, n) for p, c, n in conn.execute("SELECT path, code, name FROM diag_injected") if p not in facts
+    }
     for f in facts.values():
         injected |= injected_names(f)
-    injected_changed = frozenset(injected) != injected_set(conn)
+    stale = {code for code, _name in frozenset(injected) ^ injected_set(conn)}
 
     recheck = set(facts)
     if facts:
@@ -109,14 +114,14 @@ def post_builtin(ws: Workspace, conn: sqlite3.Connection, post_images: dict[str,
             continue
         if item.fact.code in IMPORT_CODES and item.file in recheck:
             continue
-        if injected_changed and item.fact.code == python_checks.UNDEFINED_NAME:
+        if item.fact.code in stale:
             continue
         out.append(item)
-    if injected_changed:
-        for path, name, line, col, message in conn.execute(
-            "SELECT path, name, line, col, message FROM diag_undefined"
+    if stale:
+        for path, code, name, line, col, message in conn.execute(
+            "SELECT path, code, name, line, col, message FROM diag_undefined"
         ):
-            if path in facts or name in injected:
+            if path in facts or code not in stale or (code, name) in injected:
                 continue
             row = indexed.get(path)
             owners = (
@@ -128,14 +133,14 @@ def post_builtin(ws: Workspace, conn: sqlite3.Connection, post_images: dict[str,
                 if row
                 else Owners(())
             )
-            diag = DiagnosticFact(python_checks.UNDEFINED_NAME, "error", line, col, message)
+            diag = DiagnosticFact(code, "error", line, col, message)
             out.append(Located(path, owners.attribute(diag)))
 
     for path, f in facts.items():
         owners = Owners.of_facts(f)
         for diag in (*f.diagnostics, *analyzer_diagnostics(f)):
             name = undefined_name(diag)
-            if name is not None and name in injected:
+            if name is not None and (diag.code, name) in injected:
                 continue
             out.append(Located(path, owners.attribute(diag)))
 

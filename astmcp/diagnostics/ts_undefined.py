@@ -7,12 +7,15 @@ environment of a TS/JS file (lib, ``@types``, bundler defines, script tags) is
 not fully known:
 
 - only ES module files are judged (a top-level ``import``/``export``), never
-  declaration files, files with syntax errors, ``with``, direct ``eval``,
-  ``// @ts-nocheck`` or ``/// <reference …>`` directives;
+  declaration files, files with ``with``, direct ``eval``, ``// @ts-nocheck`` or
+  ``/// <reference …>`` directives; a top-level statement with a syntax error
+  (or a construct the grammar does not support) is not judged, and names
+  written anywhere in it may be bound by it;
 - only value positions: type annotations, declarations and ambient
   (``declare``) contexts, namespace bodies and JSX namespaced names are skipped;
 - known globals (every value TypeScript's lib declares, Node, Bun/Deno, test
-  runners), ``__dunder__`` bundler defines, names the file tests with ``typeof``,
+  runners), ``__``-prefixed names (bundler and host defines such as ``__DEV__``),
+  names the file tests with ``typeof``,
   names an ESLint ``/* global … */`` comment lists, lines under
   ``@ts-ignore``/``@ts-expect-error`` stay quiet;
 - names any project file makes global (:func:`ambient_names`: script files'
@@ -41,9 +44,8 @@ _REFERENCE = re.compile(r"^\s*///\s*<reference\b", re.MULTILINE)
 _EVAL = re.compile(r"(?<![\w$.])eval\s*\(")
 _IGNORE = re.compile(r"//\s*@ts-(?:ignore|expect-error)\b|/\*\s*@ts-(?:ignore|expect-error)\b")
 _ESLINT_GLOBAL = re.compile(r"/\*\s*globals?\s+([^*]*)\*/")
-_GLOBAL_WRITE = re.compile(
-    r"(?<![\w$.])(?:globalThis|window|global|self)\s*(?:\.\s*([A-Za-z_$][\w$]*)|\[\s*['\"]([A-Za-z_$][\w$]*)['\"]\s*\])\s*=(?!=)"
-)
+_GLOBAL_WRITE = re.compile(r"(?<![\w$.])(?:globalThis|window|global)\s*[.\[]")
+_GLOBAL_OBJECTS = frozenset({"globalThis", "window", "global"})  # `self.x = …` is mostly an alias of `this`
 # Ancestors that make an identifier no value reference of this file's scope chain.
 _NOT_VALUE = frozenset(
     {
@@ -59,6 +61,7 @@ _NOT_VALUE = frozenset(
         "jsx_namespace_name", "nested_identifier", "internal_module", "module",
     }
 )  # fmt: skip
+_BRANCHES = frozenset({"ternary_expression", "if_statement"})
 _MODULE_STATEMENTS = frozenset({"import_statement", "export_statement"})
 _TOP_DECLARATIONS = frozenset(
     {
@@ -70,7 +73,7 @@ _TOP_DECLARATIONS = frozenset(
 
 def checked_file(path: str, text: str, root: Node) -> bool:
     """Whether a file's unbound identifiers are judged at all."""
-    if _DECLARATION_FILE.search(path) or root.has_error or not is_module(root):
+    if _DECLARATION_FILE.search(path) or not is_module(root):
         return False
     if "@ts-nocheck" in text or _REFERENCE.search(text) or ("eval" in text and _EVAL.search(text)):
         return False
@@ -97,7 +100,7 @@ def candidates(src: TsSource, unbound: Iterable[Node]) -> list[tuple[str, int, i
     tested: set[str] = set()
     for node in unbound:
         name = src.text_of(node)
-        if name in KNOWN_GLOBALS or (name.startswith("__") and name.endswith("__")):
+        if name in KNOWN_GLOBALS or name.startswith("__"):  # `__DEV__`, `__STATIC_CONTENT`: host defines
             continue
         parent = node.parent
         if parent is not None and parent.type == "unary_expression" and _operator(parent) == "typeof":
@@ -107,7 +110,14 @@ def candidates(src: TsSource, unbound: Iterable[Node]) -> list[tuple[str, int, i
             found.append((name, node))
     if not found:
         return []
-    declared = _eslint_globals(src.text) | tested
+    declared = _eslint_globals(src.text) | tested | _probed(src.text, {n for n, _ in found})
+    root = src.tree.root_node
+    if root.has_error:
+        broken = {s.start_byte for s in root.children if s.has_error}
+        for statement in root.children:
+            if statement.start_byte in broken:
+                declared.update(_identifiers(statement))
+        found = [(n, node) for n, node in found if _statement_of(node).start_byte not in broken]
     ignored = _ignored_lines(src.text)
     out = []
     for name, node in found:
@@ -119,18 +129,61 @@ def candidates(src: TsSource, unbound: Iterable[Node]) -> list[tuple[str, int, i
     return out
 
 
+def _statement_of(node: Node) -> Node:
+    """The top-level statement holding a node."""
+    while node.parent is not None and node.parent.parent is not None:
+        node = node.parent
+    return node
+
+
+def _identifiers(node: Node) -> Iterator[str]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type in ("identifier", "shorthand_property_identifier", "type_identifier"):
+            yield _text(current)
+        stack.extend(current.children)
+
+
 def _operator(node: Node) -> str | None:
     operator = node.child_by_field_name("operator")
     return operator.type if operator is not None else None
 
 
 def _value_position(node: Node) -> bool:
-    current = node.parent
+    """Not in a type or declaration context, and not in a branch a literal ``false`` makes dead
+    (``false ? profiler.span(…) : …``, ``if (false) …``: what bundler defines leave behind)."""
+    child, current = node, node.parent
     while current is not None:
-        if current.type in _NOT_VALUE:
+        kind = current.type
+        if kind in _NOT_VALUE:
             return False
-        current = current.parent
+        if kind in _BRANCHES and child != current.child_by_field_name("condition") and _is_false(current):
+            return False
+        if kind == "binary_expression" and child == current.child_by_field_name("right"):
+            left = current.child_by_field_name("left")
+            if left is not None and left.type == "false" and _operator(current) == "&&":
+                return False
+        child, current = current, current.parent
     return True
+
+
+def _is_false(branch: Node) -> bool:
+    condition = branch.child_by_field_name("condition")
+    while condition is not None and condition.type == "parenthesized_expression":
+        condition = condition.named_children[0] if condition.named_children else None
+    return condition is not None and condition.type == "false"
+
+
+def _probed(text: str, names: set[str]) -> set[str]:
+    """Names the file reads as members of the global object (``window.DocumentTouch && …``)."""
+    if not any(word in text for word in ("globalThis", "window", "global", "self")):
+        return set()
+    return {
+        n
+        for n in names
+        if re.search(rf"(?<![\w$.])(?:globalThis|window|global|self)\s*\??\.\s*{re.escape(n)}(?![\w$])", text)
+    }
 
 
 def _eslint_globals(text: str) -> set[str]:
@@ -167,10 +220,32 @@ def ambient_names(path: str, text: str, root: Node) -> frozenset[str]:
             if block is not None and _is_global_block(statement):
                 for inner in block.named_children:
                     names.update(_declared(inner))
-    if "=" in text:
-        for match in _GLOBAL_WRITE.finditer(text):
-            names.add(match.group(1) or match.group(2))
+    if _GLOBAL_WRITE.search(text):
+        names.update(_global_writes(root))
     return frozenset(names)
+
+
+def _global_writes(root: Node) -> Iterator[str]:
+    """``x`` of ``globalThis.x = …`` / ``window["x"] = …`` / ``global.x = …`` anywhere in the file."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        left = node.child_by_field_name("left") if node.type == "assignment_expression" else None
+        if left is None or left.type not in ("member_expression", "subscript_expression"):
+            continue
+        target = left.child_by_field_name("object")
+        if target is None or target.type != "identifier" or _text(target) not in _GLOBAL_OBJECTS:
+            continue
+        key = left.child_by_field_name("property") or left.child_by_field_name("index")
+        if key is not None and key.type == "property_identifier":
+            yield _text(key)
+        elif key is not None and key.type == "string":
+            yield _text(key)[1:-1]
+
+
+def _text(node: Node) -> str:
+    return node.text.decode("utf-8", errors="replace") if node.text else ""
 
 
 def _is_global_block(statement: Node) -> bool:
@@ -191,12 +266,12 @@ def _declared(statement: Node) -> Iterator[str]:
     elif kind in _TOP_DECLARATIONS:
         name = statement.child_by_field_name("name")
         if name is not None and name.type in ("identifier", "type_identifier"):
-            yield name.text.decode("utf-8", errors="replace") if name.text else ""
+            yield _text(name)
 
 
 def _pattern_names(node: Node) -> Iterator[str]:
     if node.type in ("identifier", "shorthand_property_identifier_pattern"):
-        yield node.text.decode("utf-8", errors="replace") if node.text else ""
+        yield _text(node)
         return
     for child in node.named_children:
         if child.type not in ("property_identifier", "type_annotation"):
