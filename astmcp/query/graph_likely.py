@@ -2,8 +2,8 @@
 
 The index stores such occurrences as ``name`` hits (``target_key`` NULL); whether one
 is ``likely`` depends on every symbol of the project, so it is decided when asked,
-with the rule ``ast_find_references`` applies (:func:`astmcp.query.references._unique_member`
-over the same family): an edge is ``likely`` exactly when find_references lists the
+with the rule ``ast_find_references`` applies (:func:`astmcp.query.references.single_candidate`):
+an edge is ``likely`` exactly when find_references lists the
 occurrence as a ``likely`` reference of the edge's target.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 
 from astmcp.query.common import SymbolRow, query_symbols
-from astmcp.query.references import _MEMBER_KINDS, _unique_member, override_family, twins
+from astmcp.query.references import _MEMBER_KINDS, FamilyMemo, single_candidate
 
 __all__ = ["EDGE_KIND", "Likely", "is_python"]
 
@@ -31,6 +31,7 @@ class Likely:
         self.conn = conn
         self._single: dict[int, bool] = {}
         self._by_name: dict[tuple[str, bool], SymbolRow | None] = {}
+        self.memo = FamilyMemo(conn)
 
     def single(self, symbol: SymbolRow) -> bool:
         """Whether untyped ``.name`` uses are ``likely`` references of ``symbol``."""
@@ -38,11 +39,7 @@ class Likely:
             if symbol.id < 0 or symbol.kind not in _MEMBER_KINDS:
                 self._single[symbol.id] = False
             else:
-                # the family find_references rates with: twins, and for TS/JS the override family
-                same = twins(self.conn, symbol)
-                if not is_python(symbol.file):
-                    same += override_family(self.conn, symbol)[0]
-                self._single[symbol.id] = _unique_member(self.conn, symbol, same)
+                self._single[symbol.id] = single_candidate(self.conn, symbol, self.memo)
         return self._single[symbol.id]
 
     def target(self, name: str, python: bool) -> SymbolRow | None:

@@ -35,7 +35,15 @@ from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
 from astmcp.tools import tool
 from astmcp.workspace import Workspace
 
-__all__ = ["FamilyMemo", "Reference", "collect_references", "find_references", "override_family", "twins"]
+__all__ = [
+    "FamilyMemo",
+    "Reference",
+    "collect_references",
+    "find_references",
+    "override_family",
+    "single_candidate",
+    "twins",
+]
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter", "constructor")
 _CONFIDENCE_ORDER = {"certain": 0, "likely": 1, "name": 2}
@@ -102,6 +110,16 @@ def _unique_member(conn: sqlite3.Connection, symbol: SymbolRow, family: list[Sym
     }
     mine = {(s.file.removesuffix("i"), s.symbol_path) for s in family}
     return owners <= mine
+
+
+def single_candidate(conn: sqlite3.Connection, symbol: SymbolRow, memo: FamilyMemo | None = None) -> bool:
+    """Whether untyped-receiver uses of the symbol's name are its ``likely`` references: the
+    rule and the family :func:`collect_references` applies (the graph's likely edges use it)."""
+    memo = memo or FamilyMemo(conn)
+    same = memo.twins(symbol)
+    if not symbol.file.endswith((".py", ".pyi")):
+        same = _ts_meaning(memo, symbol, same)[0]
+    return _unique_member(conn, symbol, same)
 
 
 def collect_references(
