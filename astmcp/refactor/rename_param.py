@@ -2,7 +2,8 @@
 function (and, for a method, in every override that declares it), its uses, and ``name=``
 keywords at resolved call sites (:mod:`astmcp.query.parameter_refs`).
 
-Refused: an override family reaching outside the project (``MUTATION_BLOCKED``); a new name the
+Refused: an override family reaching outside the project, or a pytest test/fixture parameter
+(a fixture passed by name) (``MUTATION_BLOCKED``); a new name the
 function (or a scope between a use and the parameter) already binds, a use of the new name the
 parameter would capture, or a resolved call that already passes ``new=`` (``NAME_COLLISION``).
 ``f(**mapping)`` sites are uncertain: they block by default and are never edited.
@@ -10,11 +11,12 @@ parameter would capture, or a resolved call that already passes ``new=`` (``NAME
 
 from __future__ import annotations
 
+import ast
 import sqlite3
 
 from astmcp.errors import InvalidInput, MutationBlocked, NameCollision
 from astmcp.query.parameter_refs import parameter_references
-from astmcp.query.parameters import Parameter
+from astmcp.query.parameters import KEYWORD_KINDS, Parameter, function_node, read_text
 from astmcp.refactor import collisions
 from astmcp.refactor.identifiers import check_new_name
 from astmcp.refactor.plan import Plan
@@ -43,6 +45,12 @@ def prepare_parameter_rename(
             f"{param.function.name!r} overrides or is overridden outside the project"
             f" ({', '.join(found.external)}); callers there may pass {param.name!r} by keyword",
             {"external_members": found.external},
+        )
+    if _injected_by_pytest(ws, param) and not any(r.kind == "string" for r in found.references):
+        raise MutationBlocked(
+            f"pytest passes {param.name!r} to {param.function.name!r} by name (a fixture); rename the"
+            " fixture, or the parameter together with it by hand",
+            {"file": param.file, "line": param.line},
         )
     hits = [Hit.of(r) for r in found.references]
     sure = [h for h in hits if h.confidence != "name"]
@@ -89,3 +97,31 @@ def prepare_parameter_rename(
         uncertain_reason=reason,
         notes={p: n for p, n in notes.items() if n},
     )
+
+
+def _injected_by_pytest(ws: Workspace, param: Parameter) -> bool:
+    """A parameter of a pytest test or fixture: pytest passes fixtures by parameter name."""
+    base = param.file.rsplit("/", 1)[-1]
+    if not (base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py"):
+        return False
+    if param.kind not in KEYWORD_KINDS or param.name in ("self", "cls"):
+        return False
+    try:
+        node = function_node(ast.parse(read_text(ws, param.file)), param.function)
+    except (SyntaxError, ValueError):
+        return False
+    if node is None:
+        return False
+    fixture = any(
+        _last_name(d.func if isinstance(d, ast.Call) else d) == "fixture" for d in node.decorator_list
+    )
+    test = node.name.startswith("test") and (
+        param.function.parent_path is None or param.function.parent_path.split(".")[-1].startswith("Test")
+    )
+    return fixture or test
+
+
+def _last_name(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else None
