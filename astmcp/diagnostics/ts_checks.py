@@ -6,9 +6,8 @@ rejected by every engine (TS2451 / SyntaxError). Declaration merging that
 TypeScript allows (class + interface, class + namespace, value + type) is not
 touched, and ``var`` is left alone.
 
-Undefined identifiers are not reported for TS/JS: without type and global
-environment information (lib, @types, bundler globals) it cannot be made quiet
-on real code; ``tsc`` covers it when enabled.
+Undefined identifiers (TS-UNDEFINED-NAME) need the reference analyzer's scopes:
+see :mod:`astmcp.diagnostics.ts_undefined`.
 """
 
 from __future__ import annotations
