@@ -89,7 +89,7 @@ def main() -> int:
         lines.append(
             f"| {name} | **median** | {statistics.median(r['answer_tokens'] for r in rows):,.0f} | | "
             f"{statistics.median(r['cited_tokens'] for r in rows):,.0f} | "
-            f"**{statistics.median(r['ratio'] for r in rows if r['ratio'])}x** |"
+            f"**{round(statistics.median(r['ratio'] for r in rows if r['ratio']), 1)}x** |"
         )
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
