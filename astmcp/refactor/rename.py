@@ -16,7 +16,7 @@ from astmcp.refactor import collisions
 from astmcp.refactor.identifiers import check_new_name, language_of
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
-from astmcp.refactor.rename_refs import Hit, family_and_references, is_local
+from astmcp.refactor.rename_refs import Hit, family_and_references, is_local, prose_hits
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.workspace import Workspace
 
@@ -93,8 +93,9 @@ def prepare_rename(
     if new_name == row.name:
         raise InvalidInput(f"{row.name!r} already has that name")
     family, hits = family_and_references(ws, conn, row)
+    hits, docstrings = prose_hits(ws, hits)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
-    unsure = [h for h in hits if h.confidence == "name"] if not is_local(conn, row) else []
+    unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
     chosen = sure + (unsure if uncertain == "include" else [])
     by_file: dict[str, list[Hit]] = {}
     for hit in chosen:
@@ -114,7 +115,10 @@ def prepare_rename(
             f"{len(unsure)} uncertain reference(s) (same name, receiver unknown); review uncertain_references,"
             " then prepare again with uncertain: include or skip"
         )
-    notes = {path: comment_note(path, loaded[path].source.text, row.name) for path in loaded}
+    notes = {
+        path: comment_note(path, loaded[path].source.text, row.name, docstrings.get(path, []))
+        for path in loaded
+    }
     return build_plan(
         ws,
         conn,
@@ -128,17 +132,20 @@ def prepare_rename(
     )
 
 
-def comment_note(path: str, text: str, name: str) -> str:
-    """A preview note listing comments that mention ``name``: never edited, never blocking."""
+def comment_note(path: str, text: str, name: str, docstrings: list[int] | None = None) -> str:
+    """A preview note listing comments (and docstring lines) that mention ``name``: never
+    edited, never blocking."""
     word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
     marker = "#" if language_of(path) == PYTHON else "/"
-    if not any(marker in line and word.search(line, line.find(marker)) for line in text.splitlines()):
-        return ""  # no comment marker before the name on any line: skip the tokenizer
-    lines = [number for number, comment in _comments(path, text) if word.search(comment)]
+    lines = list(docstrings or [])
+    # no comment marker before the name on any line: skip the tokenizer
+    if any(marker in line and word.search(line, line.find(marker)) for line in text.splitlines()):
+        lines += [number for number, comment in _comments(path, text) if word.search(comment)]
     if not lines:
         return ""
+    what = "comments and docstrings" if docstrings else "comments"
     where = ", ".join(str(n) for n in sorted(set(lines)))
-    return f"# note: comments mentioning {name!r} are not changed: {path} line(s) {where}\n"
+    return f"# note: {what} mentioning {name!r} are not changed: {path} line(s) {where}\n"
 
 
 def _comments(path: str, text: str) -> list[tuple[int, str]]:

@@ -83,10 +83,10 @@ def family_and_references(
             key = (hit.file, hit.line, hit.column)
             if key not in best or RANK[hit.confidence] < RANK[best[key].confidence]:
                 best[key] = hit
-    if language_of(row.file) != PYTHON and not is_local(conn, row):
+    if language_of(row.file) != PYTHON and not is_local(ws, conn, row):
         for hit in destructuring_hits(conn, ws, row, set(best)):
             best[(hit.file, hit.line, hit.column)] = hit
-    if is_local(conn, row):  # a local binding: its own file's scopes see every use
+    if is_local(ws, conn, row):  # a local binding: its own file's scopes see every use
         for hit in lexical_references(ws, row):
             key = (hit.file, hit.line, hit.column)
             if key not in best or RANK[hit.confidence] < RANK[best[key].confidence]:
@@ -185,9 +185,51 @@ def _string_hits(path: str, scopes: FileScopes, name: str) -> list[Hit]:
     return hits
 
 
-def is_local(conn: sqlite3.Connection, row: SymbolRow) -> bool:
-    """A def/class nested in a function is a local binding: no attribute or string names it."""
+def prose_hits(ws: Workspace, hits: list[Hit]) -> tuple[list[Hit], dict[str, list[int]]]:
+    """Python string name hits in a string statement (an attribute docstring such as
+    ``X = 1`` + ``\"\"\"See :data:`X`.\"\"\"``; the engine already skips real docstrings) are
+    prose, like comments: nothing uses the value, so they never block and are never edited; the
+    preview note lists their lines per file. One holding a doctest (``>>>``) keeps its hits."""
+    candidates = {
+        h.file for h in hits if h.kind == "string" and h.confidence == "name" and h.file.endswith(".py")
+    }
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for path in candidates:
+        try:
+            tree = ast.parse(load_file(ws, path).source.text)
+        except (OSError, SyntaxError, ValueError, AstmcpError):
+            continue
+        spans[path] = [
+            (node.lineno, node.end_lineno or node.lineno)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Expr)
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+            and ">>>" not in node.value.value
+        ]
+    kept: list[Hit] = []
+    prose: dict[str, list[int]] = {}
+    for hit in hits:
+        inside = hit.kind == "string" and hit.confidence == "name"
+        if inside and any(lo <= hit.line <= hi for lo, hi in spans.get(hit.file, ())):
+            prose.setdefault(hit.file, []).append(hit.line)
+        else:
+            kept.append(hit)
+    return kept, prose
+
+
+def is_local(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> bool:
+    """A def/class nested in a function is a local binding: no attribute or string names it.
+    So is a top-level declaration an ES module does not export: no other file can name it, and
+    a module's own scope is no object a string or receiver could reach."""
     if not row.parent_path:
-        return False
+        if language_of(row.file) == PYTHON or row.exported:
+            return False
+        from astmcp.refactor.tsscopes import TsFile
+
+        if row.file.endswith((".d.ts", ".d.mts", ".d.cts")):
+            return False  # a declaration file exports what it declares
+        ts = TsFile(row.file, load_file(ws, row.file).source.text)
+        return ts.is_module() and row.name not in ts.exported_names()
     parents = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (row.file, row.parent_path))
     return bool(parents) and all(p.kind in _FUNCTION_KINDS for p in parents)

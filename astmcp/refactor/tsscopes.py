@@ -138,6 +138,13 @@ class TsFile:
                         if bound is not None:
                             names.add(_text(bound))
 
+    def is_module(self) -> bool:
+        """Whether the file has ES module syntax: then its top level is its own scope (a file
+        without import/export is a script whose top-level names are global)."""
+        return any(
+            s.type in ("import_statement", "export_statement") for s in self.tree.root_node.named_children
+        )
+
     def exported_names(self) -> set[str]:
         """Names this module exports (declarations and export clauses, aliases applied)."""
         names: set[str] = set()
