@@ -110,6 +110,7 @@ class _Walker:
         self.rgen: dict[str, tuple[Desc, list[Desc]]] = {}  # function -> generic return (head, arguments)
         self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
         self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)
+        self.ctypes: dict[str, list[Desc]] = {}  # interface/type with a construct signature -> its parameters
         self.sites: dict[int, Site] = {}  # call node id -> its site
         self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises
         self.owner: str | None = None
@@ -263,9 +264,10 @@ class _Walker:
                     bargs.setdefault(k, {})[base_chain] = chains
         if bargs:
             out["bargs"] = bargs
-        ftypes = {k: [chain_of(d) for d in ds] for k, ds in self.ftypes.items()}
-        if any(any(v) for v in ftypes.values()):
-            out["ftypes"] = {k: v for k, v in ftypes.items() if any(v)}
+        for field, table in (("ftypes", self.ftypes), ("ctypes", self.ctypes)):
+            params = {k: [chain_of(d) for d in ds] for k, ds in table.items()}
+            if any(any(v) for v in params.values()):
+                out[field] = {k: v for k, v in params.items() if any(v)}
         ptypes = {k: [chain_of(d) for d in ds] for k, ds in self.ptypes.items()}
         if any(any(v) for v in ptypes.values()):
             out["ptypes"] = {k: v for k, v in ptypes.items() if any(v)}
@@ -523,6 +525,9 @@ class _Walker:
         for k, arg in enumerate(_named(node)):
             if target is not None and arg.type in ("arrow_function", "function_expression"):
                 self.callback = (target, k, new, site)
+            if target is not None and arg.type == "object":
+                self.object(arg, scope, typed=("p", target, k, new, site))
+                continue
             self.visit(arg, scope)
             self.callback = None
 
@@ -904,17 +909,11 @@ class _Walker:
         """What binds a generic function's type parameters at a call: their order, the declared
         parameter types and a generic return type's arguments."""
         self.type_parameters(node, key)
-        if key not in self.generics:
-            return
-        params = node.child_by_field_name("parameters")
-        types: list[Desc] = []
-        for param in _named(params):
-            pattern = param.child_by_field_name("pattern")
-            if pattern is not None and pattern.type == "this":
-                continue
-            types.append(self.instance(param.child_by_field_name("type"), scope))
+        types = self.parameter_types(node.child_by_field_name("parameters"), scope)
         if any(t is not None for t in types):
             self.ptypes[key] = types
+        if key not in self.generics:
+            return
         ret = node.child_by_field_name("return_type")
         inner = _named(ret)[0] if ret is not None and _named(ret) else None
         if inner is not None and inner.type == "generic_type":
@@ -1049,6 +1048,12 @@ class _Walker:
         key = None
         if name is not None and name.type in _MEMBER_NAMES and owned:
             key = self.definition(name)
+            if node.type == "property_signature":
+                kind = _named(node.child_by_field_name("type"))
+                if kind and kind[0].type == "function_type":
+                    self.ftypes[key] = self.parameter_types(kind[0].child_by_field_name("parameters"), inner)
+            else:
+                self.signature(node, key, inner)
         for child in node.named_children:
             if child == name:
                 if child.type not in _MEMBER_NAMES:
@@ -1098,6 +1103,8 @@ class _Walker:
                     if member.type in ("property_signature", "method_signature"):
                         self.member_signature(member, inner, owned=True)
                     else:
+                        if member.type == "construct_signature":
+                            self.construct_signature(member, key, inner)
                         self.visit(member, inner)
             else:
                 self.visit(child, inner)
@@ -1138,9 +1145,18 @@ class _Walker:
             self.type_parameters(node, key)
             if value is not None and value.type == "function_type":
                 self.ftypes[key] = self.parameter_types(value.child_by_field_name("parameters"), inner)
+            for member in _named(value) if value is not None and value.type == "object_type" else ():
+                if member.type == "construct_signature":
+                    self.construct_signature(member, key, inner)
         for child in node.named_children:
             if child != name:
                 self.visit(child, inner)
+
+    def construct_signature(self, node: Node, key: str, scope: Scope) -> None:
+        """``new (def: D): T`` in an interface or object type: its parameter types (the first
+        such signature; ``new X(…)`` of a value of that type takes its arguments)."""
+        if key not in self.ctypes:
+            self.ctypes[key] = self.parameter_types(node.child_by_field_name("parameters"), scope)
 
     def parameter_types(self, params: Node | None, scope: Scope) -> list[Desc]:
         """Declared types (instances) of a parameter list, ``this`` left out."""
@@ -1171,6 +1187,9 @@ class _Walker:
                 self.pair(child, scope, members, typed)
             elif kind == "method_definition":
                 name = child.child_by_field_name("name")
+                if typed is not None and name is not None and name.type in _MEMBER_NAMES:
+                    # its parameters are those of the declared type's member
+                    self.callback = (("m", typed, self.text(name)), -1, False, None)
                 if members and name is not None and name.type in _MEMBER_NAMES:
                     self.function(child, scope, None, member=True)
                     if typed is not None:  # it also provides a member of the declared type
@@ -1179,6 +1198,7 @@ class _Walker:
                     if name is not None and name.type in _MEMBER_NAMES:
                         self.row(name, "attribute", ("o", typed))
                     self.function(child, scope, None)
+                self.callback = None
             else:
                 self.visit(child, scope)
 
@@ -1201,7 +1221,11 @@ class _Walker:
             if value.type == "object" and typed is not None and key is not None:
                 self.object(value, scope, typed=None)
             else:
+                functional = value.type in ("arrow_function", "function_expression")
+                if typed is not None and key is not None and key.type in _MEMBER_NAMES and functional:
+                    self.callback = (("m", typed, self.text(key)), -1, False, None)
                 self.visit(value, scope)
+                self.callback = None
 
     # -- modules --------------------------------------------------------------------
     def import_statement(self, node: Node, scope: Scope) -> None:

@@ -182,6 +182,8 @@ class Resolver:
             return self.as_instance(self.resolve_in(path, receiver, subst)) if dot else None
         if step[0] == "%":
             return self.function_type_parameter(entity, step, path, site)
+        if step[0] == "#":
+            return self.parameter_type(entity, step, path, site)
         if step == ":":
             return self.instance_of(entity, path, site, subst)
         if site:
@@ -213,6 +215,8 @@ class Resolver:
         if entity is not None and entity[0] == "s":
             sym = self.syms[entity[1]]
             cls = sym if sym.kind in _CLASSLIKE else self.twin(sym, _CLASSLIKE)
+            if cls is None and sym.kind == "type" and sym.key in self.facts(sym.path).get("ctypes", {}):
+                cls = sym  # an object type with a construct signature: `new` of a value of it
             if cls is not None:
                 order = self.facts(cls.path).get("generics", {}).get(cls.key)
                 if not order:
@@ -342,18 +346,70 @@ class Resolver:
         return None
 
     def function_type_parameter(self, entity: Entity, step: str, path: str, site: str) -> Entity:
-        """``%j``: the declared type of parameter j of a function type alias, its type
-        parameters bound by the annotation's type arguments (``site``)."""
+        """``%j``: the declared type of parameter j of a function type alias (its type parameters
+        bound by the annotation's type arguments at ``site``), of a function-typed property or
+        of a method (a function value standing for that member of a declared type)."""
         if entity is None or entity[0] != "s":
             return None
         sym = self.syms[entity[1]]
-        chains = self.facts(sym.path).get("ftypes", {}).get(sym.key, ())
+        bound = dict(entity[2]) if len(entity) > 2 else None
         index = int(step[1:])
+        if sym.kind in ("function", "method"):
+            decl, chain = self.parameter_chain(sym, index)
+            return self.resolve_in(decl.path, chain, bound) if chain else None
+        chains = self.facts(sym.path).get("ftypes", {}).get(sym.key, ())
         chain = chains[index] if index < len(chains) else None
         if not chain:
             return None
-        subst = self.substitution(sym, path, site) if site else None
-        return self.resolve_in(sym.path, chain, subst if subst is not None else {})
+        if sym.kind == "type":
+            subst = self.substitution(sym, path, site) if site else None
+            return self.resolve_in(sym.path, chain, subst if subst is not None else {})
+        return self.resolve_in(sym.path, chain, bound)
+
+    def parameter_chain(self, sym: _Sym, index: int) -> tuple[_Sym, str | None]:
+        """The declared type of parameter ``index`` of a function (its first declaration
+        declaring parameter types: overloads come first)."""
+        ptypes = self.facts(sym.path).get("ptypes", {})
+        for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)):
+            chains = ptypes.get(decl.key)
+            if decl.kind == sym.kind and chains is not None:
+                return decl, chains[index] if index < len(chains) else None
+        return sym, None
+
+    def parameter_type(self, entity: Entity, step: str, path: str, site: str) -> Entity:
+        """``#k``: the declared type of the callee's parameter k (an object literal passed there
+        is checked against it); ``##k`` of a constructor: the class's constructor, or the construct
+        signature of the callee's declared type (``const X: Ctor<Y>``; ``new X({…})``)."""
+        if entity is None or entity[0] not in ("s", "i"):
+            return None
+        index = int(step.lstrip("#"))
+        sym = self.syms[entity[1]]
+        if step.startswith("##"):
+            if entity[0] == "s" and sym.kind == "class":
+                ctor = self.symbol(sym.path, f"{sym.symbol_path}.constructor")
+                if ctor is None:
+                    return None
+                decl, chain = self.parameter_chain(ctor, index)
+                return self.resolve(decl.path, chain) if chain else None
+            if entity[0] == "s":
+                value = sym if sym.kind in _TYPED else self.twin(sym, ("variable",))
+                entity = self.typed(value, "vtypes") if value is not None and value.kind != "type" else None
+                entity = self.step(entity, ":") if entity is not None and entity[0] == "s" else entity
+            if entity is None or entity[0] != "i":
+                return None
+            target = self.syms[entity[1]]
+            chains = self.facts(target.path).get("ctypes", {}).get(target.key, ())
+            chain = chains[index] if index < len(chains) else None
+            bound = dict(entity[2]) if len(entity) > 2 else None
+            return self.resolve_in(target.path, chain, bound) if chain else None
+        fn = self.callable(sym) if entity[0] == "s" else None
+        if fn is None:
+            return None
+        decl, chain = self.parameter_chain(fn, index)
+        if not chain:
+            return None
+        subst = self.substitution(decl, path, site) if site and chain.startswith("T:") else None
+        return self.resolve_in(decl.path, chain, subst)
 
     def value_type(self, value: Entity) -> Entity:
         """The declared class/interface of a value (an instance, or a variable typed as one)."""
