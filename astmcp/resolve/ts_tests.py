@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from tree_sitter import Node, Tree
+from tree_sitter import Language, Node, Query, QueryCursor, Tree
 
 from astmcp.index.indexer import Changes
 from astmcp.lang.ts_parse import TsSource
@@ -48,6 +48,10 @@ _MODIFIERS = frozenset(
 _CALLBACKS = frozenset({"arrow_function", "function_expression", "function", "generator_function"})
 _STRINGS = frozenset({"string", "template_string"})
 
+# calls whose first argument is a string or template literal (C-side; the rest is checked in Python)
+_CALLS_WITH_A_NAME = "(call_expression arguments: (arguments . [(string) (template_string)])) @call"
+_queries: dict[int, Query] = {}
+
 # (names from the outermost block, kind "suite"/"test", signature, line, col, end_line, end_col)
 Block = tuple[list[str], str, str, int, int, int, int]
 
@@ -57,22 +61,30 @@ def analyze(path: str, text: str, tree: Tree) -> list[Block]:
     if not is_test_file(path):
         return []
     src = TsSource.of(text, tree)
+    calls = QueryCursor(_query(tree.language)).captures(tree.root_node).get("call", [])
     blocks: list[Block] = []
-    stack: list[tuple[Node, tuple[str, ...]]] = [(tree.root_node, ())]
-    while stack:
-        node, names = stack.pop()
-        if node.type == "call_expression":
-            found = _block(src, node)
-            if found is not None:
-                kind, callee, name = found
-                names = (*names, name)
-                span = src.span(node)
-                signature = f"{callee}({json.dumps(name, ensure_ascii=False)})"
-                blocks.append(
-                    (list(names), kind, signature, span.line, span.column, span.end_line, span.end_column)
-                )
-        stack.extend((child, names) for child in reversed(node.children))
+    open_blocks: list[tuple[int, str]] = []  # (end byte, name) of the blocks around the current one
+    for node in sorted(calls, key=lambda n: (n.start_byte, -n.end_byte)):
+        found = _block(src, node)
+        if found is None:
+            continue
+        while open_blocks and open_blocks[-1][0] <= node.start_byte:
+            open_blocks.pop()
+        kind, callee, name = found
+        open_blocks.append((node.end_byte, name))
+        span = src.span(node)
+        signature = f"{callee}({json.dumps(name, ensure_ascii=False)})"
+        names = [n for _, n in open_blocks]
+        blocks.append((names, kind, signature, span.line, span.column, span.end_line, span.end_column))
     return blocks
+
+
+def _query(language: Language) -> Query:
+    key = id(language)
+    query = _queries.get(key)
+    if query is None:
+        query = _queries[key] = Query(language, _CALLS_WITH_A_NAME)
+    return query
 
 
 def _block(src: TsSource, call: Node) -> tuple[str, str, str] | None:
