@@ -41,6 +41,7 @@ KNOWN_GLOBALS: frozenset[str] = TS_LIB_GLOBALS | TS_ENV_GLOBALS
 
 _DECLARATION_FILE = re.compile(r"\.d\.[mc]?ts$|\.d\.[^./]+\.ts$")
 _REFERENCE = re.compile(r"^\s*///\s*<reference\b", re.MULTILINE)
+_WITH = re.compile(r"(?<![\w$.])with\s*\(")
 _EVAL = re.compile(r"(?<![\w$.])eval\s*\(")
 _IGNORE = re.compile(r"//\s*@ts-(?:ignore|expect-error)\b|/\*\s*@ts-(?:ignore|expect-error)\b")
 _ESLINT_GLOBAL = re.compile(r"/\*\s*globals?\s+([^*]*)\*/")
@@ -77,7 +78,7 @@ def checked_file(path: str, text: str, root: Node) -> bool:
         return False
     if "@ts-nocheck" in text or _REFERENCE.search(text) or ("eval" in text and _EVAL.search(text)):
         return False
-    return not ("with" in text and _has_with(root))
+    return not ("with" in text and _WITH.search(text) and _has_with(root))
 
 
 def is_module(root: Node) -> bool:
