@@ -12,7 +12,7 @@ walk, when every hoisted declaration is known:
 the j-th parameter of a function passed as the k-th argument (chain step ``|@k.j``, ``|@@k.j``
 for a constructor; ``|%j`` the j-th parameter of a function typed by a declared function type or
 member), ``("p", callee, k, new, site)`` the declared type of the callee's k-th parameter (an
-object literal passed there; ``|#k``, ``|##k`` for a constructor).
+object literal passed there; ``|&k``, ``|&&k`` for a constructor).
 A type parameter is ``T:<line>:<col>`` (its name position). A call whose
 :class:`Site` tells something about the callee's type parameters (explicit type arguments, the
 declared type of the variable it initialises, typed arguments) adds ``/<line>:<col>`` to its
@@ -136,10 +136,10 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         if site is not None and site.suffix():  # a generic reference with its type arguments
             return f"{base}|:{site.suffix()}"
         return base if base.endswith("|:") else f"{base}|:"
-    if tag == "p":  # the declared type of parameter k of a callee (of a constructor: "##")
+    if tag == "p":  # the declared type of parameter k of a callee (of a constructor: "&&")
         site = desc[4]
         suffix = site.suffix() if site is not None else ""
-        return f"{base}|{'##' if desc[3] else '#'}{desc[2]}{suffix}"
+        return f"{base}|{'&&' if desc[3] else '&'}{desc[2]}{suffix}"
     if tag == "a":  # parameter j of the callback passed as argument k (of a constructor: "@@")
         site = desc[5] if len(desc) > 5 else None
         suffix = site.suffix() if site is not None else ""

@@ -182,7 +182,7 @@ class Resolver:
             return self.as_instance(self.resolve_in(path, receiver, subst)) if dot else None
         if step[0] == "%":
             return self.function_type_parameter(entity, step, path, site)
-        if step[0] == "#":
+        if step[0] == "&":
             return self.parameter_type(entity, step, path, site)
         if step == ":":
             return self.instance_of(entity, path, site, subst)
@@ -377,14 +377,14 @@ class Resolver:
         return sym, None
 
     def parameter_type(self, entity: Entity, step: str, path: str, site: str) -> Entity:
-        """``#k``: the declared type of the callee's parameter k (an object literal passed there
-        is checked against it); ``##k`` of a constructor: the class's constructor, or the construct
+        """``&k``: the declared type of the callee's parameter k (an object literal passed there
+        is checked against it); ``&&k`` of a constructor: the class's constructor, or the construct
         signature of the callee's declared type (``const X: Ctor<Y>``; ``new X({…})``)."""
         if entity is None or entity[0] not in ("s", "i"):
             return None
-        index = int(step.lstrip("#"))
+        index = int(step.lstrip("&"))
         sym = self.syms[entity[1]]
-        if step.startswith("##"):
+        if step.startswith("&&"):
             if entity[0] == "s" and sym.kind == "class":
                 ctor = self.symbol(sym.path, f"{sym.symbol_path}.constructor")
                 if ctor is None:
