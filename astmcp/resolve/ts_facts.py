@@ -34,7 +34,7 @@ from astmcp.diagnostics import ts_undefined
 from astmcp.lang.ts_parse import TsSource
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site, chain_of
 
-__all__ = ["LOCAL_FIELDS", "NAME", "analyze"]
+__all__ = ["LOCAL_FIELDS", "NAME", "UNTYPED_KEY", "analyze"]
 
 NAME = "ts_refs"
 # Payload fields that are no link facts (what other files resolve against).
@@ -57,8 +57,10 @@ _NULLISH = {"null", "undefined", "void"}
 _DOC_LINK = re.compile(
     rb"(?:\{@link(?:code|plain)?\s+|@throws\s+\{)(?P<head>[A-Za-z_$][\w$]*)(?:\.(?P<member>[A-Za-z_$][\w$]*))?"
 )
-# An object-literal key of unknown type: a name hit that never becomes `likely`.
-_KEY = ("k", "?")
+# The target of an object-literal key of unknown type: a name hit that never becomes `likely`
+# (no chain has this form; ``None`` is a receiver nobody could type, which may).
+UNTYPED_KEY = "key"
+_KEY = ("k", UNTYPED_KEY)
 
 
 def analyze(path: str, text: str, tree: Tree) -> dict[str, Any]:
@@ -200,7 +202,7 @@ class _Walker:
                 target = None  # a string: a name hit
             elif desc[0] == "o":  # an object-literal key: a member of its contextual type, else a name hit
                 base = chain_of(desc[1])
-                target = f"{base}|{name}" if base is not None else "?"
+                target = f"{base}|{name}" if base is not None else UNTYPED_KEY
             elif desc[0] == "n":
                 binding = desc[1].lookup(desc[2])
                 if binding is None or binding.chain is None:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from astmcp.index.indexer import Changes
-from astmcp.resolve.ts_facts import LOCAL_FIELDS
+from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
 from astmcp.resolve.ts_shape import shape
 
@@ -752,7 +752,7 @@ class TsLinker:
         edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
         for name, line, col, end_col, kind, target, owner in rows:
             symbol_id: int | None = None
-            if target is None or target == "?":
+            if target is None or target == UNTYPED_KEY:
                 confidence = "name"
             else:
                 entity = seen.get(target, _UNSEEN)
