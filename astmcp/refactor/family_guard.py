@@ -1,5 +1,6 @@
 """A safety net under the override family: a class member is refused when a related class
-(by the base names written in class headers) defines the same name but is not in the family.
+(by the base names written in class headers, or a TS/JS variable's type annotation for the
+members of its object literal) defines the same name but is not in the family.
 
 The reference engine links bases through resolved edges; a base it could not link (a
 subscripted generic, a dynamic base) would otherwise let a rename split an override
@@ -52,6 +53,26 @@ def _ts_bases(signature: str) -> list[str]:
     return names
 
 
+_TS_ANNOTATED = re.compile(r"^(?:export\s+)?(?:declare\s+)?(?:const|let|var)\s+[\w$]+\s*:\s*([^=]+?)\s*=")
+
+
+def _ts_annotation(signature: str) -> list[str]:
+    """The type names a TS/JS variable is annotated with (``const memo: Memoizer = {...}``): an
+    object literal's members must provide that type's members, so the type is its base."""
+    match = _TS_ANNOTATED.match(signature.strip())
+    if match is None:
+        return []
+    clause = match.group(1)
+    while "<" in clause and clause != (stripped := re.sub(r"<[^<>]*>", "", clause)):
+        clause = stripped
+    names = []
+    for part in re.split(r"[|&]", clause):
+        word = part.strip().split(".")[-1].strip()
+        if re.fullmatch(r"[A-Za-z_$][\w$]*", word):
+            names.append(word)
+    return names
+
+
 class _Bases:
     """Base names of project classes by class name (all declarations of that name merged)."""
 
@@ -62,13 +83,16 @@ class _Bases:
     def of(self, name: str) -> set[str]:
         if name not in self.cache:
             found: set[str] = set()
-            for path, signature in self.conn.execute(
-                "SELECT f.path, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
-                " WHERE s.kind = 'class' AND s.name = ?",
+            for path, signature, kind in self.conn.execute(
+                "SELECT f.path, s.signature, s.kind FROM symbols s JOIN files f ON f.id = s.file_id"
+                " WHERE s.kind IN ('class', 'variable') AND s.name = ?",
                 (name,),
             ):
-                parse = _python_bases if path.endswith((".py", ".pyi")) else _ts_bases
-                found.update(parse(signature))
+                python = path.endswith((".py", ".pyi"))
+                if kind == "variable":
+                    found.update([] if python else _ts_annotation(signature))
+                else:
+                    found.update(_python_bases(signature) if python else _ts_bases(signature))
             self.cache[name] = found
         return self.cache[name]
 
