@@ -189,7 +189,6 @@ def _forwarder(
 
 
 def into_kwargs(
-    ws: Workspace,
     conn: sqlite3.Connection,
     files: PythonFiles,
     name: str,
@@ -220,16 +219,23 @@ def into_kwargs(
         if row is None or row[0] in done:
             continue
         if row[0] not in callees:
-            callees[row[0]] = _passes_kwargs_on(ws, conn, row[0], name)
+            callees[row[0]] = _passes_kwargs_on(conn, files, row[0], name)
         if callees[row[0]]:
             into.found[(path, line, col)] = Reference(
                 path, line, col, col + len(name), "write", "name", False
             )
 
 
-def _passes_kwargs_on(ws: Workspace, conn: sqlite3.Connection, symbol_id: int, name: str) -> bool:
+def _passes_kwargs_on(
+    conn: sqlite3.Connection, files: PythonFiles, symbol_id: int, name: str, seen: set[int] | None = None
+) -> bool:
     """Whether a declaration of the callee (overloads and stubs included) takes ``**kwargs``
-    without a parameter ``name`` and passes them on to another call."""
+    without a parameter ``name`` and passes them on to a call the index cannot follow, directly
+    or through other project functions doing the same (a callee outside the project is not ours)."""
+    seen = seen if seen is not None else set()
+    if symbol_id in seen:
+        return False
+    seen.add(symbol_id)
     callee = query_symbols(conn, "s.id = ?", (symbol_id,))
     if callee and callee[0].kind == "class":
         cls = callee[0]
@@ -239,22 +245,27 @@ def _passes_kwargs_on(ws: Workspace, conn: sqlite3.Connection, symbol_id: int, n
     if not callee or callee[0].kind not in ("function", "method"):
         return False
     for declaration in twins(conn, callee[0]):
-        declared = parameters_of(ws, declaration)
+        declared = parameters_of(files.ws, declaration)
         kwargs = next((p.name for p in declared if p.kind == "var_keyword"), None)
-        if kwargs is None or any(p.name == name for p in declared):
+        parsed = files.get(declaration.file)
+        if kwargs is None or parsed is None or any(p.name == name for p in declared):
             continue
-        try:
-            node = function_node(ast.parse(read_text(ws, declaration.file)), declaration)
-        except (SyntaxError, ValueError):
-            continue
-        if node is not None and any(
-            isinstance(k, ast.keyword)
-            and k.arg is None
-            and isinstance(k.value, ast.Name)
-            and k.value.id == kwargs
-            for k in ast.walk(node)
-        ):
-            return True
+        node = function_node(parsed.scopes.tree, declaration)
+        for call in ast.walk(node) if node is not None else []:
+            if isinstance(call, ast.Call) and any(
+                k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwargs
+                for k in call.keywords
+            ):
+                line, end = parsed.end(call.func)
+                resolved = conn.execute(
+                    "SELECT r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ?"
+                    " AND r.line = ? AND r.end_col = ? AND r.confidence IN ('certain', 'none')",
+                    (declaration.file, line, end),
+                ).fetchone()
+                if resolved is None:
+                    return True
+                if resolved[0] is not None and _passes_kwargs_on(conn, files, resolved[0], name, seen):
+                    return True
     return False
 
 

@@ -101,7 +101,7 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
                 for cls in classes:
                     confidence = "name" if redefined or level == "name" else "likely"
                     self_constructions(conn, files, cls, param.name, confidence, into)
-        into_kwargs(ws, conn, files, param.name, done, into)
+        into_kwargs(conn, files, param.name, done, into)
     unpacked = {(r.file, r.line, r.column): r for r in into.unpacked}
     return ParameterReferences(
         param,
