@@ -131,6 +131,7 @@ class _Walker:
             "update_expression": self.update,
             "subscript_expression": self.subscript,
             "nested_type_identifier": self.nested_type,
+            "nested_identifier": self.nested_identifier,
             "literal_type": self.literal_type,
             "lookup_type": self.lookup_type,
             "statement_block": self.block,
@@ -592,6 +593,19 @@ class _Walker:
         else:
             self.visit(first, scope)
         self.row(last, self.type_kind, self.tdesc(first, scope), member=True)
+
+    def nested_identifier(self, node: Node, scope: Scope) -> None:
+        """``a.b`` before a type name (``a.b.T``): ``b`` is a member of ``a``."""
+        parts = node.named_children
+        if len(parts) < 2:
+            return
+        first, last = parts[0], parts[-1]
+        if first.type == "identifier":
+            self.row(first, "read", ("n", scope, self.text(first)))
+        else:
+            self.visit(first, scope)
+        if last.type in _MEMBER_NAMES:
+            self.row(last, "read", self.tdesc(first, scope), member=True)
 
     def labeled(self, node: Node, scope: Scope) -> None:
         for child in node.named_children:
