@@ -23,7 +23,7 @@ from astmcp.query.graph_likely import EDGE_KIND, Likely, is_python
 from astmcp.query.graph_tests import TestBlocks, is_block_selector
 from astmcp.query.references import twins
 from astmcp.query.search import SearchHit, SearchInput, SearchOutput, search_symbols, words
-from astmcp.resolve.python import is_test_file
+from astmcp.resolve.python import is_test_file, untyped
 from astmcp.tools import ToolOutput, tool
 from astmcp.workspace import Workspace
 
@@ -219,7 +219,7 @@ class _Graph:
                 continue
             if symbol_id is not None and confidence == "certain":
                 out.setdefault((symbol_id, kind), (symbol_id, kind, line, "certain"))
-            elif confidence == "name" and target_key is None:
+            elif confidence == "name" and untyped(target_key):
                 target = self.likely.target(name, python)
                 if target is not None:
                     out.setdefault((target.id, kind), (target.id, kind, line, "likely"))

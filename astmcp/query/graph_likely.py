@@ -1,6 +1,6 @@
 """``likely`` graph edges: untyped-receiver member uses of the project's only member of a name.
 
-The index stores such occurrences as ``name`` hits (``target_key`` NULL); whether one
+The index stores such occurrences as ``name`` hits (``target_key`` NULL or ``?<chain>``); whether one
 is ``likely`` depends on every symbol of the project, so it is decided when asked,
 with the rule ``ast_find_references`` applies (:func:`astmcp.query.references.single_candidate`):
 an edge is ``likely`` exactly when find_references lists the
@@ -67,7 +67,8 @@ class Likely:
             self.conn.execute(
                 "SELECT r.file_id, f.path, r.line, r.col, r.kind, r.scope_path FROM refs r"
                 " JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.confidence = 'name'"
-                " AND r.target_key IS NULL AND r.kind != 'string' AND f.language IN (?, ?)"
+                " AND (r.target_key IS NULL OR r.target_key LIKE '?%') AND r.kind != 'string'"
+                " AND f.language IN (?, ?)"
                 " ORDER BY r.line",
                 (symbol.name, *languages),
             )
@@ -79,8 +80,8 @@ class Likely:
         return list(
             self.conn.execute(
                 "SELECT r.name, r.kind, r.line FROM refs r JOIN symbols s ON s.file_id = r.file_id"
-                " WHERE s.id = ? AND r.scope_path = ? AND r.confidence = 'name' AND r.target_key IS NULL"
-                " AND r.kind != 'string' ORDER BY r.line",
+                " WHERE s.id = ? AND r.scope_path = ? AND r.confidence = 'name'"
+                " AND (r.target_key IS NULL OR r.target_key LIKE '?%') AND r.kind != 'string' ORDER BY r.line",
                 (symbol.id, scope),
             )
         )

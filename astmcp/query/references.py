@@ -30,6 +30,7 @@ from astmcp.query.common import (
     read_indexed_lines,
 )
 from astmcp.query.parameters import Parameter, resolve_target
+from astmcp.resolve.python import untyped
 from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
 from astmcp.tools import tool
@@ -186,7 +187,7 @@ def collect_references(
             if key in out or (strings_only and kind != "string"):
                 continue
             # only a receiver nobody could type is a candidate; a typed one lacking the member is not
-            confidence = "likely" if likely and kind != "string" and target is None else "name"
+            confidence = "likely" if likely and kind != "string" and untyped(target) else "name"
             if confidence == "name" and not include_name_hits:
                 continue
             out[key] = Reference(path, line, col, end_col, kind, confidence, False)

@@ -26,6 +26,9 @@ from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_modules import ModuleMap, is_package, path_key, twin
 
 Entity = tuple[str, Any] | None
+# stored before a chain whose receiver resolved to nothing known: such a `name` hit is as
+# untyped as one without a chain (the unique-member rule may make it `likely`)
+UNKNOWN_RECEIVER = "?"
 _EDGE_KIND = {
     "call": "calls",
     "import": "imports",
@@ -113,6 +116,9 @@ class Resolver:
         self._memo: dict[tuple[Any, ...], tuple[Entity, frozenset[str]]] = {}
         self._busy: set[tuple[Any, ...]] = set()
         self._cycles = 0
+        # unions being checked: the value assumed for a use of the union inside its own alternatives
+        self._assumed: dict[tuple[Any, ...], Entity] = {}
+        self._settled: set[tuple[Any, ...]] = set()  # unions whose assumption held: memoised anyway
         self.deps: set[str] = set()
 
     # -- per-file data -----------------------------------------------------------
@@ -166,7 +172,7 @@ class Resolver:
             self._busy.discard(key)
             mine, self.deps = self.deps, outer
             self.deps |= mine
-        if self._cycles == cycles:  # a result cut short by a cycle is not final
+        if self._cycles == cycles or key in self._settled:  # a result cut short by a cycle is not final
             self._memo[key] = (result, frozenset(mine))
         return result
 
@@ -178,6 +184,9 @@ class Resolver:
             if hit[1]:
                 self.deps |= hit[1]
             return hit[0]
+        if key in self._assumed:
+            self._cycles += 1  # what depends on an assumption is not memoised
+            return self._assumed[key]
         return self._tracked(key, lambda: self._resolve(path, chain))
 
     def _resolve(self, path: str, chain: str) -> Entity:
@@ -207,7 +216,7 @@ class Resolver:
         if tag == "L":
             return ("x", chain[2:])
         if tag == "U":
-            return self.union(path, self.facts(path).get("unions", [])[int(chain[2:])])
+            return self.union(path, chain, self.facts(path).get("unions", [])[int(chain[2:])])
         if tag == "F":
             return self.fixture(path, chain[2:])
         if tag == "G":
@@ -221,15 +230,37 @@ class Resolver:
             return ("x", name)
         return None
 
-    def union(self, path: str, chains: list[str]) -> Entity:
+    def union(self, path: str, union: str, chains: list[str]) -> Entity:
         """A value that is any of ``chains``: what they all resolve to, else unknown (values
-        outside the project alike are outside)."""
-        found = {self.resolve(path, chain) for chain in chains}
-        if None in found:
+        outside the project alike are outside). Alternatives that use the value itself
+        (``x = x or X()``, ``opts = opts.copy()``) must give it back when it is assumed."""
+        found: set[Entity] = set()
+        recursive = []
+        for chain in chains:
+            cycles = self._cycles
+            entity = self.resolve(path, chain)
+            if entity is None and self._cycles != cycles:
+                recursive.append(chain)
+            else:
+                found.add(entity)
+        if None in found or not found:
             return None
-        if len(found) == 1:
-            return found.pop()
-        return ("x", "") if all(e is not None and e[0] == "x" for e in found) else None
+        if len(found) > 1:
+            return ("x", "") if all(e is not None and e[0] == "x" for e in found) else None
+        value = found.pop()
+        if recursive:
+            # the uses outside (`x.copy` while resolving x) are computed again under the assumption
+            key = ("c", path, union)
+            self._assumed[key] = value
+            outer, self._busy = self._busy, {key}
+            try:
+                if any(self.resolve(path, chain) != value for chain in recursive):
+                    return None
+            finally:
+                del self._assumed[key]
+                self._busy = outer
+            self._settled.add(key)
+        return value
 
     def fixture(self, path: str, name: str) -> Entity:
         """The value of the pytest fixture ``name`` for a test in ``path``: the module's own,
@@ -505,6 +536,12 @@ def _classify(
     return sym.id, kind, "certain"
 
 
+def untyped(target: str | None) -> bool:
+    """Whether a stored ``target_key`` leaves the receiver unknown (no chain, or one resolving
+    to nothing known)."""
+    return target is None or target.startswith(UNKNOWN_RECEIVER)
+
+
 def is_test_file(path: str) -> bool:
     """pytest/unittest naming: test_*.py, *_test.py, tests.py, conftest.py, or under tests/."""
     name = posixpath.basename(path)
@@ -616,7 +653,7 @@ class PythonLinker:
         payload = resolver.fresh.get(path)
         # A dependant keeps its rows and gets only those whose resolution changed updated;
         # a changed file's rows went with its old version and are inserted here.
-        stored: list[tuple[int, int | None, str, str]] = []
+        stored: list[tuple[int, int | None, str, str, str | None]] = []
         if payload is not None:
             rows: list[tuple[Any, ...]] = [tuple(r) for r in payload.get("refs", ())]
         else:
@@ -626,8 +663,10 @@ class PythonLinker:
                 " FROM refs WHERE file_id = ?",
                 (file_id,),
             ):
+                stored.append((row_id, symbol_id, row[4], confidence, row[5]))
+                if row[5] and row[5].startswith(UNKNOWN_RECEIVER):
+                    row[5] = row[5][1:]
                 rows.append(tuple(row))
-                stored.append((row_id, symbol_id, row[4], confidence))
             conn.execute("DELETE FROM edges WHERE file_id = ?", (file_id,))
             conn.execute("DELETE FROM link_deps WHERE file_id = ?", (file_id,))
         resolver.deps = set()
@@ -640,7 +679,12 @@ class PythonLinker:
             name, line, col, end_col, kind, target, scope = row
             entity = resolver.resolve(path, target) if target is not None else None
             symbol_id, kind, confidence = _classify(resolver, path, row, entity)
-            out.append((file_id, symbol_id, target, name, line, col, end_col, kind, confidence, scope))
+            stored_target = target
+            if confidence == "name" and target is not None and target[0] != "D" and "/" in target:
+                receiver = target.rpartition("/")[0]
+                if resolver.resolve(path, receiver) is None:
+                    stored_target = UNKNOWN_RECEIVER + target
+            out.append((file_id, symbol_id, stored_target, name, line, col, end_col, kind, confidence, scope))
             if kind == "definition" or confidence == "name":
                 continue
             src_sym = table.get(scope) if scope else None
@@ -671,11 +715,11 @@ class PythonLinker:
             )
         else:
             conn.executemany(
-                "UPDATE refs SET symbol_id = ?, kind = ?, confidence = ? WHERE id = ?",
+                "UPDATE refs SET symbol_id = ?, kind = ?, confidence = ?, target_key = ? WHERE id = ?",
                 [
-                    (new[1], new[7], new[8], old[0])
+                    (new[1], new[7], new[8], new[2], old[0])
                     for old, new in zip(stored, out, strict=True)
-                    if (old[1], old[2], old[3]) != (new[1], new[7], new[8])
+                    if (old[1], old[2], old[3], old[4]) != (new[1], new[7], new[8], new[2])
                 ],
             )
         conn.executemany(

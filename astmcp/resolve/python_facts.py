@@ -90,6 +90,9 @@ _CASTS = frozenset(
 # builtins whose items are the items of their first argument; enumerate and zip pair them up
 _SAME_ITEMS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
 _ITEM_WRAPPERS = _SAME_ITEMS | {"enumerate", "zip"}
+# builtins making a new builtin container of an iterable's items (not iter/reversed: a class's
+# __iter__/__reversed__ may give a project object)
+_NEW_CONTAINERS = frozenset({"sorted", "list", "tuple", "set", "frozenset"})
 # builtins returning (an item of) an argument: their result is no builtin object
 _PASS_THROUGH = frozenset({"max", "min", "next", "anext", "getattr", "type"})
 _TYPE_VARS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
@@ -199,6 +202,8 @@ class _Analyzer:
         self.returns: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, _Scope]] = []
         self.fixtures: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, _Scope]] = {}
         self.comp_scopes: dict[int, _Scope] = {}  # comprehension node -> the scope of its targets
+        self._locals_busy: set[tuple[int, str]] = set()
+        self._local_unions: dict[tuple[int, str], int] = {}  # self-referencing locals -> their union
         self.test_file = _is_test_module(path)
 
     # -- positions -------------------------------------------------------------
@@ -280,6 +285,28 @@ class _Analyzer:
             # `x: T` declares the type of every value x is given in the scope
             assert isinstance(declared[0], ast.expr)
             return _instance(self.annotation_chain(declared[1], declared[0]))
+        key = (id(scope), name)
+        if key in self._locals_busy:
+            # `x = x.copy()`: a value of x made from x itself; x is the union of its values
+            if key not in self._local_unions:
+                self._local_unions[key] = len(self.unions)
+                self.unions.append([])
+            return f"U:{self._local_unions[key]}"
+        self._locals_busy.add(key)
+        try:
+            chains = self.local_values(sources)
+        finally:
+            self._locals_busy.discard(key)
+        if key in self._local_unions:
+            n = self._local_unions[key]
+            self.unions[n] = (
+                list(dict.fromkeys(c for c in chains if c)) if chains and None not in chains else []
+            )
+            return f"U:{n}"
+        return self.union(chains)
+
+    def local_values(self, sources: list[tuple[str, ast.AST | str, _Scope]]) -> list[str | None]:
+        """The chains of the values a local is given ([None] when one is unknown)."""
         chains: list[str | None] = []
         for kind, node, where in sources:
             if kind == "chain":
@@ -299,10 +326,10 @@ class _Analyzer:
                 items = self.chain(where, node)
                 chains.append(f"{items}/[]{kind[4:]}" if items else None)
             else:
-                return None
+                return [None]
             if None in chains:
-                return None
-        return self.union(chains)
+                return [None]
+        return chains
 
     def union(self, chains: Sequence[str | None]) -> str | None:
         """One chain for a value that is any of ``chains`` (all must be known)."""
@@ -326,7 +353,8 @@ class _Analyzer:
         if key in self._chain_memo:
             return self._chain_memo[key]
         if key in self._resolving:
-            return None
+            # a local's own values may use it (`x = x.copy()`): local_type guards that recursion
+            return self._chain(scope, node) if isinstance(node, ast.Name) else None
         self._resolving.add(key)
         try:
             result = self._chain(scope, node)
@@ -363,7 +391,28 @@ class _Analyzer:
                     # `type(self)`: the class of an instance
                     of = self.chain(scope, node.args[0])
                     return of[:-3] if of and of.endswith("/()") else None
-                return None  # `max(xs)`, `getattr(o, n)`: one of their arguments, not a builtin
+                args = node.args
+                if (
+                    base in ("G:max", "G:min", "G:next")
+                    and args
+                    and not any(isinstance(a, ast.Starred) for a in args)
+                ):
+                    if len(args) > 1 and base != "G:next":
+                        return self.alternatives_chain(scope, args)  # `max(a, b)`: one of them
+                    if not any(k.arg == "default" for k in node.keywords) and len(args) == 1:
+                        items = self.chain(scope, args[0])  # `max(xs)`, `next(it)`: an item
+                        return f"{items}/[]" if items else None
+                return None  # `getattr(o, n)`: one of their arguments, not a builtin
+            if (
+                base is not None
+                and base[2:] in _NEW_CONTAINERS
+                and base == "G:" + base[2:]
+                and len(node.args) == 1
+                and not isinstance(node.args[0], ast.Starred)
+            ):
+                # `list(xs)`, `sorted(xs)`: a new builtin container of the items of xs
+                items = self.chain(scope, node.args[0])
+                return f"{items}/[]/*s" if items else f"L:{base[2:]}"
             if base in _CASTS and len(node.args) == 2:
                 return _instance(self.annotation_chain(scope, node.args[0]))
             return f"{base}/()" if base else None

@@ -166,3 +166,18 @@ def test_keywords_of_an_unresolved_callee_are_no_name_hits(fixture_project: Call
     assert (22, "none") in rows
     assert ("shapes.py", 22, "name") not in _refs(ws, "shapes.py::Point.x")
     ws.index.close()
+
+
+def test_a_receiver_that_stops_resolving_after_an_edit_becomes_a_likely_candidate(tmp_path: Path) -> None:
+    _write(tmp_path, "lib.py", "class Other:\n    pass\n\n\ndef make() -> Other:\n    return Other()\n")
+    _write(tmp_path, "thing.py", "class Thing:\n    def unique_m(self):\n        pass\n")
+    _write(tmp_path, "use.py", "from lib import make\n\nmake().unique_m()\n")
+    ws = Workspace(tmp_path)
+    # typed as Other, which lacks the member: a name hit, never the single candidate
+    assert ("use.py", 3, "name") in _refs(ws, "thing.py::Thing.unique_m")
+    _write(tmp_path, "lib.py", "def make(value):\n    return value\n")
+    # the receiver is unknown now: the project's only unique_m is a likely reference
+    assert ("use.py", 3, "likely") in _refs(ws, "thing.py::Thing.unique_m")
+    _write(tmp_path, "lib.py", "class Other:\n    pass\n\n\ndef make() -> Other:\n    return Other()\n")
+    assert ("use.py", 3, "name") in _refs(ws, "thing.py::Thing.unique_m")
+    ws.index.close()
