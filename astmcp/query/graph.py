@@ -622,6 +622,19 @@ def _next(req: BaseModel, data: dict[str, Any], truncated: bool) -> dict[str, An
             }
     if data.get("missing") and not nodes:
         handle = data["missing"][0]["handle"]
+        if is_block_selector(handle):  # test blocks are not searchable: offer the closest one
+            details = data["missing"][0]["details"]
+            close = details.get("suggestions") or [c["selector"] for c in details.get("candidates", [])]
+            if close:
+                return {
+                    "action": "inspect",
+                    "request": {"type": "details", "handles": close[:1]},
+                    "reason": "test block not found; the closest one in its file",
+                }
+            return {
+                "action": "outside",
+                "reason": "no such test block; a tests request on what it exercises lists the blocks",
+            }
         return {
             "action": "inspect",
             "request": {"type": "lookup", "query": handle.rsplit("::", 1)[-1].rsplit(".", 1)[-1]},

@@ -82,6 +82,8 @@ def test_an_unknown_test_block_handle_is_not_found_with_suggestions(ts: Any) -> 
     out = _ask(ts, {"type": "details", "handles": ['tests/math.test.ts::"math" > "add"']})
     assert out["missing"][0]["code"] == "NOT_FOUND"
     assert ADDS in out["missing"][0]["details"]["suggestions"]
+    assert out["next"]["action"] == "inspect"
+    assert out["next"]["request"]["type"] == "details"
 
 
 @pytest.fixture
