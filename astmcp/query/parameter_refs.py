@@ -87,12 +87,14 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
     if param.by_keyword:
         queue = deque([*((m.function, "certain") for m in members), *((f, "name") for f in forwarding)])
         done: set[int] = set()
+        as_value = False  # some reference is no callee: the function flows into a variable
         while queue:
             function, level = queue.popleft()
             if function.id in done:
                 continue
             done.add(function.id)
             for ref in _callers(ws, conn, function):
+                as_value = as_value or _as_value(files, ref)
                 forwarder = keyword_sites(conn, files, ref, param.name, level, into)
                 if forwarder is not None:  # its **kwargs reach the function: so do its callers' keywords
                     queue.append((forwarder, "name" if level == "name" else "likely"))
@@ -101,7 +103,8 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
                 for cls in classes:
                     confidence = "name" if redefined or level == "name" else "likely"
                     self_constructions(conn, files, cls, param.name, confidence, into)
-        into_kwargs(conn, files, param.name, done, into)
+        if as_value:  # only then can a call the index cannot follow (cls(**attrs)) reach it
+            into_kwargs(conn, files, param.name, done, into)
     unpacked = {(r.file, r.line, r.column): r for r in into.unpacked}
     return ParameterReferences(
         param,
@@ -155,6 +158,11 @@ def _callers(ws: Workspace, conn: sqlite3.Connection, function: SymbolRow) -> li
         refs += collect_references(ws, conn, callee, include_name_hits=True)
         refs += _aliased(conn, callee)
     return [r for r in refs if not r.is_declaration and r.kind not in ("import", "export", "inherit", "type")]
+
+
+def _as_value(files: PythonFiles, ref: Reference) -> bool:
+    parsed = files.get(ref.file) if ref.kind in ("read", "write", "attribute") else None
+    return parsed is not None and (ref.line, ref.end_column) not in parsed.by_callee
 
 
 def _aliased(conn: sqlite3.Connection, symbol: SymbolRow) -> list[Reference]:
