@@ -119,6 +119,7 @@ class Resolver:
         # unions being checked: the value assumed for a use of the union inside its own alternatives
         self._assumed: dict[tuple[Any, ...], Entity] = {}
         self._settled: set[tuple[Any, ...]] = set()  # unions whose assumption held: memoised anyway
+        self._assumption_uses = 0
         self.deps: set[str] = set()
 
     # -- per-file data -----------------------------------------------------------
@@ -164,7 +165,7 @@ class Resolver:
             self._cycles += 1
             return None
         outer, self.deps = self.deps, set()
-        cycles = self._cycles
+        cycles, assumed = self._cycles, self._assumption_uses
         self._busy.add(key)
         try:
             result = compute()
@@ -172,7 +173,8 @@ class Resolver:
             self._busy.discard(key)
             mine, self.deps = self.deps, outer
             self.deps |= mine
-        if self._cycles == cycles or key in self._settled:  # a result cut short by a cycle is not final
+        # a result cut short by a cycle, or resting on an assumption, is not final
+        if (self._cycles == cycles and self._assumption_uses == assumed) or key in self._settled:
             self._memo[key] = (result, frozenset(mine))
         return result
 
@@ -185,7 +187,7 @@ class Resolver:
                 self.deps |= hit[1]
             return hit[0]
         if key in self._assumed:
-            self._cycles += 1  # what depends on an assumption is not memoised
+            self._assumption_uses += 1  # what depends on an assumption is not memoised
             return self._assumed[key]
         return self._tracked(key, lambda: self._resolve(path, chain))
 
@@ -238,15 +240,13 @@ class Resolver:
         recursive = []
         for chain in chains:
             cycles = self._cycles
-            entity = self.resolve(path, chain)
-            if entity is None and self._cycles != cycles:
+            entity = _alike(self.deref(self.resolve(path, chain)))  # a property, variable: what it holds
+            if self._cycles != cycles:  # cut short by a cycle (`U:1/items/()/[]#1/*m`)
                 recursive.append(chain)
             else:
                 found.add(entity)
-        if None in found or not found:
+        if None in found or len(found) != 1:
             return None
-        if len(found) > 1:
-            return ("x", "") if all(e is not None and e[0] == "x" for e in found) else None
         value = found.pop()
         if recursive:
             # the uses outside (`x.copy` while resolving x) are computed again under the assumption
@@ -254,12 +254,13 @@ class Resolver:
             self._assumed[key] = value
             outer, self._busy = self._busy, {key}
             try:
-                if any(self.resolve(path, chain) != value for chain in recursive):
+                if any(_alike(self.deref(self.resolve(path, chain))) != value for chain in recursive):
                     return None
             finally:
                 del self._assumed[key]
                 self._busy = outer
-            self._settled.add(key)
+            if not self._assumed:  # inside another union's check the result rests on its assumption
+                self._settled.add(key)
         return value
 
     def fixture(self, path: str, name: str) -> Entity:
@@ -511,6 +512,18 @@ class Resolver:
             if sym.kind not in _CLASSLIKE:
                 return None
         return entity
+
+
+def _alike(entity: Entity) -> Entity:
+    """An entity compared by what a step on it finds: things outside the project are alike
+    whatever their names (``str`` and ``builtins.str.()``), containers by their items."""
+    if entity is None:
+        return None
+    if entity[0] == "x":
+        return ("x", "")
+    if entity[0] == "e":
+        return ("e", (entity[1][0], _alike(entity[1][1])))
+    return entity
 
 
 def _classify(

@@ -642,6 +642,17 @@ class _Analyzer:
             self.narrowed = saved
         elif cls in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
             self.comprehension(node, scope)
+        elif cls is ast.IfExp:
+            assert isinstance(node, ast.IfExp)
+            # `x.m if isinstance(x, C) else d`: the branch the test selects sees x as a C
+            self.expr(node.test, scope, "read")
+            saved = self.narrowed
+            self.narrow(self.isinstance_tests(node.test, scope, True), [node.body], scope)
+            self.expr(node.body, scope, kind)
+            self.narrowed = saved
+            self.narrow(self.isinstance_tests(node.test, scope, False), [node.orelse], scope)
+            self.expr(node.orelse, scope, kind)
+            self.narrowed = saved
         elif cls is ast.NamedExpr:
             assert isinstance(node, ast.NamedExpr)
             self.expr(node.value, scope, "read")
