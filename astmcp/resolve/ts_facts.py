@@ -113,6 +113,8 @@ class _Walker:
         self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
         self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)
         self.ctypes: dict[str, list[Desc]] = {}  # interface/type with a construct signature -> its parameters
+        self.shapes: list[str] = []  # type aliases of an object type (their members are symbols)
+        self.nevers: list[str] = []  # members declared `never`
         self.sites: dict[int, Site] = {}  # call node id -> its site
         self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises
         self.owner: str | None = None
@@ -267,6 +269,10 @@ class _Walker:
                     bargs.setdefault(k, {})[base_chain] = chains
         if bargs:
             out["bargs"] = bargs
+        if self.shapes:
+            out["shapes"] = self.shapes
+        if self.nevers:
+            out["nevers"] = self.nevers
         for field, table in (("ftypes", self.ftypes), ("ctypes", self.ctypes)):
             params = {k: [chain_of(d) for d in ds] for k, ds in table.items()}
             if any(any(v) for v in params.values()):
@@ -371,6 +377,10 @@ class _Walker:
             key = self.key(node)
             self.unions[key] = [self.tdesc(part, scope) for part in kept]
             return ("k", f"U:{key}")
+        if kind == "intersection_type":  # `A & B` has the members of both: as a union, each part's
+            key = self.key(node)
+            self.unions[key] = [self.tdesc(part, scope) for part in self.parts(node)]
+            return ("k", f"U:{key}")
         if kind == "generic_type":
             return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
         if kind == "this_type":  # a method returning `this` returns its receiver (the linker knows it)
@@ -390,6 +400,13 @@ class _Walker:
                 )
                 return ("m", base, self.text(parts[-1])) if base is not None else None
         return None
+
+    def parts(self, node: Node) -> list[Node]:
+        """The parts of a (nested) intersection type."""
+        out: list[Node] = []
+        for part in _named(node):
+            out += self.parts(part) if part.type == "intersection_type" else [part]
+        return out
 
     def alternatives(self, node: Node) -> list[Node]:
         out: list[Node] = []
@@ -858,7 +875,10 @@ class _Walker:
             annotation = param.child_by_field_name("type")
             value = param.child_by_field_name("value")
             vtype = self.instance(annotation, scope) if annotation is not None else None
-            if pattern is not None and pattern.type == "this":
+            if pattern is not None and pattern.type == "this":  # `this: T` types `this` in the body
+                if annotation is not None:
+                    self.this = vtype
+                    self.visit(annotation, scope)
                 continue
             if vtype is None and callback is not None:
                 vtype = ("a", callback[0], callback[1], index, callback[2], callback[3])
@@ -1064,6 +1084,11 @@ class _Walker:
         key = None
         if name is not None and name.type in _MEMBER_NAMES and owned:
             key = self.definition(name)
+            if (
+                node.type == "property_signature"
+                and self.text(node.child_by_field_name("type") or name) == ": never"
+            ):
+                self.nevers.append(key)  # a discriminant placeholder: never read through a union
             if node.type == "property_signature":
                 kind = _named(node.child_by_field_name("type"))
                 if kind and kind[0].type == "function_type":
@@ -1161,11 +1186,19 @@ class _Walker:
             self.type_parameters(node, key)
             if value is not None and value.type == "function_type":
                 self.ftypes[key] = self.parameter_types(value.child_by_field_name("parameters"), inner)
+            if value is not None and value.type == "object_type":
+                self.shapes.append(key)
             for member in _named(value) if value is not None and value.type == "object_type" else ():
                 if member.type == "construct_signature":
                     self.construct_signature(member, key, inner)
         for child in node.named_children:
-            if child != name:
+            if child == value and value.type == "object_type" and name is not None:
+                for member in child.named_children:  # its members are the alias' own
+                    if member.type in ("property_signature", "method_signature"):
+                        self.member_signature(member, inner, owned=True)
+                    else:
+                        self.visit(member, inner)
+            elif child != name:
                 self.visit(child, inner)
 
     def construct_signature(self, node: Node, key: str, scope: Scope) -> None:

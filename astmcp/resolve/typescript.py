@@ -215,8 +215,8 @@ class Resolver:
         if entity is not None and entity[0] == "s":
             sym = self.syms[entity[1]]
             cls = sym if sym.kind in _CLASSLIKE else self.twin(sym, _CLASSLIKE)
-            if cls is None and sym.kind == "type" and sym.key in self.facts(sym.path).get("ctypes", {}):
-                cls = sym  # an object type with a construct signature: `new` of a value of it
+            if cls is None and self.is_shape(sym):
+                cls = sym  # an object type: its members, or its construct signature for `new`
             if cls is not None:
                 order = self.facts(cls.path).get("generics", {}).get(cls.key)
                 if not order:
@@ -521,7 +521,7 @@ class Resolver:
         if step == ":":
             if kind == "enum":
                 return ("i", value)
-            if kind in _CLASSLIKE or self.twin(sym, _CLASSLIKE) is not None:
+            if kind in _CLASSLIKE or self.twin(sym, _CLASSLIKE) is not None or self.is_shape(sym):
                 return self.instance_of(entity, sym.path, "", None)
             if kind in _TYPED:
                 return self.step(self.typed(sym, "vtypes", bound), ":")
@@ -601,10 +601,32 @@ class Resolver:
     def class_member(self, class_id: int, name: str) -> Entity:
         return self._tracked(("k", class_id, name), lambda: self._class_member(class_id, name))
 
+    def readable(self, union: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A union's alternatives without members declared ``never`` (``{ ok: true; error?: never }
+        | { ok: false; error: E }``: reading ``error`` reads E's), unless that leaves none."""
+        kept = tuple(
+            alt
+            for alt in union[1]
+            if not (
+                alt is not None
+                and alt[0] == "s"
+                and self.syms[alt[1]].key in self.facts(self.syms[alt[1]].path).get("nevers", ())
+            )
+        )
+        return ("v", kept) if kept else union
+
+    def is_shape(self, sym: _Sym) -> bool:
+        """A type alias of an object type (``type X = { a: A }``: ``X.a`` is a symbol)."""
+        facts = self.facts(sym.path)
+        return sym.kind == "type" and (
+            sym.key in facts.get("shapes", ()) or sym.key in facts.get("ctypes", {})
+        )
+
     def _class_member(self, class_id: int, name: str) -> Entity:
         cls = self.syms[class_id]
         if cls.kind not in _CLASSLIKE:
-            return None
+            own = self.symbol(cls.path, f"{cls.symbol_path}.{name}") if self.is_shape(cls) else None
+            return ("s", own.id) if own is not None else None
         sym = self.symbol(cls.path, f"{cls.symbol_path}.{name}")
         if sym is not None:
             return ("s", sym.id)
@@ -759,9 +781,11 @@ class TsLinker:
                 if entity is _UNSEEN:
                     entity = seen[target] = resolver.resolve(path, target)
                 if entity is not None and entity[0] == "v":
-                    entity = _union_symbol(
-                        entity, out, (file_id, target, name, line, col, end_col, kind, owner)
-                    )
+                    readable = resolver.readable(entity)
+                    if readable != entity:  # TypeScript may or may not count the placeholder: a name hit
+                        out.append((file_id, None, target, name, line, col, end_col, kind, "name", owner))
+                    row = (file_id, target, name, line, col, end_col, kind, owner)
+                    entity = _union_symbol(readable, out, row)
                 if entity is None:
                     confidence = "name" if "|" in target else "none"
                 elif entity[0] != "s":
