@@ -221,6 +221,10 @@ class Resolver:
             return self.union(path, chain, self.facts(path).get("unions", [])[int(chain[2:])])
         if tag == "F":
             return self.fixture(path, chain[2:])
+        if tag == "O":
+            operands = self.facts(path).get("unions", [])[int(chain[2:])]
+            outside = all(_alike(self.deref(self.resolve(path, c))) == ("x", "") for c in operands)
+            return ("x", "") if outside else None
         if tag == "G":
             name = chain[2:]
             for star in self.facts(path).get("star", ()):
@@ -274,6 +278,8 @@ class Resolver:
             conftest = f"{folder}/conftest.py" if folder else "conftest.py"
             if conftest in self.file_ids:
                 self.deps.add(conftest)
+                if self.facts(conftest).get("generates"):
+                    return None  # its pytest_generate_tests may parametrize any argument
                 chain = self.facts(conftest).get("fixtures", {}).get(name)
                 if chain is not None:
                     return self.resolve(conftest, chain)

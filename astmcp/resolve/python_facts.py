@@ -11,6 +11,8 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
            | "L:<type>"                   a literal of a builtin type ("", [], {...}, f"...")
            | "U:<n>"                      one of several values: the n-th entry of ``unions`` (typed
                                           when every alternative resolves to the same thing)
+           | "O:<n>"                      an operation on the n-th entry of ``unions``: outside the
+                                          project when every operand is (no project dunder runs)
            | "F:<name>"                   the pytest fixture a test function's parameter requests
     chain := base ("/" step)*             step: attribute name, "()" (call result), "^" (super()),
                                           "=name" (keyword argument of a call: a dataclass-like field),
@@ -205,6 +207,9 @@ class _Analyzer:
         self._locals_busy: set[tuple[int, str]] = set()
         self._local_unions: dict[tuple[int, str], int] = {}  # self-referencing locals -> their union
         self.test_file = _is_test_module(path)
+        self.module_marks: list[ast.expr] = []  # `pytestmark = pytest.mark.parametrize(...)`
+        self.class_marks: dict[str, list[ast.expr]] = {}  # class path -> its decorators
+        self.generates = False  # the module defines pytest_generate_tests: any argument may be given
 
     # -- positions -------------------------------------------------------------
     def col(self, line: int, byte_col: int) -> int:
@@ -335,14 +340,17 @@ class _Analyzer:
         """One chain for a value that is any of ``chains`` (all must be known)."""
         if not chains or None in chains:
             return None
-        distinct = tuple(dict.fromkeys(c for c in chains if c is not None))
-        if len(distinct) == 1:
-            return distinct[0]
-        found = self.union_ids.get(distinct)
+        distinct = [c for c in dict.fromkeys(chains) if c is not None]
+        return distinct[0] if len(distinct) == 1 else f"U:{self.entry(distinct)}"
+
+    def entry(self, chains: list[str]) -> int:
+        """The index of ``chains`` in the ``unions`` table (added once)."""
+        key = tuple(chains)
+        found = self.union_ids.get(key)
         if found is None:
-            found = self.union_ids[distinct] = len(self.unions)
-            self.unions.append(list(distinct))
-        return f"U:{found}"
+            found = self.union_ids[key] = len(self.unions)
+            self.unions.append(chains)
+        return found
 
     def alternatives_chain(self, scope: _Scope, values: list[ast.expr]) -> str | None:
         """``a or b``, ``a if c else b``: either value (a literal None is no alternative)."""
@@ -421,6 +429,10 @@ class _Analyzer:
             return f"{items}/[i]" if items else None
         if isinstance(node, ast.BoolOp):
             return self.alternatives_chain(scope, node.values)
+        if isinstance(node, ast.BinOp):
+            # `tmp_path / "x"`: outside the project when both operands are
+            left, right = self.chain(scope, node.left), self.chain(scope, node.right)
+            return f"O:{self.entry([left, right])}" if left and right else None
         if isinstance(node, ast.IfExp):
             return self.alternatives_chain(scope, [node.body, node.orelse])
         if isinstance(node, ast.NamedExpr):
@@ -796,12 +808,19 @@ class _Analyzer:
         with_default |= {
             a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
         }
-        parametrized = _parametrized(node)
+        given = _parametrized(node.decorator_list)  # values from the test's own marks
+        outer = _parametrized(self.module_marks + (self.class_marks.get(inner.cls, []) if inner.cls else []))
+        if "*" in given or "*" in outer or self.generates:
+            return  # any argument may be parametrized
         for arg in [*positional, *args.kwonlyargs]:
             name = arg.arg
-            if arg.annotation is not None or name in with_default or name in parametrized:
+            if arg.annotation is not None or name in with_default or name in outer or name == inner.self_name:
                 continue
-            if name == inner.self_name:
+            if name in given:
+                values = given[name]
+                if values is not None:
+                    # `@parametrize("x", [A(), A()])`: x is any of the values
+                    inner.values[name] = [("expr", v, inner.parent or inner) for v in values]
                 continue
             inner.values[name] = [("chain", f"F:{name}", inner)]
 
@@ -838,6 +857,7 @@ class _Analyzer:
         line, col = self.def_name(node)
         self.direct(node.name, line, col, "definition", "S:" + path, scope)
         self.bases[path] = list(node.bases)
+        self.class_marks[path] = list(node.decorator_list)
         self.base_scopes[path] = scope
         inner = _Scope("class", path, scope)
         self.body(node.body, inner, True)
@@ -1244,6 +1264,7 @@ class _Analyzer:
             "bases": bases,
             **({"unions": self.unions} if self.unions else {}),
             **({"fixtures": fixtures} if fixtures else {}),
+            **({"generates": True} if self.generates else {}),
         }
 
 
@@ -1285,27 +1306,54 @@ def _decorator_call(node: ast.expr) -> ast.expr:
     return node.func if isinstance(node, ast.Call) else node
 
 
-def _parametrized(function: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
-    """Argument names ``@pytest.mark.parametrize("a, b", ...)`` gives values to (any
-    ``parametrize`` decorator; names it does not spell out make every parameter given)."""
-    names: set[str] = set()
-    for dec in function.decorator_list:
-        if not (isinstance(dec, ast.Call) and _func_name(dec.func) == "parametrize"):
+def _parametrized(marks: list[ast.expr]) -> dict[str, list[ast.expr] | None]:
+    """What ``@pytest.mark.parametrize("a, b", [(1, 2), pytest.param(3, 4)])`` marks give each
+    argument: its values, or None when they cannot be read (``indirect``, a computed list);
+    ``"*"`` when the names themselves cannot be read (every argument may be given)."""
+    out: dict[str, list[ast.expr] | None] = {}
+    for mark in marks:
+        if not (isinstance(mark, ast.Call) and _func_name(mark.func) == "parametrize"):
             continue
-        first = (
-            dec.args[0] if dec.args else next((k.value for k in dec.keywords if k.arg == "argnames"), None)
-        )
+        options = {k.arg: k.value for k in mark.keywords if k.arg}
+        first = mark.args[0] if mark.args else options.get("argnames")
+        rows = mark.args[1] if len(mark.args) > 1 else options.get("argvalues")
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
-            names.update(part.strip() for part in first.value.split(","))
+            names = [part.strip() for part in first.value.split(",") if part.strip()]
         elif isinstance(first, ast.List | ast.Tuple) and all(
             isinstance(e, ast.Constant) and isinstance(e.value, str) for e in first.elts
         ):
-            names.update(str(e.value) for e in first.elts)  # type: ignore[attr-defined]
+            names = [str(e.value) for e in first.elts]  # type: ignore[attr-defined]
         else:
-            names.add("*")
-    if "*" in names:
-        names.update(a.arg for a in _all_args(function.args))
-    return names
+            out["*"] = None
+            continue
+        columns: list[list[ast.expr]] = [[] for _ in names]
+        readable = "indirect" not in options and isinstance(rows, ast.List | ast.Tuple)
+        for row in rows.elts if readable and isinstance(rows, ast.List | ast.Tuple) else []:
+            if isinstance(row, ast.Call) and _func_name(row.func) == "param":
+                parts: list[ast.expr] = list(row.args)
+            elif len(names) == 1:
+                parts = [row]
+            else:
+                parts = list(row.elts) if isinstance(row, ast.List | ast.Tuple) else []
+            if len(parts) != len(names) or any(isinstance(p, ast.Starred) for p in parts):
+                readable = False
+                break
+            for n, part in enumerate(parts):
+                columns[n].append(part)
+        for n, name in enumerate(names):
+            out[name] = columns[n] if readable and name not in out else None
+    return out
+
+
+def _module_marks(tree: ast.Module) -> list[ast.expr]:
+    """The marks ``pytestmark = ...`` applies to every test of a module."""
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "pytestmark" for t in stmt.targets
+        ):
+            value = stmt.value
+            return list(value.elts) if isinstance(value, ast.List | ast.Tuple) else [value]
+    return []
 
 
 def _generic_origin(node: ast.expr) -> ast.expr:
@@ -1400,5 +1448,9 @@ _STMT: dict[type, Any] = {
 def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:
     """Reference facts of one parsed file (see the module docstring for the format)."""
     analyzer = _Analyzer(path, text)
+    analyzer.module_marks = _module_marks(tree)
+    analyzer.generates = any(
+        isinstance(stmt, ast.FunctionDef) and stmt.name == "pytest_generate_tests" for stmt in tree.body
+    )
     analyzer.body(tree.body, analyzer.module, True)
     return analyzer.finish()
