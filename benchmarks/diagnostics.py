@@ -51,6 +51,7 @@ TSCONFIG = {
         "module": "esnext",
         "moduleResolution": "bundler",
         "skipLibCheck": True,
+        "allowImportingTsExtensions": True,  # effect imports "./Effect.ts"
         "types": [],
         "lib": ["es2022", "dom"],
     },
@@ -114,6 +115,7 @@ def tsc_agreement(name: str, root: Path, tsc: Path) -> dict[str, Any]:
     lines = [line for line in (done.stdout + done.stderr).splitlines() if ": error TS" in line]
     codes = Counter(line.split(": error ", 1)[1].split(":", 1)[0] for line in lines)
     relative_2307 = [line for line in lines if "error TS2307" in line and ("'./" in line or "'../" in line)]
+    not_found = [line for line in lines if "error TS2304" in line or "error TS2552" in line]
     return {
         "corpus": name,
         "tsc_s": round(elapsed, 2),
@@ -121,7 +123,8 @@ def tsc_agreement(name: str, root: Path, tsc: Path) -> dict[str, Any]:
         "tsc_top_codes": dict(codes.most_common(6)),
         "tsc_relative_unresolved": len(relative_2307),
         "tsc_redeclarations": codes.get("TS2451", 0) + codes.get("TS2300", 0),
-        "tsc_names_not_found": codes.get("TS2304", 0) + codes.get("TS2552", 0),
+        "tsc_names_not_found": len(not_found),
+        "tsc_names_not_found_list": sorted({line.split("'")[1] for line in not_found if "'" in line}),
     }
 
 
@@ -284,6 +287,11 @@ def main() -> None:
     print(json.dumps(out, indent=2))
 
 
+def _names(row: dict[str, Any]) -> str:
+    names = ", ".join(f"`{n}`" for n in row.get("tsc_names_not_found_list", []))
+    return f"{row.get('tsc_names_not_found', '—')}" + (f" ({names})" if names else "")
+
+
 def render(out: dict[str, Any]) -> str:
     lines = [
         "`python benchmarks/diagnostics.py` — built-in checks (`source: astmcp`) on unmodified corpora,",
@@ -318,7 +326,7 @@ def render(out: dict[str, Any]) -> str:
             codes = ", ".join(f"{k} {v}" for k, v in row["tsc_top_codes"].items()) or "—"
             lines.append(
                 f"| {row['corpus']} | {row['tsc_s']} s | {row['tsc_errors']} | {row['tsc_relative_unresolved']}"
-                f" | {row['tsc_redeclarations']} | {row.get('tsc_names_not_found', '—')} | {codes} |"
+                f" | {row['tsc_redeclarations']} | {_names(row)} | {codes} |"
             )
     if "planted_typos" in out:
         lines += [

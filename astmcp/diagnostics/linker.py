@@ -7,8 +7,9 @@ importers of changed or removed files and, when the set of files changes, for
 every file with an unresolved import. Its own tables (``diag_*``, keyed by
 path) remember what that needs: module-level names, import edges, undefined
 name candidates and the names files make global (Python: injected into
-``builtins``; TS/JS: script-file declarations, ``declare global``), which
-silence the candidates of their language project-wide.
+``builtins``; TS/JS: script-file declarations, ``declare global``, and the
+installed ``@types`` packages' globals), which silence the candidates of their
+language project-wide.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from astmcp.diagnostics import ts_environment, ts_undefined
 from astmcp.diagnostics.facts import (
     UNDEFINED_CODES,
     Injected,
@@ -136,6 +138,9 @@ class DiagnosticsLinker:
         conn.executemany("INSERT OR IGNORE INTO diag_seen(path) VALUES (?)", [(p,) for p in added])
         ids = file_ids(conn, changed)
         self._per_file(conn, changes, ids)
+        root = changes.root or project_root(conn)
+        if root is not None:
+            self._environment(conn, root)
         new_injected = injected_set(conn)
         stale = {code for code, _name in old_injected ^ new_injected}
         for code in stale:  # another file's globals changed: judge every candidate of that code again
@@ -143,6 +148,21 @@ class DiagnosticsLinker:
         self._write_undefined(conn, None, new_injected, stale)
         self._write_undefined(conn, changed, new_injected, set(UNDEFINED_CODES) - stale)
         self._imports(conn, changes, bool(added or removed) or changes.full or changes.configs_changed)
+
+    def _environment(self, conn: sqlite3.Connection, root: Path) -> None:
+        """Store the globals of the installed ``@types`` packages when they changed."""
+        stamp = ts_environment.fingerprint(root)
+        row = conn.execute("SELECT value FROM diag_state WHERE key = 'ts_types'").fetchone()
+        if row is not None and row[0] == stamp:
+            return
+        path = ts_environment.ENVIRONMENT_PATH
+        conn.execute("DELETE FROM diag_injected WHERE path = ?", (path,))
+        names = ts_environment.environment_globals(root) if stamp else frozenset()
+        conn.executemany(
+            "INSERT INTO diag_injected(path, code, name) VALUES (?,?,?)",
+            [(path, ts_undefined.UNDEFINED_NAME, n) for n in sorted(names)],
+        )
+        conn.execute("INSERT OR REPLACE INTO diag_state(key, value) VALUES ('ts_types', ?)", (stamp,))
 
     def _per_file(self, conn: sqlite3.Connection, changes: Changes, ids: dict[str, tuple[int, str]]) -> None:
         rows: list[tuple[object, ...]] = []

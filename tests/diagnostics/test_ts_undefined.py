@@ -259,3 +259,29 @@ def test_replace_body_introducing_an_undefined_identifier_in_a_ts_file_is_blocke
     assert plan["diagnostics"]["added"][0]["symbol"] == "lib.ts::total"
     fine = project("ast_replace_symbol_body", selector="lib.ts::total", new_body="return items.length * 2;")
     assert fine["blocked"] is False
+
+
+def test_globals_of_installed_types_packages_stay_quiet(tmp_path: Path, caller: Any) -> None:
+    write(
+        tmp_path,
+        {
+            "app.ts": 'import { x } from "./x";\nexport const y = [x, google.maps, $, FakeUmd, fromBlock, nope];\n',
+            "x.ts": "export const x = 1;\n",
+            "node_modules/@types/google.maps/index.d.ts": "declare namespace google.maps { class Map {} }\n",
+            "node_modules/@types/jquery/index.d.ts": "declare const $: JQueryStatic;\nexport as namespace FakeUmd;\n",
+        },
+    )
+    project = caller(tmp_path)
+    assert undefined_in_index(project) == {
+        ("app.ts", "undefined name 'fromBlock'"),
+        ("app.ts", "undefined name 'nope'"),
+    }
+    write(
+        tmp_path,
+        {
+            "node_modules/@types/extra/package.json": "{}\n",
+            "node_modules/@types/extra/index.d.ts": "export {};\ndeclare global {\n  var fromBlock: number;\n}\n",
+            "x.ts": "export const x = 2;\n",  # the next refresh re-reads the @types folder
+        },
+    )
+    assert undefined_in_index(project) == {("app.ts", "undefined name 'nope'")}
