@@ -215,11 +215,14 @@ def main() -> None:
             *rows,
             "",
             "Recall and precision are micro-averaged over all references of the sample; the per-symbol mean"
-            " shows how much a few hot members weigh: zod's `_zod`, `check`, `error` are mostly read through"
-            " receivers only TypeScript's inference types (`$constructor<ZodX>(name, (inst, def) => inst._zod…)`"
-            " with `inst: T`, object literals checked against a contextual type); astmcp types receivers from"
-            " annotations, `new`, return types, class fields and declared callback parameter types, and does"
-            " not infer: those are `name` hits (counted in the last columns).",
+            " shows how much a few hot members weigh (zod's `_zod`, `check`, `error`). astmcp types receivers"
+            " from annotations, `new`, `as`, return types (`this`, overloads before the implementation), class"
+            " fields, declared callback and function types, object literals against the callee's declared"
+            " parameter type, and binds type parameters from explicit type arguments, the generic annotation of"
+            " the variable a call initialises, arguments declared `T`, defaults and constraints (instances of"
+            " generic types carry their type arguments, so `$constructor<ZodX>(name, (inst, def) => inst._zod…)`"
+            " types `inst` and `def`). It does not infer from bodies (a local function's inferred return type,"
+            " control-flow narrowing, conditional types): those stay `name` hits (counted in the last columns).",
             "",
             "Miss classes: "
             + "; ".join(f"{r['corpus']}: {r['miss_classes']}" for r in results)
