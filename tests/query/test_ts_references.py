@@ -63,6 +63,33 @@ def test_an_edit_to_an_imported_file_relinks_its_importers(fixture_project: Call
     assert after == {(f, line + 2 if f == "src/lib/core.ts" else line) for f, line in before}
 
 
+def test_an_edit_to_a_type_parameter_default_relinks_the_callers(
+    fixture_project: Callable[[str], Path],
+) -> None:
+    root = fixture_project("ts/refs/generics")
+    ws = Workspace(root)
+    selector = SymbolTarget(selector="core.ts::Def.kind")
+
+    def sure() -> set[tuple[str, int]]:
+        conn = ws.db()
+        refs = collect_references(ws, conn, resolve_symbol(ws, conn, selector))
+        return {(r.file, r.line) for r in refs if r.confidence != "name"}
+
+    try:
+        before = sure()
+        core = root / "core.ts"
+        text = core.read_text(encoding="utf-8")
+        old = 'export function make<T extends Trait, D = T["_zod"]["def"]>('
+        core.write_text(
+            text.replace(old, "export function make<T extends Trait, D = Internals>("), encoding="utf-8"
+        )
+        after = sure()
+    finally:
+        ws.index.close()
+    assert ("schemas.ts", 15) in before  # def.kind in make("Box", (inst, def) => …)
+    assert ("schemas.ts", 15) not in after
+
+
 def test_adding_an_importer_links_its_references(fixture_project: Callable[[str], Path]) -> None:
     root = fixture_project("ts/refs/barrel")
     ws = Workspace(root)
