@@ -33,6 +33,7 @@ from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.resolve.python import untyped
 from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
+from astmcp.resolve.typescript import MISSING_NAMESPACE
 from astmcp.tools import tool
 from astmcp.workspace import Workspace
 
@@ -172,7 +173,8 @@ def collect_references(
             )
     likely = _unique_member(conn, symbol, same)
     # name hits come from files of the symbol's language family; a TS/JS symbol that is no
-    # member is never reached through a receiver, so only its names in strings are hits
+    # member is never reached through a receiver, so only its names in strings are hits, and
+    # for an exported one `ns.name` where `import * as ns` names a module that is not found
     python = symbol.file.endswith((".py", ".pyi"))
     languages = ("python",) if python else ("typescript", "javascript")
     strings_only = not python and symbol.kind not in _MEMBER_KINDS
@@ -184,7 +186,8 @@ def collect_references(
             (symbol.name, languages[0], languages[-1]),
         ):
             key = (path, line, col)
-            if key in out or (strings_only and kind != "string"):
+            missing = symbol.exported and target is not None and target.startswith(MISSING_NAMESPACE)
+            if key in out or (strings_only and kind != "string" and not missing):
                 continue
             # only a receiver nobody could type is a candidate; a typed one lacking the member is not
             confidence = "likely" if likely and kind != "string" and untyped(target) else "name"

@@ -48,6 +48,9 @@ _NO_SYMBOL = ("x", "")
 _TYPE_MEANING = ("interface", "type", "class", "enum", "namespace")
 _VALUE_MEANING = ("variable", "function", "class", "enum", "namespace")
 _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
+# Stored before the target of a name hit ``ns.x`` whose ``import * as ns`` module is not found
+# (a project file that may define ``x``: an exported non-member counts it as a name hit).
+MISSING_NAMESPACE = "N:"
 
 
 class _Sym:
@@ -615,6 +618,18 @@ class Resolver:
         )
         return ("v", kept) if kept else union
 
+    def through_missing_namespace(self, path: str, target: str) -> bool:
+        """``ns.x`` where ``ns`` is ``import * as ns`` of a module that is neither found in the
+        project nor a package (a broken or unknown path)."""
+        head, sep, _ = target.rpartition("|")
+        if not sep or "|" in head or not head.startswith("P:"):
+            return False
+        spec = self.facts(path).get("nsimports", {}).get(head[2:])
+        if spec is None:
+            return False
+        resolved, external = self.specs(path).get(spec, (None, 0))
+        return (resolved is None or resolved not in self.file_ids) and not external
+
     def is_shape(self, sym: _Sym) -> bool:
         """A type alias of an object type (``type X = { a: A }``: ``X.a`` is a symbol)."""
         facts = self.facts(sym.path)
@@ -774,6 +789,8 @@ class TsLinker:
         edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
         for name, line, col, end_col, kind, target, owner in rows:
             symbol_id: int | None = None
+            if target is not None and target.startswith(MISSING_NAMESPACE):  # re-linked: judge anew
+                target = target[len(MISSING_NAMESPACE) :]
             if target is None or target == UNTYPED_KEY:
                 confidence = "name"
             else:
@@ -788,6 +805,8 @@ class TsLinker:
                     entity = _union_symbol(readable, out, row)
                 if entity is None:
                     confidence = "name" if "|" in target else "none"
+                    if confidence == "name" and resolver.through_missing_namespace(path, target):
+                        target = MISSING_NAMESPACE + target
                 elif entity[0] != "s":
                     if (
                         target.startswith("P:")
