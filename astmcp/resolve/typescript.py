@@ -27,11 +27,8 @@ from astmcp.index.indexer import Changes
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
 from astmcp.resolve.ts_shape import shape
+from astmcp.resolve.ts_types import CALLABLE, CLASSLIKE, TYPED, Entity, Subst, Sym, Table, TypeSteps, frozen
 
-# (tag, value) or, for an instance of a generic class/interface and a member reached through
-# one, (tag, value, bindings): its type parameters' bindings as sorted (key, entity) pairs
-Entity = tuple[Any, ...] | None
-Subst = dict[str, Entity]
 _LANGUAGES = ("typescript", "javascript")
 _EDGE_KIND = {
     "call": "calls",
@@ -39,9 +36,6 @@ _EDGE_KIND = {
     "export": "imports",
     "inherit": "inherits",
 }
-_CLASSLIKE = ("class", "interface")
-_TYPED = ("variable", "property", "getter", "setter", "type")
-_CALLABLE = ("function", "method", "getter", "constructor")
 _BULK = 500
 _UNSEEN: Any = object()
 _NO_SYMBOL = ("x", "")
@@ -53,24 +47,7 @@ _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
 MISSING_NAMESPACE = "N:"
 
 
-class _Sym:
-    __slots__ = ("exported", "id", "key", "kind", "line", "path", "symbol_path")
-
-    def __init__(self, row: tuple[Any, ...], path: str) -> None:
-        self.id, self.symbol_path, self.kind, line, col, self.exported, self.line = row
-        self.key = f"{line}:{col}"
-        self.path = path
-
-
-class _Table:
-    __slots__ = ("by_key", "by_path")
-
-    def __init__(self) -> None:
-        self.by_path: dict[str, list[_Sym]] = {}
-        self.by_key: dict[str, _Sym] = {}
-
-
-class Resolver:
+class Resolver(TypeSteps):
     """Lazy, memoised resolution over the index; one instance per link run."""
 
     def __init__(self, conn: sqlite3.Connection, fresh: dict[str, dict[str, Any]]) -> None:
@@ -81,9 +58,9 @@ class Resolver:
             for r in conn.execute("SELECT path, id FROM files WHERE language IN (?, ?)", _LANGUAGES)
         }
         self._facts: dict[str, dict[str, Any]] = {}
-        self._tables: dict[str, _Table] = {}
+        self._tables: dict[str, Table] = {}
         self._specs: dict[str, dict[str, tuple[str | None, int]]] = {}
-        self.syms: dict[int, _Sym] = {}
+        self.syms: dict[int, Sym] = {}
         self._memo: dict[tuple[Any, ...], tuple[Entity, frozenset[str]]] = {}
         self._busy: set[tuple[Any, ...]] = set()
         self._cycles = 0
@@ -100,10 +77,10 @@ class Resolver:
             self._facts[path] = found
         return found
 
-    def table(self, path: str) -> _Table:
+    def table(self, path: str) -> Table:
         found = self._tables.get(path)
         if found is None:
-            found = _Table()
+            found = Table()
             file_id = self.file_ids.get(path)
             if file_id is not None:
                 for row in self.conn.execute(
@@ -111,7 +88,7 @@ class Resolver:
                     " WHERE file_id = ? ORDER BY line",
                     (file_id,),
                 ):
-                    sym = _Sym(row, path)
+                    sym = Sym(row, path)
                     self.syms[sym.id] = sym
                     found.by_path.setdefault(sym.symbol_path, []).append(sym)
                     found.by_key.setdefault(sym.key, sym)
@@ -132,7 +109,7 @@ class Resolver:
             self._specs[path] = found
         return found
 
-    def symbol(self, path: str, symbol_path: str) -> _Sym | None:
+    def symbol(self, path: str, symbol_path: str) -> Sym | None:
         self.deps.add(path)
         found = self.table(path).by_path.get(symbol_path)
         return found[0] if found else None
@@ -195,248 +172,6 @@ class Resolver:
                 return found
         return self.step(entity, step)
 
-    def resolve_in(self, path: str, chain: str, subst: Subst | None, depth: int = 0) -> Entity:
-        """``chain`` of ``path`` with its type parameters bound by ``subst`` (a call site's, or
-        those of the generic instance a member is reached through)."""
-        if subst is None or depth > 8 or ("T:" not in chain and "/" not in chain):
-            return self.resolve(path, chain)
-        first, *steps = chain.split("|")
-        entity = (
-            self.type_param(path, first[2:], subst, depth + 1)
-            if first.startswith("T:")
-            else self.resolve(path, first)
-        )
-        head = first
-        for step in steps:
-            entity = self.apply(entity, head, step, path, subst)
-            head = f"{head}|{step}"
-        return entity
-
-    def instance_of(self, entity: Entity, path: str, site: str, subst: Subst | None) -> Entity:
-        """``:`` (with the reference's type arguments at ``site``): an instance, a generic
-        class/interface's type parameters bound (unbound ones take their defaults)."""
-        if entity is not None and entity[0] == "s":
-            sym = self.syms[entity[1]]
-            cls = sym if sym.kind in _CLASSLIKE else self.twin(sym, _CLASSLIKE)
-            if cls is None and self.is_shape(sym):
-                cls = sym  # an object type: its members, or its construct signature for `new`
-            if cls is not None:
-                order = self.facts(cls.path).get("generics", {}).get(cls.key)
-                if not order:
-                    return ("i", cls.id)
-                args = self.facts(path).get("calls", {}).get(site, {}).get("t", ()) if site else ()
-                bound = {
-                    key: self.resolve_in(path, arg, subst)
-                    for key, arg in zip(order, args, strict=False)
-                    if arg
-                }
-                return ("i", cls.id, _frozen(bound))
-        return self.step(entity, ":")
-
-    def member_bindings(self, class_id: int, member_id: int, bound: Subst, depth: int = 0) -> Subst | None:
-        """The bindings valid where a member of an instance of ``class_id`` is declared: the
-        instance's own, or mapped through the type arguments of the base declaring it."""
-        cls, member = self.syms[class_id], self.syms[member_id]
-        if member.path == cls.path and member.symbol_path.rpartition(".")[0] == cls.symbol_path:
-            return bound
-        if depth > 8:
-            return None
-        facts = self.facts(cls.path)
-        for base in facts.get("bases", {}).get(cls.key, ()):
-            found = self.resolve(cls.path, base)
-            if found is None or found[0] != "s":
-                continue
-            base_sym = self.syms[found[1]]
-            if base_sym.kind not in _CLASSLIKE:
-                base_sym = self.twin(base_sym, _CLASSLIKE) or base_sym
-            if base_sym.kind not in _CLASSLIKE or self.class_member(
-                base_sym.id, member.symbol_path.rpartition(".")[2]
-            ) != ("s", member_id):
-                continue
-            order = self.facts(base_sym.path).get("generics", {}).get(base_sym.key, ())
-            args = facts.get("bargs", {}).get(cls.key, {}).get(base, ())
-            mapped = {
-                key: self.resolve_in(cls.path, arg, bound, depth + 1)
-                for key, arg in zip(order, args, strict=False)
-                if arg
-            }
-            return self.member_bindings(base_sym.id, member_id, mapped, depth + 1)
-        return None
-
-    def type_param(self, path: str, key: str, subst: dict[str, Entity] | None, depth: int = 0) -> Entity:
-        """A type parameter: its binding, else (at a call site) its default, else its constraint."""
-        if subst is not None and key in subst:
-            return subst[key]
-        if depth > 8:
-            return None
-        bound, default = self.facts(path).get("tparams", {}).get(key, (None, None))
-        if subst is not None and default:
-            return self.resolve_in(path, default, subst, depth + 1)
-        return self.resolve_in(path, bound, subst, depth + 1) if bound else None
-
-    def site_step(self, entity: Entity, step: str, path: str, site: str) -> Entity:
-        """A call result or callback parameter whose declared type is a type parameter of the
-        callee, bound at the call site (``path``, ``site``); None when nothing binds it."""
-        if entity is None or entity[0] != "s":
-            return None
-        sym = self.callable(self.syms[entity[1]])
-        if sym is None:
-            return None
-        if step == "()":
-            target: _Sym | None = sym
-            chain = self.facts(sym.path).get("rtypes", {}).get(sym.key)
-        elif step.startswith("@"):
-            target, chain = self.callback_chain(sym, step)
-        else:
-            return None
-        if target is None or not chain or not chain.startswith("T:"):
-            return None
-        return self.resolve_in(target.path, chain, self.substitution(target, path, site))
-
-    def substitution(self, fn: _Sym, path: str, site: str) -> dict[str, Entity] | None:
-        """What the call at ``site`` of ``path`` binds ``fn``'s type parameters to: explicit type
-        arguments, else the generic annotation of the variable it initialises matched against
-        the declared return type, else an argument passed for a parameter declared as ``T``."""
-        facts = self.facts(fn.path)
-        order = facts.get("generics", {}).get(fn.key)
-        call = self.facts(path).get("calls", {}).get(site)
-        if not order or not call:
-            return None
-        subst: dict[str, Entity] = {}
-        for key, chain in zip(order, call.get("t", ()), strict=False):
-            if chain:
-                subst[key] = self.resolve(path, chain)
-        expected, declared = call.get("e"), facts.get("rgen", {}).get(fn.key)
-        if (
-            expected
-            and declared
-            and self.same(self.resolve(path, expected[0]), self.resolve(fn.path, declared[0]))
-        ):
-            for mine, theirs in zip(declared[1], expected[1], strict=False):
-                if mine and theirs and mine.startswith("T:") and "|" not in mine and mine[2:] not in subst:
-                    subst[mine[2:]] = self.resolve(path, theirs)
-        for declared_type, arg in zip(
-            facts.get("ptypes", {}).get(fn.key, ()), call.get("a", ()), strict=False
-        ):
-            if not declared_type or not arg or not declared_type.endswith("|:"):
-                continue
-            key = declared_type[2:-2]
-            if declared_type.startswith("T:") and "|" not in key and key not in subst:
-                value = self.value_type(self.resolve(path, arg))
-                if value is not None:
-                    subst[key] = value
-        return subst
-
-    def returns_this(self, sym: _Sym) -> bool:
-        """A method declared to return ``this`` (its first declaration with a return type)."""
-        if sym.kind != "method":
-            return False
-        rtypes = self.facts(sym.path).get("rtypes", {})
-        for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)):
-            chain = rtypes.get(decl.key)
-            if chain is not None:
-                return bool(chain == "this|:")
-        return False
-
-    def as_instance(self, value: Entity) -> Entity:
-        """The instance a receiver value is (a method returning ``this`` returns it)."""
-        if value is None or value[0] == "i":
-            return value
-        if value[0] == "s" and self.syms[value[1]].kind in ("variable", "property", "getter"):
-            field = "rtypes" if self.syms[value[1]].kind == "getter" else "vtypes"
-            typed = self.typed(self.syms[value[1]], field)
-            return self.step(typed, ":") if typed is not None else None
-        return None
-
-    def function_type_parameter(self, entity: Entity, step: str, path: str, site: str) -> Entity:
-        """``%j``: the declared type of parameter j of a function type alias (its type parameters
-        bound by the annotation's type arguments at ``site``), of a function-typed property or
-        of a method (a function value standing for that member of a declared type)."""
-        if entity is None or entity[0] != "s":
-            return None
-        sym = self.syms[entity[1]]
-        bound = dict(entity[2]) if len(entity) > 2 else None
-        index = int(step[1:])
-        if sym.kind in ("function", "method"):
-            decl, chain = self.parameter_chain(sym, index)
-            return self.resolve_in(decl.path, chain, bound) if chain else None
-        chains = self.facts(sym.path).get("ftypes", {}).get(sym.key, ())
-        chain = chains[index] if index < len(chains) else None
-        if not chain:
-            return None
-        if sym.kind == "type":
-            subst = self.substitution(sym, path, site) if site else None
-            return self.resolve_in(sym.path, chain, subst if subst is not None else {})
-        return self.resolve_in(sym.path, chain, bound)
-
-    def parameter_chain(self, sym: _Sym, index: int) -> tuple[_Sym, str | None]:
-        """The declared type of parameter ``index`` of a function (its first declaration
-        declaring parameter types: overloads come first)."""
-        ptypes = self.facts(sym.path).get("ptypes", {})
-        for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)):
-            chains = ptypes.get(decl.key)
-            if decl.kind == sym.kind and chains is not None:
-                return decl, chains[index] if index < len(chains) else None
-        return sym, None
-
-    def parameter_type(self, entity: Entity, step: str, path: str, site: str) -> Entity:
-        """``&k``: the declared type of the callee's parameter k (an object literal passed there
-        is checked against it); ``&&k`` of a constructor: the class's constructor, or the construct
-        signature of the callee's declared type (``const X: Ctor<Y>``; ``new X({…})``)."""
-        if entity is None or entity[0] not in ("s", "i"):
-            return None
-        index = int(step.lstrip("&"))
-        sym = self.syms[entity[1]]
-        if step.startswith("&&"):
-            if entity[0] == "s" and sym.kind == "class":
-                ctor = self.symbol(sym.path, f"{sym.symbol_path}.constructor")
-                if ctor is None:
-                    return None
-                decl, chain = self.parameter_chain(ctor, index)
-                return self.resolve(decl.path, chain) if chain else None
-            if entity[0] == "s":
-                value = sym if sym.kind in _TYPED else self.twin(sym, ("variable",))
-                entity = self.typed(value, "vtypes") if value is not None and value.kind != "type" else None
-                entity = self.step(entity, ":") if entity is not None and entity[0] == "s" else entity
-            if entity is None or entity[0] != "i":
-                return None
-            target = self.syms[entity[1]]
-            chains = self.facts(target.path).get("ctypes", {}).get(target.key, ())
-            chain = chains[index] if index < len(chains) else None
-            bound = dict(entity[2]) if len(entity) > 2 else None
-            return self.resolve_in(target.path, chain, bound) if chain else None
-        fn = self.callable(sym) if entity[0] == "s" else None
-        if fn is None:
-            return None
-        decl, chain = self.parameter_chain(fn, index)
-        if not chain:
-            return None
-        subst = self.substitution(decl, path, site) if site and chain.startswith("T:") else None
-        return self.resolve_in(decl.path, chain, subst)
-
-    def value_type(self, value: Entity) -> Entity:
-        """The declared class/interface of a value (an instance, or a variable typed as one)."""
-        if value is not None and value[0] == "s" and self.syms[value[1]].kind in ("variable", "property"):
-            value = self.typed(self.syms[value[1]], "vtypes")
-        return ("s", value[1]) if value is not None and value[0] == "i" else None
-
-    def same(self, a: Entity, b: Entity) -> bool:
-        """Two entities name the same declaration (a type and a value of one name count as one)."""
-        if a is None or b is None or a[0] != "s" or b[0] != "s":
-            return False
-        left, right = self.syms[a[1]], self.syms[b[1]]
-        return (left.path, left.symbol_path) == (right.path, right.symbol_path)
-
-    def twin(self, sym: _Sym, kinds: tuple[str, ...]) -> _Sym | None:
-        """The declaration of ``sym``'s name, in its file, of one of ``kinds`` (``interface X`` +
-        ``const X``: the type is the interface, calling it calls the value)."""
-        return next(
-            (t for t in self.table(sym.path).by_path.get(sym.symbol_path, ()) if t.kind in kinds), None
-        )
-
-    def callable(self, sym: _Sym) -> _Sym | None:
-        return sym if sym.kind in _CALLABLE or sym.kind == "class" else self.twin(sym, _CALLABLE)
-
     def base(self, path: str, chain: str) -> Entity:
         if chain.startswith("P:"):
             self.deps.add(path)
@@ -492,7 +227,7 @@ class Resolver:
             return self.step(self.resolve(path, whole), name)
         return None
 
-    def typed(self, sym: _Sym, field: str, bound: Subst | None = None) -> Entity:
+    def typed(self, sym: Sym, field: str, bound: Subst | None = None) -> Entity:
         chain = self.facts(sym.path).get(field, {}).get(sym.key)
         if not chain:
             return None
@@ -517,24 +252,24 @@ class Resolver:
             member = self.class_member(value, step)
             if len(entity) > 2 and member is not None and member[0] == "s":
                 bound = self.member_bindings(value, member[1], dict(entity[2]))
-                return ("s", member[1], _frozen(bound)) if bound is not None else member
+                return ("s", member[1], frozen(bound)) if bound is not None else member
             return member
         kind = sym.kind
         bound = dict(entity[2]) if len(entity) > 2 else None
         if step == ":":
             if kind == "enum":
                 return ("i", value)
-            if kind in _CLASSLIKE or self.twin(sym, _CLASSLIKE) is not None or self.is_shape(sym):
+            if kind in CLASSLIKE or self.twin(sym, CLASSLIKE) is not None or self.is_shape(sym):
                 return self.instance_of(entity, sym.path, "", None)
-            if kind in _TYPED:
+            if kind in TYPED:
                 return self.step(self.typed(sym, "vtypes", bound), ":")
             return None
         if step == "()":
             if kind in ("function", "method"):
                 return self.returned(sym, bound)
-            if kind in _CALLABLE or kind in ("variable", "property"):
+            if kind in CALLABLE or kind in ("variable", "property"):
                 return self.typed(sym, "rtypes", bound)
-            twin = self.twin(sym, _CALLABLE)
+            twin = self.twin(sym, CALLABLE)
             return self.typed(twin, "rtypes") if twin is not None else None
         child = self.symbol(sym.path, f"{sym.symbol_path}.{step}")
         if child is not None:
@@ -551,7 +286,7 @@ class Resolver:
             return self.member(module, step) if module is not None and module[0] == "m" else module
         return None
 
-    def returned(self, sym: _Sym, bound: Subst | None = None) -> Entity:
+    def returned(self, sym: Sym, bound: Subst | None = None) -> Entity:
         """What calling a function returns: the first of its declarations with a declared return
         type (overloads come first; the implementation's own, often ``any``, is not visible)."""
         for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)):
@@ -581,19 +316,19 @@ class Resolver:
             return symbol_id
         return next((t.id for t in twins if t.kind in wanted), symbol_id)
 
-    def callback_parameter(self, sym: _Sym, step: str) -> Entity:
+    def callback_parameter(self, sym: Sym, step: str) -> Entity:
         """``@k.j``: the declared type of parameter j of the callback parameter k of a function
         (``@@``: of a class's constructor)."""
         target, chain = self.callback_chain(sym, step)
         return self.resolve(target.path, chain) if target is not None and chain else None
 
-    def callback_chain(self, sym: _Sym, step: str) -> tuple[_Sym | None, str | None]:
+    def callback_chain(self, sym: Sym, step: str) -> tuple[Sym | None, str | None]:
         """The function declaring the callback parameter of ``@k.j`` and the chain of its type."""
-        target: _Sym | None = sym
+        target: Sym | None = sym
         if step.startswith("@@"):
             target = self.symbol(sym.path, f"{sym.symbol_path}.constructor") if sym.kind == "class" else None
-        elif sym.kind not in _CALLABLE:
-            target = self.twin(sym, _CALLABLE)
+        elif sym.kind not in CALLABLE:
+            target = self.twin(sym, CALLABLE)
         if target is None:
             return None, None
         k, _, j = step.lstrip("@").partition(".")
@@ -604,42 +339,9 @@ class Resolver:
     def class_member(self, class_id: int, name: str) -> Entity:
         return self._tracked(("k", class_id, name), lambda: self._class_member(class_id, name))
 
-    def readable(self, union: tuple[Any, ...]) -> tuple[Any, ...]:
-        """A union's alternatives without members declared ``never`` (``{ ok: true; error?: never }
-        | { ok: false; error: E }``: reading ``error`` reads E's), unless that leaves none."""
-        kept = tuple(
-            alt
-            for alt in union[1]
-            if not (
-                alt is not None
-                and alt[0] == "s"
-                and self.syms[alt[1]].key in self.facts(self.syms[alt[1]].path).get("nevers", ())
-            )
-        )
-        return ("v", kept) if kept else union
-
-    def through_missing_namespace(self, path: str, target: str) -> bool:
-        """``ns.x`` where ``ns`` is ``import * as ns`` of a module that is neither found in the
-        project nor a package (a broken or unknown path)."""
-        head, sep, _ = target.rpartition("|")
-        if not sep or "|" in head or not head.startswith("P:"):
-            return False
-        spec = self.facts(path).get("nsimports", {}).get(head[2:])
-        if spec is None:
-            return False
-        resolved, external = self.specs(path).get(spec, (None, 0))
-        return (resolved is None or resolved not in self.file_ids) and not external
-
-    def is_shape(self, sym: _Sym) -> bool:
-        """A type alias of an object type (``type X = { a: A }``: ``X.a`` is a symbol)."""
-        facts = self.facts(sym.path)
-        return sym.kind == "type" and (
-            sym.key in facts.get("shapes", ()) or sym.key in facts.get("ctypes", {})
-        )
-
     def _class_member(self, class_id: int, name: str) -> Entity:
         cls = self.syms[class_id]
-        if cls.kind not in _CLASSLIKE:
+        if cls.kind not in CLASSLIKE:
             own = self.symbol(cls.path, f"{cls.symbol_path}.{name}") if self.is_shape(cls) else None
             return ("s", own.id) if own is not None else None
         sym = self.symbol(cls.path, f"{cls.symbol_path}.{name}")
@@ -648,8 +350,8 @@ class Resolver:
         external = False
         for base in self.facts(cls.path).get("bases", {}).get(cls.key, ()):
             found = self.resolve(cls.path, base)
-            if found is not None and found[0] == "s" and self.syms[found[1]].kind in _TYPED:
-                twin = self.twin(self.syms[found[1]], _CLASSLIKE)  # `interface X` + `const X`: the type
+            if found is not None and found[0] == "s" and self.syms[found[1]].kind in TYPED:
+                twin = self.twin(self.syms[found[1]], CLASSLIKE)  # `interface X` + `const X`: the type
                 found = ("s", twin.id) if twin is not None else self.typed(self.syms[found[1]], "vtypes")
             if found is None:
                 continue
@@ -662,10 +364,6 @@ class Resolver:
                     return member
                 external = external or member is not None
         return ("x", f"?.{name}") if external else None
-
-
-def _frozen(bound: Subst) -> tuple[tuple[str, Entity], ...]:
-    return tuple(sorted(bound.items(), key=lambda item: item[0]))
 
 
 def is_test_file(path: str) -> bool:

@@ -1,0 +1,363 @@
+"""Type-level steps of the TS/JS linker (:mod:`astmcp.resolve.typescript`).
+
+Generics: a type parameter (``T:<key>``) is bound at a call site (explicit type arguments, the
+generic annotation of the variable the call initialises, an argument passed for a parameter
+declared as ``T``), else takes its default, else its constraint; an instance of a generic
+class/interface carries its bindings (third item of the entity) to the members reached through
+it, mapped through the type arguments of the base that declares them. Also: declared parameter
+types (``&k``: object literals passed there; ``%j``: function values typed by a declared
+function type or member), methods returning ``this``, object type aliases, and unions whose
+member is declared ``never`` in some alternative.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["CALLABLE", "CLASSLIKE", "TYPED", "Entity", "Subst", "Sym", "Table", "TypeSteps", "frozen"]
+
+# (tag, value) or, for an instance of a generic class/interface and a member reached through
+# one, (tag, value, bindings): its type parameters' bindings as sorted (key, entity) pairs
+Entity = tuple[Any, ...] | None
+Subst = dict[str, Entity]
+CLASSLIKE = ("class", "interface")
+TYPED = ("variable", "property", "getter", "setter", "type")
+CALLABLE = ("function", "method", "getter", "constructor")
+
+
+class Sym:
+    """A symbol row as the linker reads it (``key``: its name position ``line:col``)."""
+
+    __slots__ = ("exported", "id", "key", "kind", "line", "path", "symbol_path")
+
+    def __init__(self, row: tuple[Any, ...], path: str) -> None:
+        self.id, self.symbol_path, self.kind, line, col, self.exported, self.line = row
+        self.key = f"{line}:{col}"
+        self.path = path
+
+
+class Table:
+    """A file's symbols by symbol path (declarations in line order) and by name position."""
+
+    __slots__ = ("by_key", "by_path")
+
+    def __init__(self) -> None:
+        self.by_path: dict[str, list[Sym]] = {}
+        self.by_key: dict[str, Sym] = {}
+
+
+class TypeSteps:
+    """The linker's type-level steps; the chain resolution they rely on is the resolver's."""
+
+    syms: dict[int, Sym]
+    file_ids: dict[str, int]
+
+    # implemented by the resolver (astmcp.resolve.typescript.Resolver)
+    def facts(self, path: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def table(self, path: str) -> Table:
+        raise NotImplementedError
+
+    def specs(self, path: str) -> dict[str, tuple[str | None, int]]:
+        raise NotImplementedError
+
+    def symbol(self, path: str, symbol_path: str) -> Sym | None:
+        raise NotImplementedError
+
+    def resolve(self, path: str, chain: str) -> Entity:
+        raise NotImplementedError
+
+    def apply(self, entity: Entity, head: str, step: str, path: str, subst: Subst | None) -> Entity:
+        raise NotImplementedError
+
+    def step(self, entity: Entity, step: str) -> Entity:
+        raise NotImplementedError
+
+    def typed(self, sym: Sym, field: str, bound: Subst | None = None) -> Entity:
+        raise NotImplementedError
+
+    def class_member(self, class_id: int, name: str) -> Entity:
+        raise NotImplementedError
+
+    def callback_chain(self, sym: Sym, step: str) -> tuple[Sym | None, str | None]:
+        raise NotImplementedError
+
+    def resolve_in(self, path: str, chain: str, subst: Subst | None, depth: int = 0) -> Entity:
+        """``chain`` of ``path`` with its type parameters bound by ``subst`` (a call site's, or
+        those of the generic instance a member is reached through)."""
+        if subst is None or depth > 8 or ("T:" not in chain and "/" not in chain):
+            return self.resolve(path, chain)
+        first, *steps = chain.split("|")
+        entity = (
+            self.type_param(path, first[2:], subst, depth + 1)
+            if first.startswith("T:")
+            else self.resolve(path, first)
+        )
+        head = first
+        for step in steps:
+            entity = self.apply(entity, head, step, path, subst)
+            head = f"{head}|{step}"
+        return entity
+
+    def instance_of(self, entity: Entity, path: str, site: str, subst: Subst | None) -> Entity:
+        """``:`` (with the reference's type arguments at ``site``): an instance, a generic
+        class/interface's type parameters bound (unbound ones take their defaults)."""
+        if entity is not None and entity[0] == "s":
+            sym = self.syms[entity[1]]
+            cls = sym if sym.kind in CLASSLIKE else self.twin(sym, CLASSLIKE)
+            if cls is None and self.is_shape(sym):
+                cls = sym  # an object type: its members, or its construct signature for `new`
+            if cls is not None:
+                order = self.facts(cls.path).get("generics", {}).get(cls.key)
+                if not order:
+                    return ("i", cls.id)
+                args = self.facts(path).get("calls", {}).get(site, {}).get("t", ()) if site else ()
+                bound = {
+                    key: self.resolve_in(path, arg, subst)
+                    for key, arg in zip(order, args, strict=False)
+                    if arg
+                }
+                return ("i", cls.id, frozen(bound))
+        return self.step(entity, ":")
+
+    def member_bindings(self, class_id: int, member_id: int, bound: Subst, depth: int = 0) -> Subst | None:
+        """The bindings valid where a member of an instance of ``class_id`` is declared: the
+        instance's own, or mapped through the type arguments of the base declaring it."""
+        cls, member = self.syms[class_id], self.syms[member_id]
+        if member.path == cls.path and member.symbol_path.rpartition(".")[0] == cls.symbol_path:
+            return bound
+        if depth > 8:
+            return None
+        facts = self.facts(cls.path)
+        for base in facts.get("bases", {}).get(cls.key, ()):
+            found = self.resolve(cls.path, base)
+            if found is None or found[0] != "s":
+                continue
+            base_sym = self.syms[found[1]]
+            if base_sym.kind not in CLASSLIKE:
+                base_sym = self.twin(base_sym, CLASSLIKE) or base_sym
+            if base_sym.kind not in CLASSLIKE or self.class_member(
+                base_sym.id, member.symbol_path.rpartition(".")[2]
+            ) != ("s", member_id):
+                continue
+            order = self.facts(base_sym.path).get("generics", {}).get(base_sym.key, ())
+            args = facts.get("bargs", {}).get(cls.key, {}).get(base, ())
+            mapped = {
+                key: self.resolve_in(cls.path, arg, bound, depth + 1)
+                for key, arg in zip(order, args, strict=False)
+                if arg
+            }
+            return self.member_bindings(base_sym.id, member_id, mapped, depth + 1)
+        return None
+
+    def type_param(self, path: str, key: str, subst: dict[str, Entity] | None, depth: int = 0) -> Entity:
+        """A type parameter: its binding, else (at a call site) its default, else its constraint."""
+        if subst is not None and key in subst:
+            return subst[key]
+        if depth > 8:
+            return None
+        bound, default = self.facts(path).get("tparams", {}).get(key, (None, None))
+        if subst is not None and default:
+            return self.resolve_in(path, default, subst, depth + 1)
+        return self.resolve_in(path, bound, subst, depth + 1) if bound else None
+
+    def site_step(self, entity: Entity, step: str, path: str, site: str) -> Entity:
+        """A call result or callback parameter whose declared type is a type parameter of the
+        callee, bound at the call site (``path``, ``site``); None when nothing binds it."""
+        if entity is None or entity[0] != "s":
+            return None
+        sym = self.callable(self.syms[entity[1]])
+        if sym is None:
+            return None
+        if step == "()":
+            target: Sym | None = sym
+            chain = self.facts(sym.path).get("rtypes", {}).get(sym.key)
+        elif step.startswith("@"):
+            target, chain = self.callback_chain(sym, step)
+        else:
+            return None
+        if target is None or not chain or not chain.startswith("T:"):
+            return None
+        return self.resolve_in(target.path, chain, self.substitution(target, path, site))
+
+    def substitution(self, fn: Sym, path: str, site: str) -> dict[str, Entity] | None:
+        """What the call at ``site`` of ``path`` binds ``fn``'s type parameters to: explicit type
+        arguments, else the generic annotation of the variable it initialises matched against
+        the declared return type, else an argument passed for a parameter declared as ``T``."""
+        facts = self.facts(fn.path)
+        order = facts.get("generics", {}).get(fn.key)
+        call = self.facts(path).get("calls", {}).get(site)
+        if not order or not call:
+            return None
+        subst: dict[str, Entity] = {}
+        for key, chain in zip(order, call.get("t", ()), strict=False):
+            if chain:
+                subst[key] = self.resolve(path, chain)
+        expected, declared = call.get("e"), facts.get("rgen", {}).get(fn.key)
+        if (
+            expected
+            and declared
+            and self.same(self.resolve(path, expected[0]), self.resolve(fn.path, declared[0]))
+        ):
+            for mine, theirs in zip(declared[1], expected[1], strict=False):
+                if mine and theirs and mine.startswith("T:") and "|" not in mine and mine[2:] not in subst:
+                    subst[mine[2:]] = self.resolve(path, theirs)
+        for declared_type, arg in zip(
+            facts.get("ptypes", {}).get(fn.key, ()), call.get("a", ()), strict=False
+        ):
+            if not declared_type or not arg or not declared_type.endswith("|:"):
+                continue
+            key = declared_type[2:-2]
+            if declared_type.startswith("T:") and "|" not in key and key not in subst:
+                value = self.value_type(self.resolve(path, arg))
+                if value is not None:
+                    subst[key] = value
+        return subst
+
+    def returns_this(self, sym: Sym) -> bool:
+        """A method declared to return ``this`` (its first declaration with a return type)."""
+        if sym.kind != "method":
+            return False
+        rtypes = self.facts(sym.path).get("rtypes", {})
+        for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)):
+            chain = rtypes.get(decl.key)
+            if chain is not None:
+                return bool(chain == "this|:")
+        return False
+
+    def as_instance(self, value: Entity) -> Entity:
+        """The instance a receiver value is (a method returning ``this`` returns it)."""
+        if value is None or value[0] == "i":
+            return value
+        if value[0] == "s" and self.syms[value[1]].kind in ("variable", "property", "getter"):
+            field = "rtypes" if self.syms[value[1]].kind == "getter" else "vtypes"
+            typed = self.typed(self.syms[value[1]], field)
+            return self.step(typed, ":") if typed is not None else None
+        return None
+
+    def function_type_parameter(self, entity: Entity, step: str, path: str, site: str) -> Entity:
+        """``%j``: the declared type of parameter j of a function type alias (its type parameters
+        bound by the annotation's type arguments at ``site``), of a function-typed property or
+        of a method (a function value standing for that member of a declared type)."""
+        if entity is None or entity[0] != "s":
+            return None
+        sym = self.syms[entity[1]]
+        bound = dict(entity[2]) if len(entity) > 2 else None
+        index = int(step[1:])
+        if sym.kind in ("function", "method"):
+            decl, chain = self.parameter_chain(sym, index)
+            return self.resolve_in(decl.path, chain, bound) if chain else None
+        chains = self.facts(sym.path).get("ftypes", {}).get(sym.key, ())
+        chain = chains[index] if index < len(chains) else None
+        if not chain:
+            return None
+        if sym.kind == "type":
+            subst = self.substitution(sym, path, site) if site else None
+            return self.resolve_in(sym.path, chain, subst if subst is not None else {})
+        return self.resolve_in(sym.path, chain, bound)
+
+    def parameter_chain(self, sym: Sym, index: int) -> tuple[Sym, str | None]:
+        """The declared type of parameter ``index`` of a function (its first declaration
+        declaring parameter types: overloads come first)."""
+        ptypes = self.facts(sym.path).get("ptypes", {})
+        for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)):
+            chains = ptypes.get(decl.key)
+            if decl.kind == sym.kind and chains is not None:
+                return decl, chains[index] if index < len(chains) else None
+        return sym, None
+
+    def parameter_type(self, entity: Entity, step: str, path: str, site: str) -> Entity:
+        """``&k``: the declared type of the callee's parameter k (an object literal passed there
+        is checked against it); ``&&k`` of a constructor: the class's constructor, or the construct
+        signature of the callee's declared type (``const X: Ctor<Y>``; ``new X({…})``)."""
+        if entity is None or entity[0] not in ("s", "i"):
+            return None
+        index = int(step.lstrip("&"))
+        sym = self.syms[entity[1]]
+        if step.startswith("&&"):
+            if entity[0] == "s" and sym.kind == "class":
+                ctor = self.symbol(sym.path, f"{sym.symbol_path}.constructor")
+                if ctor is None:
+                    return None
+                decl, chain = self.parameter_chain(ctor, index)
+                return self.resolve(decl.path, chain) if chain else None
+            if entity[0] == "s":
+                value = sym if sym.kind in TYPED else self.twin(sym, ("variable",))
+                entity = self.typed(value, "vtypes") if value is not None and value.kind != "type" else None
+                entity = self.step(entity, ":") if entity is not None and entity[0] == "s" else entity
+            if entity is None or entity[0] != "i":
+                return None
+            target = self.syms[entity[1]]
+            chains = self.facts(target.path).get("ctypes", {}).get(target.key, ())
+            chain = chains[index] if index < len(chains) else None
+            bound = dict(entity[2]) if len(entity) > 2 else None
+            return self.resolve_in(target.path, chain, bound) if chain else None
+        fn = self.callable(sym) if entity[0] == "s" else None
+        if fn is None:
+            return None
+        decl, chain = self.parameter_chain(fn, index)
+        if not chain:
+            return None
+        subst = self.substitution(decl, path, site) if site and chain.startswith("T:") else None
+        return self.resolve_in(decl.path, chain, subst)
+
+    def value_type(self, value: Entity) -> Entity:
+        """The declared class/interface of a value (an instance, or a variable typed as one)."""
+        if value is not None and value[0] == "s" and self.syms[value[1]].kind in ("variable", "property"):
+            value = self.typed(self.syms[value[1]], "vtypes")
+        return ("s", value[1]) if value is not None and value[0] == "i" else None
+
+    def same(self, a: Entity, b: Entity) -> bool:
+        """Two entities name the same declaration (a type and a value of one name count as one)."""
+        if a is None or b is None or a[0] != "s" or b[0] != "s":
+            return False
+        left, right = self.syms[a[1]], self.syms[b[1]]
+        return (left.path, left.symbol_path) == (right.path, right.symbol_path)
+
+    def twin(self, sym: Sym, kinds: tuple[str, ...]) -> Sym | None:
+        """The declaration of ``sym``'s name, in its file, of one of ``kinds`` (``interface X`` +
+        ``const X``: the type is the interface, calling it calls the value)."""
+        return next(
+            (t for t in self.table(sym.path).by_path.get(sym.symbol_path, ()) if t.kind in kinds), None
+        )
+
+    def callable(self, sym: Sym) -> Sym | None:
+        return sym if sym.kind in CALLABLE or sym.kind == "class" else self.twin(sym, CALLABLE)
+
+    def readable(self, union: tuple[Any, ...]) -> tuple[Any, ...]:
+        """A union's alternatives without members declared ``never`` (``{ ok: true; error?: never }
+        | { ok: false; error: E }``: reading ``error`` reads E's), unless that leaves none."""
+        kept = tuple(
+            alt
+            for alt in union[1]
+            if not (
+                alt is not None
+                and alt[0] == "s"
+                and self.syms[alt[1]].key in self.facts(self.syms[alt[1]].path).get("nevers", ())
+            )
+        )
+        return ("v", kept) if kept else union
+
+    def through_missing_namespace(self, path: str, target: str) -> bool:
+        """``ns.x`` where ``ns`` is ``import * as ns`` of a module that is neither found in the
+        project nor a package (a broken or unknown path)."""
+        head, sep, _ = target.rpartition("|")
+        if not sep or "|" in head or not head.startswith("P:"):
+            return False
+        spec = self.facts(path).get("nsimports", {}).get(head[2:])
+        if spec is None:
+            return False
+        resolved, external = self.specs(path).get(spec, (None, 0))
+        return (resolved is None or resolved not in self.file_ids) and not external
+
+    def is_shape(self, sym: Sym) -> bool:
+        """A type alias of an object type (``type X = { a: A }``: ``X.a`` is a symbol)."""
+        facts = self.facts(sym.path)
+        return sym.kind == "type" and (
+            sym.key in facts.get("shapes", ()) or sym.key in facts.get("ctypes", {})
+        )
+
+
+def frozen(bound: Subst) -> tuple[tuple[str, Entity], ...]:
+    return tuple(sorted(bound.items(), key=lambda item: item[0]))
