@@ -40,12 +40,12 @@ UNDEFINED_NAME = "TS-UNDEFINED-NAME"
 KNOWN_GLOBALS: frozenset[str] = TS_LIB_GLOBALS | TS_ENV_GLOBALS
 
 _DECLARATION_FILE = re.compile(r"\.d\.[mc]?ts$|\.d\.[^./]+\.ts$")
-_REFERENCE = re.compile(r"^\s*///\s*<reference\b", re.MULTILINE)
-_WITH = re.compile(r"(?<![\w$.])with\s*\(")
-_EVAL = re.compile(r"(?<![\w$.])eval\s*\(")
+_REFERENCE = re.compile(r"///[ \t]*<reference\b")
+_WITH = re.compile(r"with\s*\(")  # each pattern starts with a literal so the scan is fast
+_EVAL = re.compile(r"eval\s*\(")
 _IGNORE = re.compile(r"//\s*@ts-(?:ignore|expect-error)\b|/\*\s*@ts-(?:ignore|expect-error)\b")
 _ESLINT_GLOBAL = re.compile(r"/\*\s*globals?\s+([^*]*)\*/")
-_GLOBAL_WRITE = re.compile(r"(?<![\w$.])(?:globalThis|window|global)\s*[.\[]")
+_GLOBAL_WRITE = re.compile(r"(?:globalThis|window|global)\s*(?:\.\s*[\w$]+|\[[^\]\n]*\])\s*=(?!=)")
 _GLOBAL_OBJECTS = frozenset({"globalThis", "window", "global"})  # `self.x = …` is mostly an alias of `this`
 # Ancestors that make an identifier no value reference of this file's scope chain.
 _NOT_VALUE = frozenset(
@@ -76,9 +76,20 @@ def checked_file(path: str, text: str, root: Node) -> bool:
     """Whether a file's unbound identifiers are judged at all."""
     if _DECLARATION_FILE.search(path) or not is_module(root):
         return False
-    if "@ts-nocheck" in text or _REFERENCE.search(text) or ("eval" in text and _EVAL.search(text)):
+    if "@ts-nocheck" in text or ("///" in text and _REFERENCE.search(text)) or _called(text, "eval", _EVAL):
         return False
-    return not ("with" in text and _WITH.search(text) and _has_with(root))
+    return not (_called(text, "with", _WITH) and _has_with(root))
+
+
+def _called(text: str, word: str, pattern: re.Pattern[str]) -> bool:
+    """Whether ``word (`` occurs as a whole word (not a member: ``x.eval(``)."""
+    if word not in text:
+        return False
+    for match in pattern.finditer(text):
+        before = text[match.start() - 1] if match.start() else " "
+        if not (before.isalnum() or before in "_$."):
+            return True
+    return False
 
 
 def is_module(root: Node) -> bool:
@@ -221,22 +232,28 @@ def ambient_names(path: str, text: str, root: Node) -> frozenset[str]:
             if block is not None and _is_global_block(statement):
                 for inner in block.named_children:
                     names.update(_declared(inner))
-    if _GLOBAL_WRITE.search(text):
-        names.update(_global_writes(root))
+    if ("global" in text or "window" in text) and _GLOBAL_WRITE.search(text):
+        names.update(_global_writes(text, root))
     return frozenset(names)
 
 
-def _global_writes(root: Node) -> Iterator[str]:
-    """``x`` of ``globalThis.x = …`` / ``window["x"] = …`` / ``global.x = …`` anywhere in the file."""
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.named_children)
-        left = node.child_by_field_name("left") if node.type == "assignment_expression" else None
-        if left is None or left.type not in ("member_expression", "subscript_expression"):
+def _global_writes(text: str, root: Node) -> Iterator[str]:
+    """``x`` of ``globalThis.x = …`` / ``window["x"] = …`` / ``global.x = …``: each textual
+    match is confirmed in the tree (an annotation ``: globalThis.X = v`` is no write)."""
+    for match in _GLOBAL_WRITE.finditer(text):
+        offset = len(text[: match.start()].encode("utf-8"))
+        target = root.descendant_for_byte_range(offset, offset + 1)
+        left = target.parent if target is not None else None
+        if target is None or left is None or target.type != "identifier":
             continue
-        target = left.child_by_field_name("object")
-        if target is None or target.type != "identifier" or _text(target) not in _GLOBAL_OBJECTS:
+        write = left.parent
+        if (
+            write is None
+            or write.type != "assignment_expression"
+            or write.child_by_field_name("left") != left
+        ):
+            continue
+        if left.child_by_field_name("object") != target or _text(target) not in _GLOBAL_OBJECTS:
             continue
         key = left.child_by_field_name("property") or left.child_by_field_name("index")
         if key is not None and key.type == "property_identifier":
