@@ -1,0 +1,117 @@
+"""The Python fact pass's state, positions and name binding (which scope a name means what in)."""
+
+from __future__ import annotations
+
+import ast
+
+from astmcp.resolve.python_scope import Pending, Row, Scope, is_test_module
+
+
+class Bindings:
+    def __init__(self, path: str, text: str) -> None:
+        self.text = text
+        self.ascii = text.isascii()
+        self.lines = text.split("\n")
+        self.is_init = path.endswith(("__init__.py", "__init__.pyi"))
+        self.pending: list[Pending] = []
+        self.rows: list[Row] = []
+        self.module = Scope("module", "", None)
+        self.star: list[str] = []
+        self.all_names: list[str] | None = None
+        self.all_nodes: list[ast.Constant] = []
+        self.deferred_types: list[
+            tuple[str, str, ast.AST, Scope, bool]
+        ] = []  # (table, path, node, scope, ann)
+        self.bases: dict[str, list[ast.expr]] = {}
+        self.base_scopes: dict[str, Scope] = {}
+        self._chain_memo: dict[int, str | None] = {}
+        self._resolving: set[int] = set()
+        self.line = 0  # the statement being visited
+        self.alternatives: dict[str, list[str]] = {}  # module-level names bound more than one way
+        self.keep: list[ast.AST] = []  # parsed string annotations (their node ids key the memo)
+        # `isinstance(x, C)` narrowing: what is narrowed where the walk is (key: `x`, `self.x`),
+        # and the uses it typed (node id -> the class expression and its scope)
+        self.narrowed: dict[str, tuple[ast.expr, Scope]] = {}
+        self.typed_uses: dict[int, tuple[ast.expr, Scope]] = {}
+        self.named_strings: dict[int, str] = {}  # `T = TypeVar("T")`: the string's node -> T
+        self.unions: list[list[str]] = []  # alternatives of the `U:<n>` chains
+        self.union_ids: dict[tuple[str, ...], int] = {}
+        # unannotated functions: (path, return values, body scope, yields) to infer what a call gives
+        self.returns: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope]] = []
+        self.fixtures: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope]] = {}
+        self.comp_scopes: dict[int, Scope] = {}  # comprehension node -> the scope of its targets
+        self._locals_busy: set[tuple[int, str]] = set()
+        self._local_unions: dict[tuple[int, str], int] = {}  # self-referencing locals -> their union
+        self.test_file = is_test_module(path)
+        self.module_marks: list[ast.expr] = []  # `pytestmark = pytest.mark.parametrize(...)`
+        self.class_marks: dict[str, list[ast.expr]] = {}  # class path -> its decorators
+        self.generates = False  # the module defines pytest_generate_tests: any argument may be given
+
+    # -- positions -------------------------------------------------------------
+    def col(self, line: int, byte_col: int) -> int:
+        if self.ascii:
+            return byte_col + 1
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        if text.isascii():
+            return byte_col + 1
+        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="replace")) + 1
+
+    def line_text(self, line: int) -> str:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+
+    # -- bindings --------------------------------------------------------------
+    def bind(
+        self,
+        scope: Scope,
+        name: str,
+        target: str,
+        source: tuple[str, ast.AST | str] | None = None,
+        source_scope: Scope | None = None,
+    ) -> None:
+        if scope.kind == "comp" and target == "":
+            if scope.binds.setdefault(name, "") == "":
+                scope.values.setdefault(name, []).append(
+                    (source[0], source[1], source_scope or scope) if source else ("none", "", scope)
+                )
+            return
+        if name in scope.globals:
+            scope = self.module
+            if not target:
+                target = "S:" + name
+        elif name in scope.nonlocals:
+            return
+        if scope.kind in ("module", "class") and target == "":
+            target = "S:" + (f"{scope.path}.{name}" if scope.path else name)
+        if name not in scope.binds:
+            scope.binds[name] = target
+            if scope.kind == "class":
+                scope.bound_at[name] = self.line
+        elif scope.kind == "module" and target and target != scope.binds[name]:
+            # `try: from x import f` / `except ImportError: def f(...)`: a use means either
+            others = self.alternatives.setdefault(name, [])
+            if target not in others:
+                others.append(target)
+        if target == "" and scope.binds.get(name) == "":
+            slot = scope.values.setdefault(name, [])
+            if source is not None:
+                slot.append((source[0], source[1], source_scope or scope))
+            else:
+                slot.append(("none", "", scope))
+
+    def lookup(self, scope: Scope, name: str, line: int = 0) -> tuple[str, Scope | None]:
+        """What ``name`` means at a use in ``scope`` (on ``line``): (target, binding scope)."""
+        if name in scope.globals:
+            return self.module.binds.get(name, "G:" + name), self.module
+        first = True
+        current: Scope | None = scope
+        while current is not None:
+            visible = (first or current.kind != "class") and name in current.binds
+            # A class body runs top to bottom: a name bound later in it is still the outer one.
+            later = current.kind == "class" and line and current.bound_at.get(name, 0) >= line
+            if visible and not later and name not in current.nonlocals:
+                return current.binds[name], current
+            if name in current.globals:
+                return self.module.binds.get(name, "G:" + name), self.module
+            first = False
+            current = current.parent
+        return "G:" + name, None

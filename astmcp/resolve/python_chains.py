@@ -1,0 +1,262 @@
+"""Chains: what a Python expression, local or annotation stands for (see :mod:`astmcp.resolve.python_facts`)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+from astmcp.resolve.python_binding import Bindings
+from astmcp.resolve.python_scope import Scope, enclosing_class, instance_chain, is_none
+from astmcp.resolve.python_vocab import (
+    CASTS,
+    LITERALS,
+    MAPPINGS,
+    NEW_CONTAINERS,
+    PASS_THROUGH,
+    SEQUENCES,
+    SPECIAL_FORMS,
+    WRAPPERS,
+)
+
+
+class Chains(Bindings):
+    def local_type(self, scope: Scope, name: str) -> str | None:
+        sources = scope.values.get(name)
+        if not sources:
+            return None
+        declared = next(((node, where) for kind, node, where in sources if kind == "ann"), None)
+        if declared is not None:
+            # `x: T` declares the type of every value x is given in the scope
+            assert isinstance(declared[0], ast.expr)
+            return instance_chain(self.annotation_chain(declared[1], declared[0]))
+        key = (id(scope), name)
+        if key in self._locals_busy:
+            # `x = x.copy()`: a value of x made from x itself; x is the union of its values
+            if key not in self._local_unions:
+                self._local_unions[key] = len(self.unions)
+                self.unions.append([])
+            return f"U:{self._local_unions[key]}"
+        self._locals_busy.add(key)
+        try:
+            chains = self.local_values(sources)
+        finally:
+            self._locals_busy.discard(key)
+        if key in self._local_unions:
+            n = self._local_unions[key]
+            self.unions[n] = (
+                list(dict.fromkeys(c for c in chains if c)) if chains and None not in chains else []
+            )
+            return f"U:{n}"
+        return self.union(chains)
+
+    def local_values(self, sources: list[tuple[str, ast.AST | str, Scope]]) -> list[str | None]:
+        """The chains of the values a local is given ([None] when one is unknown)."""
+        chains: list[str | None] = []
+        for kind, node, where in sources:
+            if kind == "chain":
+                assert isinstance(node, str)
+                chains.append(node)
+            elif kind == "expr":
+                assert isinstance(node, ast.expr)
+                if not is_none(node):  # `x = None` first: x is an Optional of its other values
+                    chains.append(self.chain(where, node))
+            elif kind == "enter":
+                assert isinstance(node, ast.expr)
+                manager = self.chain(where, node)
+                chains.append(f"{manager}/__enter__/()" if manager else None)
+            elif kind.startswith("iter"):
+                # `for x in xs` (`iter`), `for k, v in xs` (`iter#1`: the second of each item)
+                assert isinstance(node, ast.expr)
+                items = self.chain(where, node)
+                chains.append(f"{items}/[]{kind[4:]}" if items else None)
+            else:
+                return [None]
+            if None in chains:
+                return [None]
+        return chains
+
+    def union(self, chains: Sequence[str | None]) -> str | None:
+        """One chain for a value that is any of ``chains`` (all must be known)."""
+        if not chains or None in chains:
+            return None
+        distinct = [c for c in dict.fromkeys(chains) if c is not None]
+        return distinct[0] if len(distinct) == 1 else f"U:{self.entry(distinct)}"
+
+    def entry(self, chains: list[str]) -> int:
+        """The index of ``chains`` in the ``unions`` table (added once)."""
+        key = tuple(chains)
+        found = self.union_ids.get(key)
+        if found is None:
+            found = self.union_ids[key] = len(self.unions)
+            self.unions.append(chains)
+        return found
+
+    def alternatives_chain(self, scope: Scope, values: list[ast.expr]) -> str | None:
+        """``a or b``, ``a if c else b``: either value (a literal None is no alternative)."""
+        return self.union([self.chain(scope, v) for v in values if not is_none(v)])
+
+    def chain(self, scope: Scope, node: ast.expr) -> str | None:
+        key = id(node)
+        if key in self._chain_memo:
+            return self._chain_memo[key]
+        if key in self._resolving:
+            # a local's own values may use it (`x = x.copy()`): local_type guards that recursion
+            return self._chain(scope, node) if isinstance(node, ast.Name) else None
+        self._resolving.add(key)
+        try:
+            result = self._chain(scope, node)
+        finally:
+            self._resolving.discard(key)
+        self._chain_memo[key] = result
+        return result
+
+    def _chain(self, scope: Scope, node: ast.expr) -> str | None:
+        if self.typed_uses:
+            narrowed = self.typed_uses.get(id(node))
+            if narrowed is not None:
+                return instance_chain(self.chain(narrowed[1], narrowed[0]))
+        if isinstance(node, ast.Name):
+            target, where = self.lookup(scope, node.id)
+            if target:
+                return target
+            return self.local_type(where, node.id) if where is not None else None
+        if isinstance(node, ast.Attribute):
+            base = self.chain(scope, node.value)
+            return f"{base}/{node.attr}" if base else None
+        if isinstance(node, ast.Call):
+            func = node.func
+            if (
+                isinstance(func, ast.Name)
+                and func.id == "super"
+                and self.lookup(scope, "super")[0] == "G:super"
+            ):
+                cls = enclosing_class(scope)
+                return f"S:{cls}/^" if cls else None
+            base = self.chain(scope, func)
+            if base is not None and base[2:] in PASS_THROUGH and base == "G:" + base[2:]:
+                if base == "G:type" and len(node.args) == 1:
+                    # `type(self)`: the class of an instance
+                    of = self.chain(scope, node.args[0])
+                    return of[:-3] if of and of.endswith("/()") else None
+                args = node.args
+                if (
+                    base in ("G:max", "G:min", "G:next")
+                    and args
+                    and not any(isinstance(a, ast.Starred) for a in args)
+                ):
+                    if len(args) > 1 and base != "G:next":
+                        return self.alternatives_chain(scope, args)  # `max(a, b)`: one of them
+                    if not any(k.arg == "default" for k in node.keywords) and len(args) == 1:
+                        items = self.chain(scope, args[0])  # `max(xs)`, `next(it)`: an item
+                        return f"{items}/[]" if items else None
+                return None  # `getattr(o, n)`: one of their arguments, not a builtin
+            if (
+                base is not None
+                and base[2:] in NEW_CONTAINERS
+                and base == "G:" + base[2:]
+                and len(node.args) == 1
+                and not isinstance(node.args[0], ast.Starred)
+            ):
+                # `list(xs)`, `sorted(xs)`: a new builtin container of the items of xs
+                items = self.chain(scope, node.args[0])
+                return f"{items}/[]/*s" if items else f"L:{base[2:]}"
+            if base in CASTS and len(node.args) == 2:
+                return instance_chain(self.annotation_chain(scope, node.args[0]))
+            return f"{base}/()" if base else None
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+            items = self.chain(scope, node.value)
+            return f"{items}/[i]" if items else None
+        if isinstance(node, ast.BoolOp):
+            return self.alternatives_chain(scope, node.values)
+        if isinstance(node, ast.BinOp):
+            # `tmp_path / "x"`: outside the project when both operands are
+            left, right = self.chain(scope, node.left), self.chain(scope, node.right)
+            return f"O:{self.entry([left, right])}" if left and right else None
+        if isinstance(node, ast.IfExp):
+            return self.alternatives_chain(scope, [node.body, node.orelse])
+        if isinstance(node, ast.NamedExpr):
+            return self.chain(scope, node.value)
+        if isinstance(node, ast.Constant):
+            kind = type(node.value)
+            return f"L:{kind.__name__}" if kind in (str, bytes, int, float, complex, bool) else None
+        return self.display_chain(scope, node)
+
+    def display_chain(self, scope: Scope, node: ast.expr) -> str | None:
+        """A display or comprehension: a container of its elements' type when they agree."""
+        literal = LITERALS.get(type(node)) or ("generator" if isinstance(node, ast.GeneratorExp) else None)
+        if literal is None:
+            return None
+        items: str | None = None
+        if isinstance(node, ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp):
+            inner = self.comp_scopes.get(id(node))
+            if inner is not None:
+                items = self.chain(inner, node.value if isinstance(node, ast.DictComp) else node.elt)
+        elif isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts:
+            if not any(isinstance(e, ast.Starred) for e in node.elts):
+                items = self.alternatives_chain(scope, node.elts)
+        elif isinstance(node, ast.Dict) and node.values and all(k is not None for k in node.keys):
+            items = self.alternatives_chain(scope, node.values)
+        if items is None:
+            return f"L:{literal}"
+        return f"{items}/*m" if literal == "dict" else f"{items}/*s"
+
+    def annotation_chain(self, scope: Scope, node: ast.expr | None) -> str | None:
+        """The class an annotation names (not an instance), when it names one."""
+        if node is None:
+            return None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if len(node.value) > 200:
+                return None
+            try:
+                parsed = ast.parse(node.value.strip(), mode="eval").body
+            except (SyntaxError, ValueError):
+                return None
+            self.keep.append(parsed)  # alive while the memo keys on node ids
+            return self.annotation_chain(scope, parsed)
+        if isinstance(node, ast.Subscript):
+            head = node.value
+            name = (
+                head.attr
+                if isinstance(head, ast.Attribute)
+                else head.id
+                if isinstance(head, ast.Name)
+                else ""
+            )
+            if name in WRAPPERS:
+                inner = node.slice
+                if isinstance(inner, ast.Tuple) and inner.elts:
+                    inner = inner.elts[0]
+                return self.annotation_chain(scope, inner)
+            if name == "Union":
+                elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                sides = [s for s in elts if not is_none(s)]
+                return self.annotation_chain(scope, sides[0]) if len(sides) == 1 else None
+            if name in ("type", "Type") and not isinstance(node.slice, ast.Tuple):
+                # `type[C]` is the class C itself: `/*c` is dropped where an instance would be made
+                of = self.annotation_chain(scope, node.slice)
+                return f"{of}/*c" if of and not of.endswith(("/*s", "/*m", "/*c")) else None
+            if name in SPECIAL_FORMS:
+                return None
+            if name in SEQUENCES or name in MAPPINGS:
+                # the instance of a container of known items: `<item>/*s` (`<value>/*m` for mappings)
+                args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                homogeneous = len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is ...
+                if name in ("tuple", "Tuple") and not homogeneous:
+                    return self.annotation_chain(scope, head)
+                items = instance_chain(
+                    self.annotation_chain(scope, args[-1] if name in MAPPINGS else args[0])
+                )
+                if items is None:
+                    return self.annotation_chain(scope, head)
+                return f"{items}/*m" if name in MAPPINGS else f"{items}/*s"
+            # `Box[int]`: an instance of a generic class is an instance of the class
+            return self.annotation_chain(scope, head)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            sides = [s for s in (node.left, node.right) if not is_none(s)]
+            return self.annotation_chain(scope, sides[0]) if len(sides) == 1 else None
+        if isinstance(node, ast.Name | ast.Attribute):
+            if isinstance(node, ast.Name) and node.id == "Self":
+                cls = enclosing_class(scope)
+                return f"S:{cls}" if cls else None
+            return self.chain(scope, node)
+        return None

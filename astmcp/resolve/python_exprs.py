@@ -1,0 +1,292 @@
+"""The expression walk of the Python fact pass: uses, targets, comprehensions, patterns."""
+
+from __future__ import annotations
+
+import ast
+from abc import abstractmethod
+
+from astmcp.resolve.python_records import Records
+from astmcp.resolve.python_scope import Pending, Scope, all_args, func_name, narrow_key
+from astmcp.resolve.python_vocab import CASTS, MAX_STRING, NESTED, TYPE_VARS
+
+
+class Expressions(Records):
+    # The statement walk (python_stmts) an expression's subtree can reach.
+    @abstractmethod
+    def stmt(self, node: ast.stmt, scope: Scope) -> None: ...
+
+    @abstractmethod
+    def except_handler(self, node: ast.excepthandler, scope: Scope) -> None: ...
+
+    def generic(self, node: ast.AST, scope: Scope, kind: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt):
+                self.stmt(child, scope)
+            elif isinstance(child, ast.expr):
+                self.expr(child, scope, kind)
+            elif isinstance(child, ast.excepthandler):
+                self.except_handler(child, scope)
+            elif isinstance(child, ast.pattern):
+                self.pattern(child, scope)
+            elif isinstance(child, NESTED):
+                self.generic(child, scope, kind)
+
+    def expr(self, node: ast.expr, scope: Scope, kind: str) -> None:
+        cls = type(node)
+        if cls is ast.Name:
+            assert isinstance(node, ast.Name)
+            ctx = type(node.ctx)
+            if ctx is ast.Load:
+                if self.narrowed and node.id in self.narrowed:
+                    self.typed_uses[id(node)] = self.narrowed[node.id]
+                self.name_occurrence(node, scope, kind)
+            else:
+                self.bind(scope, node.id, "")
+                self.name_occurrence(node, scope, "write")
+        elif cls is ast.Attribute:
+            assert isinstance(node, ast.Attribute)
+            ctx = type(node.ctx)
+            self.expr(node.value, scope, "type" if kind == "type" else "read")
+            if self.narrowed and ctx is ast.Load:
+                key = narrow_key(node)
+                if key in self.narrowed:
+                    self.typed_uses[id(node)] = self.narrowed[key]
+            if ctx is not ast.Load:
+                occ = "write"
+            elif kind == "read":
+                occ = "attribute"
+            else:
+                occ = kind
+            self.attr_occurrence(node, scope, occ)
+        elif cls is ast.Call:
+            assert isinstance(node, ast.Call)
+            self.expr(node.func, scope, "call")
+            cast = len(node.args) == 2 and self.chain(scope, node.func) in CASTS
+            for n, arg in enumerate(node.args):
+                self.expr(arg, scope, "type" if cast and n == 0 else "read")
+            for keyword in node.keywords:
+                self.expr(keyword.value, scope, "read")
+                if keyword.arg is not None:
+                    # `Cls(field=...)`: a field of a class without its own __init__ (dataclass-like)
+                    line = keyword.lineno
+                    col = self.col(line, keyword.col_offset)
+                    end = col + len(keyword.arg)
+                    self.pending.append(Pending(keyword.arg, line, col, end, "write", node, scope))
+        elif cls is ast.Constant:
+            assert isinstance(node, ast.Constant)
+            if self.named_strings and id(node) in self.named_strings:
+                self.named_string(node, self.named_strings[id(node)], scope)
+            elif type(node.value) is str and (kind != "type" or not self.string_annotation(node, scope)):
+                self.string(node, scope)
+        elif cls is ast.Subscript:
+            assert isinstance(node, ast.Subscript)
+            typed = kind in ("type", "inherit")  # `class A(Base[T])` inherits from Base
+            self.expr(node.value, scope, kind if typed else "read")
+            self.expr(node.slice, scope, "type" if typed else "read")
+            if type(node.ctx) is not ast.Load:
+                pass
+        elif cls is ast.Lambda:
+            assert isinstance(node, ast.Lambda)
+            self.arguments_defaults(node.args, scope)
+            inner = Scope("function", scope.path, scope)
+            self.bind_params(node.args, inner, None)
+            saved = self.narrowed
+            self.narrowed = {}  # a lambda runs later: a narrowing may no longer hold
+            self.expr(node.body, inner, "read")
+            self.narrowed = saved
+        elif cls is ast.BoolOp:
+            assert isinstance(node, ast.BoolOp)
+            # `isinstance(x, C) and x.m`: the operands after the test see x as a C
+            saved = self.narrowed
+            for value in node.values:
+                self.expr(value, scope, "read")
+                if isinstance(node.op, ast.And):
+                    self.narrow(self.isinstance_tests(value, scope, True), node.values, scope)
+            self.narrowed = saved
+        elif cls in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
+            self.comprehension(node, scope)
+        elif cls is ast.IfExp:
+            assert isinstance(node, ast.IfExp)
+            # `x.m if isinstance(x, C) else d`: the branch the test selects sees x as a C
+            self.expr(node.test, scope, "read")
+            saved = self.narrowed
+            self.narrow(self.isinstance_tests(node.test, scope, True), [node.body], scope)
+            self.expr(node.body, scope, kind)
+            self.narrowed = saved
+            self.narrow(self.isinstance_tests(node.test, scope, False), [node.orelse], scope)
+            self.expr(node.orelse, scope, kind)
+            self.narrowed = saved
+        elif cls is ast.NamedExpr:
+            assert isinstance(node, ast.NamedExpr)
+            self.expr(node.value, scope, "read")
+            target_scope = scope
+            while target_scope.kind == "comp" and target_scope.parent is not None:
+                target_scope = target_scope.parent
+            self.bind(target_scope, node.target.id, "", ("expr", node.value))
+            self.name_occurrence(node.target, scope, "write")
+        elif cls is ast.Starred:
+            assert isinstance(node, ast.Starred)
+            self.expr(node.value, scope, kind)
+        elif cls is ast.JoinedStr:
+            assert isinstance(node, ast.JoinedStr)
+            for value in node.values:
+                if isinstance(value, ast.FormattedValue):
+                    self.expr(value.value, scope, "read")
+                    if value.format_spec is not None:
+                        self.expr(value.format_spec, scope, "read")
+        else:
+            self.generic(node, scope, "type" if kind == "type" else "read")
+
+    def comprehension(self, node: ast.expr, scope: Scope) -> None:
+        generators: list[ast.comprehension] = node.generators  # type: ignore[attr-defined]
+        inner = Scope("comp", scope.path, scope)
+        self.comp_scopes[id(node)] = inner
+        tests = []
+        for n, gen in enumerate(generators):
+            self.expr(gen.iter, scope if n == 0 else inner, "read")
+            self.loop_target(gen.target, inner, gen.iter, scope if n == 0 else inner)
+            for cond in gen.ifs:
+                self.expr(cond, inner, "read")
+                tests.extend(self.isinstance_tests(cond, inner, True))
+        saved = self.narrowed
+        # `[p for p in ps if isinstance(p, C)]`: the element sees p as a C
+        elements = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]  # type: ignore[attr-defined]
+        self.narrow(tests, elements, inner)
+        for element in elements:
+            self.expr(element, inner, "read")
+        self.narrowed = saved
+
+    def target(
+        self, node: ast.expr, scope: Scope, value: ast.expr | None, ann: ast.expr | None = None
+    ) -> None:
+        """An assignment target: binds names, records writes and value types."""
+        if isinstance(node, ast.Name):
+            if ann is not None:
+                source: tuple[str, ast.AST | str] | None = ("ann", ann)
+            elif value is not None:
+                source = ("expr", value)
+            else:
+                source = None
+            self.bind(scope, node.id, "", source)
+            self.name_occurrence(node, scope, "write")
+            if scope.kind in ("module", "class") and not (
+                ann is None and isinstance(value, ast.Call) and func_name(value.func) in TYPE_VARS
+            ):  # `x: T` with `T = TypeVar("T")` is any type: no instance of what TypeVar returns
+                path = f"{scope.path}.{node.id}" if scope.path else node.id
+                if ann is not None:
+                    self.deferred_types.append(("v", path, ann, scope, True))
+                elif value is not None:
+                    self.deferred_types.append(("v", path, value, scope, False))
+        elif isinstance(node, ast.Tuple | ast.List):
+            for elt in node.elts:
+                self.target(elt, scope, None)
+        elif isinstance(node, ast.Starred):
+            self.target(node.value, scope, None)
+        elif isinstance(node, ast.Attribute):
+            self.expr(node, scope, "read")
+            recv = node.value
+            where = self.lookup(scope, recv.id)[1] if isinstance(recv, ast.Name) else None
+            if where is not None and where.cls and isinstance(recv, ast.Name) and where.self_name == recv.id:
+                path = f"{where.cls}.{node.attr}"
+                if ann is not None:
+                    self.deferred_types.append(("v", path, ann, scope, True))
+                elif value is not None:
+                    self.deferred_types.append(("v", path, value, scope, False))
+        else:
+            self.expr(node, scope, "read")
+
+    def loop_target(
+        self, node: ast.expr, scope: Scope, items: ast.expr, items_scope: Scope | None = None
+    ) -> None:
+        """A ``for`` / comprehension target: a local name is typed as an item of ``items``
+        (the n-th of each item for ``a, b`` targets)."""
+        if scope.kind not in ("function", "comp"):
+            self.target(node, scope, None)
+            return
+        items = self.same_items(items, items_scope or scope)
+        wrapper = self.item_wrapper(items, items_scope or scope)
+        if wrapper and isinstance(node, ast.Tuple | ast.List) and len(node.elts) == 2:
+            # `for i, x in enumerate(xs)`, `for a, b in zip(xs, ys)`: x, b are items of xs, ys
+            assert isinstance(items, ast.Call)
+            inner = [self.same_items(arg, items_scope or scope) for arg in items.args]
+            pairs = [(node.elts[1], inner[0])] if wrapper == "enumerate" else []
+            if wrapper == "zip" and len(inner) == 2:
+                pairs = [(node.elts[0], inner[0]), (node.elts[1], inner[1])]
+            for elt in node.elts:
+                source = next((arg for e, arg in pairs if e is elt), None)
+                if source is not None and isinstance(elt, ast.Name):
+                    self.bind(scope, elt.id, "", ("iter", source), items_scope)
+                    self.name_occurrence(elt, scope, "write")
+                else:
+                    self.target(elt, scope, None)
+            return
+        if isinstance(node, ast.Name):
+            self.bind(scope, node.id, "", ("iter", items), items_scope)
+            self.name_occurrence(node, scope, "write")
+            return
+        if isinstance(node, ast.Tuple | ast.List) and not any(isinstance(e, ast.Starred) for e in node.elts):
+            for n, elt in enumerate(node.elts):
+                if isinstance(elt, ast.Name):
+                    self.bind(scope, elt.id, "", (f"iter#{n}", items), items_scope)
+                    self.name_occurrence(elt, scope, "write")
+                else:
+                    self.target(elt, scope, None)
+            return
+        self.target(node, scope, None)
+
+    def arguments_defaults(self, args: ast.arguments, scope: Scope) -> None:
+        for default in args.defaults:
+            self.expr(default, scope, "read")
+        for kw_default in args.kw_defaults:
+            if kw_default is not None:
+                self.expr(kw_default, scope, "read")
+
+    def bind_params(self, args: ast.arguments, inner: Scope, node: ast.AST | None) -> None:
+        params = all_args(args)
+        for n, arg in enumerate(params):
+            if n == 0 and inner.self_chain and arg in (args.posonlyargs + args.args)[:1]:
+                inner.self_name = arg.arg
+                self.bind(inner, arg.arg, "", ("chain", inner.self_chain))
+            elif arg.annotation is not None and arg is not args.vararg and arg is not args.kwarg:
+                self.bind(inner, arg.arg, "", ("ann", arg.annotation))
+            else:
+                self.bind(inner, arg.arg, "")
+
+    def pattern(self, node: ast.pattern, scope: Scope) -> None:
+        if isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+            self.bind(scope, node.name, "")
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            self.bind(scope, node.rest, "")
+        if isinstance(node, ast.MatchClass):
+            self.expr(node.cls, scope, "type")
+            for sub in node.patterns:
+                self.pattern(sub, scope)
+            for sub in node.kwd_patterns:
+                self.pattern(sub, scope)
+            return
+        self.generic(node, scope, "read")
+
+    def string_annotation(self, node: ast.Constant, scope: Scope) -> bool:
+        """Names inside a quoted annotation (``"Conn"``) as type occurrences."""
+        value = str(node.value)
+        line = node.lineno
+        if node.end_lineno != line or len(value) > MAX_STRING:
+            return False
+        text = self.line_text(line)
+        start = self.col(line, node.col_offset) - 1
+        end = self.col(line, node.end_col_offset or 0) - 1
+        if text[start + 1 : end - 1] != value or text[start] not in "'\"":
+            return False
+        try:
+            parsed = ast.parse(value, mode="eval")
+        except (SyntaxError, ValueError):
+            return False
+        shift = node.col_offset + 1
+        for inner in ast.walk(parsed.body):
+            if isinstance(inner, ast.expr):
+                inner.lineno = inner.end_lineno = line
+                inner.col_offset += shift
+                inner.end_col_offset = (inner.end_col_offset or 0) + shift
+        self.keep.append(parsed)
+        self.expr(parsed.body, scope, "type")
+        return True

@@ -1,0 +1,176 @@
+"""Occurrences and bindings recorded without walking a subtree: names, imports, ``__all__``, isinstance narrowing, strings."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from astmcp.resolve.python_pytest import PytestFacts
+from astmcp.resolve.python_scope import Pending, Scope, narrow_key, stored_key
+from astmcp.resolve.python_vocab import DEF_NAME, DOTTED, IDENT, ITEM_WRAPPERS, MAX_STRING, SAME_ITEMS
+
+
+class Records(PytestFacts):
+    # -- occurrences -----------------------------------------------------------
+    def name_occurrence(self, node: ast.Name, scope: Scope, kind: str) -> None:
+        line = node.lineno
+        col = self.col(line, node.col_offset)
+        self.pending.append(Pending(node.id, line, col, col + len(node.id), kind, node, scope))
+
+    def attr_occurrence(self, node: ast.Attribute, scope: Scope, kind: str) -> None:
+        line = node.end_lineno or node.lineno
+        end = self.col(line, node.end_col_offset or 0)
+        self.pending.append(Pending(node.attr, line, end - len(node.attr), end, kind, node, scope))
+
+    def direct(self, name: str, line: int, col: int, kind: str, target: str | None, scope: Scope) -> None:
+        self.rows.append((name, line, col, col + len(name), kind, target, scope.path))
+
+    def def_name(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> tuple[int, int]:
+        line = node.lineno
+        text = self.line_text(line)
+        start = self.col(line, node.col_offset) - 1
+        match = DEF_NAME.match(text, start)
+        return line, (match.end() if match else start) + 1
+
+    # -- imports and __all__ ---------------------------------------------------
+    def import_(self, node: ast.Import, scope: Scope) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self.bind(scope, alias.asname, f"I:0:{alias.name}:")
+            else:
+                head = alias.name.split(".", 1)[0]
+                self.bind(scope, head, f"I:0:{head}:")
+
+    def import_from(self, node: ast.ImportFrom, scope: Scope) -> None:
+        module = node.module or ""
+        level = node.level or 0
+        for alias in node.names:
+            if alias.name == "*":
+                if scope.kind == "module":
+                    self.star.append(f"I:{level}:{module}:")
+                continue
+            target = f"I:{level}:{module}:{alias.name}"
+            self.bind(scope, alias.asname or alias.name, target)
+            line = getattr(alias, "lineno", node.lineno)
+            col = self.col(line, getattr(alias, "col_offset", node.col_offset))
+            kind = "export" if self.is_init and scope.kind == "module" else "import"
+            self.rows.append((alias.name, line, col, col + len(alias.name), kind, target, scope.path))
+            if alias.asname == alias.name:  # `import X as X`: the re-export idiom names it twice
+                text = self.line_text(line)
+                at = text.find(f" as {alias.name}", col - 1 + len(alias.name))
+                if at >= 0:
+                    start = at + 5
+                    self.rows.append(
+                        (alias.name, line, start, start + len(alias.name), kind, target, scope.path)
+                    )
+
+    def global_(self, node: ast.Global | ast.Nonlocal, scope: Scope) -> None:
+        if isinstance(node, ast.Global):
+            scope.globals.update(node.names)
+        else:
+            scope.nonlocals.update(node.names)
+
+    def dunder_all(self, value: ast.expr, replace: bool) -> None:
+        if not isinstance(value, ast.List | ast.Tuple):
+            return
+        names = [e for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        if replace or self.all_names is None:
+            self.all_names = []
+        self.all_names.extend(str(e.value) for e in names)
+        self.all_nodes.extend(names)
+
+    # -- isinstance narrowing --------------------------------------------------
+    def isinstance_tests(self, test: ast.expr, scope: Scope, truth: bool) -> list[tuple[str, ast.expr]]:
+        """``(key, class)`` of what ``test`` being ``truth`` proves: ``isinstance(x, C)`` (and
+        ``and``-ed ones) when true, ``not isinstance(x, C)`` when false."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return self.isinstance_tests(test.operand, scope, not truth)
+        if isinstance(test, ast.BoolOp):
+            if truth and isinstance(test.op, ast.And):
+                return [pair for value in test.values for pair in self.isinstance_tests(value, scope, True)]
+            return []
+        if (
+            truth
+            and isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and not test.keywords
+            and isinstance(test.args[1], ast.Name | ast.Attribute)
+            and self.lookup(scope, "isinstance")[0] == "G:isinstance"
+        ):
+            key = narrow_key(test.args[0])
+            if key:
+                return [(key, test.args[1])]
+        return []
+
+    def narrow(self, tests: list[tuple[str, ast.expr]], region: list[Any], scope: Scope) -> None:
+        """Narrow the keys of ``tests`` for the walk of ``region`` (statements or expressions),
+        unless the region rebinds them: then a use may be of the new value."""
+        if not tests:
+            return
+        stores = {stored_key(n) for part in region for n in ast.walk(part)}
+        added = {key: cls for key, cls in tests if key not in stores}
+        if added:
+            self.narrowed = {**self.narrowed, **{k: (c, scope) for k, c in added.items()}}
+
+    def same_items(self, items: ast.expr, scope: Scope) -> ast.expr:
+        """``sorted(list(xs))`` iterates over the items of ``xs``."""
+        while self.item_wrapper(items, scope) in SAME_ITEMS:
+            assert isinstance(items, ast.Call)
+            items = items.args[0]
+        return items
+
+    def item_wrapper(self, items: ast.expr, scope: Scope) -> str:
+        """The builtin wrapping an iterable (``sorted(xs)``, ``enumerate(xs)``), if any."""
+        if (
+            isinstance(items, ast.Call)
+            and isinstance(items.func, ast.Name)
+            and items.func.id in ITEM_WRAPPERS
+            and items.args
+            and not isinstance(items.args[0], ast.Starred)
+            and self.lookup(scope, items.func.id)[0] == "G:" + items.func.id
+        ):
+            return items.func.id
+        return ""
+
+    # -- strings ---------------------------------------------------------------
+    def named_string(self, node: ast.Constant, target: str, scope: Scope) -> None:
+        name = str(node.value)
+        line = node.lineno
+        start = self.col(line, node.col_offset)  # the quote
+        if self.line_text(line)[start : start + len(name) + 1] == name + self.line_text(line)[start - 1]:
+            self.rows.append((name, line, start + 1, start + 1 + len(name), "string", target, scope.path))
+        else:
+            self.string(node, scope)
+
+    def string(self, node: ast.Constant, scope: Scope) -> None:
+        value = str(node.value)
+        if not value or len(value) > MAX_STRING or node.end_lineno != node.lineno:
+            return
+        whole = IDENT.fullmatch(value) is not None
+        dotted = not whole and DOTTED.fullmatch(value) is not None
+        if not whole and not dotted and "_" not in value:
+            return
+        line = node.lineno
+        text = self.line_text(line)
+        start = self.col(line, node.col_offset) - 1
+        end = self.col(line, node.end_col_offset or 0) - 1
+        if dotted and text[start] in "'\"" and text[start + 1 : end - 1] == value:
+            # "pkg.mod.name" (mock.patch, monkeypatch.setattr): a path the linker follows from the
+            # top-level module; a part it does not reach keeps the plain string rule
+            col = start + 2
+            chain = ""
+            for part in value.split("."):
+                chain = f"{chain}/{part}" if chain else f"D:{part}"
+                self.rows.append((part, line, col, col + len(part), "string", chain, scope.path))
+                col += len(part) + 1
+            return
+        segment = text[start:end]
+        for match in IDENT.finditer(segment):
+            word = match.group()
+            if word == value if whole else ("_" in word.strip("_") and word in value):
+                col = start + match.start() + 1
+                self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
+                if whole:
+                    return

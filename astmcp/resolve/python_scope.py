@@ -1,0 +1,163 @@
+"""Scopes and pending occurrences of the Python fact pass, and the small AST readings it shares."""
+
+from __future__ import annotations
+
+import ast
+
+Row = tuple[str, int, int, int, str, str | None, str]
+
+
+class Scope:
+    __slots__ = (
+        "binds",
+        "bound_at",
+        "cls",
+        "globals",
+        "kind",
+        "nonlocals",
+        "parent",
+        "path",
+        "self_chain",
+        "self_name",
+        "values",
+    )
+
+    def __init__(self, kind: str, path: str, parent: Scope | None) -> None:
+        self.kind = kind  # module | class | function | comp
+        self.path = path  # symbol path of the innermost def/class ("" at module level)
+        self.parent = parent
+        # name -> target chain of what the name means here; "" = a local that is no symbol
+        self.binds: dict[str, str] = {}
+        self.bound_at: dict[str, int] = {}  # class scopes: line of a name's first binding
+        # locals that are no symbol: name -> where their type comes from
+        self.values: dict[str, list[tuple[str, ast.AST | str, Scope]]] = {}
+        self.globals: set[str] = set()
+        self.nonlocals: set[str] = set()
+        self.cls = ""  # for methods: the class path
+        self.self_chain = ""
+        self.self_name = ""
+
+
+class Pending:
+    """An occurrence whose target is computed once every binding is known."""
+
+    __slots__ = ("col", "end", "kind", "line", "name", "node", "owner", "scope")
+
+    def __init__(self, name: str, line: int, col: int, end: int, kind: str, node: ast.AST, scope: Scope):
+        self.owner: str | None = None  # the scope path to report, when not the scope's own
+        self.name = name
+        self.line = line
+        self.col = col
+        self.end = end
+        self.kind = kind
+        self.node = node
+        self.scope = scope
+
+
+def instance_chain(chain: str | None) -> str | None:
+    if chain and chain.endswith(("/*s", "/*m")):
+        return chain  # an annotated container is an instance already
+    if chain and chain.endswith("/*c"):
+        return chain[:-3]  # a value of type[C] is the class C
+    return f"{chain}/()" if chain else None
+
+
+def returned_values(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> tuple[list[ast.expr], list[ast.expr]]:
+    """The values ``function`` returns and yields (bare ``return``/``yield`` give None),
+    not counting nested functions, lambdas and classes."""
+    returned: list[ast.expr] = []
+    yielded: list[ast.expr] = []
+    todo: list[ast.AST] = list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Return):
+            returned.append(node.value or ast.Constant(None))
+        elif isinstance(node, ast.Yield | ast.YieldFrom):
+            # `yield from` gives the items of another iterable: no value of its own here
+            yielded.append(node if isinstance(node, ast.YieldFrom) else node.value or ast.Constant(None))
+        todo.extend(ast.iter_child_nodes(node))
+    return returned, yielded
+
+
+def generic_origin(node: ast.expr) -> ast.expr:
+    """``Base[T]`` in a class's bases: the class it inherits from is ``Base``."""
+    return node.value if isinstance(node, ast.Subscript) else node
+
+
+def narrow_key(node: ast.AST) -> str:
+    """``x`` / ``x.a.b``: the text of a name or attribute path narrowing can apply to, else ""."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = narrow_key(node.value)
+        return f"{inner}.{node.attr}" if inner else ""
+    return ""
+
+
+def stored_key(node: ast.AST) -> str:
+    """The key a node (re)binds: assignment targets, and names bound by except/def/class/import/match."""
+    if isinstance(node, ast.Name | ast.Attribute):
+        return "" if isinstance(node.ctx, ast.Load) else narrow_key(node)
+    if isinstance(node, ast.ExceptHandler | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return node.name or ""
+    if isinstance(node, ast.MatchAs | ast.MatchStar):
+        return node.name or ""
+    if isinstance(node, ast.alias):
+        return (node.asname or node.name).partition(".")[0]
+    return ""
+
+
+def is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def all_args(args: ast.arguments) -> list[ast.arg]:
+    out = [*args.posonlyargs, *args.args]
+    if args.vararg is not None:
+        out.append(args.vararg)
+    out.extend(args.kwonlyargs)
+    if args.kwarg is not None:
+        out.append(args.kwarg)
+    return out
+
+
+def func_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def decorator_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def decorator_call(node: ast.expr) -> ast.expr:
+    """``@fixture(scope=...)`` is the decorator ``fixture`` called with options."""
+    return node.func if isinstance(node, ast.Call) else node
+
+
+def enclosing_class(scope: Scope) -> str:
+    current: Scope | None = scope
+    while current is not None:
+        if current.cls:
+            return current.cls
+        if current.kind == "class":
+            return current.path
+        current = current.parent
+    return ""
+
+
+def is_test_module(path: str) -> bool:
+    """A file pytest collects tests from by default (test_*.py, *_test.py)."""
+    name = path.rpartition("/")[2]
+    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))

@@ -1,0 +1,210 @@
+"""The statement walk of the Python fact pass: definitions, assignments, blocks."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from astmcp.resolve.python_exprs import Expressions
+from astmcp.resolve.python_scope import Scope, all_args, decorator_call, decorator_name, func_name
+from astmcp.resolve.python_vocab import EXITS, FIXTURES, NAMES_ITSELF, TRANSPARENT
+
+
+class Statements(Expressions):
+    def body(self, stmts: list[ast.stmt], scope: Scope, docstring: bool) -> None:
+        saved = self.narrowed
+        for n, stmt in enumerate(stmts):
+            if (
+                n == 0
+                and docstring
+                and isinstance(stmt, ast.Expr)
+                and isinstance(stmt.value, ast.Constant)
+                and isinstance(stmt.value.value, str)
+            ):
+                continue
+            self.stmt(stmt, scope)
+            if type(stmt) is ast.If and not stmt.orelse and isinstance(stmt.body[-1], EXITS):
+                # `if not isinstance(x, C): return`: the rest of the block sees x as a C
+                self.narrow(self.isinstance_tests(stmt.test, scope, False), stmts[n + 1 :], scope)
+        self.narrowed = saved
+
+    def stmt(self, node: ast.stmt, scope: Scope) -> None:
+        self.line = node.lineno
+        handler = _STMT.get(type(node))
+        if handler is not None:
+            handler(self, node, scope)
+        else:
+            self.generic(node, scope, "read")
+
+    def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
+        for dec in node.decorator_list:
+            self.expr(dec, scope, "call")
+        self.arguments_defaults(node.args, scope)
+        for arg in all_args(node.args):
+            if arg.annotation is not None:
+                self.expr(arg.annotation, scope, "type")
+        if node.returns is not None:
+            self.expr(node.returns, scope, "type")
+        path = f"{scope.path}.{node.name}" if scope.path else node.name
+        if scope.kind == "comp":
+            path = node.name
+        self.bind(scope, node.name, "S:" + path)
+        line, col = self.def_name(node)
+        self.direct(node.name, line, col, "definition", "S:" + path, scope)
+        inner = Scope("function", path, scope)
+        if scope.kind == "class":
+            decorators = {decorator_name(d) for d in node.decorator_list}
+            if "staticmethod" not in decorators:
+                inner.cls = scope.path
+                classy = "classmethod" in decorators or node.name in ("__new__", "__init_subclass__")
+                inner.self_chain = f"S:{scope.path}" if classy else f"S:{scope.path}/()"
+        self.bind_params(node.args, inner, node)
+        if scope.kind == "module" or (inner.cls and scope.path.rpartition(".")[2].startswith("Test")):
+            self.pytest_function(node, inner, path)
+        if node.returns is not None:
+            self.deferred_types.append(("r", path, node.returns, scope, True))
+        elif isinstance(node, ast.FunctionDef) and all(
+            decorator_name(d) in TRANSPARENT or self.chain(scope, decorator_call(d)) in FIXTURES
+            for d in node.decorator_list
+        ):
+            self.returns.append((path, node, inner))  # what a call gives is what it returns
+        saved = self.narrowed
+        self.narrowed = {}  # a nested function runs later: a narrowing may no longer hold
+        self.body(node.body, inner, True)
+        self.narrowed = saved
+
+    def klass(self, node: ast.ClassDef, scope: Scope) -> None:
+        for dec in node.decorator_list:
+            self.expr(dec, scope, "call")
+        path = f"{scope.path}.{node.name}" if scope.path else node.name
+        first = len(self.pending)
+        for base in node.bases:
+            self.expr(base, scope, "inherit")
+        for keyword in node.keywords:
+            self.expr(keyword.value, scope, "read")
+        for pending in self.pending[first:]:
+            pending.owner = path  # a base belongs to the class it is listed by
+        self.bind(scope, node.name, "S:" + path)
+        line, col = self.def_name(node)
+        self.direct(node.name, line, col, "definition", "S:" + path, scope)
+        self.bases[path] = list(node.bases)
+        self.class_marks[path] = list(node.decorator_list)
+        self.base_scopes[path] = scope
+        inner = Scope("class", path, scope)
+        self.body(node.body, inner, True)
+
+    def assign(self, node: ast.Assign, scope: Scope) -> None:
+        first = node.targets[0]
+        value = node.value
+        if (
+            scope.kind in ("module", "class")
+            and len(node.targets) == 1
+            and isinstance(first, ast.Name)
+            and isinstance(value, ast.Call)
+            and func_name(value.func) in NAMES_ITSELF
+            and value.args
+            and isinstance(value.args[0], ast.Constant)
+            and value.args[0].value == first.id
+        ):
+            # `T = TypeVar("T")`: the string is the declared name, renamed with it
+            path = f"{scope.path}.{first.id}" if scope.path else first.id
+            self.named_strings[id(value.args[0])] = "S:" + path
+        if not (scope.kind == "module" and isinstance(first, ast.Name) and first.id == "__all__"):
+            self.expr(node.value, scope, "read")  # __all__ strings are certain rows, not name hits
+        single = len(node.targets) == 1
+        for target in node.targets:
+            if scope.kind == "module" and isinstance(target, ast.Name) and target.id == "__all__":
+                self.dunder_all(node.value, replace=True)
+            self.target(target, scope, node.value if single else None)
+
+    def ann_assign(self, node: ast.AnnAssign, scope: Scope) -> None:
+        self.expr(node.annotation, scope, "type")
+        if node.value is not None:
+            self.expr(node.value, scope, "read")
+        target = node.target
+        if isinstance(target, ast.Name) and node.value is None and scope.kind == "function":
+            # `x: int` alone declares a local without binding a value.
+            self.bind(scope, target.id, "", ("ann", node.annotation))
+            self.name_occurrence(target, scope, "write")
+            return
+        self.target(target, scope, node.value, node.annotation)
+
+    def aug_assign(self, node: ast.AugAssign, scope: Scope) -> None:
+        target = node.target
+        if not (isinstance(target, ast.Name) and target.id == "__all__" and scope.kind == "module"):
+            self.expr(node.value, scope, "read")
+        if isinstance(target, ast.Name):
+            self.bind(scope, target.id, "")
+            self.name_occurrence(target, scope, "write")
+            if (
+                scope.kind == "module"
+                and target.id == "__all__"
+                and isinstance(node.op, ast.Add)
+                and self.all_names is not None
+            ):
+                self.dunder_all(node.value, replace=False)
+        else:
+            self.expr(target, scope, "read")
+
+    def if_(self, node: ast.If, scope: Scope) -> None:
+        self.expr(node.test, scope, "read")
+        saved = self.narrowed
+        self.narrow(self.isinstance_tests(node.test, scope, True), node.body, scope)
+        self.body(node.body, scope, False)
+        self.narrowed = saved
+        self.narrow(self.isinstance_tests(node.test, scope, False), node.orelse, scope)
+        self.body(node.orelse, scope, False)
+        self.narrowed = saved
+
+    def for_(self, node: ast.For | ast.AsyncFor, scope: Scope) -> None:
+        self.expr(node.iter, scope, "read")
+        self.loop_target(node.target, scope, node.iter)
+        self.body(node.body, scope, False)
+        self.body(node.orelse, scope, False)
+
+    def with_(self, node: ast.With | ast.AsyncWith, scope: Scope) -> None:
+        for item in node.items:
+            self.expr(item.context_expr, scope, "read")
+            target = item.optional_vars
+            if isinstance(target, ast.Name) and scope.kind == "function":
+                # `with Cls() as x`: x is what Cls.__enter__ returns
+                self.bind(scope, target.id, "", ("enter", item.context_expr))
+                self.name_occurrence(target, scope, "write")
+            elif isinstance(target, ast.Name) and scope.kind == "module" and target.id not in scope.binds:
+                # a module-level `with ... as x` declares no symbol: x is typed like a local
+                scope.binds[target.id] = ""
+                scope.values[target.id] = [("enter", item.context_expr, scope)]
+            elif target is not None:
+                self.target(target, scope, None)
+        self.body(node.body, scope, False)
+
+    def except_handler(self, node: ast.excepthandler, scope: Scope) -> None:
+        assert isinstance(node, ast.ExceptHandler)
+        if node.type is not None:
+            self.expr(node.type, scope, "read")
+        if node.name:
+            self.bind(scope, node.name, "")
+        self.body(node.body, scope, False)
+
+    def expr_stmt(self, node: ast.Expr, scope: Scope) -> None:
+        self.expr(node.value, scope, "read")
+
+
+_STMT: dict[type, Any] = {
+    ast.FunctionDef: Statements.function,
+    ast.AsyncFunctionDef: Statements.function,
+    ast.ClassDef: Statements.klass,
+    ast.Assign: Statements.assign,
+    ast.AnnAssign: Statements.ann_assign,
+    ast.AugAssign: Statements.aug_assign,
+    ast.For: Statements.for_,
+    ast.If: Statements.if_,
+    ast.AsyncFor: Statements.for_,
+    ast.With: Statements.with_,
+    ast.AsyncWith: Statements.with_,
+    ast.Import: Statements.import_,
+    ast.ImportFrom: Statements.import_from,
+    ast.Global: Statements.global_,
+    ast.Nonlocal: Statements.global_,
+    ast.Expr: Statements.expr_stmt,
+}

@@ -1,0 +1,95 @@
+"""Builtin, typing and pytest names the Python fact pass gives a meaning to."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+
+BUILTINS = frozenset(dir(builtins))
+IDENT = re.compile(r"[^\W\d]\w*")
+DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)+")
+DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
+WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly"})
+# subscripted forms that are no instance of their head
+SPECIAL_FORMS = frozenset(
+    {
+        "Literal",
+        "Callable",
+        "type",
+        "Type",
+        "TypeGuard",
+        "TypeIs",
+        "Unpack",
+        "Concatenate",
+        "Generic",
+        "Protocol",
+    }
+)
+# subscripted containers whose items a loop or subscript yields (the first argument; tuple[X, ...])
+SEQUENCES = frozenset(
+    {
+        "list",
+        "List",
+        "set",
+        "Set",
+        "frozenset",
+        "FrozenSet",
+        "Sequence",
+        "MutableSequence",
+        "Iterable",
+        "Iterator",
+        "Collection",
+        "AbstractSet",
+        "MutableSet",
+        "Generator",
+        "AsyncIterator",
+        "AsyncIterable",
+        "AsyncGenerator",
+        "deque",
+        "Deque",
+        "tuple",
+        "Tuple",
+        "KeysView",
+        "ValuesView",
+        "Reversible",
+    }
+)
+# mappings: the value type (the last argument) is what `m[k]`, `.values()`, `.items()` give
+MAPPINGS = frozenset(
+    {"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict", "DefaultDict", "ChainMap"}
+)
+CASTS = frozenset(
+    {"I:0:typing:cast", "I:0:typing:/cast", "I:0:typing_extensions:cast", "I:0:typing_extensions:/cast"}
+)
+# builtins whose items are the items of their first argument; enumerate and zip pair them up
+SAME_ITEMS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
+ITEM_WRAPPERS = SAME_ITEMS | {"enumerate", "zip"}
+# builtins making a new builtin container of an iterable's items (not iter/reversed: a class's
+# __iter__/__reversed__ may give a project object)
+NEW_CONTAINERS = frozenset({"sorted", "list", "tuple", "set", "frozenset"})
+# builtins returning (an item of) an argument: their result is no builtin object
+PASS_THROUGH = frozenset({"max", "min", "next", "anext", "getattr", "type"})
+TYPE_VARS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
+# calls whose first argument names what they declare: `T = TypeVar("T")`
+NAMES_ITSELF = TYPE_VARS | {"NewType", "NamedTuple", "TypedDict", "namedtuple"}
+EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+STR_ATTR_FUNCS = frozenset({"getattr", "setattr", "hasattr", "delattr"})
+MAX_STRING = 200
+# literals and displays: builtin objects, whose members are outside the project
+LITERALS: dict[type, str] = {
+    ast.JoinedStr: "str",
+    ast.List: "list",
+    ast.ListComp: "list",
+    ast.Dict: "dict",
+    ast.DictComp: "dict",
+    ast.Set: "set",
+    ast.SetComp: "set",
+    ast.Tuple: "tuple",
+}
+# decorators that keep what calling the function returns (a return may be inferred through them)
+TRANSPARENT = frozenset(
+    {"staticmethod", "classmethod", "property", "cached_property", "cache", "lru_cache", "abstractmethod"}
+)
+FIXTURES = frozenset({"I:0:pytest:/fixture", "I:0:pytest:fixture"})
+NESTED = (ast.keyword, ast.arguments, ast.comprehension, ast.withitem, ast.match_case, ast.arg, ast.alias)

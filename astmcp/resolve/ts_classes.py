@@ -1,0 +1,245 @@
+"""Classes, interfaces, enums, type aliases and namespaces: their members, bases and type arguments."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, named_nodes
+from astmcp.resolve.ts_functions import Functions
+from astmcp.resolve.ts_scopes import Binding, Desc, Scope
+
+
+class Classes(Functions):
+    # -- classes and types -----------------------------------------------------
+    def class_(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        inner = Scope(scope, False)
+        if name is not None:
+            if node.type == "class":
+                inner.names[self.text(name)] = Binding(None)
+                key = self.key(name)
+            else:
+                key = self.declare(scope, name, None, True)
+        else:
+            key = self.key(node)
+        me: Desc = ("k", f"P:{key}") if name is not None and node.type != "class" else None
+        self.type_parameters(node, key)
+        outer, outer_super = self.owner, self.super
+        self.owner = key if me is not None else outer
+        self.super = None
+        for child in node.named_children:
+            if child == name:
+                continue
+            if child.type == "class_heritage":
+                self.heritage(child, inner, key)
+            elif child.type == "class_body":
+                self.class_body(child, inner, me)
+            else:
+                self.visit(child, inner)
+        self.owner, self.super = outer, outer_super
+
+    def heritage(self, node: Node, scope: Scope, key: str) -> None:
+        bases = self.bases.setdefault(key, [])
+        bargs = self.bargs.setdefault(key, [])
+        outer_kind, self.type_kind = self.type_kind, "inherit"
+        for clause in node.named_children:
+            for part in clause.named_children:
+                if part.type == "type_arguments":
+                    if bases:
+                        bargs.append((bases[-1], [self.tdesc(a, scope) for a in named_nodes(part)]))
+                    self.type_kind = "type"
+                    self.visit(part, scope)
+                    self.type_kind = "inherit"
+                    continue
+                base = self.tdesc(part, scope) if clause.type != "extends_clause" else self.desc(part, scope)
+                bases.append(base)
+                if part.type == "generic_type":
+                    args = named_nodes(part.child_by_field_name("type_arguments"))
+                    bargs.append((base, [self.tdesc(a, scope) for a in args]))
+                if clause.type == "extends_clause" and self.super is None and base is not None:
+                    self.super = ("i", base)
+                if part.type == "identifier":
+                    self.row(part, "inherit", ("n", scope, self.text(part)))
+                elif part.type == "member_expression":
+                    self.member_expression(part, scope, "inherit")
+                else:
+                    self.visit(part, scope)
+        self.type_kind = outer_kind
+
+    def class_body(self, node: Node, scope: Scope, me: Desc) -> None:
+        for member in node.named_children:
+            kind = member.type
+            static = any(c.type == "static" for c in member.children)
+            if kind == "method_definition":
+                self.function(member, scope, me, static, member=me is not None)
+            elif kind in ("public_field_definition", "property_signature"):
+                name = member.child_by_field_name("name")
+                annotation = member.child_by_field_name("type")
+                value = member.child_by_field_name("value")
+                key = None
+                if name is not None and name.type in MEMBER_NAMES and me is not None:
+                    key = self.definition(name)
+                    vtype = (
+                        self.instance(annotation, scope)
+                        if annotation is not None
+                        else self.desc(value, scope)
+                    )
+                    if vtype is not None:
+                        self.vtypes[key] = vtype
+                outer_owner, outer_this = self.owner, self.this
+                self.this = me if static else (("i", me) if me is not None else None)
+                if key is not None and value is not None and value.type in FUNCTION_VALUES:
+                    self.owner = key
+                    ret = value.child_by_field_name("return_type")
+                    if ret is not None:
+                        self.rtypes[key] = self.instance(ret, scope)
+                for child in member.named_children:
+                    if child != name or child.type not in MEMBER_NAMES:
+                        self.visit(child, scope)
+                self.owner, self.this = outer_owner, outer_this
+            elif kind == "abstract_method_signature" or kind == "method_signature":
+                self.member_signature(member, scope, owned=me is not None)
+            else:
+                self.visit(member, scope)
+
+    def member_signature(self, node: Node, scope: Scope, owned: bool = False) -> None:
+        name = node.child_by_field_name("name")
+        inner = Scope(scope, True)
+        key = None
+        if name is not None and name.type in MEMBER_NAMES and owned:
+            key = self.definition(name)
+            if (
+                node.type == "property_signature"
+                and self.text(node.child_by_field_name("type") or name) == ": never"
+            ):
+                self.nevers.append(key)  # a discriminant placeholder: never read through a union
+            if node.type == "property_signature":
+                kind = named_nodes(node.child_by_field_name("type"))
+                if kind and kind[0].type == "function_type":
+                    self.ftypes[key] = self.parameter_types(kind[0].child_by_field_name("parameters"), inner)
+            else:
+                self.signature(node, key, inner)
+        for child in node.named_children:
+            if child == name:
+                if child.type not in MEMBER_NAMES:
+                    self.visit(child, scope)
+                continue
+            if child.type == "formal_parameters":
+                self.params(child, inner, None)
+                continue
+            if key is not None and child.type == "type_annotation":
+                typed = self.instance(child, inner)
+                if typed is not None:
+                    (self.rtypes if node.type != "property_signature" else self.vtypes)[key] = typed
+            self.visit(child, inner)
+
+    def interface(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        inner = Scope(scope, False)
+        key = self.declare(scope, name, None, True) if name is not None else self.key(node)
+        self.type_parameters(node, key)
+        outer = self.owner
+        self.owner = key
+        for child in node.named_children:
+            if child == name:
+                continue
+            if child.type == "extends_type_clause":
+                bases = self.bases.setdefault(key, [])
+                outer_kind, self.type_kind = self.type_kind, "inherit"
+                for part in child.named_children:
+                    bases.append(self.tdesc(part, inner))
+                    if part.type == "generic_type":
+                        args = named_nodes(part.child_by_field_name("type_arguments"))
+                        self.bargs.setdefault(key, []).append(
+                            (bases[-1], [self.tdesc(a, inner) for a in args])
+                        )
+                    if part.type == "generic_type":
+                        head = part.child_by_field_name("name") or part.named_children[0]
+                        self.visit(head, inner)
+                        self.type_kind = "type"
+                        for rest in part.named_children[1:]:
+                            self.visit(rest, inner)
+                        self.type_kind = "inherit"
+                    else:
+                        self.visit(part, inner)
+                self.type_kind = outer_kind
+            elif child.type in ("interface_body", "object_type"):
+                for member in child.named_children:
+                    if member.type in ("property_signature", "method_signature"):
+                        self.member_signature(member, inner, owned=True)
+                    else:
+                        if member.type == "construct_signature":
+                            self.construct_signature(member, key, inner)
+                        self.visit(member, inner)
+            else:
+                self.visit(child, inner)
+        self.owner = outer
+
+    def enum(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        if name is not None:
+            self.declare(scope, name, None, True)
+        body = node.child_by_field_name("body")
+        if body is None:
+            return
+        inner = Scope(scope, False)  # initializers see the enum's members by name
+        for member in body.named_children:
+            member_name = member.child_by_field_name("name") if member.type == "enum_assignment" else member
+            if member_name is not None and member_name.type in MEMBER_NAMES:
+                inner.names[self.text(member_name)] = Binding(None)
+        for member in body.named_children:
+            if member.type in MEMBER_NAMES:
+                self.definition(member)
+            elif member.type == "enum_assignment":
+                member_name = member.child_by_field_name("name")
+                if member_name is not None and member_name.type in MEMBER_NAMES:
+                    self.definition(member_name)
+                value = member.child_by_field_name("value")
+                if value is not None:
+                    self.visit(value, inner)
+
+    def type_alias(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        inner = Scope(scope, False)
+        value = node.child_by_field_name("value")
+        if name is not None:
+            key = self.declare(scope, name, None, True)
+            found = self.tdesc(value, inner)
+            if found is not None:
+                self.vtypes[key] = found
+            self.type_parameters(node, key)
+            if value is not None and value.type == "function_type":
+                self.ftypes[key] = self.parameter_types(value.child_by_field_name("parameters"), inner)
+            if value is not None and value.type == "object_type":
+                self.shapes.append(key)
+            for member in named_nodes(value) if value is not None and value.type == "object_type" else ():
+                if member.type == "construct_signature":
+                    self.construct_signature(member, key, inner)
+        for child in node.named_children:
+            if child == value and value.type == "object_type" and name is not None:
+                for member in child.named_children:  # its members are the alias' own
+                    if member.type in ("property_signature", "method_signature"):
+                        self.member_signature(member, inner, owned=True)
+                    else:
+                        self.visit(member, inner)
+            elif child != name:
+                self.visit(child, inner)
+
+    def construct_signature(self, node: Node, key: str, scope: Scope) -> None:
+        """``new (def: D): T`` in an interface or object type: its parameter types (the first
+        such signature; ``new X(…)`` of a value of that type takes its arguments)."""
+        if key not in self.ctypes:
+            self.ctypes[key] = self.parameter_types(node.child_by_field_name("parameters"), scope)
+
+    def namespace(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        inner = Scope(scope, True, symbolic=True)
+        if name is not None and name.type == "identifier":
+            self.declare(scope, name, None, True)
+        elif name is not None and name.type == "nested_identifier" and name.named_children:
+            first = name.named_children[0]
+            if first.type == "identifier":
+                self.declare(scope, first, None, True)
+        body = node.child_by_field_name("body")
+        if body is not None:
+            self.children(body, inner)

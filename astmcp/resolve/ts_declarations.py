@@ -1,0 +1,225 @@
+"""Declarations: variables, destructuring patterns, ``require`` bindings and parameters bind names in scopes
+and record their value types."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+
+from tree_sitter import Node
+
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, named_nodes
+from astmcp.resolve.ts_occurrences import Occurrences
+from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
+
+_JS_PARAMETERS = {"identifier", "assignment_pattern", "object_pattern", "array_pattern", "rest_pattern"}
+
+
+class Declarations(Occurrences):
+    # In a later layer (object), reached from here.
+    @abstractmethod
+    def object(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None: ...
+
+    # -- declarations ----------------------------------------------------------
+    def declare(self, scope: Scope, name_node: Node, vtype: Desc = None, symbol: bool | None = None) -> str:
+        """Bind a name; a symbol's definition row is emitted. Returns its position key."""
+        key = self.key(name_node)
+        is_symbol = scope.symbolic if symbol is None else symbol
+        scope.names[self.text(name_node)] = Binding(f"P:{key}" if is_symbol else None, vtype)
+        if is_symbol:
+            self.row(name_node, "definition", ("k", f"P:{key}"))
+            if vtype is not None:
+                self.vtypes[key] = vtype
+        return key
+
+    def definition(self, name_node: Node) -> str:
+        """A member's definition row (class, interface, enum, object members)."""
+        key = self.key(name_node)
+        self.row(name_node, "definition", ("k", f"P:{key}"))
+        return key
+
+    def declaration(self, node: Node, scope: Scope) -> None:
+        kind = node.children[0].type if node.children else "let"
+        target = scope.var_scope() if kind == "var" else scope
+        for child in node.named_children:
+            if child.type == "variable_declarator":
+                self.declarator(child, scope, target)
+            else:
+                self.visit(child, scope)
+
+    def declarator(self, node: Node, scope: Scope, target: Scope) -> None:
+        name = node.child_by_field_name("name")
+        annotation = node.child_by_field_name("type")
+        value = node.child_by_field_name("value")
+        if name is None:
+            return
+        spec = self.require_of(value)
+        if spec is not None:
+            self.require_binding(name, target, spec)
+            return
+        if annotation is not None and value is not None and value.type == "call_expression":
+            inner = named_nodes(annotation)
+            if inner and inner[0].type == "generic_type":
+                self.expect[value.id] = inner[0]
+        vtype = self.instance(annotation, scope) if annotation is not None else self.desc(value, scope)
+        if name.type == "identifier":
+            key = self.declare(target, name, vtype)
+            if value is not None and value.type in FUNCTION_VALUES and target.symbolic:
+                ret = value.child_by_field_name("return_type")
+                if ret is not None:
+                    self.rtypes[key] = self.instance(ret, scope)
+            outer = self.owner
+            if target.symbolic:
+                self.owner = key
+            if annotation is not None:
+                self.visit(annotation, scope)
+            if value is not None:
+                if value.type == "object" and target.symbolic:
+                    self.object(value, scope, members=True, typed=vtype if annotation is not None else None)
+                elif value.type == "object" and annotation is not None:
+                    self.object(value, scope, typed=vtype)
+                else:
+                    if annotation is not None and value.type in ("arrow_function", "function_expression"):
+                        self.callback = self.contextual(annotation, scope)
+                    self.visit(value, scope)
+                    self.callback = None
+            self.owner = outer
+            return
+        self.pattern(name, target, self.desc(value, scope), local=not target.symbolic)
+        for child in (annotation, value):
+            if child is not None:
+                self.visit(child, scope)
+
+    def pattern(self, node: Node, target: Scope, source: Desc, local: bool) -> None:
+        """Bind the names of a destructuring pattern; keys are member rows of ``source``."""
+        kind = node.type
+        symbol = False if local else None
+        if kind == "identifier":
+            self.declare(target, node, None, symbol)
+        elif kind == "shorthand_property_identifier_pattern":
+            self.declare(target, node, ("m", source, self.text(node)) if source else None, symbol)
+            self.row(node, "attribute", source, member=True)
+        elif kind == "pair_pattern":
+            key = node.child_by_field_name("key")
+            value = node.child_by_field_name("value")
+            if key is not None and key.type in MEMBER_NAMES:
+                self.row(key, "attribute", source, member=True)
+            if value is not None:
+                sub = ("m", source, self.text(key)) if source and key is not None else None
+                self.pattern(value, target, sub, local)
+        elif kind in ("object_assignment_pattern", "assignment_pattern"):
+            left = node.child_by_field_name("left") or (
+                node.named_children[0] if node.named_children else None
+            )
+            right = node.child_by_field_name("right")
+            if left is not None:
+                self.pattern(left, target, source, local)
+            if right is not None:
+                self.visit(right, target)
+        elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
+            for child in node.named_children:
+                self.pattern(child, target, source if kind == "object_pattern" else None, local)
+        elif kind in ("member_expression", "subscript_expression"):
+            self.expr(node, target, "write")
+
+    def require_of(self, value: Node | None) -> str | None:
+        if value is None or value.type != "call_expression":
+            return None
+        fn = value.child_by_field_name("function")
+        args = value.child_by_field_name("arguments")
+        if fn is None or args is None or self.text(fn) != "require" or not args.named_children:
+            return None
+        first = args.named_children[0]
+        if first.type != "string":
+            return None
+        return self.text(first)[1:-1]
+
+    def require_binding(self, name: Node, target: Scope, spec: str) -> None:
+        if name.type == "identifier":
+            target.names[self.text(name)] = Binding(f"I::{spec}")
+            return
+        if name.type != "object_pattern":
+            return
+        for part in name.named_children:
+            if part.type == "shorthand_property_identifier_pattern":
+                text = self.text(part)
+                target.names[text] = Binding(f"I:{text}:{spec}")
+                self.row(part, "import", ("k", f"I:{text}:{spec}"))
+            elif part.type == "pair_pattern":
+                key = part.child_by_field_name("key")
+                value = part.child_by_field_name("value")
+                if key is not None and value is not None and value.type == "identifier":
+                    original = self.text(key)
+                    target.names[self.text(value)] = Binding(f"I:{original}:{spec}", alias=True)
+                    self.row(key, "import", ("k", f"I:{original}:{spec}"))
+
+    def for_in(self, node: Node, scope: Scope) -> None:
+        inner = Scope(scope, False)
+        left = node.child_by_field_name("left")
+        kind = node.child_by_field_name("kind")
+        if left is not None:
+            if kind is not None:
+                target = inner if self.text(kind) != "var" else scope.var_scope()
+                self.pattern(left, target, None, local=True)
+            else:
+                self.expr(left, scope, "write")
+        for child in node.named_children:
+            if child != left and child != kind:
+                self.visit(child, inner)
+
+    def catch(self, node: Node, scope: Scope) -> None:
+        inner = Scope(scope, False)
+        param = node.child_by_field_name("parameter")
+        if param is not None:
+            self.pattern(param, inner, None, local=True)
+        for child in node.named_children:
+            if child != param:
+                self.visit(child, inner)
+
+    def params(
+        self,
+        node: Node | None,
+        scope: Scope,
+        owner_class: Desc,
+        callback: tuple[Desc, int, bool, Site | None] | None = None,
+    ) -> None:
+        if node is None:
+            return
+        if node.type == "identifier":  # `x => …`
+            vtype = (
+                ("a", callback[0], callback[1], 0, callback[2], callback[3]) if callback is not None else None
+            )
+            self.declare(scope, node, vtype, False)
+            return
+        index = 0
+        for param in node.named_children:
+            if param.type in _JS_PARAMETERS:  # JavaScript's grammar has no parameter wrapper
+                self.pattern(param, scope, None, local=True)
+                continue
+            if param.type not in ("required_parameter", "optional_parameter"):
+                self.visit(param, scope)
+                continue
+            pattern = param.child_by_field_name("pattern")
+            annotation = param.child_by_field_name("type")
+            value = param.child_by_field_name("value")
+            vtype = self.instance(annotation, scope) if annotation is not None else None
+            if pattern is not None and pattern.type == "this":  # `this: T` types `this` in the body
+                if annotation is not None:
+                    self.this = vtype
+                    self.visit(annotation, scope)
+                continue
+            if vtype is None and callback is not None:
+                vtype = ("a", callback[0], callback[1], index, callback[2], callback[3])
+            index += 1
+            if pattern is not None and pattern.type == "identifier":
+                self.declare(scope, pattern, vtype, False)
+                if owner_class is not None and any(
+                    c.type in ("accessibility_modifier", "readonly", "override") for c in param.children
+                ):
+                    key = self.definition(pattern)  # a parameter property is a class property
+                    if vtype is not None:
+                        self.vtypes[key] = vtype
+            elif pattern is not None and pattern.type != "this":
+                self.pattern(pattern, scope, vtype, local=True)
+            for child in (annotation, value):
+                if child is not None:
+                    self.visit(child, scope)

@@ -1,0 +1,111 @@
+"""The TS/JS fact walker's state, output rows and tree walk (see :mod:`astmcp.resolve.ts_facts`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from tree_sitter import Node
+
+from astmcp.lang.ts_parse import TsSource
+from astmcp.resolve.ts_scopes import Desc, Scope, Site
+
+# The target of an object-literal key of unknown type: a name hit that never becomes `likely`
+# (no chain has this form; ``None`` is a receiver nobody could type, which may).
+UNTYPED_KEY = "key"
+FUNCTIONS = {"function_declaration", "generator_function_declaration", "function_signature"}
+FUNCTION_VALUES = {"function_expression", "generator_function", "arrow_function", "function"}
+MEMBER_NAMES = {"property_identifier", "private_property_identifier"}
+_VALUE_NAMES = {"identifier", "shorthand_property_identifier"}
+_UNSEEN = object()
+
+
+def named_nodes(node: Node | None) -> list[Node]:
+    """Named children without comments (``f(/* why */ x)``: x is still the first argument)."""
+    return [c for c in node.named_children if c.type != "comment"] if node is not None else []
+
+
+def is_ident(text: str) -> bool:
+    return (
+        bool(text) and (text[0].isalpha() or text[0] in "_$") and all(c.isalnum() or c in "_$" for c in text)
+    )
+
+
+class FactState:
+    def __init__(self, src: TsSource, check_unbound: bool = False) -> None:
+        self.src = src
+        # Value identifiers looked up by name, with their scope (only when the file is judged).
+        self.named: list[tuple[Node, Scope]] | None = [] if check_unbound else None
+        self.raw = src.raw
+        self.module = Scope(None, True, symbolic=True)
+        self.pending: list[tuple[str, Any, Any, str, Desc, str | None, bool]] = []
+        self.by_id: dict[int, Any] = {}
+        self.vtypes: dict[str, Desc] = {}
+        self.rtypes: dict[str, Desc] = {}
+        self.bases: dict[str, list[Desc]] = {}
+        self.exports: dict[str, Desc] = {}
+        self.stars: list[str] = []
+        self.nsimports: dict[str, str] = {}
+        self.unions: dict[str, list[Desc]] = {}  # `A | B` annotations by position
+        self.cbtypes: dict[str, dict[str, list[Desc]]] = {}  # callback parameter types of functions
+        self.callback: tuple[Desc, int, bool, Site | None] | None = None  # set while visiting an argument
+        self.tparams: dict[str, tuple[Desc, Desc]] = {}  # type parameter -> (constraint, default)
+        self.generics: dict[str, list[str]] = {}  # function -> its type parameters
+        self.ptypes: dict[str, list[Desc]] = {}  # function -> declared parameter types (instances)
+        self.rgen: dict[str, tuple[Desc, list[Desc]]] = {}  # function -> generic return (head, arguments)
+        self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
+        self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)
+        self.ctypes: dict[str, list[Desc]] = {}  # interface/type with a construct signature -> its parameters
+        self.shapes: list[str] = []  # type aliases of an object type (their members are symbols)
+        self.nevers: list[str] = []  # members declared `never`
+        self.sites: dict[int, Site] = {}  # call node id -> its site
+        self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises
+        self.owner: str | None = None
+        self.this: Desc = None
+        self.super: Desc = None  # an instance of the enclosing class's base
+        self.type_kind = "type"
+        # node type -> its visit method, filled by the final walker (ts_facts)
+        self.handlers: dict[str, Callable[[Node, Scope], None]] = {}
+
+    def pos(self, node: Node) -> tuple[int, int, int]:
+        start, end = node.start_point, node.end_point
+        column = self.src.column
+        return start.row + 1, column(start.row, start.column), column(end.row, end.column)
+
+    def key(self, node: Node) -> str:
+        line, col, _ = self.pos(node)
+        return f"{line}:{col}"
+
+    def text(self, node: Node) -> str:
+        return self.raw[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+    def row(self, node: Node, kind: str, desc: Desc, member: bool = False, name: str | None = None) -> None:
+        # positions are converted in payload(), for the rows kept
+        named = self.named
+        by_name = not member and desc is not None and desc[0] == "n"
+        if named is not None and by_name and node.type in _VALUE_NAMES:
+            named.append((node, desc[1]))  # type: ignore[index]
+        self.pending.append(
+            (name or self.text(node), node.start_point, node.end_point, kind, desc, self.owner, member)
+        )
+
+    def run(self) -> None:
+        self.children(self.src.tree.root_node, self.module)
+
+    def visit(self, node: Node, scope: Scope) -> None:
+        kind_id = node.kind_id
+        handler = self.by_id.get(kind_id, _UNSEEN)
+        if handler is _UNSEEN:
+            handler = self.by_id[kind_id] = self.handlers.get(node.type)
+        if handler is not None:
+            handler(node, scope)
+        elif node.named_child_count:
+            for child in node.named_children:
+                self.visit(child, scope)
+
+    def children(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children:
+            self.visit(child, scope)
+
+    def skip(self, node: Node, scope: Scope) -> None:
+        return None

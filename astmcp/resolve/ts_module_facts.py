@@ -1,0 +1,118 @@
+"""Imports and exports of a TS/JS file: what they bind, export clauses, ``export *`` and namespace imports."""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from astmcp.resolve.ts_classes import Classes
+from astmcp.resolve.ts_scopes import Binding, Desc, Scope
+
+
+class ModuleFacts(Classes):
+    # -- modules ---------------------------------------------------------------
+    def import_statement(self, node: Node, scope: Scope) -> None:
+        source = node.child_by_field_name("source")
+        for clause in node.named_children:
+            if clause.type == "import_require_clause":
+                alias = next((c for c in clause.named_children if c.type == "identifier"), None)
+                spec_node = clause.child_by_field_name("source")
+                if alias is not None and spec_node is not None:
+                    scope.names[self.text(alias)] = Binding(f"I::{self.text(spec_node)[1:-1]}")
+                return
+        if source is None:
+            return
+        spec = self.text(source)[1:-1]
+        for clause in node.named_children:
+            if clause.type != "import_clause":
+                continue
+            for part in clause.named_children:
+                if part.type == "identifier":
+                    scope.names[self.text(part)] = Binding(f"I:default:{spec}")
+                    self.row(part, "import", ("k", f"I:default:{spec}"))
+                elif part.type == "namespace_import":
+                    alias = next((c for c in part.named_children if c.type == "identifier"), None)
+                    if alias is not None:
+                        self.namespace_binding(alias, spec, scope)
+                elif part.type == "named_imports":
+                    for item in part.named_children:
+                        if item.type != "import_specifier":
+                            continue
+                        name = item.child_by_field_name("name")
+                        alias = item.child_by_field_name("alias")
+                        if name is None:
+                            continue
+                        original = self.text(name) if name.type != "string" else self.text(name)[1:-1]
+                        chain = f"I:{original}:{spec}"
+                        local = alias if alias is not None else name
+                        renamed = alias is not None and self.text(alias) != original
+                        scope.names[self.text(local)] = Binding(chain, alias=renamed)
+                        self.row(name, "import", ("k", chain), name=original)
+
+    def import_alias(self, node: Node, scope: Scope) -> None:
+        """``import A = N.B``: a local alias (its uses are no references of ``N.B``)."""
+        alias = node.named_children[0] if node.named_children else None
+        if alias is not None and alias.type == "identifier":
+            scope.names[self.text(alias)] = Binding(None)
+
+    def export_statement(self, node: Node, scope: Scope) -> None:
+        source = node.child_by_field_name("source")
+        spec = self.text(source)[1:-1] if source is not None else None
+        is_default = any(c.type == "default" for c in node.children)
+        declaration = node.child_by_field_name("declaration")
+        if declaration is not None:
+            self.visit(declaration, scope)
+            if is_default:
+                name = declaration.child_by_field_name("name")
+                if name is not None:
+                    self.exports["default"] = ("k", f"P:{self.key(name)}")
+            return
+        for child in node.named_children:
+            kind = child.type
+            if kind == "export_clause":
+                for item in child.named_children:
+                    if item.type == "export_specifier":
+                        self.export_specifier(item, scope, spec)
+            elif kind == "namespace_export" and spec is not None:
+                alias = next((c for c in child.named_children if c.type in ("identifier", "string")), None)
+                if alias is not None and alias.type == "identifier":
+                    self.exports[self.text(alias)] = ("k", f"P:{self.namespace_binding(alias, spec, None)}")
+                elif alias is not None:
+                    self.exports[self.text(alias).strip("'\"")] = ("k", f"I::{spec}")
+            elif kind == "string" and child == source:
+                continue
+            elif is_default or any(c.type == "=" for c in node.children):
+                label = "default" if is_default else "="
+                self.exports[label] = self.desc(child, scope)
+                if child.type == "identifier":
+                    self.row(child, "export", ("n", scope, self.text(child)))
+                else:
+                    self.visit(child, scope)
+        if spec is not None and not any(
+            c.type in ("export_clause", "namespace_export") for c in node.named_children
+        ):
+            self.stars.append(spec)
+
+    def namespace_binding(self, alias: Node, spec: str, scope: Scope | None) -> str:
+        """``import * as ns`` / ``export * as ns``: a namespace symbol when the front end made
+        one (re-exported), else the module itself (the linker falls back through ``nsimports``)."""
+        key = self.key(alias)
+        self.nsimports[key] = spec
+        if scope is not None:
+            scope.names[self.text(alias)] = Binding(f"P:{key}")
+        self.row(alias, "definition", ("k", f"P:{key}"))
+        return key
+
+    def export_specifier(self, node: Node, scope: Scope, spec: str | None) -> None:
+        name = node.child_by_field_name("name")
+        alias = node.child_by_field_name("alias")
+        if name is None:
+            return
+        original = self.text(name).strip("'\"")
+        exported = self.text(alias).strip("'\"") if alias is not None else original
+        if spec is not None:
+            desc: Desc = ("k", f"I:{original}:{spec}")
+            self.row(name, "export", desc, name=original)
+        else:
+            desc = ("n", scope, original)
+            self.row(name, "export", desc, name=original)
+        self.exports[exported] = desc

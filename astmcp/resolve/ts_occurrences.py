@@ -1,0 +1,215 @@
+"""Occurrences: identifiers, member accesses, type references, doc links and JSX names become reference rows."""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node, Point
+
+from astmcp.resolve.ts_descriptors import Descriptors
+from astmcp.resolve.ts_fact_state import MEMBER_NAMES, UNTYPED_KEY, is_ident, named_nodes
+from astmcp.resolve.ts_scopes import Binding, Scope
+
+_DOC_LINK = re.compile(
+    rb"(?:\{@link(?:code|plain)?\s+|@throws\s+\{)(?P<head>[A-Za-z_$][\w$]*)(?:\.(?P<member>[A-Za-z_$][\w$]*))?"
+)
+_KEY = ("k", UNTYPED_KEY)
+
+
+class Occurrences(Descriptors):
+    # -- occurrences -----------------------------------------------------------
+    def expr(self, node: Node, scope: Scope, kind: str) -> None:
+        """Visit an expression whose own occurrence is a ``kind`` (call, write)."""
+        kind_of = node.type
+        if kind_of == "identifier":
+            self.row(node, kind, ("n", scope, self.text(node)))
+        elif kind_of == "member_expression":
+            self.member_expression(node, scope, kind)
+        elif kind_of in ("parenthesized_expression", "non_null_expression") and node.named_children:
+            self.expr(node.named_children[0], scope, kind)
+        else:
+            self.visit(node, scope)
+
+    def identifier(self, node: Node, scope: Scope) -> None:
+        name = self.text(node)
+        found = scope.lookup(name)
+        if found is None or found.chain is not None:  # a local seen already is dropped now
+            self.row(node, "read", ("n", scope, name), name=name)
+
+    def type_identifier(self, node: Node, scope: Scope) -> None:
+        name = self.text(node)
+        found = scope.lookup(name)
+        if found is None or found.chain is not None:
+            self.row(node, self.type_kind, ("n", scope, name), name=name)
+
+    def shorthand(self, node: Node, scope: Scope) -> None:
+        self.row(node, "read", ("n", scope, self.text(node)))
+        self.row(node, "attribute", _KEY, name=self.text(node))  # the property: a name hit
+
+    def member_expression(self, node: Node, scope: Scope, kind: str = "read") -> None:
+        obj = node.child_by_field_name("object")
+        prop = node.child_by_field_name("property")
+        if obj is not None:
+            self.expr(obj, scope, "read")
+        if prop is not None and prop.type in MEMBER_NAMES:
+            member_kind = "attribute" if kind == "read" else kind
+            self.row(prop, member_kind, self.desc(obj, scope), member=True)
+
+    def assignment(self, node: Node, scope: Scope) -> None:
+        left = node.child_by_field_name("left")
+        right = node.child_by_field_name("right")
+        if left is not None:
+            self.expr(left, scope, "write")
+        if right is not None:
+            self.visit(right, scope)
+
+    def update(self, node: Node, scope: Scope) -> None:
+        arg = node.child_by_field_name("argument")
+        if arg is not None:
+            self.expr(arg, scope, "write")
+
+    def subscript(self, node: Node, scope: Scope) -> None:
+        obj = node.child_by_field_name("object")
+        index = node.child_by_field_name("index")
+        if obj is not None:
+            self.expr(obj, scope, "read")
+        if index is None:
+            return
+        if index.type == "string":
+            self.string_hit(index)
+        else:
+            self.visit(index, scope)
+
+    def string_hit(self, node: Node) -> None:
+        inner = node.named_children
+        if len(inner) == 1 and inner[0].type == "string_fragment":
+            text = self.text(inner[0])
+            if is_ident(text):
+                self.row(inner[0], "string", None, name=text)
+
+    def literal_type(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children:
+            if child.type == "string":
+                self.string_hit(child)
+
+    def lookup_type(self, node: Node, scope: Scope) -> None:
+        """``X["key"]`` names X's member ``key`` (a name hit when X cannot be typed)."""
+        parts = node.named_children
+        key = self.literal_name(parts[1]) if len(parts) == 2 else None
+        if key is None:
+            self.children(node, scope)
+            return
+        self.visit(parts[0], scope)
+        base = self.tdesc(parts[0], scope)
+        fragment = parts[1].named_children[0].named_children[0]
+        self.row(fragment, "string", ("i", base) if base is not None else None, member=True, name=key)
+
+    def nested_type(self, node: Node, scope: Scope) -> None:
+        parts = node.named_children
+        if len(parts) < 2:
+            return
+        first, last = parts[0], parts[-1]
+        if first.type == "identifier":
+            self.row(first, "read", ("n", scope, self.text(first)))
+        else:
+            self.visit(first, scope)
+        self.row(last, self.type_kind, self.tdesc(first, scope), member=True)
+
+    def nested_identifier(self, node: Node, scope: Scope) -> None:
+        """``a.b`` before a type name (``a.b.T``): ``b`` is a member of ``a``."""
+        parts = node.named_children
+        if len(parts) < 2:
+            return
+        first, last = parts[0], parts[-1]
+        if first.type == "identifier":
+            self.row(first, "read", ("n", scope, self.text(first)))
+        else:
+            self.visit(first, scope)
+        if last.type in MEMBER_NAMES:
+            self.row(last, "read", self.tdesc(first, scope), member=True)
+
+    def labeled(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children:
+            if child.type != "statement_identifier":
+                self.visit(child, scope)
+
+    def comment(self, node: Node, scope: Scope) -> None:
+        """``{@link Name}`` / ``{@link Name.member}`` / ``@throws {Name}`` in doc comments."""
+        raw = self.raw[node.start_byte : node.end_byte]
+        if b"@link" not in raw and b"@throws" not in raw:
+            return
+        for match in _DOC_LINK.finditer(raw):
+            head = match.start("head")
+            name = match["head"].decode("utf-8", errors="replace")
+            start = self.point(node, raw, head)
+            stop = Point(start.row, start.column + len(match["head"]))
+            kind = "type" if match.group(0).startswith(b"@throws") else "read"
+            self.pending.append((name, start, stop, kind, ("n", scope, name), self.owner, False))
+            if match["member"] is not None:
+                at = self.point(node, raw, match.start("member"))
+                member = match["member"].decode("utf-8", errors="replace")
+                stop = Point(at.row, at.column + len(match["member"]))
+                self.pending.append((member, at, stop, "read", ("n", scope, name), self.owner, True))
+
+    @staticmethod
+    def point(node: Node, raw: bytes, offset: int) -> Point:
+        start = node.start_point
+        newlines = raw.count(b"\n", 0, offset)
+        if not newlines:
+            return Point(start.row, start.column + offset)
+        return Point(start.row + newlines, offset - raw.rindex(b"\n", 0, offset) - 1)
+
+    # -- scopes ----------------------------------------------------------------
+    def block(self, node: Node, scope: Scope) -> None:
+        self.children(node, Scope(scope, False))
+
+    def loop(self, node: Node, scope: Scope) -> None:
+        self.children(node, Scope(scope, False))
+
+    def type_parameter(self, node: Node, scope: Scope) -> None:
+        """A type parameter stands for ``T:<key>``: what a call site binds it to, else its
+        constraint (at a call site that does not bind it, its default first)."""
+        name = node.child_by_field_name("name")
+        if name is not None:
+            key = self.key(name)
+            scope.names[self.text(name)] = Binding(None, ("k", f"T:{key}"))
+            bound = named_nodes(node.child_by_field_name("constraint"))
+            default = named_nodes(node.child_by_field_name("value"))
+            self.tparams[key] = (
+                self.tdesc(bound[0], scope) if bound else None,
+                self.tdesc(default[0], scope) if default else None,
+            )
+        for child in node.named_children:
+            if child != name:
+                self.visit(child, scope)
+
+    def mapped_type(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        if name is not None:
+            scope.names[self.text(name)] = Binding(None)
+        for child in node.named_children:
+            if child != name:
+                self.visit(child, scope)
+
+    def infer_type(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children:
+            if child.type == "type_identifier":
+                scope.names[self.text(child)] = Binding(None)
+
+    # -- JSX -------------------------------------------------------------------
+    def jsx(self, node: Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        for child in node.named_children:
+            if child == name and name is not None:
+                if name.type == "identifier":
+                    text = self.text(name)
+                    if text[:1].isupper():
+                        self.row(name, "call", ("n", scope, text))
+                elif name.type in ("member_expression", "nested_identifier"):
+                    self.member_expression(name, scope, "call") if name.type == "member_expression" else None
+            else:
+                self.visit(child, scope)
+
+    def jsx_attribute(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children[1:]:
+            self.visit(child, scope)
