@@ -12,53 +12,8 @@
 const path = require("path");
 const fs = require("fs");
 
-const [tsDir, rootArg, configArg] = process.argv.slice(2);
-const ts = require(path.resolve(tsDir));
-const root = path.resolve(rootArg);
-
-function sourceFiles(dir) {
-  const out = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== "node_modules" && entry.name !== ".astmcp") out.push(...sourceFiles(full));
-    } else if (/\.(ts|tsx|mts|cts)$/.test(entry.name)) {
-      out.push(full);
-    }
-  }
-  return out;
-}
-
-function compilerOptions() {
-  const options = {
-    noEmit: true,
-    noLib: true,
-    types: [],
-    skipLibCheck: true,
-    allowJs: false,
-    jsx: ts.JsxEmit.Preserve,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
-    allowImportingTsExtensions: true,
-    target: ts.ScriptTarget.ESNext,
-  };
-  if (configArg) {
-    const config = ts.readConfigFile(configArg, ts.sys.readFile).config || {};
-    const paths = (config.compilerOptions || {}).paths;
-    if (paths) {
-      const base = path.dirname(path.resolve(configArg));
-      options.paths = {};
-      for (const [pattern, targets] of Object.entries(paths)) {
-        options.paths[pattern] = targets.map((t) => path.join(base, t));
-      }
-    }
-  }
-  return options;
-}
-
-const files = sourceFiles(root);
+const { ts, root, files, options } = require("./ts_oracle_program.cjs").load(process.argv.slice(2));
 const texts = new Map(files.map((f) => [f, fs.readFileSync(f, "utf8")]));
-const options = compilerOptions();
 const host = {
   getScriptFileNames: () => files,
   getScriptVersion: () => "1",

@@ -56,22 +56,38 @@ class MemberWalker(WalkerBase):
         body = node.child_by_field_name("body")
         first = first_non_decorator(node)
         sig = self.header(first, body, node)
+        path = self.member(scope, name, kind, node, name_node, sig, mods, decorator, comment, decorator)
+        if kind == "constructor":
+            self.parameter_properties(node, scope)
+        if body is not None:
+            self.block(body, Scope(path, "function", False))
+
+    def member(
+        self,
+        scope: Scope,
+        name: str,
+        kind: str,
+        node: Node,
+        name_node: Node | None,
+        sig: str,
+        mods: set[str],
+        start: Node | None,
+        comment: Node | None,
+        decorator: Node | None,
+    ) -> str:
+        """Emits a class member, exported when its class is and no modifier or ``#`` hides it."""
         visible = scope.exported and not (mods & HIDDEN_MODIFIERS) and not name.startswith("#")
-        path = self.emit(
+        return self.emit(
             scope,
             name,
             kind,
             node,
             name_node,
             sig,
-            start=decorator,
+            start=start,
             doc=self.doc_of(comment, decorator or node),
             exported=visible,
         )
-        if kind == "constructor":
-            self.parameter_properties(node, scope)
-        if body is not None:
-            self.block(body, Scope(path, "function", False))
 
     def parameter_properties(self, node: Node, scope: Scope) -> None:
         params = node.child_by_field_name("parameters")
@@ -118,17 +134,9 @@ class MemberWalker(WalkerBase):
             sig = head + " " + value_text(self.src, value)
         else:
             sig = self.header(first, None, node)
-        visible = scope.exported and not (mods & HIDDEN_MODIFIERS) and not name.startswith("#")
-        path = self.emit(
-            scope,
-            name,
-            kind,
-            node,
-            name_node,
-            sig.rstrip(";"),
-            start=decorator or first_decorator(node),
-            doc=self.doc_of(comment, decorator or node),
-            exported=visible,
+        start = decorator or first_decorator(node)
+        path = self.member(
+            scope, name, kind, node, name_node, sig.rstrip(";"), mods, start, comment, decorator
         )
         if kind == "method" and value is not None:
             body = value.child_by_field_name("body")

@@ -302,27 +302,21 @@ class SymbolWalker(MemberWalker, CommonJsWalker):
     def function(
         self, node: Node, scope: Scope, wrapper: Node, comment: Node | None, visible: bool, default: bool
     ) -> None:
-        name_node = node.child_by_field_name("name")
-        body = node.child_by_field_name("body")
-        sig = self.header(_sig_start(wrapper), body, node)
-        default_kw = next((c for c in wrapper.children if c.type == "default"), None)
-        path = self.emit(
-            scope,
-            self.name_of(name_node) or "default",
-            "function",
-            wrapper,
-            name_node or default_kw,
-            sig,
-            start=_span_start(wrapper),
-            doc=self.doc_of(comment, wrapper),
-            exported=visible,
-        )
+        path, body = self.declared(node, scope, wrapper, comment, visible, "function")
         if body is not None:
             self.block(body, Scope(path, "function", False))
 
     def klass(
         self, node: Node, scope: Scope, wrapper: Node, comment: Node | None, visible: bool, default: bool
     ) -> None:
+        path, _ = self.declared(node, scope, wrapper, comment, visible, "class")
+        self.class_body(node, Scope(path, "class", visible, scope.ambient))
+
+    def declared(
+        self, node: Node, scope: Scope, wrapper: Node, comment: Node | None, visible: bool, kind: str
+    ) -> tuple[str, Node | None]:
+        """Emits a function or class declaration (an anonymous ``export default`` one is ``default``,
+        named at the keyword): its symbol path and its body."""
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         sig = self.header(_sig_start(wrapper), body, node)
@@ -330,7 +324,7 @@ class SymbolWalker(MemberWalker, CommonJsWalker):
         path = self.emit(
             scope,
             self.name_of(name_node) or "default",
-            "class",
+            kind,
             wrapper,
             name_node or default_kw,
             sig,
@@ -338,7 +332,7 @@ class SymbolWalker(MemberWalker, CommonJsWalker):
             doc=self.doc_of(comment, wrapper),
             exported=visible,
         )
-        self.class_body(node, Scope(path, "class", visible, scope.ambient))
+        return path, body
 
     def namespace(self, node: Node, scope: Scope, wrapper: Node, comment: Node | None, visible: bool) -> None:
         name_node = node.child_by_field_name("name")

@@ -13,6 +13,7 @@ import json
 import os
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,58 +36,58 @@ _MAX_EXTENDS_DEPTH = 16
 
 def parse_jsonc(text: str) -> Any:
     """JSON with ``//``/``/* */`` comments and trailing commas (tsconfig dialect)."""
+    return json.loads(_rewrite(_rewrite(text, _comment), _trailing_comma))
+
+
+# A cut at text[i]: where the text resumes, and what stands for the cut part.
+_Cut = Callable[[str, int], tuple[int, str] | None]
+
+
+def _rewrite(text: str, cut: _Cut) -> str:
+    """``text`` with the parts ``cut`` finds outside string literals replaced."""
     out: list[str] = []
     i = 0
     n = len(text)
     start = 0
     while i < n:
-        ch = text[i]
-        if ch == '"':
+        if text[i] == '"':
             i += 1
             while i < n and text[i] != '"':
                 i += 2 if text[i] == "\\" else 1
             i += 1
             continue
-        if ch == "/" and i + 1 < n and text[i + 1] in "/*":
-            out.append(text[start:i])
-            if text[i + 1] == "/":
-                end = text.find("\n", i)
-                i = n if end < 0 else end
-            else:
-                end = text.find("*/", i + 2)
-                i = n if end < 0 else end + 2
-            out.append(" ")
-            start = i
-            continue
-        i += 1
-    out.append(text[start:])
-    return json.loads(_drop_trailing_commas("".join(out)))
-
-
-def _drop_trailing_commas(text: str) -> str:
-    """A comma followed (once comments are gone) by ``}`` or ``]`` is dropped."""
-    out: list[str] = []
-    i = 0
-    n = len(text)
-    start = 0
-    while i < n:
-        ch = text[i]
-        if ch == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
+        found = cut(text, i)
+        if found is None:
             i += 1
             continue
-        if ch == ",":
-            j = i + 1
-            while j < n and text[j] in " \t\r\n":
-                j += 1
-            if j < n and text[j] in "}]":
-                out.append(text[start:i])
-                start = i + 1
-        i += 1
+        out.append(text[start:i])
+        i, replacement = found
+        out.append(replacement)
+        start = i
     out.append(text[start:])
     return "".join(out)
+
+
+def _comment(text: str, i: int) -> tuple[int, str] | None:
+    """A ``//`` or ``/* */`` comment becomes a space."""
+    if text[i] != "/" or i + 1 >= len(text) or text[i + 1] not in "/*":
+        return None
+    if text[i + 1] == "/":
+        end = text.find("\n", i)
+        return (len(text) if end < 0 else end), " "
+    end = text.find("*/", i + 2)
+    return (len(text) if end < 0 else end + 2), " "
+
+
+def _trailing_comma(text: str, i: int) -> tuple[int, str] | None:
+    """A comma followed (once comments are gone) by ``}`` or ``]`` is dropped."""
+    if text[i] != ",":
+        return None
+    j = i + 1
+    n = len(text)
+    while j < n and text[j] in " \t\r\n":
+        j += 1
+    return (i + 1, "") if j < n and text[j] in "}]" else None
 
 
 def load_jsonc(path: Path) -> Any:

@@ -112,23 +112,19 @@ class Functions(Declarations):
 
     # -- calls -----------------------------------------------------------------
     def call_expression(self, node: Node, scope: Scope) -> None:
-        fn = node.child_by_field_name("function")
-        if fn is not None:
-            self.expr(fn, scope, "call")
-        for child in node.named_children:
-            if child.type == "arguments":
-                self.arguments(child, scope, fn, False)
-            elif child != fn:
-                self.visit(child, scope)
+        self.call(node, scope, node.child_by_field_name("function"), False)
 
     def new_expression(self, node: Node, scope: Scope) -> None:
-        ctor = node.child_by_field_name("constructor")
-        if ctor is not None:
-            self.expr(ctor, scope, "call")
+        self.call(node, scope, node.child_by_field_name("constructor"), True)
+
+    def call(self, node: Node, scope: Scope, callee: Node | None, new: bool) -> None:
+        """A call or ``new``: the callee is called, its arguments are passed to it."""
+        if callee is not None:
+            self.expr(callee, scope, "call")
         for child in node.named_children:
             if child.type == "arguments":
-                self.arguments(child, scope, ctor, True)
-            elif child != ctor:
+                self.arguments(child, scope, callee, new)
+            elif child != callee:
                 self.visit(child, scope)
 
     def arguments(self, node: Node, scope: Scope, callee: Node | None, new: bool) -> None:

@@ -105,28 +105,29 @@ class Occurrences(Descriptors):
         self.row(fragment, "string", ("i", base) if base is not None else None, member=True, name=key)
 
     def nested_type(self, node: Node, scope: Scope) -> None:
-        parts = node.named_children
-        if len(parts) < 2:
-            return
-        first, last = parts[0], parts[-1]
-        if first.type == "identifier":
-            self.row(first, "read", ("n", scope, self.text(first)))
-        else:
-            self.visit(first, scope)
-        self.row(last, self.type_kind, self.tdesc(first, scope), member=True)
+        parts = self.qualifier(node, scope)
+        if parts is not None:
+            first, last = parts
+            self.row(last, self.type_kind, self.tdesc(first, scope), member=True)
 
     def nested_identifier(self, node: Node, scope: Scope) -> None:
         """``a.b`` before a type name (``a.b.T``): ``b`` is a member of ``a``."""
+        parts = self.qualifier(node, scope)
+        if parts is not None and parts[1].type in MEMBER_NAMES:
+            first, last = parts
+            self.row(last, "read", self.tdesc(first, scope), member=True)
+
+    def qualifier(self, node: Node, scope: Scope) -> tuple[Node, Node] | None:
+        """``a.b.T``: visits the qualifier ``a.b`` (its head is read) and gives it with the last name."""
         parts = node.named_children
         if len(parts) < 2:
-            return
+            return None
         first, last = parts[0], parts[-1]
         if first.type == "identifier":
             self.row(first, "read", ("n", scope, self.text(first)))
         else:
             self.visit(first, scope)
-        if last.type in MEMBER_NAMES:
-            self.row(last, "read", self.tdesc(first, scope), member=True)
+        return first, last
 
     def labeled(self, node: Node, scope: Scope) -> None:
         for child in node.named_children:
