@@ -7,8 +7,10 @@ Entities met while resolving a chain:
 ``("x", name)`` something outside the project (or no symbol), ``None`` unknown.
 
 Incremental: each linked file records what its resolution consulted
-(``link_deps``); a change re-links the changed files and the files that
-consulted them, not the project.
+(``link_deps``): a module's top-level name ``path::name`` (the name's symbols and
+per-name facts), or the whole ``path`` (its star imports, ``__all__``, unions,
+fixtures); a change re-links the changed files and the files that consulted what
+changed, not the project.
 """
 
 from __future__ import annotations
@@ -105,11 +107,10 @@ class Resolver:
     def __init__(self, conn: sqlite3.Connection, fresh: dict[str, dict[str, Any]]) -> None:
         self.conn = conn
         self.fresh = fresh
-        paths = [r[0] for r in conn.execute("SELECT path FROM files WHERE language = ?", (PYTHON,))]
-        self.modules = ModuleMap(paths)
         self.file_ids: dict[str, int] = {
             r[0]: r[1] for r in conn.execute("SELECT path, id FROM files WHERE language = ?", (PYTHON,))
         }
+        self.modules = _module_map(frozenset(self.file_ids))
         self._facts: dict[str, dict[str, Any]] = {}
         self._tables: dict[str, dict[str, list[_Sym]]] = {}
         self.syms: dict[int, _Sym] = {}
@@ -151,7 +152,7 @@ class Resolver:
         return found
 
     def symbol(self, path: str, symbol_path: str) -> _Sym | None:
-        self.deps.add(path)
+        self.deps.add(name_dep(path, symbol_path))
         found = self.table(path).get(symbol_path)
         return found[0] if found else None
 
@@ -217,6 +218,8 @@ class Resolver:
             return self.module(path, 0, chain[2:])
         if tag == "L":
             return ("x", chain[2:])
+        if tag in "UOG":
+            self.deps.add(path)  # the module's unions, star imports
         if tag == "U":
             return self.union(path, chain, self.facts(path).get("unions", [])[int(chain[2:])])
         if tag == "F":
@@ -270,6 +273,7 @@ class Resolver:
     def fixture(self, path: str, name: str) -> Entity:
         """The value of the pytest fixture ``name`` for a test in ``path``: the module's own,
         else the nearest ``conftest.py`` up the folders'."""
+        self.deps.add(path)
         chain = self.facts(path).get("fixtures", {}).get(name)
         if chain is not None:
             return self.resolve(path, chain)
@@ -442,6 +446,7 @@ class Resolver:
         path: str = where
         facts = self.facts(path)
         if exported_only:
+            self.deps.add(path)  # its __all__
             names = facts.get("all")
             if names is not None and name not in names:
                 return None
@@ -465,6 +470,7 @@ class Resolver:
                 if child[0] == "m":
                     self.deps.add(child[1])
                 return child
+        self.deps.add(path)  # its star imports
         for star in facts.get("star", ()):
             mod = self.resolve(path, star)
             if mod is not None and mod[0] in ("m", "d"):
@@ -606,7 +612,8 @@ class PythonLinker:
         existing = conn.execute("SELECT 1 FROM module_facts LIMIT 1").fetchone() is not None
         for path in changes.removed_paths:
             conn.execute("DELETE FROM module_facts WHERE path = ?", (path,))
-        reshaped: list[str] = []  # changed files whose interface (facts, symbol list) changed
+        reshaped: list[str] = []  # changed files whose module-wide facts changed
+        renamed: list[str] = []  # `path::name` of top-level names whose symbols or facts changed
         id_map: list[tuple[int, int]] = []
         for path, payload in fresh.items():
             data = json.dumps(
@@ -614,15 +621,18 @@ class PythonLinker:
             )
             symbols = [(sym.symbol_path, sym.kind, sym.id) for sym in _in_order(resolver.table(path))]
             old = conn.execute("SELECT data, symbols FROM module_facts WHERE path = ?", (path,)).fetchone()
-            old_symbols: list[list[Any]] = json.loads(old[1]) if old else []
-            if (
-                old is not None
-                and old[0] == data
-                and [s[:2] for s in old_symbols] == [list(s[:2]) for s in symbols]
-            ):
-                id_map.extend((o[2], n[2]) for o, n in zip(old_symbols, symbols, strict=True))
-            else:
+            old_rest, old_names = _by_name(json.loads(old[0]), json.loads(old[1])) if old else ("", {})
+            new_rest, new_names = _by_name(json.loads(data), symbols)
+            if old is None or old_rest != new_rest:
                 reshaped.append(path)
+            else:
+                # What others resolved into an unchanged name is unchanged but for symbol ids.
+                for name in old_names.keys() | new_names.keys():
+                    before, after = old_names.get(name), new_names.get(name)
+                    if before is not None and after is not None and before[0] == after[0]:
+                        id_map.extend(zip(before[1], after[1], strict=True))
+                    else:
+                        renamed.append(name_dep(path, name))
             conn.execute(
                 "INSERT OR REPLACE INTO module_facts(path, data, symbols) VALUES (?, ?, ?)",
                 (path, data, json.dumps(symbols, separators=(",", ":"))),
@@ -631,10 +641,9 @@ class PythonLinker:
         if full:
             targets = list(resolver.file_ids)
         else:
-            # Same interface: what others resolved into the file is unchanged but for symbol ids.
             _remap(conn, id_map)
             targets = sorted(
-                set(fresh) | self.dependants(conn, resolver, [*reshaped, *changes.removed_paths])
+                set(fresh) | self.dependants(conn, resolver, [*reshaped, *changes.removed_paths], renamed)
             )
         # A bulk load is faster into unindexed tables; the indexes come back at the end.
         dropped = _drop_indexes(conn) if full else []
@@ -647,23 +656,35 @@ class PythonLinker:
                 conn.execute(sql)
 
     @staticmethod
-    def dependants(conn: sqlite3.Connection, resolver: Resolver, paths: Iterable[str]) -> set[str]:
-        keys: set[str] = set()
+    def dependants(
+        conn: sqlite3.Connection, resolver: Resolver, paths: Iterable[str], names: Iterable[str] = ()
+    ) -> set[str]:
+        """Files that consulted any of ``paths`` (whole modules: any of their names too)
+        or any of ``names`` (``path::name`` keys)."""
+        keys: set[str] = set(names)
+        ids: set[int] = set()
         for path in paths:
             if not path.endswith((".py", ".pyi")):
                 continue
             keys.add(path)
             keys.add("?@" + path_key(path))
             keys.update("?" + name for name in resolver.modules.names_of(path))
-        if not keys:
-            return set()
-        ids = {
-            row[0]
-            for row in conn.execute(
-                f"SELECT DISTINCT file_id FROM link_deps WHERE dep IN ({','.join('?' * len(keys))})",
-                tuple(keys),
+            prefix = name_dep(path, "")
+            ids.update(
+                row[0]
+                for row in conn.execute(
+                    "SELECT DISTINCT file_id FROM link_deps WHERE dep >= ? AND dep < ?",
+                    (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)),
+                )
             )
-        }
+        if keys:
+            ids.update(
+                row[0]
+                for row in conn.execute(
+                    f"SELECT DISTINCT file_id FROM link_deps WHERE dep IN ({','.join('?' * len(keys))})",
+                    tuple(keys),
+                )
+            )
         by_id = {v: k for k, v in resolver.file_ids.items()}
         return {by_id[i] for i in ids if i in by_id}
 
@@ -746,10 +767,10 @@ class PythonLinker:
             [(file_id, src, dst, key, kind, line) for (src, dst, key, kind), line in edges.items()],
         )
         self.resolve_imports(conn, resolver, path, file_id)
-        resolver.deps.discard(path)
+        own = name_dep(path, "")
         conn.executemany(
             "INSERT INTO link_deps(file_id, dep) VALUES (?, ?)",
-            [(file_id, dep) for dep in sorted(resolver.deps)],
+            [(file_id, dep) for dep in sorted(resolver.deps) if dep != path and not dep.startswith(own)],
         )
 
     @staticmethod
@@ -766,6 +787,43 @@ class PythonLinker:
                     target = member[1]
             updates.append((target, import_id))
         conn.executemany("UPDATE imports SET resolved_path = ? WHERE id = ?", updates)
+
+
+_MODULE_MAPS: dict[frozenset[str], ModuleMap] = {}
+
+
+def _module_map(paths: frozenset[str]) -> ModuleMap:
+    """The module map of a set of paths, kept for the next refresh (most change no path)."""
+    found = _MODULE_MAPS.get(paths)
+    if found is None:
+        _MODULE_MAPS.clear()
+        found = _MODULE_MAPS[paths] = ModuleMap(sorted(paths))
+    return found
+
+
+def name_dep(path: str, symbol_path: str) -> str:
+    """The ``link_deps`` key of the top-level name ``symbol_path`` is under in ``path``."""
+    return f"{path}::{symbol_path.partition('.')[0]}"
+
+
+# per-name facts (keyed by symbol path or top-level name); the rest is module-wide
+_PER_NAME = ("binds", "vtypes", "rtypes", "bases")
+
+
+def _by_name(data: dict[str, Any], symbols: list[Any]) -> tuple[str, dict[str, tuple[list[Any], list[int]]]]:
+    """A module's facts split into the module-wide part (as JSON) and, per top-level name,
+    what resolving it can read (its symbols' paths and kinds in order, its per-name facts)
+    with its symbols' ids."""
+    names: dict[str, tuple[list[Any], list[int]]] = {}
+    for symbol_path, kind, symbol_id in symbols:
+        found = names.setdefault(symbol_path.partition(".")[0], ([], []))
+        found[0].append((symbol_path, kind))
+        found[1].append(symbol_id)
+    for key in _PER_NAME:
+        for symbol_path, value in sorted(data.get(key, {}).items()):
+            names.setdefault(symbol_path.partition(".")[0], ([], []))[0].append((key, symbol_path, value))
+    rest = json.dumps({k: v for k, v in data.items() if k not in _PER_NAME}, sort_keys=True)
+    return rest, names
 
 
 def _in_order(table: dict[str, list[_Sym]]) -> list[_Sym]:
