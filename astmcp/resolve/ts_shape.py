@@ -17,7 +17,7 @@ from typing import Any
 
 from astmcp.resolve.ts_facts import LOCAL_FIELDS
 
-__all__ = ["shape"]
+__all__ = ["name_shapes", "shape"]
 
 _POSITION = re.compile(r"P:(\d+:\d+)")
 _UNION = re.compile(r"U:\d+:\d+")  # a union annotation's position: no symbol, only its alternatives count
@@ -51,3 +51,52 @@ def shape(payload: dict[str, Any], symbols: Iterable[tuple[str, str, str]]) -> s
             facts[field] = value
     text = json.dumps([listed, facts], separators=(",", ":"), sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def name_shapes(
+    payload: dict[str, Any], symbols: Iterable[tuple[str, str, str, int]]
+) -> tuple[str, dict[str, tuple[str, list[int]]]]:
+    """The shape split by top-level name: per name, a digest of its symbols
+    ``(symbol_path, kind)`` in file order and of the link facts keyed by their positions
+    or by the name as exported, with the symbols' ids; and a digest of the rest (star
+    exports, ``export =``, facts at positions of no symbol). An edit that keeps every old
+    name's digest and the rest only added names: files that never looked those names up
+    resolve as before. ``symbols``: ``(symbol_path, kind, "line:col", id)`` in file order."""
+    names: dict[str, str] = {}
+    owner: dict[str, str] = {}
+    listed: dict[str, list[Any]] = {}
+    ids: dict[str, list[int]] = {}
+    seen: dict[str, int] = {}
+    for symbol_path, kind, key, symbol_id in symbols:
+        n = seen.get(symbol_path, 0)
+        seen[symbol_path] = n + 1
+        names.setdefault(key, f"{symbol_path}#{n}")
+        top = symbol_path.partition(".")[0]
+        owner.setdefault(key, top)
+        listed.setdefault(top, []).append((symbol_path, kind))
+        ids.setdefault(top, []).append(symbol_id)
+
+    def rename(text: str) -> str:
+        return _UNION.sub("U:?", _POSITION.sub(lambda m: "P:" + names.get(m.group(1), "?"), text))
+
+    facts: dict[str, list[Any]] = {}
+    rest: list[Any] = []
+    for field, value in payload.items():
+        if field in LOCAL_FIELDS:
+            continue
+        if not isinstance(value, dict):
+            rest.append([field, value])
+            continue
+        for k, v in value.items():
+            entry = [field, names.get(k, rename("P:" + k)), rename(json.dumps(v, separators=(",", ":")))]
+            name = (k if k != "=" else None) if field == "exports" else owner.get(k)
+            if name is None:
+                rest.append(entry)
+            else:
+                facts.setdefault(name, []).append(entry)
+    out: dict[str, tuple[str, list[int]]] = {}
+    for top in listed.keys() | facts.keys():
+        text = json.dumps([listed.get(top, []), sorted(facts.get(top, []))], separators=(",", ":"))
+        out[top] = (hashlib.sha256(text.encode("utf-8")).hexdigest(), ids.get(top, []))
+    rest_text = json.dumps(sorted(rest, key=lambda e: json.dumps(e, sort_keys=True)), sort_keys=True)
+    return hashlib.sha256(rest_text.encode("utf-8")).hexdigest(), out

@@ -26,7 +26,7 @@ from typing import Any
 from astmcp.index.indexer import Changes
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
-from astmcp.resolve.ts_shape import shape
+from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import CALLABLE, CLASSLIKE, TYPED, Entity, Subst, Sym, Table, TypeSteps, frozen
 
 _LANGUAGES = ("typescript", "javascript")
@@ -206,6 +206,7 @@ class Resolver(TypeSteps):
 
     def _member(self, path: str, name: str) -> Entity:
         self.deps.add(path)
+        self.deps.add(f"{path}::{name}")  # for an edit that only adds names (ts_shape.name_shapes)
         facts = self.facts(path)
         exports = facts.get("exports", {})
         chain = exports.get(name)
@@ -395,7 +396,7 @@ class TsLinker:
         for path in fresh:
             row = conn.execute("SELECT symbols FROM module_facts WHERE path = ?", (path,)).fetchone()
             if row is not None:
-                previous[path] = json.loads(row[0]) or ["", []]
+                previous[path] = json.loads(row[0]) or ["", [], "", {}]
         added = any(path not in previous for path in fresh)
         for path in removed:
             conn.execute("DELETE FROM module_facts WHERE path = ?", (path,))
@@ -410,12 +411,18 @@ class TsLinker:
                 key=lambda sym: (sym.line, sym.key, sym.id),
             )
             digest = shape(payload, ((sym.symbol_path, sym.kind, sym.key) for sym in syms))
-            old_digest, old_ids = previous.get(path, ["", []])
+            rest, names = name_shapes(payload, ((sym.symbol_path, sym.kind, sym.key, sym.id) for sym in syms))
+            old_digest, old_ids, old_rest, old_names = previous.get(path, ["", [], "", {}])
             if old_digest == digest and len(old_ids) == len(syms):
                 id_map.extend(zip(old_ids, (sym.id for sym in syms), strict=True))
+            elif old_rest == rest and all(names.get(n, ("",))[0] == old[0] for n, old in old_names.items()):
+                # only names added: the files that looked them up are re-linked, the rest remapped
+                for name, old in old_names.items():
+                    id_map.extend(zip(old[1], names[name][1], strict=True))
+                reshaped.extend(f"{path}::{name}" for name in names.keys() - old_names.keys())
             else:
                 reshaped.append(path)
-            record = json.dumps([digest, [sym.id for sym in syms]], separators=(",", ":"))
+            record = json.dumps([digest, [sym.id for sym in syms], rest, names], separators=(",", ":"))
             conn.execute(
                 "INSERT OR REPLACE INTO module_facts(path, data, symbols) VALUES (?, ?, ?)",
                 (path, data, record),
