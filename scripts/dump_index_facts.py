@@ -10,6 +10,7 @@ whole, without their ``id`` column.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import sys
 from collections.abc import Iterable
@@ -17,6 +18,10 @@ from typing import Any
 
 _KNOWN = {"meta", "files", "symbols", "imports", "diagnostics", "refs", "edges", "module_facts", "link_deps"}
 _SKIPPED = {"stats"}  # timings only
+
+
+def _canonical(text: str) -> str:
+    return json.dumps(json.loads(text), sort_keys=True, ensure_ascii=False)
 
 
 def dump(db: str) -> list[str]:
@@ -65,7 +70,14 @@ def dump(db: str) -> list[str]:
             )
         ),
     )
-    emit("module_facts", conn.execute("SELECT path, data, symbols FROM module_facts"))
+    # JSON columns in a canonical form: an object's key order may follow set iteration
+    emit(
+        "module_facts",
+        (
+            (p, _canonical(d), _canonical(s))
+            for p, d, s in conn.execute("SELECT path, data, symbols FROM module_facts")
+        ),
+    )
     emit("link_deps", ((paths[r[0]], r[1]) for r in conn.execute("SELECT file_id, dep FROM link_deps")))
     for (table,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
         if table in _KNOWN or table in _SKIPPED:

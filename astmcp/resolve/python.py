@@ -26,6 +26,7 @@ from astmcp.model import PYTHON
 from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_modules import ModuleMap, is_package, path_key, twin
+from astmcp.resolve.tracking import Tracking
 
 Entity = tuple[str, Any] | None
 # stored before a chain whose receiver resolved to nothing known: such a `name` hit is as
@@ -101,7 +102,7 @@ class _Sym:
         self.path = path
 
 
-class Resolver:
+class Resolver(Tracking[tuple[str, Any]]):
     """Lazy, memoised resolution over the index; one instance per link run."""
 
     def __init__(self, conn: sqlite3.Connection, fresh: dict[str, dict[str, Any]]) -> None:
@@ -114,14 +115,12 @@ class Resolver:
         self._facts: dict[str, dict[str, Any]] = {}
         self._tables: dict[str, dict[str, list[_Sym]]] = {}
         self.syms: dict[int, _Sym] = {}
-        self._memo: dict[tuple[Any, ...], tuple[Entity, frozenset[str]]] = {}
-        self._busy: set[tuple[Any, ...]] = set()
-        self._cycles = 0
+        # A result cut short by a cycle, or resting on an assumption, is not final: not memoised.
+        Tracking.__init__(self, keep_cut_short=False)
         # unions being checked: the value assumed for a use of the union inside its own alternatives
         self._assumed: dict[tuple[Any, ...], Entity] = {}
         self._settled: set[tuple[Any, ...]] = set()  # unions whose assumption held: memoised anyway
         self._assumption_uses = 0
-        self.deps: set[str] = set()
 
     # -- per-file data -----------------------------------------------------------
     def facts(self, path: str) -> dict[str, Any]:
@@ -157,27 +156,12 @@ class Resolver:
         return found[0] if found else None
 
     # -- memo with dependency tracking --------------------------------------------
-    def _tracked(self, key: tuple[Any, ...], compute: Callable[[], Entity]) -> Entity:
-        hit = self._memo.get(key)
-        if hit is not None:
-            self.deps |= hit[1]
-            return hit[0]
-        if key in self._busy:
-            self._cycles += 1
-            return None
-        outer, self.deps = self.deps, set()
-        cycles, assumed = self._cycles, self._assumption_uses
-        self._busy.add(key)
-        try:
-            result = compute()
-        finally:
-            self._busy.discard(key)
-            mine, self.deps = self.deps, outer
-            self.deps |= mine
-        # a result cut short by a cycle, or resting on an assumption, is not final
-        if (self._cycles == cycles and self._assumption_uses == assumed) or key in self._settled:
-            self._memo[key] = (result, frozenset(mine))
-        return result
+    def provisional(self) -> int:
+        # both only grow: the sum is unchanged exactly when neither a cycle nor an assumption was met
+        return self._cycles + self._assumption_uses
+
+    def settled(self, key: tuple[Any, ...]) -> bool:
+        return key in self._settled
 
     # -- chains ------------------------------------------------------------------
     def resolve(self, path: str, chain: str) -> Entity:

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from astmcp.index.indexer import Changes
+from astmcp.resolve.tracking import Tracking
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
 from astmcp.resolve.ts_shape import name_shapes, shape
@@ -47,7 +48,7 @@ _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
 MISSING_NAMESPACE = "N:"
 
 
-class Resolver(TypeSteps):
+class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
     """Lazy, memoised resolution over the index; one instance per link run."""
 
     def __init__(self, conn: sqlite3.Connection, fresh: dict[str, dict[str, Any]]) -> None:
@@ -61,10 +62,9 @@ class Resolver(TypeSteps):
         self._tables: dict[str, Table] = {}
         self._specs: dict[str, dict[str, tuple[str | None, int]]] = {}
         self.syms: dict[int, Sym] = {}
-        self._memo: dict[tuple[Any, ...], tuple[Entity, frozenset[str]]] = {}
-        self._busy: set[tuple[Any, ...]] = set()
-        self._cycles = 0
-        self.deps: set[str] = set()
+        # A result cut short by a cycle (a barrel re-exporting a module that imports it) is kept
+        # too: recomputing it for every caller is exponential in the cycle's length.
+        Tracking.__init__(self, keep_cut_short=True)
 
     # -- per-file data -----------------------------------------------------------
     def facts(self, path: str) -> dict[str, Any]:
@@ -113,30 +113,6 @@ class Resolver(TypeSteps):
         self.deps.add(path)
         found = self.table(path).by_path.get(symbol_path)
         return found[0] if found else None
-
-    # -- memo with dependency tracking --------------------------------------------
-    def _tracked(self, key: tuple[Any, ...], compute: Callable[[], Entity]) -> Entity:
-        hit = self._memo.get(key)
-        if hit is not None:
-            self.deps |= hit[1]
-            return hit[0]
-        if key in self._busy:
-            self._cycles += 1
-            return None
-        outer, self.deps = self.deps, set()
-        cycles = self._cycles
-        self._busy.add(key)
-        try:
-            result = compute()
-        finally:
-            self._busy.discard(key)
-            mine, self.deps = self.deps, outer
-            self.deps |= mine
-        # A result cut short by a cycle (a barrel re-exporting a module that imports it) is kept
-        # too: recomputing it for every caller is exponential in the cycle's length.
-        del cycles
-        self._memo[key] = (result, frozenset(mine))
-        return result
 
     # -- chains ------------------------------------------------------------------
     def resolve(self, path: str, chain: str) -> Entity:
