@@ -1,0 +1,241 @@
+"""Lookups the Python resolver builds on: per-file facts and symbols, modules, module members
+(re-exports, star imports, ``__all__``) and class members through project bases."""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import sqlite3
+from abc import abstractmethod
+from typing import Any
+
+from astmcp.model import PYTHON
+from astmcp.resolve.python_external import class_defines
+from astmcp.resolve.python_modules import ModuleMap, is_package, twin
+from astmcp.resolve.tracking import Tracking
+
+Entity = tuple[str, Any] | None
+_VALUED = ("variable", "attribute")
+CLASSLIKE = ("class",)
+
+
+class Sym:
+    __slots__ = ("id", "kind", "line", "name_col", "name_line", "path", "symbol_path")
+
+    def __init__(self, row: tuple[Any, ...], path: str) -> None:
+        self.id, self.symbol_path, self.kind, self.line, self.name_line, self.name_col = row
+        self.path = path
+
+
+class ModuleLookups(Tracking[tuple[str, Any]]):
+    """The resolver's per-file data and lookups (one instance per link run: see Resolver)."""
+
+    def __init__(self, conn: sqlite3.Connection, fresh: dict[str, dict[str, Any]]) -> None:
+        self.conn = conn
+        self.fresh = fresh
+        self.file_ids: dict[str, int] = {
+            r[0]: r[1] for r in conn.execute("SELECT path, id FROM files WHERE language = ?", (PYTHON,))
+        }
+        self.modules = _module_map(frozenset(self.file_ids))
+        self._facts: dict[str, dict[str, Any]] = {}
+        self._tables: dict[str, dict[str, list[Sym]]] = {}
+        self.syms: dict[int, Sym] = {}
+        # A result cut short by a cycle, or resting on an assumption, is not final: not memoised.
+        Tracking.__init__(self, keep_cut_short=False)
+        # unions being checked: the value assumed for a use of the union inside its own alternatives
+        self._assumed: dict[tuple[Any, ...], Entity] = {}
+        self._settled: set[tuple[Any, ...]] = set()  # unions whose assumption held: memoised anyway
+        self._assumption_uses = 0
+
+    # Resolving a chain (python_resolver), which lookups of re-exports and bases need.
+    @abstractmethod
+    def resolve(self, path: str, chain: str) -> Entity: ...
+
+    def facts(self, path: str) -> dict[str, Any]:
+        found = self._facts.get(path)
+        if found is None:
+            found = self.fresh.get(path)
+            if found is None:
+                row = self.conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone()
+                found = json.loads(row[0]) if row else {}
+            self._facts[path] = found
+        return found
+
+    def table(self, path: str) -> dict[str, list[Sym]]:
+        found = self._tables.get(path)
+        if found is None:
+            found = {}
+            file_id = self.file_ids.get(path)
+            if file_id is not None:
+                for row in self.conn.execute(
+                    "SELECT id, symbol_path, kind, line, name_line, name_col FROM symbols"
+                    " WHERE file_id = ? ORDER BY line",
+                    (file_id,),
+                ):
+                    sym = Sym(row, path)
+                    self.syms[sym.id] = sym
+                    found.setdefault(sym.symbol_path, []).append(sym)
+            self._tables[path] = found
+        return found
+
+    def symbol(self, path: str, symbol_path: str) -> Sym | None:
+        self.deps.add(name_dep(path, symbol_path))
+        found = self.table(path).get(symbol_path)
+        return found[0] if found else None
+
+    def provisional(self) -> int:
+        # both only grow: the sum is unchanged exactly when neither a cycle nor an assumption was met
+        return self._cycles + self._assumption_uses
+
+    def settled(self, key: tuple[Any, ...]) -> bool:
+        return key in self._settled
+
+    def module(self, path: str, level: int, module: str) -> Entity:
+        if level:
+            found = self.modules.relative(path, level, module)
+            if found is None:
+                folder = posixpath.dirname(path)
+                for _ in range(level - 1):
+                    folder = posixpath.dirname(folder)
+                self.deps.add("?@" + "/".join(p for p in [folder, *module.split(".")] if p))
+                return ("x", module)
+        else:
+            found = self.modules.absolute(module, path)
+            if found is None:
+                self.deps.add("?" + module)
+                return ("x", module)
+        if found[0] == "m":
+            self.deps.add(found[1])
+        else:
+            self.deps.add("?@" + found[1])
+        return found
+
+    def deref(self, entity: Entity) -> Entity:
+        """What a variable/attribute/property symbol holds, for a step applied to it."""
+        if entity is None or entity[0] != "s":
+            return entity
+        sym = self.syms[entity[1]]
+        if sym.kind in _VALUED:
+            chain = self.facts(sym.path).get("vtypes", {}).get(sym.symbol_path)
+            return self.resolve(sym.path, chain) if chain else None
+        if sym.kind == "property":
+            chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
+            return self.resolve(sym.path, chain) if chain else None
+        return entity
+
+    def member(self, module: Entity, name: str, exported_only: bool = False) -> Entity:
+        assert module is not None
+        hit = self._memo.get(("m", module, name, exported_only))
+        if hit is not None:
+            self.deps |= hit[1]
+            return hit[0]
+        return self._tracked(
+            ("m", module, name, exported_only), lambda: self._member(module, name, exported_only)
+        )
+
+    def _member(self, module: tuple[str, Any], name: str, exported_only: bool) -> Entity:
+        tag, where = module
+        if tag == "d":
+            self.deps.add("?@" + f"{where}/{name}")
+            child = self.modules.child(where, name)
+            if child is not None and child[0] == "m":
+                self.deps.add(child[1])
+            return child
+        path: str = where
+        facts = self.facts(path)
+        if exported_only:
+            self.deps.add(path)  # its __all__
+            names = facts.get("all")
+            if names is not None and name not in names:
+                return None
+            if names is None and name.startswith("_"):
+                return None
+        sym = self.symbol(path, name)
+        if sym is not None:
+            return ("s", sym.id)
+        fallback: Entity = None
+        bind = facts.get("binds", {}).get(name)
+        if bind:
+            found = self.resolve(path, bind)
+            if found is not None and found[0] != "x":
+                return found
+            fallback = found
+        if is_package(path):
+            folder = posixpath.dirname(path)
+            self.deps.add("?@" + f"{folder}/{name}" if folder else "?@" + name)
+            child = self.modules.child(folder, name)
+            if child is not None:
+                if child[0] == "m":
+                    self.deps.add(child[1])
+                return child
+        self.deps.add(path)  # its star imports
+        for star in facts.get("star", ()):
+            mod = self.resolve(path, star)
+            if mod is not None and mod[0] in ("m", "d"):
+                found = self.member(mod, name, exported_only=True)
+                if found is not None and found[0] != "x":
+                    return found
+        other = twin(path)
+        if other in self.file_ids:
+            sym = self.symbol(other, name)
+            if sym is not None:
+                return ("s", sym.id)
+        return fallback
+
+    def class_member(self, class_id: int, name: str, skip_self: bool) -> Entity:
+        hit = self._memo.get(("k", class_id, name, skip_self))
+        if hit is not None:
+            self.deps |= hit[1]
+            return hit[0]
+        return self._tracked(
+            ("k", class_id, name, skip_self), lambda: self._class_member(class_id, name, skip_self)
+        )
+
+    def _class_member(self, class_id: int, name: str, skip_self: bool) -> Entity:
+        cls = self.syms[class_id]
+        if not skip_self:
+            sym = self.symbol(cls.path, f"{cls.symbol_path}.{name}")
+            if sym is not None:
+                return ("s", sym.id)
+        external = False
+        for base in self.facts(cls.path).get("bases", {}).get(cls.symbol_path, ()):
+            found = self.deref_class(self.resolve(cls.path, base) if base else None)
+            if found is None:
+                continue
+            if found[0] == "x":
+                # an outside base is where the member lives unless its source shows it has none
+                # (`Generic`, `ABC`, `object`): then the member is unknown, a name hit
+                external = external or (bool(found[1]) and class_defines(found[1], name) is not False)
+                continue
+            if found[0] == "s":
+                member = self.class_member(found[1], name, skip_self=False)
+                if member is not None and member[0] != "x":
+                    return member
+                external = external or member is not None
+        return ("x", f"?.{name}") if external else None
+
+    def deref_class(self, entity: Entity) -> Entity:
+        if entity is not None and entity[0] == "s":
+            sym = self.syms[entity[1]]
+            if sym.kind in _VALUED:
+                return self.deref(entity)
+            if sym.kind not in CLASSLIKE:
+                return None
+        return entity
+
+
+_MODULE_MAPS: dict[frozenset[str], ModuleMap] = {}
+
+
+def _module_map(paths: frozenset[str]) -> ModuleMap:
+    """The module map of a set of paths, kept for the next refresh (most change no path)."""
+    found = _MODULE_MAPS.get(paths)
+    if found is None:
+        _MODULE_MAPS.clear()
+        found = _MODULE_MAPS[paths] = ModuleMap(sorted(paths))
+    return found
+
+
+def name_dep(path: str, symbol_path: str) -> str:
+    """The ``link_deps`` key of the top-level name ``symbol_path`` is under in ``path``."""
+    return f"{path}::{symbol_path.partition('.')[0]}"

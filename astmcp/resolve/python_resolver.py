@@ -1,0 +1,284 @@
+"""The Python resolver: what a chain (see :mod:`astmcp.resolve.python_facts`) means across files:
+bases, unions, fixtures and steps (attributes, calls, items of containers)."""
+
+from __future__ import annotations
+
+import posixpath
+
+from astmcp.resolve.python_lookups import CLASSLIKE, Entity, ModuleLookups
+from astmcp.resolve.python_modules import path_key
+
+# container methods that give no item (`xs.pop()`, `m.get(k)` may be a project object: unknown)
+_NO_ITEM_METHODS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "remove",
+        "clear",
+        "sort",
+        "reverse",
+        "index",
+        "count",
+        "add",
+        "discard",
+        "update",
+        "keys",
+        "issubset",
+        "issuperset",
+        "isdisjoint",
+    }
+)
+# pytest's own fixtures: outside the project unless a conftest.py or the module defines the name
+_PYTEST_FIXTURES = frozenset(
+    {
+        "request",
+        "tmp_path",
+        "tmp_path_factory",
+        "tmpdir",
+        "tmpdir_factory",
+        "monkeypatch",
+        "capsys",
+        "capsysbinary",
+        "capfd",
+        "capfdbinary",
+        "caplog",
+        "recwarn",
+        "pytestconfig",
+        "record_property",
+        "record_xml_attribute",
+        "record_testsuite_property",
+        "pytester",
+        "testdir",
+        "cache",
+        "doctest_namespace",
+    }
+)
+_CALLABLE = ("function", "method", "property")
+
+
+class Resolver(ModuleLookups):
+    """Lazy, memoised resolution over the index; one instance per link run."""
+
+    def resolve(self, path: str, chain: str) -> Entity:
+        key = ("c", path, chain)
+        hit = self._memo.get(key)
+        if hit is not None:
+            if hit[1]:
+                self.deps |= hit[1]
+            return hit[0]
+        if key in self._assumed:
+            self._assumption_uses += 1  # what depends on an assumption is not memoised
+            return self._assumed[key]
+        return self._tracked(key, lambda: self._resolve(path, chain))
+
+    def _resolve(self, path: str, chain: str) -> Entity:
+        head, sep, step = chain.rpartition("/")
+        if sep:
+            return self.step(self.resolve(path, head), step)
+        return self.base(path, chain)
+
+    def base(self, path: str, chain: str) -> Entity:
+        tag = chain[0]
+        if tag == "S":
+            sym = self.symbol(path, chain[2:])
+            return ("s", sym.id) if sym else ("x", "")
+        if tag == "I":
+            _, level, module, name = chain.split(":", 3)
+            mod = self.module(path, int(level), module)
+            if not name:
+                return mod
+            if mod is None or mod[0] == "x":
+                return ("x", f"{module}.{name}")
+            member = self.member(mod, name)
+            if member is None and mod[0] == "m":  # `from ns import sub` of a namespace sibling
+                return ("x", f"{module}.{name}")
+            return member
+        if tag == "D":
+            return self.module(path, 0, chain[2:])
+        if tag == "L":
+            return ("x", chain[2:])
+        if tag in "UOG":
+            self.deps.add(path)  # the module's unions, star imports
+        if tag == "U":
+            return self.union(path, chain, self.facts(path).get("unions", [])[int(chain[2:])])
+        if tag == "F":
+            return self.fixture(path, chain[2:])
+        if tag == "O":
+            operands = self.facts(path).get("unions", [])[int(chain[2:])]
+            outside = all(_alike(self.deref(self.resolve(path, c))) == ("x", "") for c in operands)
+            return ("x", "") if outside else None
+        if tag == "G":
+            name = chain[2:]
+            for star in self.facts(path).get("star", ()):
+                mod = self.resolve(path, star)
+                if mod is not None and mod[0] in ("m", "d"):
+                    found = self.member(mod, name, exported_only=True)
+                    if found is not None and found[0] != "x":
+                        return found
+            return ("x", name)
+        return None
+
+    def union(self, path: str, union: str, chains: list[str]) -> Entity:
+        """A value that is any of ``chains``: what they all resolve to, else unknown (values
+        outside the project alike are outside). Alternatives that use the value itself
+        (``x = x or X()``, ``opts = opts.copy()``) must give it back when it is assumed."""
+        found: set[Entity] = set()
+        recursive = []
+        for chain in chains:
+            cycles = self._cycles
+            entity = _alike(self.deref(self.resolve(path, chain)))  # a property, variable: what it holds
+            if self._cycles != cycles:  # cut short by a cycle (`U:1/items/()/[]#1/*m`)
+                recursive.append(chain)
+            else:
+                found.add(entity)
+        if None in found or len(found) != 1:
+            return None
+        value = found.pop()
+        if recursive:
+            # the uses outside (`x.copy` while resolving x) are computed again under the assumption
+            key = ("c", path, union)
+            self._assumed[key] = value
+            outer, self._busy = self._busy, {key}
+            try:
+                if any(_alike(self.deref(self.resolve(path, chain))) != value for chain in recursive):
+                    return None
+            finally:
+                del self._assumed[key]
+                self._busy = outer
+            if not self._assumed:  # inside another union's check the result rests on its assumption
+                self._settled.add(key)
+        return value
+
+    def fixture(self, path: str, name: str) -> Entity:
+        """The value of the pytest fixture ``name`` for a test in ``path``: the module's own,
+        else the nearest ``conftest.py`` up the folders'."""
+        self.deps.add(path)
+        chain = self.facts(path).get("fixtures", {}).get(name)
+        if chain is not None:
+            return self.resolve(path, chain)
+        folder = posixpath.dirname(path)
+        while True:
+            conftest = f"{folder}/conftest.py" if folder else "conftest.py"
+            if conftest in self.file_ids:
+                self.deps.add(conftest)
+                if self.facts(conftest).get("generates"):
+                    return None  # its pytest_generate_tests may parametrize any argument
+                chain = self.facts(conftest).get("fixtures", {}).get(name)
+                if chain is not None:
+                    return self.resolve(conftest, chain)
+            else:
+                self.deps.add("?@" + path_key(conftest))
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
+        return ("x", f"pytest.{name}") if name in _PYTEST_FIXTURES else None
+
+    def step(self, entity: Entity, step: str) -> Entity:
+        if entity is None:
+            # `list[Alias]`: a list whatever its items are
+            return ("e", (step[1], None)) if step in ("*s", "*m") else None
+        if step[0] in "*[":
+            return self.item_step(self.deref(entity), step)
+        if entity[0] == "x":
+            return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
+        entity = self.deref(entity)
+        if entity is None:
+            return None
+        tag, value = entity
+        if tag == "e":
+            return self.item_step(entity, step)
+        if tag == "x":
+            return ("x", f"{value}.{step}")
+        if step == "()":
+            if tag != "s":
+                return None
+            sym = self.syms[value]
+            if sym.kind in CLASSLIKE:
+                return ("i", value)
+            if sym.kind in _CALLABLE:
+                chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
+                return self.resolve(sym.path, chain) if chain else None
+            return None
+        if step[0] == "=":
+            if tag != "s" or self.syms[value].kind not in CLASSLIKE:
+                return ("x", "")
+            init = self.class_member(value, "__init__", skip_self=False)
+            if init is not None and init[0] == "s":
+                return ("x", "")  # a parameter of a hand-written __init__, no symbol
+            field = self.class_member(value, step[1:], skip_self=False)
+            if field is not None and field[0] == "s" and self.syms[field[1]].kind == "attribute":
+                return field
+            return ("x", "")
+        if step == "^":
+            if tag == "s" and self.syms[value].kind in CLASSLIKE:
+                return ("u", value)
+            return None
+        if tag in ("m", "d"):
+            return self.member(entity, step)
+        if tag in ("s", "i"):
+            if self.syms[value].kind not in CLASSLIKE:
+                return None
+            return self.class_member(value, step, skip_self=False)
+        if tag == "u":
+            return self.class_member(value, step, skip_self=True)
+        return None
+
+    def item_step(self, entity: Entity, step: str) -> Entity:
+        """Steps through annotated containers: ``*s`` / ``*m`` make a sequence of / a mapping
+        to the entity; ``[]`` iterates, ``[]#n`` takes the n-th of each item, ``[i]`` subscripts.
+        A container's own methods are outside the project; an item of anything else is unknown
+        (``max(xs)[0]`` may be a project object)."""
+        if entity is None:
+            return None
+        if step in ("*s", "*m"):
+            return ("e", (step[1], entity))
+        if entity[0] == "i" and step == "[]":
+            # a project class iterates as its `__iter__` is annotated: `-> Iterator[Item]`
+            method = self.class_member(entity[1], "__iter__", skip_self=False)
+            if method is None or method[0] != "s":
+                return None
+            entity = self.step(method, "()")
+            if entity is None or entity[0] != "e" or entity[1][0] != "s":
+                return None
+        if entity[0] != "e":
+            return None
+        kind: str = entity[1][0]
+        item: Entity = entity[1][1]
+        if kind == "s":
+            if step in ("[]", "[i]"):
+                return item
+            return self.container_method(step, item)
+        if kind == "m":
+            if step == "[i]":
+                return item
+            if step in ("values", "items"):
+                return ("e", (step, item))
+            return self.container_method(step, item)
+        if kind == "r":
+            return None  # `xs.pop()`: an item or another value
+        if step == "()":
+            return ("e", ("s" if kind == "values" else "p", item))
+        if kind == "p" and step == "[]#1":
+            return item
+        return None
+
+    @staticmethod
+    def container_method(step: str, item: Entity) -> Entity:
+        """A member of a typed builtin container is the container's (outside the project);
+        calling one that may give an item (``pop``, ``get``) gives an unknown value."""
+        if step in _NO_ITEM_METHODS or step[0] in "[*=^(":
+            return ("x", "") if step in _NO_ITEM_METHODS else None
+        return ("e", ("r", item))
+
+
+def _alike(entity: Entity) -> Entity:
+    """An entity compared by what a step on it finds: things outside the project are alike
+    whatever their names (``str`` and ``builtins.str.()``), containers by their items."""
+    if entity is None:
+        return None
+    if entity[0] == "x":
+        return ("x", "")
+    if entity[0] == "e":
+        return ("e", (entity[1][0], _alike(entity[1][1])))
+    return entity
