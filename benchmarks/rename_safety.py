@@ -427,6 +427,11 @@ def report() -> None:
                 f"| {doc['corpus']} | {tool} | {c['clean']} | **{c['broken']}** | {c['blocked']} | {c['refused']} |"
                 f" {free:.0f} % | {median:.2f} |"
             )
+            if tool != "astmcp" and "astmcp" in doc["tools"] and c["broken"]:
+                ours = {r["selector"]: r["outcome"] for r in doc["tools"]["astmcp"]["results"]}
+                fate = Counter(ours.get(r["selector"], "?") for r in records if r["outcome"] == "broken")
+                parts = ", ".join(f"{k} {v}" for k, v in sorted(fate.items()))
+                reasons.append(f"- {doc['corpus']}: the {c['broken']} symbols {tool} broke, astmcp: {parts}")
             why = Counter(
                 f"{r['outcome']}: {r.get('reason', '?')}"
                 for r in records
@@ -442,8 +447,9 @@ def report() -> None:
         "Why not clean, by class. astmcp `blocked`: *strings* = only names inside string literals (dict keys,",
         "`getattr`/`setattr` arguments, TS string-keyed access and literal types); *receivers* = only",
         "`obj.name` hits whose receiver could not be typed; *receivers+strings* = both. `refused`: the error",
-        "code (`MUTATION_BLOCKED` = an override family with a member outside the project; `INVALID_INPUT` =",
-        "no renamable name). rope/jedi `refused` is the exception they raised (or `no_edits`).",
+        "code (`MUTATION_BLOCKED` = an override family with a member outside the project, or a related",
+        "member the index did not link — the family guard; `INVALID_INPUT` = no renamable name, e.g. an",
+        "anonymous default export). rope/jedi `refused` is the exception they raised (or `no_edits`).",
         "",
         *reasons,
     ]
