@@ -39,20 +39,7 @@ class DeclarationWalker(MemberWalker, CommonJsWalker):
         elif scope.kind == "function":
             return  # types and namespaces inside functions are implementation detail
         elif kind == "interface_declaration":
-            name_node = node.child_by_field_name("name")
-            body = node.child_by_field_name("body")
-            sig = self.header(_sig_start(wrapper), body, node)
-            path = self.emit(
-                scope,
-                self.name_of(name_node) or "?",
-                "interface",
-                wrapper,
-                name_node,
-                sig,
-                start=_span_start(wrapper),
-                doc=self.doc_of(comment, wrapper),
-                exported=visible,
-            )
+            path, body = self.declared(node, scope, wrapper, comment, visible, "interface")
             if body is not None:
                 self.type_members(body, Scope(path, "interface", visible, scope.ambient))
         elif kind == "type_alias_declaration":
@@ -93,72 +80,59 @@ class DeclarationWalker(MemberWalker, CommonJsWalker):
     def function(
         self, node: Node, scope: Scope, wrapper: Node, comment: Node | None, visible: bool, default: bool
     ) -> None:
-        path, body = self.declared(node, scope, wrapper, comment, visible, "function")
+        path, body = self.declared(
+            node, scope, wrapper, comment, visible, "function", "default", _default_keyword(wrapper)
+        )
         if body is not None:
             self.block(body, Scope(path, "function", False))
 
     def klass(
         self, node: Node, scope: Scope, wrapper: Node, comment: Node | None, visible: bool, default: bool
     ) -> None:
-        path, _ = self.declared(node, scope, wrapper, comment, visible, "class")
+        path, _ = self.declared(
+            node, scope, wrapper, comment, visible, "class", "default", _default_keyword(wrapper)
+        )
         self.class_body(node, Scope(path, "class", visible, scope.ambient))
 
     def declared(
-        self, node: Node, scope: Scope, wrapper: Node, comment: Node | None, visible: bool, kind: str
+        self,
+        node: Node,
+        scope: Scope,
+        wrapper: Node,
+        comment: Node | None,
+        exported: bool,
+        kind: str,
+        unnamed: str = "?",
+        anchor: Node | None = None,
     ) -> tuple[str, Node | None]:
-        """Emits a function or class declaration (an anonymous ``export default`` one is ``default``,
-        named at the keyword): its symbol path and its body."""
+        """Emits a declaration with a header and a body (function, class, interface, namespace, enum); one
+        without a name is ``unnamed`` at ``anchor`` (``export default`` ones: ``default``, at the keyword).
+        Gives its symbol path and its body."""
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         sig = self.header(_sig_start(wrapper), body, node)
-        default_kw = next((c for c in wrapper.children if c.type == "default"), None)
         path = self.emit(
             scope,
-            self.name_of(name_node) or "default",
+            self.name_of(name_node) or unnamed,
             kind,
             wrapper,
-            name_node or default_kw,
+            name_node or anchor,
             sig,
             start=_span_start(wrapper),
             doc=self.doc_of(comment, wrapper),
-            exported=visible,
+            exported=exported,
         )
         return path, body
 
     def namespace(self, node: Node, scope: Scope, wrapper: Node, comment: Node | None, visible: bool) -> None:
-        name_node = node.child_by_field_name("name")
-        body = node.child_by_field_name("body")
-        name = self.name_of(name_node) or "?"
-        sig = self.header(_sig_start(wrapper), body, node)
-        path = self.emit(
-            scope,
-            name,
-            "namespace",
-            wrapper,
-            name_node,
-            sig,
-            start=_span_start(wrapper),
-            doc=self.doc_of(comment, wrapper),
-            exported=visible or node.type == "module",
+        path, body = self.declared(
+            node, scope, wrapper, comment, visible or node.type == "module", "namespace"
         )
         if body is not None:
             self.block(body, Scope(path, "namespace", visible, scope.ambient or node.type == "module"))
 
     def enum(self, node: Node, scope: Scope, wrapper: Node, comment: Node | None, visible: bool) -> None:
-        name_node = node.child_by_field_name("name")
-        body = node.child_by_field_name("body")
-        sig = self.header(_sig_start(wrapper), body, node)
-        path = self.emit(
-            scope,
-            self.name_of(name_node) or "?",
-            "enum",
-            wrapper,
-            name_node,
-            sig,
-            start=_span_start(wrapper),
-            doc=self.doc_of(comment, wrapper),
-            exported=visible,
-        )
+        path, body = self.declared(node, scope, wrapper, comment, visible, "enum")
         if body is None:
             return
         inner = Scope(path, "enum", visible, scope.ambient)
@@ -314,3 +288,7 @@ def _sig_start(wrapper: Node) -> Node:
 
 def _span_start(wrapper: Node) -> Node | None:
     return None if wrapper.type != "export_statement" else wrapper
+
+
+def _default_keyword(wrapper: Node) -> Node | None:
+    return next((c for c in wrapper.children if c.type == "default"), None)
