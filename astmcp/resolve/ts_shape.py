@@ -59,9 +59,10 @@ def name_shapes(
     """The shape split by top-level name: per name, a digest of its symbols
     ``(symbol_path, kind)`` in file order and of the link facts keyed by their positions
     or by the name as exported, with the symbols' ids; and a digest of the rest (star
-    exports, ``export =``, facts at positions of no symbol). An edit that keeps every old
-    name's digest and the rest only added names: files that never looked those names up
-    resolve as before. ``symbols``: ``(symbol_path, kind, "line:col", id)`` in file order."""
+    exports, ``export =``, facts at positions of no symbol). An edit that keeps the rest
+    changes only the names whose digest changed: the resolver records ``path::name`` for each
+    name it looks up or reaches a symbol under, and files that consulted none of the changed
+    names resolve as before. ``symbols``: ``(symbol_path, kind, "line:col", id)`` in file order."""
     names: dict[str, str] = {}
     owner: dict[str, str] = {}
     listed: dict[str, list[Any]] = {}

@@ -111,6 +111,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
 
     def symbol(self, path: str, symbol_path: str) -> Sym | None:
         self.deps.add(path)
+        self.deps.add(f"{path}::{symbol_path.partition('.')[0]}")  # see ts_shape.name_shapes
         found = self.table(path).by_path.get(symbol_path)
         return found[0] if found else None
 
@@ -153,6 +154,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             self.deps.add(path)
             sym = self.table(path).by_key.get(chain[2:])
             if sym is not None:
+                self.deps.add(f"{path}::{sym.symbol_path.partition('.')[0]}")
                 return ("s", sym.id)
             spec = self.facts(path).get("nsimports", {}).get(chain[2:])
             return self.module(path, spec) if spec is not None else ("x", "")
@@ -182,7 +184,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
 
     def _member(self, path: str, name: str) -> Entity:
         self.deps.add(path)
-        self.deps.add(f"{path}::{name}")  # for an edit that only adds names (ts_shape.name_shapes)
+        self.deps.add(f"{path}::{name}")
         facts = self.facts(path)
         exports = facts.get("exports", {})
         chain = exports.get(name)
@@ -391,11 +393,14 @@ class TsLinker:
             old_digest, old_ids, old_rest, old_names = previous.get(path, ["", [], "", {}])
             if old_digest == digest and len(old_ids) == len(syms):
                 id_map.extend(zip(old_ids, (sym.id for sym in syms), strict=True))
-            elif old_rest == rest and all(names.get(n, ("",))[0] == old[0] for n, old in old_names.items()):
-                # only names added: the files that looked them up are re-linked, the rest remapped
-                for name, old in old_names.items():
-                    id_map.extend(zip(old[1], names[name][1], strict=True))
-                reshaped.extend(f"{path}::{name}" for name in names.keys() - old_names.keys())
+            elif old_rest == rest:
+                # only some names changed: the files that consulted them are re-linked, the rest remapped
+                for name in old_names.keys() | names.keys():
+                    old, new = old_names.get(name), names.get(name)
+                    if old is not None and new is not None and old[0] == new[0]:
+                        id_map.extend(zip(old[1], new[1], strict=True))
+                    else:
+                        reshaped.append(f"{path}::{name}")
             else:
                 reshaped.append(path)
             record = json.dumps([digest, [sym.id for sym in syms], rest, names], separators=(",", ":"))

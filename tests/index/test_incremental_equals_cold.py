@@ -47,6 +47,9 @@ TS_PROJECT = {
     "use_star.ts": "import { b, d, C } from './star'\n\nb()\nd()\nnew C().m()\n",
     "use_reexp.ts": "import { a2, b } from './reexp'\n\na2()\nb()\n",
     "use_namespace.ts": "import * as lib from './lib'\n\nlib.a()\nlib.d()\nnew lib.C().m()\n",
+    "make.ts": "export class D {\n  n(): number {\n    return 1\n  }\n}\n\n"
+    "export function make(): D {\n  return new D()\n}\n\nexport const inst = make()\n",
+    "use_alias.ts": "import { inst } from './make'\n\ninst.n()\n",
     "other.ts": "export function unrelated(): number {\n  return 0\n}\n",
     "use_other.ts": "import { unrelated } from './other'\n\nunrelated()\n",
 }
@@ -60,6 +63,8 @@ TS_EDITS = [
     ("reexp.ts", "export { b as a2, a as b } from './lib'\n"),
     ("star.ts", "export * from './other'\n"),
     ("lib.ts", TS_ORIGINAL),
+    # a name another name's facts lead to: alias() is make(), whose return type changes
+    ("make.ts", TS_PROJECT["make.ts"].replace("make(): D", "make(): number")),
 ]
 
 
