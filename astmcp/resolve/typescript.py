@@ -457,10 +457,14 @@ class TsLinker:
         elif old_rows is not None:
             rows = old_rows.get(file_id, [])
         else:
+            # once each: a union member's rows for its other alternatives are made again
             rows = list(
-                conn.execute(
-                    "SELECT name, line, col, end_col, kind, target_key, scope_path FROM refs WHERE file_id = ?",
-                    (file_id,),
+                dict.fromkeys(
+                    conn.execute(
+                        "SELECT name, line, col, end_col, kind, target_key, scope_path FROM refs"
+                        " WHERE file_id = ? ORDER BY id",
+                        (file_id,),
+                    )
                 )
             )
             conn.execute("DELETE FROM refs WHERE file_id = ?", (file_id,))
@@ -591,6 +595,8 @@ def _take_rows(
         " WHERE file_id IN (SELECT id FROM ts_link_targets) ORDER BY id"
     ):
         out.setdefault(file_id, []).append(tuple(row))
+    for file_id, rows in out.items():  # once each: a union member's other rows are made again
+        out[file_id] = list(dict.fromkeys(rows))
     for table in ("refs", "edges", "link_deps"):
         conn.execute(f"DELETE FROM {table} WHERE file_id IN (SELECT id FROM ts_link_targets)")
     conn.execute("DELETE FROM ts_link_targets")

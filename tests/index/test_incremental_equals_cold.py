@@ -48,8 +48,9 @@ TS_PROJECT = {
     "use_reexp.ts": "import { a2, b } from './reexp'\n\na2()\nb()\n",
     "use_namespace.ts": "import * as lib from './lib'\n\nlib.a()\nlib.d()\nnew lib.C().m()\n",
     "make.ts": "export class D {\n  n(): number {\n    return 1\n  }\n}\n\n"
-    "export function make(): D {\n  return new D()\n}\n\nexport const inst = make()\n",
-    "use_alias.ts": "import { inst } from './make'\n\ninst.n()\n",
+    "export function make(): D {\n  return new D()\n}\n\nexport const inst = make()\n\n"
+    "export class E {\n  n(): number {\n    return 2\n  }\n}\n\nexport const either: D | E = new E()\n",
+    "use_alias.ts": "import { inst, either } from './make'\n\ninst.n()\neither.n()\n",
     "other.ts": "export function unrelated(): number {\n  return 0\n}\n",
     "use_other.ts": "import { unrelated } from './other'\n\nunrelated()\n",
 }
@@ -65,6 +66,7 @@ TS_EDITS = [
     ("lib.ts", TS_ORIGINAL),
     # a name another name's facts lead to: alias() is make(), whose return type changes
     ("make.ts", TS_PROJECT["make.ts"].replace("make(): D", "make(): number")),
+    ("make.ts", TS_PROJECT["make.ts"] + "export * from './other'\n"),  # the whole file's importers
 ]
 
 
