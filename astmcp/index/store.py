@@ -120,7 +120,7 @@ CREATE INDEX IF NOT EXISTS edges_dst ON edges(dst_symbol_id);
 CREATE INDEX IF NOT EXISTS edges_file ON edges(file_id);
 -- Linkers' per-file inputs kept for re-linking dependants (JSON; by path, so the previous
 -- version is still there when a changed file is linked), and what each file's resolution
--- consulted: a path, or "?<module name>" / "?@<path key>" for a module not found.
+-- consulted: a path, "<path>::<top-level name>", or "?<module name>" / "?@<path key>" for a module not found.
 CREATE TABLE IF NOT EXISTS module_facts (path TEXT PRIMARY KEY, data TEXT NOT NULL, symbols TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS link_deps (file_id INTEGER NOT NULL, dep TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS link_deps_dep ON link_deps(dep);
