@@ -158,7 +158,10 @@ def call_tool(workspaces: Workspaces, name: str, arguments: dict[str, Any] | Non
             raise InvalidInput(message, {"problems": problems}) from None
         ws = workspaces.get(params.project_root)
         with ws.lock:
-            output = spec.handler(ws, params)
+            try:
+                output = spec.handler(ws, params)
+            finally:
+                ws.release()
         data = to_wire(output)
         data = _bound(spec, params, data)
         if getattr(params, "output_format", "json") == "toon":

@@ -49,9 +49,24 @@ class Workspace:
         self.plans = PlanStore()  # prepared plans (refactor); state_dir set by the front door
 
     def db(self) -> sqlite3.Connection:
-        """A read-only index connection, refreshed against the disk first."""
+        """A read-only index connection, refreshed against the disk first.
+
+        The connection is left inside a read transaction, so every query of one answer sees one
+        committed state of the index even while another process refreshes it (a lookup and the
+        reference query after it must not straddle a re-link). `release()` ends it; the next
+        `db()` ends it too before refreshing, so its own refresh is always visible.
+        """
+        self.release()
         self.index.refresh()
-        return self.index.reader
+        reader = self.index.reader
+        reader.execute("BEGIN")
+        return reader
+
+    def release(self) -> None:
+        """End the read transaction `db()` opened, if any (keeps the WAL free to checkpoint)."""
+        reader = self.index.reader
+        if reader.in_transaction:
+            reader.execute("COMMIT")
 
     # -- paths (SPEC §2) ---------------------------------------------------------
     def relative(self, file_path: str) -> str:
