@@ -60,8 +60,19 @@ class Occurrences(Descriptors):
         right = node.child_by_field_name("right")
         if left is not None:
             self.expr(left, scope, "write")
-        if right is not None:
-            self.visit(right, scope)
+        if right is None:
+            return
+        if (
+            left is not None
+            and left.type == "member_expression"
+            and node.type == "assignment_expression"
+            and right.type in ("arrow_function", "function_expression")
+        ):
+            # `x.handler = (a) => …`: the function value is typed by the member's declared type
+            target = self.desc(left, scope)
+            self.callback = (target, -1, False, None) if target is not None else None
+        self.visit(right, scope)
+        self.callback = None
 
     def update(self, node: Node, scope: Scope) -> None:
         arg = node.child_by_field_name("argument")
