@@ -93,8 +93,8 @@ class Declarations(Occurrences):
         """Bind the names of a destructuring pattern; keys are member rows of ``source``."""
         kind = node.type
         symbol = False if local else None
-        if kind == "identifier":
-            self.declare(target, node, None, symbol)
+        if kind == "identifier":  # typed by what it is bound to (`{ a: b } = x`: x.a; `for (b of xs)`)
+            self.declare(target, node, source, symbol)
         elif kind == "shorthand_property_identifier_pattern":
             self.declare(target, node, ("m", source, self.text(node)) if source else None, symbol)
             self.row(node, "attribute", source, member=True)
@@ -159,7 +159,10 @@ class Declarations(Occurrences):
         if left is not None:
             if kind is not None:
                 target = inner if self.text(kind) != "var" else scope.var_scope()
-                self.pattern(left, target, None, local=True)
+                operator = node.child_by_field_name("operator")
+                iterated = self.desc(node.child_by_field_name("right"), scope)
+                of = operator is not None and operator.type == "of" and iterated is not None
+                self.pattern(left, target, ("e", iterated) if of else None, local=True)
             else:
                 self.expr(left, scope, "write")
         for child in node.named_children:

@@ -9,6 +9,7 @@ from astmcp.resolve.ts_fact_state import MEMBER_NAMES, FactState, is_ident, name
 from astmcp.resolve.ts_scopes import Desc, Scope, Site
 
 _NULLISH = {"null", "undefined", "void"}
+_ARRAYS = {"Array", "ReadonlyArray"}
 
 
 class Descriptors(FactState):
@@ -67,6 +68,20 @@ class Descriptors(FactState):
             key = self.key(node)
             self.unions[key] = [self.tdesc(part, scope) for part in self.parts(node)]
             return ("k", f"U:{key}")
+        if kind == "array_type":  # `T[]`: an array whose elements are T's
+            inner = named_nodes(node)
+            element = self.tdesc(inner[0], scope) if inner else None
+            return ("y", element) if element is not None else None
+        if kind == "readonly_type":  # `readonly T[]`
+            inner = named_nodes(node)
+            return self.tdesc(inner[0], scope) if inner and inner[0].type == "array_type" else None
+        if kind == "generic_type" and self.text(node.child_by_field_name("name") or node) in _ARRAYS:
+            args = named_nodes(node.child_by_field_name("type_arguments"))
+            name = self.text(node.child_by_field_name("name") or node)
+            if len(args) != 1 or scope.lookup(name) is not None:  # a project's own `Array<T>`
+                return None
+            element = self.tdesc(args[0], scope)
+            return ("y", element) if element is not None else None
         if kind == "generic_type":
             return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
         if kind == "this_type":  # a method returning `this` returns its receiver (the linker knows it)
@@ -112,7 +127,7 @@ class Descriptors(FactState):
         inner = node
         while inner is not None and inner.type in ("type_annotation", "parenthesized_type"):
             inner = named_nodes(inner)[0] if named_nodes(inner) else None
-        if inner is not None and inner.type == "generic_type":
+        if inner is not None and inner.type == "generic_type" and found[0] != "y":
             return ("i", found, self.type_site(inner, scope))
         return ("i", found)
 

@@ -12,7 +12,9 @@ walk, when every hoisted declaration is known:
 the j-th parameter of a function passed as the k-th argument (chain step ``|@k.j``, ``|@@k.j``
 for a constructor; ``|%j`` the j-th parameter of a function typed by a declared function type or
 member), ``("p", callee, k, new, site)`` the declared type of the callee's k-th parameter (an
-object literal passed there; ``|&k``, ``|&&k`` for a constructor).
+object literal passed there; ``|&k``, ``|&&k`` for a constructor), ``("y", desc)`` the array
+type of elements ``desc`` (``T[]``, ``Array<T>``; step ``|[]``) and ``("e", desc)`` an element of
+the array ``desc`` (``for (x of xs)``; step ``|[i]``).
 A type parameter is ``T:<line>:<col>`` (its name position). A call whose
 :class:`Site` tells something about the callee's type parameters (explicit type arguments, the
 declared type of the variable it initialises, typed arguments) adds ``/<line>:<col>`` to its
@@ -128,6 +130,10 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         return None
     if tag == "m":
         return f"{base}|{desc[2]}"
+    if tag == "y":  # the array type of elements `base`
+        return f"{base}|[]"
+    if tag == "e":  # an element of the array `base`
+        return f"{base}|[i]"
     if tag == "c":
         site = desc[2] if len(desc) > 2 else None
         return f"{base}|()" + (site.suffix() if site is not None else "")

@@ -4,7 +4,8 @@ writes ``refs`` and ``edges`` in the shape the Python linker uses.
 
 Entities: ``("m", path)`` a module, ``("s", id)`` a symbol, ``("i", id)`` an
 instance of a class/interface, ``("x", name)`` something outside the project
-(or no symbol), ``None`` unknown. An instance of a generic declaration and a member
+(or no symbol), ``("r", element)`` an array whose elements are instances of the
+declaration ``element``, ``None`` unknown. An instance of a generic declaration and a member
 reached through it carry the type parameters' bindings as a third item (type
 arguments of the reference, the rest defaults), so ``def.in`` with ``in: A`` is typed
 by what ``A`` is bound to.
@@ -215,7 +216,13 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
     def step(self, entity: Entity, step: str) -> Entity:
         if entity is None:
             return None
+        if step == "[]":  # the array type whose elements are `entity`'s instances
+            return ("r", entity)
         tag, value = entity[0], entity[1]
+        if tag == "r":  # an array: its own instance; `[i]` an element; no member is the project's
+            return entity if step == ":" else self.step(value, ":") if step == "[i]" else None
+        if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
+            return None  # an element of something not known to be an array (a typed symbol may be)
         if tag == "x":
             return ("x", f"{value}.{step}") if value else ("x", "")
         if tag == "m":
