@@ -18,7 +18,6 @@ from typing import Any
 
 from astmcp import __version__
 from astmcp.errors import AstmcpError
-from astmcp.tools import call_tool, dumps_compact, find_tool, registry
 from astmcp.workspace import Workspaces
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -96,6 +95,8 @@ def main(argv: list[str] | None = None) -> int:
         code: int = args.func(args)
         return code
     except AstmcpError as error:
+        from astmcp.tools import dumps_compact
+
         print(dumps_compact(error.to_wire()), file=sys.stderr)
         return EXIT_FAILED
     except KeyboardInterrupt:
@@ -111,6 +112,9 @@ def _workspaces(args: argparse.Namespace) -> Workspaces:
 
 
 def _cmd_call(args: argparse.Namespace) -> int:
+    # The tool models (pydantic) are imported here: `index` and `stats` start without them.
+    from astmcp.tools import call_tool, dumps_compact, find_tool, registry
+
     raw = sys.stdin.read() if args.input == "-" else args.input
     try:
         arguments = json.loads(raw)
@@ -149,6 +153,8 @@ def _cmd_call(args: argparse.Namespace) -> int:
 
 
 def _cmd_tools(args: argparse.Namespace) -> int:
+    from astmcp.tools import registry
+
     for name, spec in registry().items():
         print(f"{name}: {spec.description}")
     return EXIT_OK
@@ -163,18 +169,15 @@ def _cmd_index(args: argparse.Namespace) -> int:
         stats = ws.index.refresh(full=args.full, progress=progress)
     finally:
         progress.close()
-    print(
-        dumps_compact(
-            {
-                "root": ws.root.name,
-                "files": stats.files,
-                "parsed": stats.parsed,
-                "removed": stats.removed,
-                "skipped": stats.skipped,
-                "seconds": round(stats.walk_s + stats.parse_s + stats.write_s, 3),
-            }
-        )
-    )
+    summary = {
+        "root": ws.root.name,
+        "files": stats.files,
+        "parsed": stats.parsed,
+        "removed": stats.removed,
+        "skipped": stats.skipped,
+        "seconds": round(stats.walk_s + stats.parse_s + stats.write_s, 3),
+    }
+    print(json.dumps(summary, ensure_ascii=False, separators=(",", ":")))
     return EXIT_OK
 
 
