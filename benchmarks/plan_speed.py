@@ -134,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         "prepare_s_median": round(statistics.median(times), 3),
         "prepare_s_min": round(min(times), 3),
         "prepare_s_max": round(max(times), 3),
+        "prepare_s_all": [round(t, 3) for t in times],
         "apply_s": round(apply_s, 3),
         "runs": args.runs,
         "target_prepare_s": 1.0,

@@ -100,6 +100,28 @@ def _parse_one(root: str, entry: WalkEntry, known_sha: str | None) -> _Parsed | 
     return _Parsed(entry, sha, extract_file(entry.path, entry.language, data))
 
 
+def _settle_unchanged(
+    root: str, jobs: list[tuple[WalkEntry, str | None]]
+) -> tuple[list[_Parsed], list[tuple[WalkEntry, str | None]]]:
+    """Re-hash, here, the known files whose content may be unchanged (racy timestamps, a
+    touch, a checkout that rewrote the same bytes): hashing is cheap, so only files whose
+    bytes really changed go on to the parser (and, in numbers, to the worker pool)."""
+    settled: list[_Parsed] = []
+    rest: list[tuple[WalkEntry, str | None]] = []
+    for entry, known_sha in jobs:
+        if known_sha is not None:
+            try:
+                with open(os.path.join(root, entry.path), "rb") as handle:
+                    sha = hashlib.sha256(handle.read()).hexdigest()
+            except OSError:
+                sha = None
+            if sha == known_sha:
+                settled.append(_Parsed(entry, sha, None))
+                continue
+        rest.append((entry, known_sha))
+    return settled, rest
+
+
 def _parse_batch(args: tuple[str, list[tuple[WalkEntry, str | None]]]) -> bytes:
     """A worker's chunk, pickled here with flat reducers for the fact dataclasses
     (the default slotted-dataclass pickling calls ``fields()`` per object)."""
@@ -239,8 +261,8 @@ class Index:
 
     def _parse(self, jobs: list[tuple[WalkEntry, str | None]], progress: Progress | None) -> list[_Parsed]:
         root = str(self.root)
+        results, jobs = _settle_unchanged(root, jobs)
         total = len(jobs)
-        results: list[_Parsed] = []
         workers = self.config.workers or os.cpu_count() or 1
         if total >= _PARALLEL_THRESHOLD and workers > 1:
             batch = max(8, min(64, total // (workers * 8) or 1))

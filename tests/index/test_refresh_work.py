@@ -83,6 +83,29 @@ def test_a_racy_file_with_unchanged_content_is_not_parsed_again(
     assert recorder.calls == []
 
 
+def test_many_touched_files_with_unchanged_content_are_settled_without_the_parser_pool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(240):  # above the threshold for parallel parsing
+        (tmp_path / f"m{n:03}.py").write_text(f"def f{n}(): pass\n", encoding="utf-8")
+    index = Index(tmp_path, Config(workers=2))
+    try:
+        assert index.refresh().parsed == 240
+        for n in range(240):  # a checkout or a formatter rewrote the same bytes
+            _age(tmp_path / f"m{n:03}.py", 60)
+
+        def no_pool(*args: object, **kwargs: object) -> None:
+            raise AssertionError("unchanged files were sent to the parser pool")
+
+        monkeypatch.setattr("concurrent.futures.ProcessPoolExecutor", no_pool)
+        assert index.refresh().parsed == 0
+        (tmp_path / "m007.py").write_text("def g(): pass\n", encoding="utf-8")  # one real edit
+        assert index.refresh().parsed == 1
+        assert [r[0] for r in index.conn.execute("SELECT name FROM symbols WHERE name = 'g'")] == ["g"]
+    finally:
+        index.close()
+
+
 def test_facts_parsed_in_worker_processes_equal_facts_parsed_in_process(tmp_path: Path) -> None:
     for n in range(240):  # above the threshold for parallel parsing
         (tmp_path / f"m{n:03}.py").write_text(
