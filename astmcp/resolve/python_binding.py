@@ -39,6 +39,9 @@ class Bindings:
         # unannotated functions: (path, return values, body scope, yields) to infer what a call gives
         self.returns: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope]] = []
         self.fixtures: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope]] = {}
+        # `@overload` signatures: (path, parameters, is a method, return annotation, scope)
+        self.overloads: list[tuple[str, list[list[object]], bool, ast.expr | None, Scope]] = []
+        self.decorated: dict[str, str] = {}  # function path -> what its outermost decorator makes
         self.comp_scopes: dict[int, Scope] = {}  # comprehension node -> the scope of its targets
         self._locals_busy: set[tuple[int, str]] = set()
         self._local_unions: dict[tuple[int, str], int] = {}  # self-referencing locals -> their union

@@ -6,7 +6,14 @@ import ast
 from collections.abc import Sequence
 
 from astmcp.resolve.python_binding import Bindings
-from astmcp.resolve.python_scope import Scope, enclosing_class, instance_chain, is_none
+from astmcp.resolve.python_scope import (
+    Scope,
+    call_head,
+    call_step,
+    enclosing_class,
+    instance_chain,
+    is_none,
+)
 from astmcp.resolve.python_vocab import (
     CASTS,
     LITERALS,
@@ -137,7 +144,7 @@ class Chains(Bindings):
                 if base == "G:type" and len(node.args) == 1:
                     # `type(self)`: the class of an instance
                     of = self.chain(scope, node.args[0])
-                    return of[:-3] if of and of.endswith("/()") else None
+                    return call_head(of)
                 args = node.args
                 if (
                     base in ("G:max", "G:min", "G:next")
@@ -162,7 +169,7 @@ class Chains(Bindings):
                 return f"{items}/[]/*s" if items else f"L:{base[2:]}"
             if base in CASTS and len(node.args) == 2:
                 return instance_chain(self.annotation_chain(scope, node.args[0]))
-            return f"{base}/()" if base else None
+            return f"{base}/{call_step(node)}" if base else None
         if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
             items = self.chain(scope, node.value)
             return f"{items}/[i]" if items else None
@@ -231,6 +238,10 @@ class Chains(Bindings):
                 elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 sides = [s for s in elts if not is_none(s)]
                 return self.annotation_chain(scope, sides[0]) if len(sides) == 1 else None
+            if name == "Callable" and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2:
+                # `Callable[..., R]`: a callable whose call gives an R (`*f`, dropped by the call)
+                gives = instance_chain(self.annotation_chain(scope, node.slice.elts[1]))
+                return f"{gives}/*f" if gives else None
             if name in ("type", "Type") and not isinstance(node.slice, ast.Tuple):
                 # `type[C]` is the class C itself: `/*c` is dropped where an instance would be made
                 of = self.annotation_chain(scope, node.slice)

@@ -14,9 +14,11 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
            | "O:<n>"                      an operation on the n-th entry of ``unions``: outside the
                                           project when every operand is (no project dunder runs)
            | "F:<name>"                   the pytest fixture a test function's parameter requests
-    chain := base ("/" step)*             step: attribute name, "()" (call result), "^" (super()),
+    chain := base ("/" step)*             step: attribute name, "()" (call result; "()2,cls": with
+                                          its shape, two positional arguments and a keyword), "^" (super()),
                                           "=name" (keyword argument of a call: a dataclass-like field),
                                           "*s" / "*m" (a container annotated with these items / values),
+                                          "*f" (a callable annotated to give this: Callable[..., R]),
                                           "[]" (an item by iteration), "[]#n" (its n-th part), "[i]" (x[k])
 
 ``target`` None means the receiver is unknown: a ``name``-confidence hit.
@@ -100,6 +102,10 @@ class _Analyzer(Statements):
                 inferred = self.union([self.chain(inner, v) for v in returned if not is_none(v)])
                 if inferred:
                     rtypes.setdefault(path, inferred)
+        otypes: dict[str, list[list[object]]] = {}
+        for path, params, method, returns, scope in self.overloads:
+            gives = instance_chain(self.annotation_chain(scope, returns)) or ""  # "": unknown
+            otypes.setdefault(path, []).append([params, method, gives])
         fixtures: dict[str, str] = {}
         for name, (path, function, inner) in self.fixtures.items():
             # the value of a fixture: what it returns, or yields once
@@ -123,6 +129,8 @@ class _Analyzer(Statements):
             "vtypes": vtypes,
             "rtypes": rtypes,
             "bases": bases,
+            **({"otypes": otypes} if otypes else {}),
+            **({"dtypes": self.decorated} if self.decorated else {}),
             **({"unions": self.unions} if self.unions else {}),
             **({"fixtures": fixtures} if fixtures else {}),
             **({"generates": True} if self.generates else {}),

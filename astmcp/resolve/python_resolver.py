@@ -175,6 +175,9 @@ class Resolver(ModuleLookups):
         return ("x", f"pytest.{name}") if name in _PYTEST_FIXTURES else None
 
     def step(self, entity: Entity, step: str) -> Entity:
+        shape = None
+        if step.startswith("()"):
+            shape, step = step[2:] or None, "()"  # `()1,cls`: a call and its shape
         if entity is None:
             # `list[Alias]`: a list whatever its items are
             return ("e", (step[1], None)) if step in ("*s", "*m") else None
@@ -197,7 +200,12 @@ class Resolver(ModuleLookups):
             if sym.kind in CLASSLIKE:
                 return ("i", value)
             if sym.kind in _CALLABLE:
-                chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
+                facts = self.facts(sym.path)
+                overloads = facts.get("otypes", {}).get(sym.symbol_path)
+                if overloads is not None:
+                    chain = overload_chain(overloads, shape)
+                else:
+                    chain = facts.get("rtypes", {}).get(sym.symbol_path)
                 return self.resolve(sym.path, chain) if chain else None
             return None
         if step[0] == "=":
@@ -218,11 +226,21 @@ class Resolver(ModuleLookups):
             return self.member(entity, step)
         if tag in ("s", "i"):
             if self.syms[value].kind not in CLASSLIKE:
-                return None
+                return self.decorated_step(value, step) if tag == "s" else None
             return self.class_member(value, step, skip_self=False)
         if tag == "u":
             return self.class_member(value, step, skip_self=True)
         return None
+
+    def decorated_step(self, sym_id: int, step: str) -> Entity:
+        """A member of a decorated function is one of what its outermost decorator made of it
+        (``@command()`` gives a ``Command``), when that is a project object."""
+        sym = self.syms[sym_id]
+        chain = self.facts(sym.path).get("dtypes", {}).get(sym.symbol_path)
+        made = self.deref(self.resolve(sym.path, chain)) if chain else None
+        if made is None or made[0] not in ("i", "e"):
+            return None
+        return self.step(made, step)
 
     def item_step(self, entity: Entity, step: str) -> Entity:
         """Steps through annotated containers: ``*s`` / ``*m`` make a sequence of / a mapping
@@ -231,7 +249,7 @@ class Resolver(ModuleLookups):
         (``max(xs)[0]`` may be a project object)."""
         if entity is None:
             return None
-        if step in ("*s", "*m"):
+        if step in ("*s", "*m", "*f"):
             return ("e", (step[1], entity))
         if entity[0] == "i" and step == "[]":
             # a project class iterates as its `__iter__` is annotated: `-> Iterator[Item]`
@@ -245,6 +263,8 @@ class Resolver(ModuleLookups):
             return None
         kind: str = entity[1][0]
         item: Entity = entity[1][1]
+        if kind == "f":
+            return item if step == "()" else None  # a member of a callable: unknown
         if kind == "s":
             if step in ("[]", "[i]"):
                 return item
@@ -270,6 +290,37 @@ class Resolver(ModuleLookups):
         if step in _NO_ITEM_METHODS or step[0] in "[*=^(":
             return ("x", "") if step in _NO_ITEM_METHODS else None
         return ("e", ("r", item))
+
+
+def overload_chain(overloads: list[list[object]], shape: str | None) -> str | None:
+    """What a call of an overloaded function gives: the return of the overloads whose
+    parameters accept the call's shape, when they agree (a method's as bound or not)."""
+    if shape is None:
+        chains = {str(o[-1]) for o in overloads}
+    else:
+        count, *keywords = shape.split(",")
+        chains = set()
+        for params, method, chain in overloads:
+            assert isinstance(params, list)
+            for drop in (0, 1) if method else (0,):
+                if _accepts(params[drop:], int(count), keywords):
+                    chains.add(str(chain))
+    return chains.pop() if len(chains) == 1 else None
+
+
+def _accepts(params: list[list[object]], count: int, keywords: list[str]) -> bool:
+    """Whether parameters ``[name, kind, has_default]`` (kind: ``p`` positional-only,
+    ``a`` positional or keyword, ``*``, ``k`` keyword-only, ``**``) take ``count``
+    positional arguments and ``keywords``."""
+    positional = [p for p in params if p[1] in ("p", "a")]
+    if count > len(positional) and not any(p[1] == "*" for p in params):
+        return False
+    given = {str(p[0]) for p in positional[:count]}
+    named = {str(p[0]) for p in params if p[1] in ("a", "k")} - given
+    if any(k not in named for k in keywords) and not any(p[1] == "**" for p in params):
+        return False
+    missing = [p for p in params if p[1] in ("p", "a", "k") and not p[2] and str(p[0]) not in given]
+    return all(p[1] != "p" and str(p[0]) in keywords for p in missing)
 
 
 def _alike(entity: Entity) -> Entity:

@@ -55,8 +55,8 @@ class Pending:
 
 
 def instance_chain(chain: str | None) -> str | None:
-    if chain and chain.endswith(("/*s", "/*m")):
-        return chain  # an annotated container is an instance already
+    if chain and chain.endswith(("/*s", "/*m", "/*f")):
+        return chain  # an annotated container or callable is an instance already
     if chain and chain.endswith("/*c"):
         return chain[:-3]  # a value of type[C] is the class C
     return f"{chain}/()" if chain else None
@@ -123,6 +123,39 @@ def all_args(args: ast.arguments) -> list[ast.arg]:
     if args.kwarg is not None:
         out.append(args.kwarg)
     return out
+
+
+def signature(args: ast.arguments) -> list[list[object]]:
+    """Parameters as ``[name, kind, has_default]`` (kind: ``p`` positional-only, ``a``
+    positional or keyword, ``*``, ``k`` keyword-only, ``**``), for matching a call's shape."""
+    positional = [*args.posonlyargs, *args.args]
+    defaults = len(positional) - len(args.defaults)
+    out: list[list[object]] = [
+        [a.arg, "p" if n < len(args.posonlyargs) else "a", n >= defaults] for n, a in enumerate(positional)
+    ]
+    if args.vararg is not None:
+        out.append([args.vararg.arg, "*", True])
+    out.extend([a.arg, "k", d is not None] for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True))
+    if args.kwarg is not None:
+        out.append([args.kwarg.arg, "**", True])
+    return out
+
+
+def call_step(node: ast.Call) -> str:
+    """The step of a call with its shape when the call shows it: ``()2`` (two positional
+    arguments), ``()1,cls`` (one positional, the keyword ``cls``); ``()`` when a ``*`` or ``**``
+    argument hides it. An overloaded function is called as the overloads its shape fits say."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return "()"
+    return f"(){len(node.args)}" + "".join("," + str(k.arg) for k in node.keywords)
+
+
+def call_head(chain: str | None) -> str | None:
+    """The callee of a chain ending in a call step (``S:C/()1`` -> ``S:C``), else None."""
+    if not chain:
+        return None
+    head, _, step = chain.rpartition("/")
+    return head if step.startswith("()") else None
 
 
 def func_name(node: ast.expr) -> str:

@@ -6,7 +6,14 @@ import ast
 from typing import Any
 
 from astmcp.resolve.python_exprs import Expressions
-from astmcp.resolve.python_scope import Scope, all_args, decorator_call, decorator_name, func_name
+from astmcp.resolve.python_scope import (
+    Scope,
+    all_args,
+    decorator_call,
+    decorator_name,
+    func_name,
+    signature,
+)
 from astmcp.resolve.python_vocab import EXITS, FIXTURES, NAMES_ITSELF, TRANSPARENT
 
 
@@ -61,7 +68,16 @@ class Statements(Expressions):
         self.bind_params(node.args, inner, node)
         if scope.kind == "module" or (inner.cls and scope.path.rpartition(".")[2].startswith("Test")):
             self.pytest_function(node, inner, path)
-        if node.returns is not None:
+        names = [decorator_name(d) for d in node.decorator_list]
+        if "overload" in names:
+            method = scope.kind == "class" and "staticmethod" not in names
+            self.overloads.append((path, signature(node.args), method, node.returns, scope))
+        elif node.decorator_list and names[0] not in TRANSPARENT:
+            # `@command()`: the name holds what the outermost decorator makes of the function
+            made = self.chain(scope, node.decorator_list[0])
+            if made:
+                self.decorated[path] = f"{made}/()1"
+        if node.returns is not None and "overload" not in names:
             self.deferred_types.append(("r", path, node.returns, scope, True))
         elif isinstance(node, ast.FunctionDef) and all(
             decorator_name(d) in TRANSPARENT or self.chain(scope, decorator_call(d)) in FIXTURES
