@@ -119,6 +119,21 @@ def sample(ws: Workspace, package: str, count: int, seed: int) -> list[Any]:
     return picked
 
 
+def _fixture_typed(target: str, path: str, conn: Any, seen: frozenset[int] = frozenset()) -> bool:
+    """Whether a reference's chain starts at a pytest fixture (``F:runner/invoke/()2/output``),
+    or at a union of such chains (a local assigned several fixture-made values)."""
+    if target.startswith("F:"):
+        return True
+    if not target.startswith("U:"):
+        return False
+    facts = conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone()
+    unions = json.loads(facts[0]).get("unions", []) if facts else []
+    n = int(target[2:].partition("/")[0])
+    if n in seen or n >= len(unions):
+        return False
+    return all(_fixture_typed(c, path, conn, seen | {n}) for c in unions[n])
+
+
 def _extra_cause(source: Path, ref: Any, conn: Any) -> str:
     """Why a reference jedi did not report is ours: a rule jedi lacks, or ours."""
     if ref.confidence == "likely":
@@ -128,7 +143,7 @@ def _extra_cause(source: Path, ref: Any, conn: Any) -> str:
         " WHERE f.path = ? AND r.line = ? AND r.col = ?",
         (ref.file, ref.line, ref.column),
     ).fetchone()
-    if row and row[0] and row[0].startswith("F:"):
+    if row and row[0] and _fixture_typed(row[0], ref.file, conn):
         return "pytest_fixture"  # a receiver typed by the pytest fixture a test requests
     line = (source / ref.file).read_text(encoding="utf-8").splitlines()[ref.line - 1]
     before = line[: ref.column - 1]
