@@ -296,7 +296,7 @@ class PythonLinker:
 
 
 # per-name facts (keyed by symbol path or top-level name); the rest is module-wide
-_PER_NAME = ("binds", "vtypes", "rtypes", "otypes", "dtypes", "bases")
+_PER_NAME = ("binds", "vtypes", "rtypes", "otypes", "dtypes", "atypes", "bases")
 
 
 def _by_name(data: dict[str, Any], symbols: list[Any]) -> tuple[str, dict[str, tuple[list[Any], list[int]]]]:

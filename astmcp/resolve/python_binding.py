@@ -42,6 +42,8 @@ class Bindings:
         # `@overload` signatures: (path, parameters, is a method, return annotation, scope)
         self.overloads: list[tuple[str, list[list[object]], bool, ast.expr | None, Scope]] = []
         self.decorated: dict[str, str] = {}  # function path -> what its outermost decorator makes
+        # functions whose first parameter is annotated (a decorator's `f: Callable[[A], R]`)
+        self.receives: list[tuple[str, ast.expr, Scope]] = []
         self.comp_scopes: dict[int, Scope] = {}  # comprehension node -> the scope of its targets
         self._locals_busy: set[tuple[int, str]] = set()
         self._local_unions: dict[tuple[int, str], int] = {}  # self-referencing locals -> their union

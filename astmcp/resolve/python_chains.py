@@ -11,6 +11,7 @@ from astmcp.resolve.python_scope import (
     call_head,
     call_step,
     enclosing_class,
+    func_name,
     instance_chain,
     is_none,
 )
@@ -206,6 +207,29 @@ class Chains(Bindings):
         if items is None:
             return f"L:{literal}"
         return f"{items}/*m" if literal == "dict" else f"{items}/*s"
+
+    def callable_params(self, scope: Scope, node: ast.expr) -> list[str] | None:
+        """The instance chains ("" unknown) of the positional parameters a
+        ``Callable[[A, B], R]`` / ``Callable[Concatenate[A, B, P], R]`` annotation gives."""
+        if not (
+            isinstance(node, ast.Subscript)
+            and func_name(node.value) == "Callable"
+            and isinstance(node.slice, ast.Tuple)
+            and len(node.slice.elts) == 2
+        ):
+            return None
+        params = node.slice.elts[0]
+        if (
+            isinstance(params, ast.Subscript)
+            and func_name(params.value) == "Concatenate"
+            and isinstance(params.slice, ast.Tuple)
+        ):
+            elts = params.slice.elts[:-1]  # the last is the ParamSpec of the rest
+        elif isinstance(params, ast.List):
+            elts = params.elts
+        else:
+            return None
+        return [instance_chain(self.annotation_chain(scope, e)) or "" for e in elts]
 
     def annotation_chain(self, scope: Scope, node: ast.expr | None) -> str | None:
         """The class an annotation names (not an instance), when it names one."""

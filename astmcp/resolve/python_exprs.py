@@ -241,14 +241,21 @@ class Expressions(Records):
             if kw_default is not None:
                 self.expr(kw_default, scope, "read")
 
-    def bind_params(self, args: ast.arguments, inner: Scope, node: ast.AST | None) -> None:
+    def bind_params(
+        self, args: ast.arguments, inner: Scope, node: ast.AST | None, given: str | None = None
+    ) -> None:
+        """Binds the parameters; ``given``: the chain of a decorator that receives the function,
+        whose own parameter's ``Callable[[A, B], R]`` says what the positional ones are given."""
         params = all_args(args)
+        positional = args.posonlyargs + args.args
         for n, arg in enumerate(params):
-            if n == 0 and inner.self_chain and arg in (args.posonlyargs + args.args)[:1]:
+            if n == 0 and inner.self_chain and arg in positional[:1]:
                 inner.self_name = arg.arg
                 self.bind(inner, arg.arg, "", ("chain", inner.self_chain))
             elif arg.annotation is not None and arg is not args.vararg and arg is not args.kwarg:
                 self.bind(inner, arg.arg, "", ("ann", arg.annotation))
+            elif given and not inner.self_chain and arg in positional:
+                self.bind(inner, arg.arg, "", ("chain", f"{given}/@{n}"))
             else:
                 self.bind(inner, arg.arg, "")
 

@@ -19,6 +19,8 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
                                           "=name" (keyword argument of a call: a dataclass-like field),
                                           "*s" / "*m" (a container annotated with these items / values),
                                           "*f" (a callable annotated to give this: Callable[..., R]),
+                                          "@n" (what a decorator gives the n-th parameter of the function
+                                          it receives: its own `f: Callable[[A, B], R]` parameter),
                                           "[]" (an item by iteration), "[]#n" (its n-th part), "[i]" (x[k])
 
 ``target`` None means the receiver is unknown: a ``name``-confidence hit.
@@ -106,6 +108,11 @@ class _Analyzer(Statements):
         for path, params, method, returns, scope in self.overloads:
             gives = instance_chain(self.annotation_chain(scope, returns)) or ""  # "": unknown
             otypes.setdefault(path, []).append([params, method, gives])
+        atypes: dict[str, list[str]] = {}
+        for path, annotation, scope in self.receives:
+            given = self.callable_params(scope, annotation)
+            if given and any(given):
+                atypes.setdefault(path, given)
         fixtures: dict[str, str] = {}
         for name, (path, function, inner) in self.fixtures.items():
             # the value of a fixture: what it returns, or yields once
@@ -131,6 +138,7 @@ class _Analyzer(Statements):
             "bases": bases,
             **({"otypes": otypes} if otypes else {}),
             **({"dtypes": self.decorated} if self.decorated else {}),
+            **({"atypes": atypes} if atypes else {}),
             **({"unions": self.unions} if self.unions else {}),
             **({"fixtures": fixtures} if fixtures else {}),
             **({"generates": True} if self.generates else {}),

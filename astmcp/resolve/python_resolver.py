@@ -178,6 +178,8 @@ class Resolver(ModuleLookups):
         shape = None
         if step.startswith("()"):
             shape, step = step[2:] or None, "()"  # `()1,cls`: a call and its shape
+        if step[0] == "@":
+            return self.given_param(entity, int(step[1:]))
         if entity is None:
             # `list[Alias]`: a list whatever its items are
             return ("e", (step[1], None)) if step in ("*s", "*m") else None
@@ -231,6 +233,15 @@ class Resolver(ModuleLookups):
         if tag == "u":
             return self.class_member(value, step, skip_self=True)
         return None
+
+    def given_param(self, entity: Entity, n: int) -> Entity:
+        """What the project function ``entity``, as a decorator, gives the n-th parameter of the
+        function it receives (its first parameter annotated ``Callable[[A, B], R]``)."""
+        if entity is None or entity[0] != "s" or self.syms[entity[1]].kind != "function":
+            return None
+        sym = self.syms[entity[1]]
+        gives = self.facts(sym.path).get("atypes", {}).get(sym.symbol_path, [])
+        return self.resolve(sym.path, gives[n]) if n < len(gives) and gives[n] else None
 
     def decorated_step(self, sym_id: int, step: str) -> Entity:
         """A member of a decorated function is one of what its outermost decorator made of it

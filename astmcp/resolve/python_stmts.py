@@ -65,10 +65,20 @@ class Statements(Expressions):
                 inner.cls = scope.path
                 classy = "classmethod" in decorators or node.name in ("__new__", "__init_subclass__")
                 inner.self_chain = f"S:{scope.path}" if classy else f"S:{scope.path}/()"
-        self.bind_params(node.args, inner, node)
+        innermost = node.decorator_list[-1] if node.decorator_list else None
+        receiver = (
+            self.chain(scope, innermost)
+            if isinstance(innermost, ast.Name | ast.Attribute)
+            and decorator_name(innermost) not in TRANSPARENT
+            else None
+        )  # `@pass_context def cli(ctx)`: pass_context's parameter says what ctx is given
+        self.bind_params(node.args, inner, node, receiver)
         if scope.kind == "module" or (inner.cls and scope.path.rpartition(".")[2].startswith("Test")):
             self.pytest_function(node, inner, path)
         names = [decorator_name(d) for d in node.decorator_list]
+        positional = node.args.posonlyargs + node.args.args
+        if positional and positional[0].annotation is not None and scope.kind != "class":
+            self.receives.append((path, positional[0].annotation, scope))
         if "overload" in names:
             method = scope.kind == "class" and "staticmethod" not in names
             self.overloads.append((path, signature(node.args), method, node.returns, scope))
