@@ -72,6 +72,11 @@ class Chains(Bindings):
                 assert isinstance(node, ast.expr)
                 manager = self.chain(where, node)
                 chains.append(f"{manager}/__enter__/()" if manager else None)
+            elif kind.startswith("part#"):
+                # `a, b = pair`: a is the first part of pair's tuple type
+                assert isinstance(node, ast.expr)
+                whole = self.chain(where, node)
+                chains.append(f"{whole}/{kind[4:]}" if whole else None)
             elif kind.startswith("iter"):
                 # `for x in xs` (`iter`), `for k, v in xs` (`iter#1`: the second of each item)
                 assert isinstance(node, ast.expr)
@@ -277,6 +282,10 @@ class Chains(Bindings):
                 args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 homogeneous = len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is ...
                 if name in ("tuple", "Tuple") and not homogeneous:
+                    # `tuple[str, Command]`: each position its own type (`P:<n>`, the entry of `unions`)
+                    parts = [instance_chain(self.annotation_chain(scope, a)) or "" for a in args]
+                    if any(parts) and not any(isinstance(a, ast.Starred) for a in args):
+                        return f"P:{self.entry(parts)}"
                     return self.annotation_chain(scope, head)
                 items = instance_chain(
                     self.annotation_chain(scope, args[-1] if name in MAPPINGS else args[0])

@@ -178,8 +178,18 @@ class Expressions(Records):
                 elif value is not None:
                     self.deferred_types.append(("v", path, value, scope, False))
         elif isinstance(node, ast.Tuple | ast.List):
-            for elt in node.elts:
-                self.target(elt, scope, None)
+            whole = (
+                value is not None
+                and scope.kind == "function"
+                and not any(isinstance(e, ast.Starred) for e in node.elts)
+            )
+            for n, elt in enumerate(node.elts):
+                if whole and isinstance(elt, ast.Name):
+                    assert value is not None
+                    self.bind(scope, elt.id, "", (f"part#{n}", value))  # `a, b = pair`
+                    self.name_occurrence(elt, scope, "write")
+                else:
+                    self.target(elt, scope, None)
         elif isinstance(node, ast.Starred):
             self.target(node.value, scope, None)
         elif isinstance(node, ast.Attribute):

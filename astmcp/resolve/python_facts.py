@@ -14,6 +14,8 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
            | "O:<n>"                      an operation on the n-th entry of ``unions``: outside the
                                           project when every operand is (no project dunder runs)
            | "F:<name>"                   the pytest fixture a test function's parameter requests
+           | "P:<n>"                      a tuple annotated part by part: the n-th entry of ``unions``
+                                          holds each part's chain ("" unknown); "#k" takes part k
     chain := base ("/" step)*             step: attribute name, "()" (call result; "()2,cls": with
                                           its shape, two positional arguments and a keyword), "^" (super()),
                                           "=name" (keyword argument of a call: a dataclass-like field),

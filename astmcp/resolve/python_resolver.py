@@ -98,6 +98,11 @@ class Resolver(ModuleLookups):
             return self.module(path, 0, chain[2:])
         if tag == "L":
             return ("x", chain[2:])
+        if tag == "P":
+            # a tuple annotated part by part: `tuple[str, Command]`
+            self.deps.add(path)
+            parts = self.facts(path).get("unions", [])[int(chain[2:])]
+            return ("e", ("t", tuple(self.resolve(path, c) if c else None for c in parts)))
         if tag in "UOG":
             self.deps.add(path)  # the module's unions, star imports
         if tag == "U":
@@ -183,7 +188,7 @@ class Resolver(ModuleLookups):
         if entity is None:
             # `list[Alias]`: a list whatever its items are
             return ("e", (step[1], None)) if step in ("*s", "*m") else None
-        if step[0] in "*[":
+        if step[0] in "*[#":
             return self.item_step(self.deref(entity), step)
         if entity[0] == "x":
             return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
@@ -274,6 +279,15 @@ class Resolver(ModuleLookups):
             return None
         kind: str = entity[1][0]
         item: Entity = entity[1][1]
+        if step.startswith("[]#") and kind == "s":
+            # `for name, cmd in pairs`: the n-th part of each item (a tuple annotated part by part)
+            return self.item_step(item, step[2:])
+        if kind == "t":
+            parts: tuple[Entity, ...] = entity[1][1]
+            n = int(step[1:]) if step[0] == "#" else -1
+            return parts[n] if 0 <= n < len(parts) else None
+        if step[0] == "#":
+            return None
         if kind == "f":
             return item if step == "()" else None  # a member of a callable: unknown
         if kind == "s":

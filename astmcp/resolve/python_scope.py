@@ -55,8 +55,8 @@ class Pending:
 
 
 def instance_chain(chain: str | None) -> str | None:
-    if chain and chain.endswith(("/*s", "/*m", "/*f")):
-        return chain  # an annotated container or callable is an instance already
+    if chain and (chain.endswith(("/*s", "/*m", "/*f")) or (chain.startswith("P:") and "/" not in chain)):
+        return chain  # an annotated container, tuple or callable is an instance already
     if chain and chain.endswith("/*c"):
         return chain[:-3]  # a value of type[C] is the class C
     return f"{chain}/()" if chain else None
