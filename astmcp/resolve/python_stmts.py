@@ -30,7 +30,10 @@ class Statements(Expressions):
             ):
                 continue
             self.stmt(stmt, scope)
-            if type(stmt) is ast.If and not stmt.orelse and isinstance(stmt.body[-1], EXITS):
+            if type(stmt) is ast.Assert:
+                # `assert isinstance(x, C)`: the rest of the block sees x as a C
+                self.narrow(self.isinstance_tests(stmt.test, scope, True), stmts[n + 1 :], scope)
+            elif type(stmt) is ast.If and not stmt.orelse and isinstance(stmt.body[-1], EXITS):
                 # `if not isinstance(x, C): return`: the rest of the block sees x as a C
                 self.narrow(self.isinstance_tests(stmt.test, scope, False), stmts[n + 1 :], scope)
         self.narrowed = saved
