@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from typing import Any
 
 from astmcp.resolve.python_pytest import PytestFacts
@@ -146,11 +148,14 @@ class Records(PytestFacts):
 
     def string(self, node: ast.Constant, scope: Scope) -> None:
         value = str(node.value)
-        if not value or len(value) > MAX_STRING or node.end_lineno != node.lineno:
+        if not value or len(value) > MAX_STRING:
+            return
+        if node.end_lineno != node.lineno:
+            self.string_lines(node, scope)
             return
         whole = IDENT.fullmatch(value) is not None
         dotted = not whole and DOTTED.fullmatch(value) is not None
-        if not whole and not dotted and "_" not in value:
+        if not whole and not dotted and "_" not in value and "." not in value:
             return
         line = node.lineno
         text = self.line_text(line)
@@ -169,8 +174,40 @@ class Records(PytestFacts):
         segment = text[start:end]
         for match in IDENT.finditer(segment):
             word = match.group()
-            if word == value if whole else ("_" in word.strip("_") and word in value):
+            member = _member_at(segment, match.start())  # code in a string: `x.word`
+            if word == value if whole else (("_" in word.strip("_") and word in value) or member):
                 col = start + match.start() + 1
                 self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
                 if whole:
                     return
+
+    def string_lines(self, node: ast.Constant, scope: Scope) -> None:
+        """A string over several lines (``"import m\\n" "m.C().convert()\\n"``): the members its
+        code would access (``x.word``) are name hits; comments between its parts are not read."""
+        first, last = node.lineno, node.end_lineno or node.lineno
+        start = self.col(first, node.col_offset) - 1
+        lines = [self.line_text(n) for n in range(first, last + 1)]
+        lines[-1] = lines[-1][: self.col(last, node.end_col_offset or 0) - 1]
+        lines[0] = lines[0][start:]
+        try:
+            tokens = list(tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline))
+        except (tokenize.TokenError, SyntaxError):
+            return
+        for tok in tokens:
+            if tok.type != tokenize.STRING:
+                continue
+            row, col = tok.start
+            shift = (start if row == 1 else 0) + col
+            for match in IDENT.finditer(tok.string):
+                if _member_at(tok.string, match.start()):
+                    word = match.group()
+                    begin = shift + match.start() + 1
+                    self.rows.append(
+                        (word, first + row - 1, begin, begin + len(word), "string", None, scope.path)
+                    )
+
+
+def _member_at(text: str, at: int) -> bool:
+    """Whether the word at ``at`` in a string's text is accessed as a member (``x.word``,
+    ``f().word``), as code run from a string (``python -c``, ``exec``) would."""
+    return at >= 2 and text[at - 1] == "." and (text[at - 2].isalnum() or text[at - 2] in "_)]")
