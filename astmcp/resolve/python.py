@@ -23,6 +23,7 @@ from typing import Any
 
 from astmcp.index.indexer import Changes
 from astmcp.model import PYTHON
+from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
 from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_lookups import Entity, Sym, name_dep
 from astmcp.resolve.python_modules import is_package, path_key
@@ -147,12 +148,12 @@ class PythonLinker:
         if full:
             targets = list(resolver.file_ids)
         else:
-            _remap(conn, id_map)
+            remap_symbol_ids(conn, id_map)
             targets = sorted(
                 set(fresh) | self.dependants(conn, resolver, [*reshaped, *changes.removed_paths], renamed)
             )
         # A bulk load is faster into unindexed tables; the indexes come back at the end.
-        dropped = _drop_indexes(conn) if full else []
+        dropped = drop_indexes(conn) if full else []
         try:
             for path in targets:
                 if path in resolver.file_ids:
@@ -317,33 +318,6 @@ def _by_name(data: dict[str, Any], symbols: list[Any]) -> tuple[str, dict[str, t
 
 def _in_order(table: dict[str, list[Sym]]) -> list[Sym]:
     return sorted((sym for syms in table.values() for sym in syms), key=lambda s: (s.line, s.name_col, s.id))
-
-
-def _remap(conn: sqlite3.Connection, id_map: list[tuple[int, int]]) -> None:
-    pairs = [(old, new) for old, new in id_map if old != new]
-    if not pairs:
-        return
-    conn.execute(
-        "CREATE TEMP TABLE IF NOT EXISTS symbol_remap (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)"
-    )
-    conn.execute("DELETE FROM symbol_remap")
-    conn.executemany("INSERT OR REPLACE INTO symbol_remap(old, new) VALUES (?, ?)", pairs)
-    for table, column in (("refs", "symbol_id"), ("edges", "src_symbol_id"), ("edges", "dst_symbol_id")):
-        conn.execute(
-            f"UPDATE {table} SET {column} = (SELECT new FROM symbol_remap WHERE old = {table}.{column})"
-            f" WHERE {column} IN (SELECT old FROM symbol_remap)"
-        )
-    conn.execute("DELETE FROM symbol_remap")
-
-
-def _drop_indexes(conn: sqlite3.Connection) -> list[str]:
-    rows = conn.execute(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('refs', 'edges', 'link_deps')"
-        " AND sql IS NOT NULL"
-    ).fetchall()
-    for name, _ in rows:
-        conn.execute(f'DROP INDEX "{name}"')
-    return [sql for _, sql in rows]
 
 
 def _enclosing_test(scope: str, tests: set[str]) -> str | None:

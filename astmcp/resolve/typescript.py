@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from astmcp.index.indexer import Changes
+from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
 from astmcp.resolve.tracking import Tracking
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
@@ -419,11 +420,11 @@ class TsLinker:
         if full:
             targets = list(resolver.file_ids)
         else:
-            _remap(conn, id_map)
+            remap_symbol_ids(conn, id_map)
             targets = sorted(set(fresh) | self.dependants(conn, resolver, reshaped))
         bulk = full and len(targets) > _BULK
         old_rows = _take_rows(conn, resolver, targets) if bulk else None
-        dropped = _drop_indexes(conn) if bulk else []
+        dropped = drop_indexes(conn) if bulk else []
         try:
             for path in targets:
                 if path in resolver.file_ids:
@@ -571,22 +572,6 @@ def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tupl
     return ("s", found[0])
 
 
-def _remap(conn: sqlite3.Connection, id_map: list[tuple[int, int]]) -> None:
-    """Point what other files resolved into a re-parsed file of the same shape at its new ids."""
-    pairs = [(old, new) for old, new in id_map if old != new]
-    if not pairs:
-        return
-    conn.execute("CREATE TEMP TABLE IF NOT EXISTS ts_remap (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
-    conn.execute("DELETE FROM ts_remap")
-    conn.executemany("INSERT OR REPLACE INTO ts_remap(old, new) VALUES (?, ?)", pairs)
-    for table, column in (("refs", "symbol_id"), ("edges", "src_symbol_id"), ("edges", "dst_symbol_id")):
-        conn.execute(
-            f"UPDATE {table} SET {column} = (SELECT new FROM ts_remap WHERE old = {table}.{column})"
-            f" WHERE {column} IN (SELECT old FROM ts_remap)"
-        )
-    conn.execute("DELETE FROM ts_remap")
-
-
 def _take_rows(
     conn: sqlite3.Connection, resolver: Resolver, targets: list[str]
 ) -> dict[int, list[tuple[Any, ...]]]:
@@ -608,16 +593,6 @@ def _take_rows(
         conn.execute(f"DELETE FROM {table} WHERE file_id IN (SELECT id FROM ts_link_targets)")
     conn.execute("DELETE FROM ts_link_targets")
     return out
-
-
-def _drop_indexes(conn: sqlite3.Connection) -> list[str]:
-    rows = conn.execute(
-        "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('refs', 'edges', 'link_deps')"
-        " AND sql IS NOT NULL"
-    ).fetchall()
-    for name, _ in rows:
-        conn.execute(f'DROP INDEX "{name}"')
-    return [sql for _, sql in rows]
 
 
 def make_linker() -> Callable[[sqlite3.Connection, Changes], None]:
