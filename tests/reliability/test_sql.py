@@ -31,12 +31,11 @@ PASS_THROUGH = {"join", "split", "strip", "sorted", "tuple", "list", "set", "fro
 # collapsed) -> why it is not user input.
 _MASTER = 'conn.execute( "SELECT name, sql FROM sqlite_master WHERE typ'
 _WHY_MASTER = "names and CREATE INDEX statements of our own indexes, read from sqlite_master"
-_WHY_DROP = "the CREATE INDEX statements _drop_indexes read from sqlite_master, re-run verbatim"
+_WHY_DROP = "the CREATE INDEX statements link_rows.drop_indexes read from sqlite_master, re-run verbatim"
 AUDITED: dict[tuple[str, str], str] = {
-    ("resolve/python.py", _MASTER): _WHY_MASTER,
-    ("resolve/typescript.py", _MASTER): _WHY_MASTER,
-    ("resolve/python.py", "_drop_indexes(conn)"): _WHY_DROP,
-    ("resolve/typescript.py", "_drop_indexes(conn)"): _WHY_DROP,
+    ("resolve/link_rows.py", _MASTER): _WHY_MASTER,
+    ("resolve/python.py", "drop_indexes(conn)"): _WHY_DROP,
+    ("resolve/typescript.py", "drop_indexes(conn)"): _WHY_DROP,
 }
 
 
