@@ -9,9 +9,14 @@ that must have no references besides its declaration.
 from __future__ import annotations
 
 import re
+import shutil
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+
+from astmcp.query.common import SymbolTarget, resolve_symbol
+from astmcp.query.references import collect_references
+from astmcp.workspace import Workspace
 
 Position = tuple[str, int, int]
 Expected = dict[str, set[Position]]
@@ -54,3 +59,40 @@ def expectations(
                 target = sure if match["arrow"] == "->" else names
                 target[selector].add((rel, number, hits[nth - 1] + 1))
     return sure, names
+
+
+Expect = Callable[[Path], tuple[Expected, Expected]]
+
+
+def marked_cases(cases: Path, expect: Expect) -> list[tuple[str, str]]:
+    """(case folder, selector) for every selector marked in every fixture project under ``cases``."""
+    out = []
+    for case in sorted(p for p in cases.iterdir() if p.is_dir()):
+        sure, names = expect(case)
+        out.extend((case.name, selector) for selector in sorted(set(sure) | set(names)))
+    return out
+
+
+def open_cases(cases: Path, base: Path) -> Iterator[dict[str, Workspace]]:
+    """A workspace per fixture project, on copies under ``base`` (the index writes beside them)."""
+    opened: dict[str, Workspace] = {}
+    for case in sorted(p for p in cases.iterdir() if p.is_dir()):
+        shutil.copytree(case, base / case.name)
+        opened[case.name] = Workspace(base / case.name)
+    yield opened
+    for ws in opened.values():
+        ws.index.close()
+
+
+def assert_marked_references(ws: Workspace, case: Path, selector: str, expect: Expect) -> None:
+    """The selector's certain/likely references and its name hits are exactly the marked ones."""
+    conn = ws.db()
+    symbol = resolve_symbol(ws, conn, SymbolTarget(selector=selector))
+    sure, names = expect(case)
+    refs = collect_references(ws, conn, symbol)
+    found_sure = {(r.file, r.line, r.column) for r in refs if r.confidence != "name"}
+    found_names = {(r.file, r.line, r.column) for r in refs if r.confidence == "name"}
+    declarations = {(r.file, r.line, r.column) for r in refs if r.is_declaration}
+    assert declarations, "the declaration is always listed"
+    assert found_sure == sure[selector] | declarations
+    assert found_names == names[selector]
