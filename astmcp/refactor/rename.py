@@ -79,6 +79,19 @@ def with_context(ws: Workspace, hits: list[Hit], loaded: dict[str, LoadedFile]) 
     return out
 
 
+def load_checked(
+    ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow], chosen: list[Hit], old: str, new: str
+) -> tuple[dict[str, list[Hit]], dict[str, LoadedFile]]:
+    """The hits to edit grouped by file, each file loaded once, and no collision in any of them
+    (`NameCollision` otherwise)."""
+    by_file: dict[str, list[Hit]] = {}
+    for hit in chosen:
+        by_file.setdefault(hit.file, []).append(hit)
+    loaded = {path: load_file(ws, path) for path in by_file}
+    collisions.check(conn, family, {p: (loaded[p].source.text, by_file[p]) for p in by_file}, old, new)
+    return by_file, loaded
+
+
 def prepare_rename(
     ws: Workspace,
     conn: sqlite3.Connection,
@@ -97,13 +110,7 @@ def prepare_rename(
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
     chosen = sure + (unsure if uncertain == "include" else [])
-    by_file: dict[str, list[Hit]] = {}
-    for hit in chosen:
-        by_file.setdefault(hit.file, []).append(hit)
-    loaded = {path: load_file(ws, path) for path in by_file}
-    collisions.check(
-        conn, family, {p: (loaded[p].source.text, by_file[p]) for p in by_file}, row.name, new_name
-    )
+    by_file, loaded = load_checked(ws, conn, family, chosen, row.name, new_name)
     member = row.kind in _MEMBER_KINDS
     edits: dict[str, tuple[LoadedFile, str]] = {}
     for path, file_hits in by_file.items():

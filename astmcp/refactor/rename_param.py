@@ -20,8 +20,8 @@ from astmcp.query.parameters import KEYWORD_KINDS, Parameter, function_node, rea
 from astmcp.refactor import collisions
 from astmcp.refactor.identifiers import check_new_name
 from astmcp.refactor.plan import Plan
-from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
-from astmcp.refactor.rename import comment_note, file_edits, with_context
+from astmcp.refactor.prepare import LoadedFile, build_plan
+from astmcp.refactor.rename import comment_note, file_edits, load_checked, with_context
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
@@ -57,15 +57,9 @@ def prepare_parameter_rename(
     unsure = [h for h in hits if h.confidence == "name"]
     unpacked = [Hit.of(r) for r in found.unpacked]
     chosen = sure + (unsure if uncertain == "include" else [])
-    by_file: dict[str, list[Hit]] = {}
-    for hit in chosen:
-        by_file.setdefault(hit.file, []).append(hit)
-    loaded = {path: load_file(ws, path) for path in by_file}
     # the scopes between each use and its parameter must not bind the new name, and no use of
     # the new name may be captured (keyword and string hits are no scope occurrences)
-    collisions.check(
-        conn, [], {p: (loaded[p].source.text, by_file[p]) for p in by_file}, param.name, new_name
-    )
+    by_file, loaded = load_checked(ws, conn, [], chosen, param.name, new_name)
     for site in found.sites:
         if new_name in site.keywords:
             raise NameCollision(
