@@ -235,7 +235,9 @@ def override_family(
     members of that family defined outside the project (``module.Class.name``).
 
     The family is every definition of the name in the classes below the topmost
-    project ancestors that define it. A symbol that is no class member is its own family.
+    project ancestors that define it. An object-literal member whose key the index links to a
+    class/interface member (a contextually typed literal) is in that member's family; any other
+    symbol that is no class member is its own family.
     """
     memo = memo or FamilyMemo(conn)
     if not symbol.parent_path or symbol.kind not in _MEMBER_KINDS:
@@ -246,7 +248,7 @@ def override_family(
         (symbol.file, symbol.parent_path),
     )
     if not owner:
-        return memo.twins(symbol), []
+        return _literal_family(conn, symbol, memo)
     name = symbol.name
     external: list[str] = []
     # Walk up to the roots that define the name.
@@ -278,6 +280,24 @@ def override_family(
     return ordered, sorted(set(external))
 
 
+def _literal_family(
+    conn: sqlite3.Connection, symbol: SymbolRow, memo: FamilyMemo
+) -> tuple[list[SymbolRow], list[str]]:
+    """An object-literal member typed by a declared type (`const m: Api = { run() {} }`)
+    provides that type's member: one family with it, as TypeScript renames them."""
+    provided = None if symbol.id in memo.providing else memo.provides(symbol)
+    if provided is None:
+        return memo.twins(symbol), []
+    memo.providing.add(symbol.id)
+    try:
+        members, external = override_family(conn, provided, memo)
+    finally:
+        memo.providing.discard(symbol.id)
+    known = {m.id for m in members}
+    extra = [t for t in memo.twins(symbol) if t.id not in known]
+    return sorted([*members, *extra], key=lambda s: (s.file, s.line)), external
+
+
 class FamilyMemo:
     """Class-graph lookups for one request over an index that does not change meanwhile.
 
@@ -294,11 +314,27 @@ class FamilyMemo:
         self._members: dict[tuple[int, str], SymbolRow | None] = {}
         self._above: dict[tuple[int, str], bool] = {}
         self._below: dict[tuple[tuple[int, ...], str], tuple[dict[int, SymbolRow], list[str]]] = {}
+        self.providing: set[int] = set()  # object-literal members being resolved (no cycles)
 
     def twins(self, symbol: SymbolRow) -> list[SymbolRow]:
         if symbol.id not in self._twins:
             self._twins[symbol.id] = twins(self.conn, symbol)
         return [symbol, *self._twins[symbol.id][1:]]
+
+    def provides(self, symbol: SymbolRow) -> SymbolRow | None:
+        """The class/interface member an object-literal member's key is a certain write of (the
+        literal is contextually typed by a declared type), or None."""
+        rows = query_symbols(
+            self.conn,
+            "s.id IN (SELECT r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.name = ? AND r.confidence = 'certain'"
+            " AND r.symbol_id != ?)",
+            (symbol.file, symbol.name_line, symbol.name_col, symbol.name, symbol.id),
+        )
+        for row in rows:
+            if row.kind in _MEMBER_KINDS and row.parent_path:
+                return row
+        return None
 
     def bases(self, class_id: int) -> list[tuple[int | None, str | None]]:
         if class_id not in self._bases:
