@@ -34,6 +34,9 @@ class Bindings:
         self.narrowed: dict[str, tuple[ast.expr, Scope]] = {}
         self.typed_uses: dict[int, tuple[ast.expr, Scope]] = {}
         self.named_strings: dict[int, str] = {}  # `T = TypeVar("T")`: the string's node -> T
+        # strings that name parameters (a `**kwargs` key, a parametrize argname) -> the calls
+        # whose keywords they are (python_keys)
+        self.key_strings: dict[int, list[ast.Call]] = {}
         self.unions: list[list[str]] = []  # alternatives of the `U:<n>` chains
         self.union_ids: dict[tuple[str, ...], int] = {}
         # unannotated functions: (path, return values, body scope, yields) to infer what a call gives

@@ -76,6 +76,8 @@ class Expressions(Records):
             assert isinstance(node, ast.Constant)
             if self.named_strings and id(node) in self.named_strings:
                 self.named_string(node, self.named_strings[id(node)], scope)
+            elif self.key_strings and id(node) in self.key_strings:
+                self.key_string(node, self.key_strings[id(node)], scope)
             elif type(node.value) is str and (kind != "type" or not self.string_annotation(node, scope)):
                 self.string(node, scope)
         elif cls is ast.Subscript:

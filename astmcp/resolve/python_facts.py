@@ -63,7 +63,10 @@ class _Analyzer(Statements):
                         rows.append((p.name, p.line, p.col, p.end, p.kind, other, p.owner or p.scope.path))
             elif isinstance(node, ast.Call):
                 callee = self.chain(p.scope, node.func)
-                if callee:
+                if p.kind == "string":  # a key of a `**kwargs` mapping passed to the call
+                    target = f"{callee}/~{p.name}" if callee else None
+                    rows.append((p.name, p.line, p.col, p.end, p.kind, target, p.scope.path))
+                elif callee:
                     rows.append((p.name, p.line, p.col, p.end, p.kind, f"{callee}/={p.name}", p.scope.path))
             else:
                 assert isinstance(node, ast.Attribute)

@@ -7,7 +7,7 @@ import ast
 
 from astmcp.resolve.python_chains import Chains
 from astmcp.resolve.python_scope import Scope, decorator_call, func_name
-from astmcp.resolve.python_vocab import FIXTURES
+from astmcp.resolve.python_vocab import FIXTURES, PARAMETRIZE
 
 
 class PytestFacts(Chains):
@@ -54,6 +54,22 @@ class PytestFacts(Chains):
                     inner.values[name] = [("expr", v, inner.parent or inner) for v in values]
                 continue
             inner.values[name] = [("chain", f"F:{name}", inner)]
+
+    def argnames(self, marks: list[ast.expr], scope: Scope) -> list[ast.Constant]:
+        """The strings of ``@pytest.mark.parametrize`` marks that name the arguments of the tests
+        they apply to (``("chain", "expect")``, ``"a,b"``): parameters, not symbols. With
+        ``indirect`` they name fixtures, which may be project functions: not taken."""
+        out: list[ast.Constant] = []
+        for mark in marks:
+            if not isinstance(mark, ast.Call) or self.chain(scope, mark.func) not in PARAMETRIZE:
+                continue
+            options = {k.arg: k.value for k in mark.keywords if k.arg}
+            if "indirect" in options:
+                continue
+            first = mark.args[0] if mark.args else options.get("argnames")
+            elements = first.elts if isinstance(first, ast.List | ast.Tuple) else [first]
+            out.extend(e for e in elements if isinstance(e, ast.Constant) and isinstance(e.value, str))
+        return out
 
 
 def parametrize_values(marks: list[ast.expr]) -> dict[str, list[ast.expr] | None]:

@@ -146,6 +146,21 @@ class Records(PytestFacts):
         else:
             self.string(node, scope)
 
+    def key_string(self, node: ast.Constant, calls: list[ast.Call], scope: Scope) -> None:
+        """A string naming a parameter: a keyword of each of ``calls`` (none: of the function
+        itself), which the linker resolves as ``callee/~key``; no name hit."""
+        if not calls:
+            return
+        name = str(node.value)
+        line = node.lineno
+        start = self.col(line, node.col_offset)  # the quote
+        text = self.line_text(line)
+        if IDENT.fullmatch(name) is None or text[start : start + len(name) + 1] != name + text[start - 1]:
+            self.string(node, scope)
+            return
+        for call in calls:
+            self.pending.append(Pending(name, line, start + 1, start + 1 + len(name), "string", call, scope))
+
     def string(self, node: ast.Constant, scope: Scope) -> None:
         value = str(node.value)
         if not value or len(value) > MAX_STRING:

@@ -185,6 +185,8 @@ class Resolver(ModuleLookups):
             shape, step = step[2:] or None, "()"  # `()1,cls`: a call and its shape
         if step[0] == "@":
             return self.given_param(entity, int(step[1:]))
+        if step[0] == "~":
+            return self.forwarded_key(entity, step[1:])
         if entity is None:
             # `list[Alias]`: a list whatever its items are
             return ("e", (step[1], None)) if step in ("*s", "*m") else None
@@ -238,6 +240,19 @@ class Resolver(ModuleLookups):
         if tag == "u":
             return self.class_member(value, step, skip_self=True)
         return None
+
+    def forwarded_key(self, entity: Entity, name: str) -> Entity:
+        """A key of a ``**kwargs`` mapping passed to the callee ``entity`` (python_keys): a field
+        of a project class without its own ``__init__`` (as ``Cls(name=...)``), a parameter of a
+        project function or class (outside the project: no symbol); unknown for any other callee,
+        which may set attributes by it (``SimpleNamespace(**kw)``, ``dataclasses.replace(o, **kw)``)."""
+        entity = self.deref(entity) if entity is not None and entity[0] == "s" else entity
+        if entity is None or entity[0] != "s":
+            return None
+        kind = self.syms[entity[1]].kind
+        if kind in CLASSLIKE:
+            return self.step(entity, "=" + name)
+        return ("x", "") if kind in ("function", "method") else None
 
     def given_param(self, entity: Entity, n: int) -> Entity:
         """What the project function ``entity``, as a decorator, gives the n-th parameter of the

@@ -6,6 +6,7 @@ import ast
 from typing import Any
 
 from astmcp.resolve.python_exprs import Expressions
+from astmcp.resolve.python_keys import forwarded_keys
 from astmcp.resolve.python_scope import (
     Scope,
     all_args,
@@ -47,6 +48,7 @@ class Statements(Expressions):
             self.generic(node, scope, "read")
 
     def function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
+        self.key_strings.update((id(s), []) for s in self.argnames(node.decorator_list, scope))
         for dec in node.decorator_list:
             self.expr(dec, scope, "call")
         self.arguments_defaults(node.args, scope)
@@ -97,12 +99,14 @@ class Statements(Expressions):
             for d in node.decorator_list
         ):
             self.returns.append((path, node, inner))  # what a call gives is what it returns
+        self.key_strings.update(forwarded_keys(node))
         saved = self.narrowed
         self.narrowed = {}  # a nested function runs later: a narrowing may no longer hold
         self.body(node.body, inner, True)
         self.narrowed = saved
 
     def klass(self, node: ast.ClassDef, scope: Scope) -> None:
+        self.key_strings.update((id(s), []) for s in self.argnames(node.decorator_list, scope))
         for dec in node.decorator_list:
             self.expr(dec, scope, "call")
         path = f"{scope.path}.{node.name}" if scope.path else node.name
@@ -138,6 +142,9 @@ class Statements(Expressions):
             # `T = TypeVar("T")`: the string is the declared name, renamed with it
             path = f"{scope.path}.{first.id}" if scope.path else first.id
             self.named_strings[id(value.args[0])] = "S:" + path
+        if scope.kind == "module" and isinstance(first, ast.Name) and first.id == "pytestmark":
+            marks = value.elts if isinstance(value, ast.List | ast.Tuple) else [value]
+            self.key_strings.update((id(s), []) for s in self.argnames(marks, scope))
         if not (scope.kind == "module" and isinstance(first, ast.Name) and first.id == "__all__"):
             self.expr(node.value, scope, "read")  # __all__ strings are certain rows, not name hits
         single = len(node.targets) == 1

@@ -92,4 +92,5 @@ TRANSPARENT = frozenset(
     {"staticmethod", "classmethod", "property", "cached_property", "cache", "lru_cache", "abstractmethod"}
 )
 FIXTURES = frozenset({"I:0:pytest:/fixture", "I:0:pytest:fixture"})
+PARAMETRIZE = frozenset({"I:0:pytest:/mark/parametrize", "I:0:pytest:mark/parametrize"})
 NESTED = (ast.keyword, ast.arguments, ast.comprehension, ast.withitem, ast.match_case, ast.arg, ast.alias)
