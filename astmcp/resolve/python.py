@@ -25,6 +25,7 @@ from astmcp.index.indexer import Changes
 from astmcp.model import PYTHON
 from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
 from astmcp.resolve.python_facts import NAME as FACTS
+from astmcp.resolve.python_families import union_member
 from astmcp.resolve.python_lookups import Entity, Sym, name_dep
 from astmcp.resolve.python_modules import is_package, path_key
 from astmcp.resolve.python_resolver import Resolver
@@ -225,6 +226,8 @@ class PythonLinker:
         for row in rows:
             name, line, col, end_col, kind, target, scope = row
             entity = resolver.resolve(path, target) if target is not None else None
+            if entity is None and target is not None and target.startswith("U:"):
+                entity = union_member(resolver, path, target)
             symbol_id, kind, confidence = _classify(resolver, path, row, entity)
             stored_target = target
             if confidence == "name" and target is not None and target[0] != "D" and "/" in target:

@@ -1,0 +1,98 @@
+"""A member of a value that is one of several types (a ``U:<n>`` union whose alternatives do
+not agree): certain when, for every alternative, the member is of one override family.
+
+``@pytest.mark.parametrize("obj", [IntRange(0, 1), FloatRange(0, 1)])`` then ``obj.to_info_dict()``:
+each alternative finds a ``to_info_dict`` below ``ParamType``'s, so the occurrence is a reference
+of that family (recorded as the topmost member, as a ``ParamType``-typed receiver would be). An
+alternative that is unknown or outside the project, or members of unrelated families, leave it
+a name hit.
+"""
+
+from __future__ import annotations
+
+from astmcp.resolve.python_lookups import CLASSLIKE, Entity
+from astmcp.resolve.python_resolver import Resolver
+from astmcp.resolve.python_vocab import IDENT
+
+_MAX_ALTERNATIVES = 64
+
+
+def union_member(resolver: Resolver, path: str, target: str) -> Entity:
+    """What ``target`` (``U:<n>/name``, whose union did not resolve) means when every alternative
+    of the union has ``name`` from one override family; None otherwise."""
+    union, _, name = target.rpartition("/")
+    if not union.startswith("U:") or "/" in union or IDENT.fullmatch(name) is None:
+        return None
+    receivers = _alternatives(resolver, path, union, set())
+    if not receivers:
+        return None
+    roots: set[int] | None = None
+    members: set[int] = set()
+    for receiver in receivers:
+        member = resolver.step(receiver, name)
+        if member is None or member[0] != "s":
+            return None
+        members.add(member[1])
+        found = _roots(resolver, member[1], name)
+        roots = found if roots is None else roots & found
+        if not roots:
+            return None
+    assert roots is not None
+    if len(members) == 1:
+        return ("s", members.pop())
+    top = min(roots, key=lambda i: (resolver.syms[i].path, resolver.syms[i].line))
+    sym = resolver.syms[top]
+    if sym.kind in CLASSLIKE:
+        found_member = resolver.symbol(sym.path, f"{sym.symbol_path}.{name}")
+        return ("s", found_member.id) if found_member is not None else None
+    return ("s", top)
+
+
+def _alternatives(resolver: Resolver, path: str, union: str, seen: set[str]) -> list[Entity] | None:
+    """The receivers a ``U:<n>`` union may be (nested unions flattened), each known; else None."""
+    if union in seen:
+        return None
+    seen.add(union)
+    resolver.deps.add(path)
+    chains = resolver.facts(path).get("unions", [])[int(union[2:])]
+    out: list[Entity] = []
+    for chain in chains:
+        entity = resolver.deref(resolver.resolve(path, chain))
+        if entity is not None:
+            found: list[Entity] | None = [entity]
+        elif chain.startswith("U:") and "/" not in chain:
+            found = _alternatives(resolver, path, chain, seen)
+        else:
+            return None
+        if not found:
+            return None
+        out.extend(e for e in found if e not in out)
+        if len(out) > _MAX_ALTERNATIVES:
+            return None
+    return out
+
+
+def _roots(resolver: Resolver, member_id: int, name: str) -> set[int]:
+    """The topmost project classes at or above ``member_id``'s class that define ``name`` (the
+    roots of its override family); a member of no class is its own root."""
+    sym = resolver.syms[member_id]
+    owner_path = sym.symbol_path.rpartition(".")[0]
+    owner = resolver.symbol(sym.path, owner_path) if owner_path else None
+    if owner is None or owner.kind not in CLASSLIKE:
+        return {member_id}
+    return _defining_roots(resolver, owner.id, name, set()) or {owner.id}
+
+
+def _defining_roots(resolver: Resolver, class_id: int, name: str, seen: set[int]) -> set[int]:
+    if class_id in seen:
+        return set()
+    seen.add(class_id)
+    cls = resolver.syms[class_id]
+    above: set[int] = set()
+    for base in resolver.facts(cls.path).get("bases", {}).get(cls.symbol_path, ()):
+        found = resolver.deref_class(resolver.resolve(cls.path, base) if base else None)
+        if found is not None and found[0] == "s" and resolver.syms[found[1]].kind in CLASSLIKE:
+            above |= _defining_roots(resolver, found[1], name, seen)
+    if above:
+        return above
+    return {class_id} if resolver.symbol(cls.path, f"{cls.symbol_path}.{name}") is not None else set()
