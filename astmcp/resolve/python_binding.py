@@ -47,10 +47,12 @@ class Bindings:
         self.decorated: dict[str, str] = {}  # function path -> what its outermost decorator makes
         # functions whose first parameter is annotated (a decorator's `f: Callable[[A], R]`)
         self.receives: list[tuple[str, ast.expr, Scope]] = []
-        self.comp_scopes: dict[int, Scope] = {}  # comprehension node -> the scope of its targets
+        # comprehension node -> the scope of its targets; lambda -> the scope of its body
+        self.comp_scopes: dict[int, Scope] = {}
         self._locals_busy: set[tuple[int, str]] = set()
         self._local_unions: dict[tuple[int, str], int] = {}  # self-referencing locals -> their union
         self.test_file = is_test_module(path)
+        self.displays: dict[str, ast.List | ast.Tuple] = {}  # module constants parametrize may name
         self.module_marks: list[ast.expr] = []  # `pytestmark = pytest.mark.parametrize(...)`
         self.class_marks: dict[str, list[ast.expr]] = {}  # class path -> its decorators
         self.generates = False  # the module defines pytest_generate_tests: any argument may be given

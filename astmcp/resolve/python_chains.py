@@ -189,6 +189,11 @@ class Chains(Bindings):
             return self.alternatives_chain(scope, [node.body, node.orelse])
         if isinstance(node, ast.NamedExpr):
             return self.chain(scope, node.value)
+        if isinstance(node, ast.Lambda):
+            # a callable whose call gives its body's value (`*f`)
+            inner = self.comp_scopes.get(id(node))
+            body = self.chain(inner, node.body) if inner is not None else None
+            return f"{body}/*f" if body else None
         if isinstance(node, ast.Constant):
             kind = type(node.value)
             return f"L:{kind.__name__}" if kind in (str, bytes, int, float, complex, bool) else None

@@ -91,6 +91,7 @@ class Expressions(Records):
             assert isinstance(node, ast.Lambda)
             self.arguments_defaults(node.args, scope)
             inner = Scope("function", scope.path, scope)
+            self.comp_scopes[id(node)] = inner
             self.bind_params(node.args, inner, None)
             saved = self.narrowed
             self.narrowed = {}  # a lambda runs later: a narrowing may no longer hold

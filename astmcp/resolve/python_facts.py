@@ -34,7 +34,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from astmcp.resolve.python_pytest import pytest_module_marks
+from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
 from astmcp.resolve.python_scope import generic_origin, instance_chain, is_none, returned_values
 from astmcp.resolve.python_stmts import Statements
 from astmcp.resolve.python_vocab import BUILTINS
@@ -154,6 +154,8 @@ def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:
     """Reference facts of one parsed file (see the module docstring for the format)."""
     analyzer = _Analyzer(path, text)
     analyzer.module_marks = pytest_module_marks(tree)
+    if analyzer.test_file:
+        analyzer.displays = module_displays(tree)
     analyzer.generates = any(
         isinstance(stmt, ast.FunctionDef) and stmt.name == "pytest_generate_tests" for stmt in tree.body
     )

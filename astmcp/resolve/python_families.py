@@ -18,12 +18,19 @@ _MAX_ALTERNATIVES = 64
 
 
 def union_member(resolver: Resolver, path: str, target: str) -> Entity:
-    """What ``target`` (``U:<n>/name``, whose union did not resolve) means when every alternative
-    of the union has ``name`` from one override family; None otherwise."""
-    union, _, name = target.rpartition("/")
-    if not union.startswith("U:") or "/" in union or IDENT.fullmatch(name) is None:
+    """What ``target`` (``U:<n>[/step...]/name``, whose union did not resolve) means when, taking
+    the steps from every alternative of the union, each finds ``name`` in one override family;
+    None otherwise."""
+    head, _, name = target.rpartition("/")
+    union, *steps = head.split("/")
+    if not union.startswith("U:") or IDENT.fullmatch(name) is None:
         return None
     receivers = _alternatives(resolver, path, union, set())
+    for step in steps:
+        if not receivers:
+            return None
+        taken = [resolver.step(receiver, step) for receiver in receivers]
+        receivers = list(dict.fromkeys(taken)) if None not in taken else None
     if not receivers:
         return None
     roots: set[int] | None = None

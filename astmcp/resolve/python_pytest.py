@@ -37,9 +37,9 @@ class PytestFacts(Chains):
         with_default |= {
             a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
         }
-        given = parametrize_values(node.decorator_list)  # values from the test's own marks
+        given = parametrize_values(node.decorator_list, self.displays)  # the test's own marks
         outer = parametrize_values(
-            self.module_marks + (self.class_marks.get(inner.cls, []) if inner.cls else [])
+            self.module_marks + (self.class_marks.get(inner.cls, []) if inner.cls else []), self.displays
         )
         if "*" in given or "*" in outer or self.generates:
             return  # any argument may be parametrized
@@ -72,10 +72,14 @@ class PytestFacts(Chains):
         return out
 
 
-def parametrize_values(marks: list[ast.expr]) -> dict[str, list[ast.expr] | None]:
+def parametrize_values(
+    marks: list[ast.expr], displays: dict[str, ast.List | ast.Tuple] | None = None
+) -> dict[str, list[ast.expr] | None]:
     """What ``@pytest.mark.parametrize("a, b", [(1, 2), pytest.param(3, 4)])`` marks give each
     argument: its values, or None when they cannot be read (``indirect``, a computed list);
-    ``"*"`` when the names themselves cannot be read (every argument may be given)."""
+    ``"*"`` when the names themselves cannot be read (every argument may be given).
+    ``displays``: module constants read in place of their name (``CASES``, ``pytest.param(*CASE)``)."""
+    displays = displays or {}
     out: dict[str, list[ast.expr] | None] = {}
     for mark in marks:
         if not (isinstance(mark, ast.Call) and func_name(mark.func) == "parametrize"):
@@ -83,6 +87,8 @@ def parametrize_values(marks: list[ast.expr]) -> dict[str, list[ast.expr] | None
         options = {k.arg: k.value for k in mark.keywords if k.arg}
         first = mark.args[0] if mark.args else options.get("argnames")
         rows = mark.args[1] if len(mark.args) > 1 else options.get("argvalues")
+        if isinstance(rows, ast.Name):
+            rows = displays.get(rows.id, rows)
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
             names = [part.strip() for part in first.value.split(",") if part.strip()]
         elif isinstance(first, ast.List | ast.Tuple) and all(
@@ -96,10 +102,11 @@ def parametrize_values(marks: list[ast.expr]) -> dict[str, list[ast.expr] | None
         readable = "indirect" not in options and isinstance(rows, ast.List | ast.Tuple)
         for row in rows.elts if readable and isinstance(rows, ast.List | ast.Tuple) else []:
             if isinstance(row, ast.Call) and func_name(row.func) == "param":
-                parts: list[ast.expr] = list(row.args)
+                parts: list[ast.expr] = _unpacked(row.args, displays)
             elif len(names) == 1:
                 parts = [row]
             else:
+                row = displays.get(row.id, row) if isinstance(row, ast.Name) else row
                 parts = list(row.elts) if isinstance(row, ast.List | ast.Tuple) else []
             if len(parts) != len(names) or any(isinstance(p, ast.Starred) for p in parts):
                 readable = False
@@ -109,6 +116,53 @@ def parametrize_values(marks: list[ast.expr]) -> dict[str, list[ast.expr] | None
         for n, name in enumerate(names):
             out[name] = columns[n] if readable and name not in out else None
     return out
+
+
+def _unpacked(args: list[ast.expr], displays: dict[str, ast.List | ast.Tuple]) -> list[ast.expr]:
+    """``pytest.param(*CASE, id=...)`` with ``CASE = (value, expected)``: the display's elements."""
+    out: list[ast.expr] = []
+    for arg in args:
+        if isinstance(arg, ast.Starred) and isinstance(arg.value, ast.Name) and arg.value.id in displays:
+            out.extend(displays[arg.value.id].elts)
+        else:
+            out.append(arg)
+    return out
+
+
+def module_displays(tree: ast.Module) -> dict[str, ast.List | ast.Tuple]:
+    """Module-level names bound once, to a list or tuple display, and never rebound or changed
+    in place anywhere in the module (no store, ``del``, item store or mutating method call)."""
+    found: dict[str, ast.List | ast.Tuple] = {}
+    for stmt in tree.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.List | ast.Tuple)
+        ):
+            name = stmt.targets[0].id
+            found[name] = stmt.value if name not in found else _REBOUND
+    displays = {name: value for name, value in found.items() if value is not _REBOUND}
+    if not displays:
+        return {}
+    stores: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            for name in node.names:
+                stores[name] = stores.get(name, 0) + 2
+        elif isinstance(node, ast.Subscript | ast.Attribute) and isinstance(node.value, ast.Name):
+            changed = not isinstance(node.ctx, ast.Load) or (
+                isinstance(node, ast.Attribute) and node.attr in _MUTATORS
+            )
+            if changed:
+                stores[node.value.id] = stores.get(node.value.id, 0) + 2
+    return {name: value for name, value in displays.items() if stores.get(name, 0) == 1}
+
+
+_REBOUND = ast.Tuple(elts=[])
+_MUTATORS = frozenset({"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse"})
 
 
 def pytest_module_marks(tree: ast.Module) -> list[ast.expr]:
