@@ -224,6 +224,13 @@ def sample(workspaces: Workspaces, size: int, seed: int, corpus: str) -> list[di
     return [dict(zip(keys, row, strict=True)) for row in picked]
 
 
+def renamed(name: str, corpus: str) -> str:
+    """The new name: ``name_rn`` (Python) / ``nameRn`` (TS); a quoted member name that is no
+    identifier (``"~validate"``) keeps its identifier characters (``validateRn``)."""
+    base = re.sub(r"[^\w$]", "", name) or "member"
+    return f"{base}_rn" if corpus == "click" else f"{base}Rn"
+
+
 def reason_class(kinds: Counter[str]) -> str:
     """Why a plan blocked: names in strings, receivers that could not be typed, or both."""
     strings = kinds.get("string", 0)
@@ -351,7 +358,7 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
     items = sample(workspaces, size, seed, corpus)
     results: dict[str, list[dict[str, Any]]] = {tool: [] for tool in tools}
     for item in items:
-        new_name = f"{item['name']}_rn" if corpus == "click" else f"{item['name']}Rn"
+        new_name = renamed(item["name"], corpus)
         for tool in tools:
             if tool == "astmcp":
                 record = astmcp_rename(workspaces, item, new_name, oracle)
