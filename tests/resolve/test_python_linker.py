@@ -181,3 +181,23 @@ def test_a_receiver_that_stops_resolving_after_an_edit_becomes_a_likely_candidat
     _write(tmp_path, "lib.py", "class Other:\n    pass\n\n\ndef make() -> Other:\n    return Other()\n")
     assert ("use.py", 3, "name") in _refs(ws, "thing.py::Thing.unique_m")
     ws.index.close()
+
+
+def test_a_union_member_is_rejudged_when_a_base_of_an_alternative_changes(tmp_path: Path) -> None:
+    classes = (
+        "class A:\n    def info(self):\n        pass\n\n\nclass B:\n    def info(self):\n        pass\n\n\n"
+    )
+    _write(tmp_path, "types_.py", classes + "class C(B):\n    def info(self):\n        pass\n")
+    _write(
+        tmp_path,
+        "use.py",
+        "from types_ import A, C\n\n\ndef f(flag):\n    x = A() if flag else C()\n    x.info()\n",
+    )
+    ws = Workspace(tmp_path)
+    # A.info and C.info are of unrelated families: a name hit
+    assert ("use.py", 6, "name") in _refs(ws, "types_.py::A.info")
+    _write(tmp_path, "types_.py", classes + "class C(A):\n    def info(self):\n        pass\n")
+    # C overrides A.info now: one family, recorded as its topmost member
+    assert ("use.py", 6, "certain") in _refs(ws, "types_.py::A.info")
+    assert ("use.py", 6, "name") not in _refs(ws, "types_.py::B.info")
+    ws.index.close()
