@@ -117,6 +117,8 @@ class _Walker(ModuleFacts):
             self.handlers[kind] = self.class_
         for kind in _SKIP:
             self.handlers[kind] = self.skip
+        self.handlers["string"] = self.string_literal
+        self.handlers["template_string"] = self.string_literal
 
     # -- output ----------------------------------------------------------------
     def payload(self) -> dict[str, Any]:

@@ -14,6 +14,24 @@ _DOC_LINK = re.compile(
     rb"(?:\{@link(?:code|plain)?\s+|@throws\s+\{)(?P<head>[A-Za-z_$][\w$]*)(?:\.(?P<member>[A-Za-z_$][\w$]*))?"
 )
 _KEY = ("k", UNTYPED_KEY)
+_WORD = re.compile(rb"[A-Za-z_$][\w$]*")
+_CAMEL = re.compile(rb"[a-z0-9][A-Z]")
+_MAX_STRING = 20_000
+_QUOTED_NAME = re.compile(r"[^\s/]{1,64}")
+_MODULE_CALLS = frozenset({"require", "import"})
+
+
+def _code_word(raw: bytes, word: bytes, at: int) -> bool:
+    """Whether a word inside a longer string reads as code: an identifier spelled as only code
+    spells it (``snake_case``, ``camelCase``, ``$x``) or accessed as a member (``x.word``)."""
+    inner = word.strip(b"_$")
+    if b"_" in inner or b"$" in inner or _CAMEL.search(word) or word.startswith(b"$"):
+        return True
+    return (
+        at >= 2
+        and raw[at - 1 : at] == b"."
+        and (raw[at - 2 : at - 1].isalnum() or raw[at - 2 : at - 1] in b"_)]")
+    )
 
 
 class Occurrences(Descriptors):
@@ -86,10 +104,55 @@ class Occurrences(Descriptors):
             self.expr(obj, scope, "read")
         if index is None:
             return
-        if index.type == "string":
+        key = index.named_children if index.type == "string" else []
+        if len(key) == 1 and key[0].type == "string_fragment" and obj is not None:
+            # `obj["key"]` reads member `key` as `obj.key` does (any text: `x["~run"]`), a name
+            # hit when `obj` cannot be typed
+            self.row(key[0], "string", self.desc(obj, scope), member=True, name=self.text(key[0]))
+        elif index.type == "string":
             self.string_hit(index)
         else:
             self.visit(index, scope)
+
+    def string_literal(self, node: Node, scope: Scope) -> None:
+        """SPEC names in strings: a string that is one identifier is a name hit of it; in a longer
+        one (prose, code in a template) the words only code would spell (``snake_case``,
+        ``camelCase``, ``x.member``). Module specifiers and paths are not names."""
+        parent = node.parent
+        if parent is not None and node in (
+            parent.child_by_field_name("name"),
+            parent.child_by_field_name("key"),
+        ):
+            return  # a quoted member/key name is a declaration, not a string
+        if parent is not None and parent.type == "arguments":
+            call = parent.parent
+            callee = call.child_by_field_name("function") if call is not None else None
+            if callee is not None and (callee.type == "import" or self.text(callee) in _MODULE_CALLS):
+                return
+        parts = node.named_children
+        fragments = [c for c in parts if c.type == "string_fragment"]
+        if len(parts) == 1 and fragments:
+            text = self.text(fragments[0])
+            if is_ident(text) or _QUOTED_NAME.fullmatch(text):  # `"~validate"`: a quoted member name
+                self.row(fragments[0], "string", None, name=text)
+                return
+        for child in parts:
+            if child.type == "template_substitution":
+                self.visit(child, scope)
+            elif child.type == "string_fragment":
+                self.string_words(child)
+
+    def string_words(self, fragment: Node) -> None:
+        raw = self.raw[fragment.start_byte : fragment.end_byte]
+        if len(raw) > _MAX_STRING or (b"/" in raw and not any(c in raw for c in b" \t\n")):
+            return  # a path or URL, not names
+        for match in _WORD.finditer(raw):
+            word = match.group()
+            if _code_word(raw, word, match.start()):
+                start = self.point(fragment, raw, match.start())
+                stop = Point(start.row, start.column + len(word))
+                name = word.decode("utf-8", errors="replace")
+                self.pending.append((name, start, stop, "string", None, self.owner, False))
 
     def string_hit(self, node: Node) -> None:
         inner = node.named_children
