@@ -86,6 +86,7 @@ class Classes(Functions):
                     )
                     if vtype is not None:
                         self.vtypes[key] = vtype
+                    self.discriminant(key, annotation)
                 outer_owner, outer_this = self.owner, self.this
                 self.this = me if static else (("i", me) if me is not None else None)
                 if key is not None and value is not None and value.type in FUNCTION_VALUES:
@@ -114,6 +115,7 @@ class Classes(Functions):
             ):
                 self.nevers.append(key)  # a discriminant placeholder: never read through a union
             if node.type == "property_signature":
+                self.discriminant(key, node.child_by_field_name("type"))
                 kind = named_nodes(node.child_by_field_name("type"))
                 if kind and kind[0].type == "function_type":
                     self.ftypes[key] = self.parameter_types(kind[0].child_by_field_name("parameters"), inner)
@@ -132,6 +134,13 @@ class Classes(Functions):
                 if typed is not None:
                     (self.rtypes if node.type != "property_signature" else self.vtypes)[key] = typed
             self.visit(child, inner)
+
+    def discriminant(self, key: str, annotation: Node | None) -> None:
+        """A member declared with string literal types (``code: "a" | "b"``) can tell a union's
+        alternatives apart (``lits``)."""
+        values = self.literal_values(annotation) if annotation is not None else None
+        if values:
+            self.lits[key] = values
 
     def interface(self, node: Node, scope: Scope) -> None:
         name = node.child_by_field_name("name")
@@ -170,6 +179,11 @@ class Classes(Functions):
                     else:
                         if member.type == "construct_signature":
                             self.construct_signature(member, key, inner)
+                        elif member.type == "call_signature" and key not in self.ftypes:
+                            # a function value of this type takes its parameter types (`%j`)
+                            self.ftypes[key] = self.parameter_types(
+                                member.child_by_field_name("parameters"), inner
+                            )
                         self.visit(member, inner)
             else:
                 self.visit(child, inner)
@@ -204,17 +218,19 @@ class Classes(Functions):
         value = node.child_by_field_name("value")
         if name is not None:
             key = self.declare(scope, name, None, True)
-            found = self.tdesc(value, inner)
+            self.type_parameters(node, key)
+            found = self.targ(value, inner)  # `type A<T> = B<T>`: an instance of B, T bound by A's
             if found is not None:
                 self.vtypes[key] = found
-            self.type_parameters(node, key)
             if value is not None and value.type == "function_type":
                 self.ftypes[key] = self.parameter_types(value.child_by_field_name("parameters"), inner)
-            if value is not None and value.type == "object_type":
+            if value is not None and value.type == "object_type" and self.homomorphic(value) is None:
                 self.shapes.append(key)
             for member in named_nodes(value) if value is not None and value.type == "object_type" else ():
                 if member.type == "construct_signature":
                     self.construct_signature(member, key, inner)
+                elif member.type == "call_signature" and key not in self.ftypes:
+                    self.ftypes[key] = self.parameter_types(member.child_by_field_name("parameters"), inner)
         for child in node.named_children:
             if child == value and value.type == "object_type" and name is not None:
                 for member in child.named_children:  # its members are the alias' own

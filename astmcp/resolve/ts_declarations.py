@@ -79,9 +79,13 @@ class Declarations(Occurrences):
                     self.object(value, scope, typed=vtype)
                 else:
                     if annotation is not None and value.type in ("arrow_function", "function_expression"):
-                        self.callback = self.contextual(annotation, scope)
+                        head = named_nodes(annotation)
+                        if head and head[0].type == "function_type":  # `const f: (a: A) => R = (a) => …`
+                            self.ftype = (head[0], scope)
+                        else:
+                            self.callback = self.contextual(annotation, scope)
                     self.visit(value, scope)
-                    self.callback = None
+                    self.callback, self.ftype = None, None
             self.owner = outer
             return
         self.pattern(name, target, self.desc(value, scope), local=not target.symbolic)
@@ -184,13 +188,18 @@ class Declarations(Occurrences):
         scope: Scope,
         owner_class: Desc,
         callback: tuple[Desc, int, bool, Site | None] | None = None,
+        declared: list[Desc] | None = None,
     ) -> None:
+        """``declared``: the parameter types of the function type the function value was declared
+        with (used for parameters without their own annotation)."""
         if node is None:
             return
         if node.type == "identifier":  # `x => …`
             vtype = (
                 ("a", callback[0], callback[1], 0, callback[2], callback[3]) if callback is not None else None
             )
+            if vtype is None and declared:
+                vtype = declared[0]
             self.declare(scope, node, vtype, False)
             return
         index = 0
@@ -212,6 +221,8 @@ class Declarations(Occurrences):
                 continue
             if vtype is None and callback is not None:
                 vtype = ("a", callback[0], callback[1], index, callback[2], callback[3])
+            if vtype is None and declared is not None and index < len(declared):
+                vtype = declared[index]
             index += 1
             if pattern is not None and pattern.type == "identifier":
                 self.declare(scope, pattern, vtype, False)

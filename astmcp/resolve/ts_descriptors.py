@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from astmcp.resolve.ts_fact_state import MEMBER_NAMES, FactState, is_ident, named_nodes
@@ -10,6 +12,12 @@ from astmcp.resolve.ts_scopes import Desc, Scope, Site
 
 _NULLISH = {"null", "undefined", "void"}
 _ARRAYS = {"Array", "ReadonlyArray"}
+# Library types whose members are those of their first type argument (``Pick<T, K>`` has some of
+# T's; reading one of them reads T's member): found only when the name is not the project's own.
+_MEMBERWISE = {"Pick", "Omit", "Partial", "Required", "Readonly", "NonNullable"}
+_ANY = {"any", "unknown"}
+# Characters a discriminant value may have to be written into a chain step (`~code=too_small`).
+DISCRIMINANT = re.compile(r"[\w$.\-]+")
 
 
 class Descriptors(FactState):
@@ -62,12 +70,18 @@ class Descriptors(FactState):
             if len(kept) == 1:
                 return self.tdesc(kept[0], scope)
             key = self.key(node)
-            self.unions[key] = [self.tdesc(part, scope) for part in kept]
+            self.unions[key] = [self.targ(part, scope) for part in kept]
             return ("k", f"U:{key}")
         if kind == "intersection_type":  # `A & B` has the members of both: as a union, each part's
             key = self.key(node)
-            self.unions[key] = [self.tdesc(part, scope) for part in self.parts(node)]
+            self.unions[key] = [self.targ(part, scope) for part in self.parts(node)]
             return ("k", f"U:{key}")
+        if kind == "conditional_type":  # `T extends any ? X<T> : never` is an X<T> for each T
+            branch = self.distributed(node)
+            return self.targ(branch, scope) if branch is not None else None
+        if kind == "object_type":  # `{ [k in keyof T]: T[k] }` has T's members
+            source = self.homomorphic(node)
+            return self.targ(source, scope) if source is not None else None
         if kind == "array_type":  # `T[]`: an array whose elements are T's
             inner = named_nodes(node)
             element = self.tdesc(inner[0], scope) if inner else None
@@ -83,6 +97,9 @@ class Descriptors(FactState):
             element = self.tdesc(args[0], scope)
             return ("y", element) if element is not None else None
         if kind == "generic_type":
+            arg = self.memberwise(node, scope)
+            if arg is not None:
+                return self.targ(arg, scope)
             return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
         if kind == "this_type":  # a method returning `this` returns its receiver (the linker knows it)
             return ("k", "this")
@@ -100,6 +117,100 @@ class Descriptors(FactState):
                     else self.tdesc(parts[0], scope)
                 )
                 return ("m", base, self.text(parts[-1])) if base is not None else None
+        return None
+
+    def targ(self, node: Node | None, scope: Scope) -> Desc:
+        """A type as a part of another (a union's alternative, a type argument): a generic reference
+        is an instance with its own type arguments (``Box<A> | B``, ``F<Box<A>>``), else the
+        declaration the type names."""
+        inner = self.unwrapped(node)
+        if inner is not None and inner.type == "generic_type" and self.memberwise(inner, scope) is None:
+            found = self.tdesc(inner, scope)
+            return (
+                ("i", found, self.type_site(inner, scope)) if found is not None and found[0] != "y" else found
+            )
+        return self.tdesc(node, scope)
+
+    def unwrapped(self, node: Node | None) -> Node | None:
+        """The type a (parenthesized) annotation or a distributive conditional type stands for."""
+        while node is not None:
+            if node.type in ("type_annotation", "parenthesized_type"):
+                inner = named_nodes(node)
+                node = inner[0] if inner else None
+            elif node.type == "conditional_type":
+                branch = self.distributed(node)
+                if branch is None:
+                    return node
+                node = branch
+            else:
+                return node
+        return None
+
+    def distributed(self, node: Node) -> Node | None:
+        """The true branch of ``T extends any ? X : …`` (``unknown`` too): every T takes it."""
+        right = node.child_by_field_name("right")
+        if right is not None and right.type == "predefined_type" and self.text(right) in _ANY:
+            return node.child_by_field_name("consequence")
+        return None
+
+    def homomorphic(self, node: Node) -> Node | None:
+        """``T`` of a mapped object type ``{ [k in keyof T]: T[k] }`` (modifiers and ``| undefined``
+        allowed): its members are T's."""
+        members = named_nodes(node)
+        if len(members) != 1 or members[0].type != "index_signature":
+            return None
+        clause = next((c for c in members[0].named_children if c.type == "mapped_type_clause"), None)
+        value = members[0].child_by_field_name("type")
+        if clause is None or value is None:
+            return None
+        name, keys = clause.child_by_field_name("name"), clause.child_by_field_name("type")
+        source = named_nodes(keys)[0] if keys is not None and keys.type == "index_type_query" else None
+        parts = named_nodes(value)
+        if name is None or source is None or len(parts) != 1:
+            return None
+        lookup = parts[0]
+        if lookup.type == "union_type":
+            kept = self.alternatives(lookup)
+            lookup = kept[0] if len(kept) == 1 else lookup
+        pair = named_nodes(lookup) if lookup.type == "lookup_type" else []
+        if (
+            len(pair) == 2
+            and self.text(pair[0]) == self.text(source)
+            and self.text(pair[1]) == self.text(name)
+        ):
+            return source
+        return None
+
+    def memberwise(self, node: Node, scope: Scope) -> Node | None:
+        """The first type argument of ``Pick<T, K>``, ``Partial<T>``, … (library types whose
+        members are T's), unless the project declares that name."""
+        head = node.child_by_field_name("name")
+        if head is None or head.type != "type_identifier":
+            return None
+        name = self.text(head)
+        if name not in _MEMBERWISE or scope.lookup(name) is not None:
+            return None
+        args = named_nodes(node.child_by_field_name("type_arguments"))
+        return args[0] if args else None
+
+    def literal_values(self, annotation: Node | None) -> list[str] | None:
+        """The string literals a type is made of (``"a"``, ``"a" | "b" | undefined``), else None."""
+        inner = self.unwrapped(annotation)
+        if inner is None:
+            return None
+        parts = self.alternatives(inner) if inner.type == "union_type" else [inner]
+        values = [
+            self.string_value(p.named_children[0]) if p.type == "literal_type" and p.named_children else None
+            for p in parts
+        ]
+        return [v for v in values if v is not None] if values and all(v is not None for v in values) else None
+
+    def string_value(self, node: Node | None) -> str | None:
+        """The text of a plain string literal usable as a discriminant (``"too_small"``), else None."""
+        frags = node.named_children if node is not None and node.type == "string" else []
+        if len(frags) == 1 and frags[0].type == "string_fragment":
+            text = self.text(frags[0])
+            return text if DISCRIMINANT.fullmatch(text) else None
         return None
 
     def parts(self, node: Node) -> list[Node]:
@@ -124,10 +235,13 @@ class Descriptors(FactState):
         found = self.tdesc(node, scope)
         if found is None:
             return None
-        inner = node
-        while inner is not None and inner.type in ("type_annotation", "parenthesized_type"):
-            inner = named_nodes(inner)[0] if named_nodes(inner) else None
-        if inner is not None and inner.type == "generic_type" and found[0] != "y":
+        inner = self.unwrapped(node)
+        if (
+            inner is not None
+            and inner.type == "generic_type"
+            and found[0] != "y"
+            and self.memberwise(inner, scope) is None
+        ):
             return ("i", found, self.type_site(inner, scope))
         return ("i", found)
 
@@ -136,7 +250,7 @@ class Descriptors(FactState):
         found = self.sites.get(node.id)
         if found is None:
             args = named_nodes(node.child_by_field_name("type_arguments"))
-            found = self.sites[node.id] = Site(self.key(node), [self.tdesc(a, scope) for a in args], None, [])
+            found = self.sites[node.id] = Site(self.key(node), [self.targ(a, scope) for a in args], None, [])
         return found
 
     def type_parameters(self, node: Node, key: str) -> None:
@@ -173,7 +287,10 @@ class Descriptors(FactState):
         (``const f: Handler<X> = (a, b) => …``): callback index -1, the annotation's type
         arguments as the site."""
         inner = named_nodes(annotation)
-        head = inner[0] if inner else None
+        return self.named_context(inner[0] if inner else None, scope)
+
+    def named_context(self, head: Node | None, scope: Scope) -> tuple[Desc, int, bool, Site | None] | None:
+        """:meth:`contextual` for the type node itself (``Handler<X>``)."""
         if head is None or head.type not in ("type_identifier", "nested_type_identifier", "generic_type"):
             return None
         site = self.type_site(head, scope) if head.type == "generic_type" else None

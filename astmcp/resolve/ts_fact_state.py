@@ -8,7 +8,7 @@ from typing import Any
 from tree_sitter import Node
 
 from astmcp.lang.ts_parse import TsSource
-from astmcp.resolve.ts_scopes import Desc, Scope, Site
+from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
 
 # The target of an object-literal key of unknown type: a name hit that never becomes `likely`
 # (no chain has this form; ``None`` is a receiver nobody could type, which may).
@@ -58,6 +58,10 @@ class FactState:
         self.ctypes: dict[str, list[Desc]] = {}  # interface/type with a construct signature -> its parameters
         self.shapes: list[str] = []  # type aliases of an object type (their members are symbols)
         self.nevers: list[str] = []  # members declared `never`
+        self.lits: dict[str, list[str]] = {}  # members declared with string literal types -> the literals
+        self.returning: tuple[str, Any] | None = None  # what types the function values returned here
+        self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value
+        self.narrowing: dict[str, tuple[Binding | None, Desc]] = {}  # name -> (its binding, narrowed value)
         self.sites: dict[int, Site] = {}  # call node id -> its site
         self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises
         self.owner: str | None = None

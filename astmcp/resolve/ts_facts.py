@@ -64,7 +64,7 @@ def analyze(path: str, text: str, tree: Tree) -> dict[str, Any]:
 
 class _Walker(ModuleFacts):
     """Visits a file (the layers: ts_fact_state, ts_descriptors, ts_occurrences, ts_declarations,
-    ts_functions, ts_classes, ts_module_facts) and writes its payload."""
+    ts_functions, ts_classes, ts_narrowing, ts_module_facts) and writes its payload."""
 
     def __init__(self, src: TsSource, check_unbound: bool = False) -> None:
         super().__init__(src, check_unbound)
@@ -110,6 +110,11 @@ class _Walker(ModuleFacts):
             "mapped_type_clause": self.mapped_type,
             "infer_type": self.infer_type,
             "comment": self.comment,
+            "return_statement": self.return_statement,
+            "if_statement": self.if_statement,
+            "switch_statement": self.switch_statement,
+            "binary_expression": self.binary_expression,
+            "ternary_expression": self.ternary_expression,
         }
         for kind in FUNCTIONS | FUNCTION_VALUES | {"method_definition"}:
             self.handlers[kind] = self.function
@@ -200,6 +205,8 @@ class _Walker(ModuleFacts):
             out["shapes"] = self.shapes
         if self.nevers:
             out["nevers"] = self.nevers
+        if self.lits:
+            out["lits"] = self.lits
         for field, table in (("ftypes", self.ftypes), ("ctypes", self.ctypes)):
             params = {k: [chain_of(d) for d in ds] for k, ds in table.items()}
             if any(any(v) for v in params.values()):

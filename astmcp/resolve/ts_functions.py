@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from tree_sitter import Node
 
 from astmcp.resolve.ts_declarations import Declarations
-from astmcp.resolve.ts_fact_state import FUNCTIONS, MEMBER_NAMES, named_nodes
+from astmcp.resolve.ts_descriptors import DISCRIMINANT
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, MEMBER_NAMES, named_nodes
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope
 
 
@@ -30,7 +33,20 @@ class Functions(Declarations):
             elif name.type == "identifier":  # a named function expression sees its own name
                 inner.names[self.text(name)] = Binding(None)
         callback, self.callback = self.callback, None
+        ftype, self.ftype = self.ftype, None
         ret = node.child_by_field_name("return_type")
+        outer_returning = self.returning
+        # what a function value it returns is typed by: its declared return type, else the return
+        # type of the function type it was declared with (`const f: () => Handler = () => (a) => …`)
+        if ret is not None:
+            self.returning = self.expectation(named_nodes(ret)[0] if named_nodes(ret) else None, inner)
+        elif ftype is not None:
+            self.returning = self.expectation(ftype[0].child_by_field_name("return_type"), ftype[1])
+        else:
+            self.returning = None
+        declared = (
+            self.parameter_types(ftype[0].child_by_field_name("parameters"), ftype[1]) if ftype else None
+        )
         if key is not None:
             self.callback_types(node, key, inner)
             self.signature(node, key, inner)
@@ -41,19 +57,65 @@ class Functions(Declarations):
             self.this = owner_class if static else (("i", owner_class) if owner_class is not None else None)
         elif kind != "arrow_function":
             self.this = None
+        body = node.child_by_field_name("body") if kind == "arrow_function" else None
         for child in node.named_children:
             if child == name:
                 continue
             field = child.type
             if field == "formal_parameters":
-                self.params(child, inner, owner_class if kind == "method_definition" else None, callback)
+                owner = owner_class if kind == "method_definition" else None
+                self.params(child, inner, owner, callback, declared)
             elif field == "identifier" and kind == "arrow_function":
-                self.params(child, inner, None, callback)
+                self.params(child, inner, None, callback, declared)
             elif field == "statement_block":
-                self.children(child, inner)
+                self.statements(list(child.named_children), inner)
+            elif child == body:  # `() => (a) => …`: the body is returned
+                self.returned(child, inner)
             else:
                 self.visit(child, inner)
         self.owner, self.this = outer_owner, outer_this
+        self.returning = outer_returning
+
+    def statements(self, statements: list[Node], scope: Scope) -> None:
+        """A function body's statements (a later layer narrows names after early exits)."""
+        for child in statements:
+            self.visit(child, scope)
+
+    def expectation(self, head: Node | None, scope: Scope) -> tuple[str, Any] | None:
+        """What a function value standing for a value of the type ``head`` is typed by: a named
+        function type (``("named", callback)``), or a function type written out (``("inline",
+        (node, scope))``)."""
+        if head is None:
+            return None
+        if head.type == "function_type":
+            return ("inline", (head, scope))
+        found = self.named_context(head, scope)
+        return ("named", found) if found is not None else None
+
+    def expect_function(self, expected: tuple[str, Any] | None) -> None:
+        """The next function value visited is typed by ``expected``."""
+        if expected is None:
+            return
+        if expected[0] == "named":
+            self.callback = expected[1]
+        else:
+            self.ftype = expected[1]
+
+    def return_statement(self, node: Node, scope: Scope) -> None:
+        for child in node.named_children:
+            self.returned(child, scope)
+
+    def returned(self, node: Node, scope: Scope) -> None:
+        """A returned value: a function value is typed by the enclosing function's return type."""
+        inner = node
+        while inner.type == "parenthesized_expression" and len(named_nodes(inner)) == 1:
+            inner = named_nodes(inner)[0]
+        if inner.type in FUNCTION_VALUES:
+            self.expect_function(self.returning)
+            self.visit(inner, scope)
+            self.callback, self.ftype = None, None
+        else:
+            self.visit(node, scope)
 
     def signature(self, node: Node, key: str, scope: Scope) -> None:
         """What binds a generic function's type parameters at a call: their order, the declared
@@ -147,6 +209,8 @@ class Functions(Declarations):
 
     # -- object literals -------------------------------------------------------
     def object(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:
+        if typed is not None and not members:
+            typed = self.discriminated(node, typed)
         for child in node.named_children:
             kind = child.type
             if kind == "pair":
@@ -165,8 +229,26 @@ class Functions(Declarations):
                         self.row(name, "attribute", ("o", typed))
                     self.function(child, scope, None)
                 self.callback = None
+            elif kind == "shorthand_property_identifier" and typed is not None and not members:
+                # `{ origin }`: reads the local and gives the member of the contextual type
+                self.row(child, "read", ("n", scope, self.text(child)))
+                self.row(child, "attribute", ("o", typed))
             else:
                 self.visit(child, scope)
+
+    def discriminated(self, node: Node, typed: Desc) -> Desc:
+        """The contextual type of an object literal narrowed by the literal values it gives its
+        keys (``{ code: "too_small", … }`` against a union: the alternatives whose ``code`` can be
+        ``"too_small"``), as TypeScript picks the alternative of a discriminated union."""
+        clauses = []
+        for pair in named_nodes(node):
+            key = pair.child_by_field_name("key") if pair.type == "pair" else None
+            if key is None or key.type not in MEMBER_NAMES or not DISCRIMINANT.fullmatch(self.text(key)):
+                continue
+            value = self.string_value(pair.child_by_field_name("value"))
+            if value is not None:
+                clauses.append((self.text(key), False, (value,)))
+        return ("d", typed, tuple(clauses)) if clauses else typed
 
     def pair(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:
         key = node.child_by_field_name("key")

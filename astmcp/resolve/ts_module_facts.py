@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from astmcp.resolve.ts_classes import Classes
+from astmcp.resolve.ts_narrowing import Narrowing
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope
 
 
-class ModuleFacts(Classes):
+class ModuleFacts(Narrowing):
     # -- modules ---------------------------------------------------------------
     def import_statement(self, node: Node, scope: Scope) -> None:
         source = node.child_by_field_name("source")

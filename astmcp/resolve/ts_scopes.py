@@ -14,7 +14,9 @@ for a constructor; ``|%j`` the j-th parameter of a function typed by a declared 
 member), ``("p", callee, k, new, site)`` the declared type of the callee's k-th parameter (an
 object literal passed there; ``|&k``, ``|&&k`` for a constructor), ``("y", desc)`` the array
 type of elements ``desc`` (``T[]``, ``Array<T>``; step ``|[]``) and ``("e", desc)`` an element of
-the array ``desc`` (``for (x of xs)``; step ``|[i]``).
+the array ``desc`` (``for (x of xs)``; step ``|[i]``), ``("d", desc, clauses)`` a union value narrowed
+by discriminants (``(prop, negated, values)``: ``switch (x.code) { case "a": }``, ``{ code: "a" }``
+against a union; step ``|~code=a``, ``|~code!=a``, clauses joined by ``;``).
 A type parameter is ``T:<line>:<col>`` (its name position). A call whose
 :class:`Site` tells something about the callee's type parameters (explicit type arguments, the
 declared type of the variable it initialises, typed arguments) adds ``/<line>:<col>`` to its
@@ -146,6 +148,11 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         site = desc[4]
         suffix = site.suffix() if site is not None else ""
         return f"{base}|{'&&' if desc[3] else '&'}{desc[2]}{suffix}"
+    if tag == "d":  # narrowed by discriminants: `~code=a,b` (alternatives whose `code` may be a or b), `!=`
+        clauses = ";".join(
+            f"{prop}{'!=' if negate else '='}{','.join(values)}" for prop, negate, values in desc[2]
+        )
+        return f"{base}|~{clauses}"
     if tag == "a":  # parameter j of the callback passed as argument k (of a constructor: "@@")
         site = desc[5] if len(desc) > 5 else None
         suffix = site.suffix() if site is not None else ""

@@ -23,6 +23,7 @@ Subst = dict[str, Entity]
 CLASSLIKE = ("class", "interface")
 TYPED = ("variable", "property", "getter", "setter", "type")
 CALLABLE = ("function", "method", "getter", "constructor")
+_EXCLUDED: Any = object()  # an alternative a discriminant test leaves out
 
 
 class Sym:
@@ -86,14 +87,23 @@ class TypeSteps:
     def resolve_in(self, path: str, chain: str, subst: Subst | None, depth: int = 0) -> Entity:
         """``chain`` of ``path`` with its type parameters bound by ``subst`` (a call site's, or
         those of the generic instance a member is reached through)."""
-        if subst is None or depth > 8 or ("T:" not in chain and "/" not in chain):
+        if (
+            subst is None
+            or depth > 8
+            or ("T:" not in chain and "/" not in chain and not chain.startswith("U:"))
+        ):
             return self.resolve(path, chain)
         first, *steps = chain.split("|")
-        entity = (
-            self.type_param(path, first[2:], subst, depth + 1)
-            if first.startswith("T:")
-            else self.resolve(path, first)
-        )
+        if first.startswith("T:"):
+            entity = self.type_param(path, first[2:], subst, depth + 1)
+        elif first.startswith("U:"):  # a union's alternatives may name the type parameters
+            alternatives = self.facts(path).get("unions", {}).get(first[2:], ())
+            entity = (
+                "v",
+                tuple(self.resolve_in(path, alt, subst, depth + 1) if alt else None for alt in alternatives),
+            )
+        else:
+            entity = self.resolve(path, first)
         head = first
         for step in steps:
             entity = self.apply(entity, head, step, path, subst)
@@ -108,17 +118,21 @@ class TypeSteps:
             cls = sym if sym.kind in CLASSLIKE else self.twin(sym, CLASSLIKE)
             if cls is None and self.is_shape(sym):
                 cls = sym  # an object type: its members, or its construct signature for `new`
-            if cls is not None:
-                order = self.facts(cls.path).get("generics", {}).get(cls.key)
+            alias = cls is None and sym.kind == "type"
+            if cls is not None or alias:
+                target = cls if cls is not None else sym
+                order = self.facts(target.path).get("generics", {}).get(target.key)
                 if not order:
-                    return ("i", cls.id)
+                    return ("i", target.id) if not alias else self.step(entity, ":")
                 args = self.facts(path).get("calls", {}).get(site, {}).get("t", ()) if site else ()
                 bound = {
                     key: self.resolve_in(path, arg, subst)
                     for key, arg in zip(order, args, strict=False)
                     if arg
                 }
-                return ("i", cls.id, frozen(bound))
+                if alias:  # `type A<T> = …`: what it stands for, T bound
+                    return self.step(("s", sym.id, frozen(bound)), ":")
+                return ("i", target.id, frozen(bound))
         return self.step(entity, ":")
 
     def member_bindings(self, class_id: int, member_id: int, bound: Subst, depth: int = 0) -> Subst | None:
@@ -237,9 +251,10 @@ class TypeSteps:
         return None
 
     def function_type_parameter(self, entity: Entity, step: str, path: str, site: str) -> Entity:
-        """``%j``: the declared type of parameter j of a function type alias (its type parameters
-        bound by the annotation's type arguments at ``site``), of a function-typed property or
-        of a method (a function value standing for that member of a declared type)."""
+        """``%j``: the declared type of parameter j of a function type alias or of an interface's
+        call signature (their type parameters bound by the annotation's type arguments at
+        ``site``), of a function-typed property or of a method (a function value standing for that
+        member of a declared type), or of the call signature of a property's declared type."""
         if entity is None or entity[0] != "s":
             return None
         sym = self.syms[entity[1]]
@@ -251,11 +266,70 @@ class TypeSteps:
         chains = self.facts(sym.path).get("ftypes", {}).get(sym.key, ())
         chain = chains[index] if index < len(chains) else None
         if not chain:
+            if sym.kind in ("variable", "property"):  # `handler: Handler`, Handler with a call signature
+                typed = self.step(self.typed(sym, "vtypes", bound), ":")
+                if typed is not None and typed[0] == "i":
+                    return self.call_parameter(
+                        self.syms[typed[1]], index, dict(typed[2]) if len(typed) > 2 else {}
+                    )
             return None
-        if sym.kind == "type":
+        if sym.kind in ("type", "interface"):
             subst = self.substitution(sym, path, site) if site else None
             return self.resolve_in(sym.path, chain, subst if subst is not None else {})
         return self.resolve_in(sym.path, chain, bound)
+
+    def call_parameter(self, sym: Sym, index: int, bound: Subst) -> Entity:
+        """The declared type of parameter ``index`` of the call signature of an interface or
+        object type (an instance's type parameters bound by ``bound``)."""
+        chains = self.facts(sym.path).get("ftypes", {}).get(sym.key, ())
+        chain = chains[index] if index < len(chains) else None
+        return (
+            self.resolve_in(sym.path, chain, bound) if chain and sym.kind in ("type", "interface") else None
+        )
+
+    def element_of(self, receiver: Entity) -> Entity:
+        """An element of an array value (``("r", …)``, or a variable/property declared as one)."""
+        if (
+            receiver is not None
+            and receiver[0] == "s"
+            and self.syms[receiver[1]].kind in ("variable", "property")
+        ):
+            receiver = self.typed(
+                self.syms[receiver[1]], "vtypes", dict(receiver[2]) if len(receiver) > 2 else None
+            )
+        return self.step(receiver[1], ":") if receiver is not None and receiver[0] == "r" else None
+
+    def narrow(self, entity: Entity, clauses: str) -> Entity:
+        """``~code=a;kind!=b``: a union's alternatives that may satisfy every clause (an alternative
+        whose member is declared with string literal types none of which is ``a``, or all of which
+        are ``b``, is left out; one that cannot be judged is kept). Nested unions and intersections
+        are narrowed alike; when nothing would be left, the value is kept as it was."""
+        tests = []
+        for clause in clauses.split(";"):
+            prop, negated, values = clause.partition("!=") if "!=" in clause else clause.partition("=")
+            tests.append((prop, negated == "!=", frozenset(values.split(","))))
+        found = self.narrowed(entity, tests, 0)
+        return found if found is not _EXCLUDED else entity
+
+    def narrowed(self, entity: Entity, tests: list[tuple[str, bool, frozenset[str]]], depth: int) -> Any:
+        if entity is None or depth > 16:
+            return entity
+        if entity[0] == "v":
+            kept = tuple(
+                alt for alt in (self.narrowed(a, tests, depth + 1) for a in entity[1]) if alt is not _EXCLUDED
+            )
+            return ("v", kept) if kept else _EXCLUDED
+        if entity[0] != "i":
+            return entity
+        for prop, negated, values in tests:
+            member = self.class_member(entity[1], prop)
+            if member is None or member[0] != "s":
+                continue
+            declared = self.syms[member[1]]
+            literals = self.facts(declared.path).get("lits", {}).get(declared.key)
+            if literals and (set(literals) <= values if negated else not values.intersection(literals)):
+                return _EXCLUDED
+        return entity
 
     def parameter_chain(self, sym: Sym, index: int) -> tuple[Sym, str | None]:
         """The declared type of parameter ``index`` of a function (its first declaration

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import posixpath
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from astmcp.index.indexer import Changes
@@ -45,6 +45,8 @@ _NO_SYMBOL = ("x", "")
 _TYPE_MEANING = ("interface", "type", "class", "enum", "namespace")
 _VALUE_MEANING = ("variable", "function", "class", "enum", "namespace")
 _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
+# Array methods whose first parameter is an element (an object literal passed there has its type).
+_ELEMENT_TAKERS = ("push", "unshift")
 # Stored before the target of a name hit ``ns.x`` whose ``import * as ns`` module is not found
 # (a project file that may define ``x``: an exported non-member counts it as a name hit).
 MISSING_NAMESPACE = "N:"
@@ -64,6 +66,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         self._tables: dict[str, Table] = {}
         self._specs: dict[str, dict[str, tuple[str | None, int]]] = {}
         self.syms: dict[int, Sym] = {}
+        self._alias_depth = 0
         # A result cut short by a cycle (a barrel re-exporting a module that imports it) is kept
         # too: recomputing it for every caller is exponential in the cycle's length.
         Tracking.__init__(self, keep_cut_short=True)
@@ -142,7 +145,13 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step[0] == "%":
             return self.function_type_parameter(entity, step, path, site)
         if step[0] == "&":
+            if entity is None and step == "&0" and head.rpartition("|")[2] in _ELEMENT_TAKERS:
+                # `xs.push({…})`: the element type of the array
+                return self.element_of(self.resolve_in(path, head.rpartition("|")[0], subst))
             return self.parameter_type(entity, step, path, site)
+        if step[0] == "~":  # a variable's value, narrowed; anything else is kept as it is
+            value = self.as_instance(entity) if entity is not None and entity[0] == "s" else entity
+            return self.narrow(value, step[1:]) if value is not None else entity
         if step == ":":
             return self.instance_of(entity, path, site, subst)
         if site:
@@ -248,6 +257,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return ("i", value)
             if kind in CLASSLIKE or self.twin(sym, CLASSLIKE) is not None or self.is_shape(sym):
                 return self.instance_of(entity, sym.path, "", None)
+            if kind == "type" and self.facts(sym.path).get("generics", {}).get(sym.key):
+                # a generic type alias: its unbound type parameters take their defaults
+                return self.alias_instance(sym, bound if bound is not None else {})
             if kind in TYPED:
                 return self.step(self.typed(sym, "vtypes", bound), ":")
             return None
@@ -272,6 +284,17 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             module = self.module(sym.path, spec) if spec is not None else None
             return self.member(module, step) if module is not None and module[0] == "m" else module
         return None
+
+    def alias_instance(self, sym: Sym, bound: Subst) -> Entity:
+        """An instance of what a generic type alias stands for, its type parameters bound (the
+        depth is bounded: an alias may refer to itself through its type arguments)."""
+        if self._alias_depth > 24:
+            return None
+        self._alias_depth += 1
+        try:
+            return self.step(self.typed(sym, "vtypes", bound), ":")
+        finally:
+            self._alias_depth -= 1
 
     def returned(self, sym: Sym, bound: Subst | None = None) -> Entity:
         """What calling a function returns: the first of its declarations with a declared return
@@ -556,20 +579,28 @@ class TsLinker:
 
 def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tuple[Any, ...]) -> Entity:
     """A member of a union type is a reference of the member of every alternative that has
-    it in the project (TypeScript's union property): rows for all but the first are added
-    here, the first is returned. None when no alternative resolved."""
+    it in the project (TypeScript's union property; nested unions and intersections alike): rows
+    for all but the first are added here, the first is returned. None when no alternative resolved."""
     found: list[int] = []
-    for alt in entity[1]:
-        while alt is not None and alt[0] == "v":  # nested unions: the first alternative
-            alt = alt[1][0] if alt[1] else None
+    leaves = list(_alternatives(entity))
+    for alt in leaves:
         if alt is not None and alt[0] == "s" and alt[1] not in found:
             found.append(alt[1])
     if not found:
-        return None if any(alt is None for alt in entity[1]) else ("x", "")
+        return None if any(alt is None for alt in leaves) else ("x", "")
     file_id, target, name, line, col, end_col, kind, owner = row
     for other in found[1:]:
         out.append((file_id, other, target, name, line, col, end_col, kind, "certain", owner))
     return ("s", found[0])
+
+
+def _alternatives(entity: Entity, depth: int = 0) -> Iterator[Entity]:
+    """The alternatives of a (nested) union, flattened."""
+    if entity is not None and entity[0] == "v" and depth < 16:
+        for alt in entity[1]:
+            yield from _alternatives(alt, depth + 1)
+    else:
+        yield entity
 
 
 def _take_rows(
