@@ -64,6 +64,9 @@ TSCONFIG = {
         "skipLibCheck": True,
         "lib": ["es2022", "dom"],
         "types": [],
+        # zod's own set-up: its package.json exports name the sources under this condition, so
+        # its tests' `import * as z from "zod/v4"` type-check against src (the tests are checked too)
+        "customConditions": ["@zod/source"],
     },
     "include": ["src"],
 }
@@ -128,11 +131,14 @@ def pristine_click() -> Path:
 
 def pristine_zod(workdir: Path) -> Path:
     pristine = workdir / "pristine"
-    if not (pristine / "tsconfig.json").is_file():
+    package = fetch_npm(*CORPORA["zod"])
+    if not (pristine / "src").is_dir():
         shutil.rmtree(pristine, ignore_errors=True)
-        shutil.copytree(fetch_npm(*CORPORA["zod"]) / "src", pristine / "src")
-        (pristine / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2), encoding="utf-8")
-        (pristine / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+        shutil.copytree(package / "src", pristine / "src")
+    (pristine / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2), encoding="utf-8")
+    # the published manifest (name "zod", exports with the "@zod/source" condition): the
+    # tests' self-imports resolve to src for tsc and astmcp alike
+    shutil.copyfile(package / "package.json", pristine / "package.json")
     return pristine
 
 
