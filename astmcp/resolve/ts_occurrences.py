@@ -14,6 +14,7 @@ _DOC_LINK = re.compile(
     rb"(?:\{@link(?:code|plain)?\s+|@throws\s+\{)(?P<head>[A-Za-z_$][\w$]*)(?:\.(?P<member>[A-Za-z_$][\w$]*))?"
 )
 _KEY = ("k", UNTYPED_KEY)
+_DEFAULTING = {"??=", "||=", "&&="}  # assignments that store the right side as it is
 _WORD = re.compile(rb"[A-Za-z_$][\w$]*")
 _CAMEL = re.compile(rb"[a-z0-9][A-Z]")
 _MAX_STRING = 20_000
@@ -83,10 +84,13 @@ class Occurrences(Descriptors):
         if (
             left is not None
             and left.type == "member_expression"
-            and node.type == "assignment_expression"
+            and (
+                node.type == "assignment_expression"
+                or self.text(node.child_by_field_name("operator") or node) in _DEFAULTING
+            )
             and right.type in ("arrow_function", "function_expression")
         ):
-            # `x.handler = (a) => …`: the function value is typed by the member's declared type
+            # `x.handler = (a) => …` (or `??=`): the function value is typed by the member's declared type
             target = self.desc(left, scope)
             self.callback = (target, -1, False, None) if target is not None else None
         self.visit(right, scope)
