@@ -31,6 +31,15 @@ def is_ident(text: str) -> bool:
     )
 
 
+def member_step(name: str) -> str | None:
+    """A member's chain step: its name, or ``"`` + a quoted member name that is no identifier
+    (``"~validate"``), which could otherwise read as a special step (``~`` narrowing, ``@``, ``&``);
+    None for a name holding a chain separator (``|``, ``/``): left to the name-hit rule."""
+    if is_ident(name):
+        return name
+    return None if "|" in name or "/" in name else '"' + name
+
+
 class FactState:
     def __init__(self, src: TsSource, check_unbound: bool = False) -> None:
         self.src = src

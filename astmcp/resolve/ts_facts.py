@@ -31,7 +31,7 @@ from tree_sitter import Tree
 
 from astmcp.diagnostics import ts_undefined
 from astmcp.lang.ts_parse import TsSource
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, UNTYPED_KEY
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, UNTYPED_KEY, member_step
 from astmcp.resolve.ts_module_facts import ModuleFacts
 from astmcp.resolve.ts_scopes import chain_of
 
@@ -131,8 +131,8 @@ class _Walker(ModuleFacts):
         column = self.src.column
         for name, start, stop, kind, desc, owner, member in self.pending:
             if member:
-                base = chain_of(desc)
-                target = f"{base}|{name}" if base is not None else None
+                base, step = chain_of(desc), member_step(name)
+                target = f"{base}|{step}" if base is not None and step is not None else None
             elif desc is None:
                 target = None  # a string: a name hit
             elif desc[0] == "o":  # an object-literal key: a member of its contextual type, else a name hit

@@ -133,6 +133,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
     def apply(self, entity: Entity, head: str, step: str, path: str, subst: Subst | None) -> Entity:
         """One chain step of ``path`` after ``head`` (resolved to ``entity``), type parameters
         bound by ``subst`` when resolving a declaration for a use (see :meth:`resolve_in`)."""
+        if step.startswith('"'):  # a quoted member name (see ts_fact_state.member_step)
+            return self.step(entity, step[1:])
         step, _, site = step.partition("/")
         if (
             step == "()"
