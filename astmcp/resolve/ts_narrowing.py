@@ -1,5 +1,6 @@
 """Narrowing by discriminants: ``switch (x.code) { case "a": … }``, ``if (x.code === "a") … else …``,
 ``x.code === "a" && …``, ``x.code !== "a" ? … : …`` and an early ``if (x.code !== "a") return;``
+(conditions may combine tests with ``!``, ``&&``, and ``||`` of one property's values)
 narrow a union-typed local ``x`` to the alternatives whose ``code`` may (or, negated, may not only)
 be ``"a"`` (chain step ``~code=a``; the linker keeps an alternative it cannot judge). A name assigned
 in the narrowed region is not narrowed there."""
@@ -75,14 +76,28 @@ class Narrowing(Classes):
         test can be negated."""
         while node is not None and node.type == "parenthesized_expression" and len(named_nodes(node)) == 1:
             node = named_nodes(node)[0]
+        if node is not None and node.type == "unary_expression":
+            operator = node.child_by_field_name("operator")
+            inner = node.child_by_field_name("argument")
+            return (
+                self.tests(inner, not negate) if operator is not None and self.text(operator) == "!" else None
+            )
         if node is None or node.type != "binary_expression":
             return None
         operator = node.child_by_field_name("operator")
         op = self.text(operator) if operator is not None else ""
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        if op == "&&" and not negate:
-            found = [t for side in (left, right) for t in (self.tests(side) or [])]
+        if (op == "&&" and not negate) or (op == "||" and negate):  # every test holds (`!(a || b)`: !a, !b)
+            found = [t for side in (left, right) for t in (self.tests(side, negate) or [])]
             return found or None
+        if op == "||":  # `x.k === "a" || x.k === "b"`: x.k is one of them
+            one, other = self.tests(left), self.tests(right)
+            if not one or not other or len(one) != 1 or len(other) != 1:
+                return None
+            first, second = one[0], other[0]
+            if first[2] or second[2] or first[:2] != second[:2]:
+                return None
+            return [(first[0], first[1], False, first[3] + second[3])]
         if op not in _EQUAL:
             return None
         member, value = (

@@ -304,10 +304,16 @@ class TypeSteps:
         whose member is declared with string literal types none of which is ``a``, or all of which
         are ``b``, is left out; one that cannot be judged is kept). Nested unions and intersections
         are narrowed alike; when nothing would be left, the value is kept as it was."""
-        tests = []
+        tests: list[tuple[str, bool, frozenset[str]]] = []
+        excluded: dict[str, frozenset[str]] = {}  # `!= a` and `!= b` on one member: neither a nor b
         for clause in clauses.split(";"):
-            prop, negated, values = clause.partition("!=") if "!=" in clause else clause.partition("=")
-            tests.append((prop, negated == "!=", frozenset(values.split(","))))
+            if "!=" in clause:
+                prop, _, values = clause.partition("!=")
+                excluded[prop] = excluded.get(prop, frozenset()) | frozenset(values.split(","))
+            else:
+                prop, _, values = clause.partition("=")
+                tests.append((prop, False, frozenset(values.split(","))))
+        tests.extend((prop, True, values) for prop, values in excluded.items())
         found = self.narrowed(entity, tests, 0)
         return found if found is not _EXCLUDED else entity
 
