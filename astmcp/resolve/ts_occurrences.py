@@ -14,6 +14,7 @@ _DOC_LINK = re.compile(
     rb"(?:\{@link(?:code|plain)?\s+|@throws\s+\{)(?P<head>[A-Za-z_$][\w$]*)(?:\.(?P<member>[A-Za-z_$][\w$]*))?"
 )
 _KEY = ("k", UNTYPED_KEY)
+_ASSERTIONS = frozenset({"as_expression", "satisfies_expression"})
 _DEFAULTING = {"??=", "||=", "&&="}  # assignments that store the right side as it is
 _WORD = re.compile(rb"[A-Za-z_$][\w$]*")
 _CAMEL = re.compile(rb"[a-z0-9][A-Z]")
@@ -70,9 +71,15 @@ class Occurrences(Descriptors):
         prop = node.child_by_field_name("property")
         if obj is not None:
             self.expr(obj, scope, "read")
-        if prop is not None and prop.type in MEMBER_NAMES:
-            member_kind = "attribute" if kind == "read" else kind
-            self.row(prop, member_kind, self.desc(obj, scope), member=True)
+        if prop is None or prop.type not in MEMBER_NAMES:
+            return
+        asserted = obj.named_children[-1] if obj is not None and obj.type in _ASSERTIONS else None
+        if asserted is not None and asserted.type in ("nested_type_identifier", "type_identifier"):
+            # tree-sitter reads `x as a.b.T` as `(x as a.b).T`; TypeScript, as the type `a.b.T`
+            self.row(prop, "type", self.tdesc(asserted, scope), member=True)
+            return
+        member_kind = "attribute" if kind == "read" else kind
+        self.row(prop, member_kind, self.desc(obj, scope), member=True)
 
     def assignment(self, node: Node, scope: Scope) -> None:
         left = node.child_by_field_name("left")
