@@ -51,6 +51,10 @@ TS_PROJECT = {
     "export function make(): D {\n  return new D()\n}\n\nexport const inst = make()\n\n"
     "export class E {\n  n(): number {\n    return 2\n  }\n}\n\nexport const either: D | E = new E()\n",
     "use_alias.ts": "import { inst, either } from './make'\n\ninst.n()\neither.n()\n",
+    "kinds.ts": 'export interface A {\n  kind: "a"\n  x: number\n}\n\nexport interface B {\n  kind: "b"\n  x: number\n}\n\n'
+    "export type AB = A | B\n",
+    "use_kinds.ts": 'import type { AB } from "./kinds"\n\nexport function f(v: AB): number {\n  switch (v.kind) {\n'
+    '    case "a":\n      return v.x\n  }\n  return 0\n}\n',
     "other.ts": "export function unrelated(): number {\n  return 0\n}\n",
     "use_other.ts": "import { unrelated } from './other'\n\nunrelated()\n",
 }
@@ -67,6 +71,9 @@ TS_EDITS = [
     # a name another name's facts lead to: alias() is make(), whose return type changes
     ("make.ts", TS_PROJECT["make.ts"].replace("make(): D", "make(): number")),
     ("make.ts", TS_PROJECT["make.ts"] + "export * from './other'\n"),  # the whole file's importers
+    # a discriminant's literal type: the alternative `case "a"` narrows to changes
+    ("kinds.ts", TS_PROJECT["kinds.ts"].replace('kind: "a"', 'kind: "c"')),
+    ("kinds.ts", TS_PROJECT["kinds.ts"]),
 ]
 
 
