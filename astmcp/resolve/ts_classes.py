@@ -95,7 +95,9 @@ class Classes(Functions):
                     if ret is not None:
                         self.rtypes[key] = self.instance(ret, scope)
                 for child in member.named_children:
-                    if child != name or child.type not in MEMBER_NAMES:
+                    if child == value:  # `handler: Handler = (a) => …`
+                        self.declared_value(annotation, child, scope)
+                    elif child != name or child.type not in MEMBER_NAMES:
                         self.visit(child, scope)
                 self.owner, self.this = outer_owner, outer_this
             elif kind == "abstract_method_signature" or kind == "method_signature":

@@ -78,20 +78,26 @@ class Declarations(Occurrences):
                 elif value.type == "object" and annotation is not None:
                     self.object(value, scope, typed=vtype)
                 else:
-                    if annotation is not None and value.type in ("arrow_function", "function_expression"):
-                        head = named_nodes(annotation)
-                        if head and head[0].type == "function_type":  # `const f: (a: A) => R = (a) => …`
-                            self.ftype = (head[0], scope)
-                        else:
-                            self.callback = self.contextual(annotation, scope)
-                    self.visit(value, scope)
-                    self.callback, self.ftype = None, None
+                    self.declared_value(annotation, value, scope)
             self.owner = outer
             return
         self.pattern(name, target, self.desc(value, scope), local=not target.symbolic)
         for child in (annotation, value):
             if child is not None:
                 self.visit(child, scope)
+
+    def declared_value(self, annotation: Node | None, value: Node, scope: Scope) -> None:
+        """Visit the value of a declaration annotated ``annotation`` (a variable, a parameter's
+        default, a class field): a function value takes its parameter types from a declared
+        function type (``const f: Handler = (a) => …``, ``(a: A) => R``)."""
+        if annotation is not None and value.type in ("arrow_function", "function_expression"):
+            head = named_nodes(annotation)
+            if head and head[0].type == "function_type":  # `const f: (a: A) => R = (a) => …`
+                self.ftype = (head[0], scope)
+            else:
+                self.callback = self.contextual(annotation, scope)
+        self.visit(value, scope)
+        self.callback, self.ftype = None, None
 
     def pattern(self, node: Node, target: Scope, source: Desc, local: bool) -> None:
         """Bind the names of a destructuring pattern; keys are member rows of ``source``."""
@@ -234,6 +240,7 @@ class Declarations(Occurrences):
                         self.vtypes[key] = vtype
             elif pattern is not None and pattern.type != "this":
                 self.pattern(pattern, scope, vtype, local=True)
-            for child in (annotation, value):
-                if child is not None:
-                    self.visit(child, scope)
+            if annotation is not None:
+                self.visit(annotation, scope)
+            if value is not None:  # `(cb: Handler = (a) => …)`
+                self.declared_value(annotation, value, scope)
