@@ -115,6 +115,8 @@ class _Walker(ModuleFacts):
             "switch_statement": self.switch_statement,
             "binary_expression": self.binary_expression,
             "ternary_expression": self.ternary_expression,
+            "as_expression": self.asserted,
+            "satisfies_expression": self.asserted,
         }
         for kind in FUNCTIONS | FUNCTION_VALUES | {"method_definition"}:
             self.handlers[kind] = self.function

@@ -208,6 +208,15 @@ class Functions(Declarations):
             self.callback = None
 
     # -- object literals -------------------------------------------------------
+    def asserted(self, node: Node, scope: Scope) -> None:
+        """``{…} as T`` / ``{…} satisfies T``: the object literal's keys are members of T."""
+        parts = named_nodes(node)
+        if len(parts) == 2 and parts[0].type == "object":
+            self.object(parts[0], scope, typed=self.instance(parts[1], scope))
+            self.visit(parts[1], scope)
+            return
+        self.children(node, scope)
+
     def object(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:
         if typed is not None and not members:
             typed = self.discriminated(node, typed)
