@@ -221,12 +221,14 @@ class Classes(Functions):
         if name is not None:
             key = self.declare(scope, name, None, True)
             self.type_parameters(node, key)
-            found = self.targ(value, inner)  # `type A<T> = B<T>`: an instance of B, T bound by A's
+            # `type A<T> = B<T>`: an instance of B, T bound by A's (an object type's members are its own)
+            shape = value is not None and value.type == "object_type" and self.homomorphic(value) is None
+            found = self.targ(value, inner) if not shape else None
             if found is not None:
                 self.vtypes[key] = found
             if value is not None and value.type == "function_type":
                 self.ftypes[key] = self.parameter_types(value.child_by_field_name("parameters"), inner)
-            if value is not None and value.type == "object_type" and self.homomorphic(value) is None:
+            if shape:
                 self.shapes.append(key)
             for member in named_nodes(value) if value is not None and value.type == "object_type" else ():
                 if member.type == "construct_signature":

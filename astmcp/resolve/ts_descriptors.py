@@ -81,7 +81,7 @@ class Descriptors(FactState):
             return self.targ(branch, scope) if branch is not None else None
         if kind == "object_type":  # `{ [k in keyof T]: T[k] }` has T's members
             source = self.homomorphic(node)
-            return self.targ(source, scope) if source is not None else None
+            return self.targ(source, scope) if source is not None else self.anonymous(node, scope)
         if kind == "array_type":  # `T[]`: an array whose elements are T's
             inner = named_nodes(node)
             element = self.tdesc(inner[0], scope) if inner else None
@@ -118,6 +118,35 @@ class Descriptors(FactState):
                 )
                 return ("m", base, self.text(parts[-1])) if base is not None else None
         return None
+
+    def anonymous(self, node: Node, scope: Scope) -> Desc:
+        """An object type written out (``{ a: A; f(): void }``): ``L:<key>``, its members' declared
+        types in ``objects`` (a method's or an index signature's: none), its call signature's
+        parameter types in ``ftypes``."""
+        key = self.key(node)
+        if key not in self.objects:
+            members: dict[str, Desc] = {}
+            self.objects[key] = members
+            for member in named_nodes(node):
+                name = member.child_by_field_name("name")
+                if member.type == "call_signature" and key not in self.ftypes:
+                    self.ftypes[key] = self.parameter_types(member.child_by_field_name("parameters"), scope)
+                if member.type not in ("property_signature", "method_signature") or name is None:
+                    continue
+                if name.type in MEMBER_NAMES:
+                    annotation = member.child_by_field_name("type")
+                    typed = member.type == "property_signature" and annotation is not None
+                    members[self.text(name)] = self.instance(annotation, scope) if typed else None
+        return ("k", f"L:{key}")
+
+    def parameter_types(self, params: Node | None, scope: Scope) -> list[Desc]:
+        """Declared types (instances) of a parameter list, ``this`` left out."""
+        out: list[Desc] = []
+        for param in named_nodes(params):
+            pattern = param.child_by_field_name("pattern")
+            if pattern is None or pattern.type != "this":
+                out.append(self.instance(param.child_by_field_name("type"), scope))
+        return out
 
     def targ(self, node: Node | None, scope: Scope) -> Desc:
         """A type as a part of another (a union's alternative, a type argument): a generic reference
@@ -291,7 +320,12 @@ class Descriptors(FactState):
 
     def named_context(self, head: Node | None, scope: Scope) -> tuple[Desc, int, bool, Site | None] | None:
         """:meth:`contextual` for the type node itself (``Handler<X>``)."""
-        if head is None or head.type not in ("type_identifier", "nested_type_identifier", "generic_type"):
+        if head is None or head.type not in (
+            "type_identifier",
+            "nested_type_identifier",
+            "generic_type",
+            "object_type",
+        ):
             return None
         site = self.type_site(head, scope) if head.type == "generic_type" else None
         found = self.tdesc(head, scope)

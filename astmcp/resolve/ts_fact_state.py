@@ -67,6 +67,7 @@ class FactState:
         self.ctypes: dict[str, list[Desc]] = {}  # interface/type with a construct signature -> its parameters
         self.shapes: list[str] = []  # type aliases of an object type (their members are symbols)
         self.nevers: list[str] = []  # members declared `never`
+        self.objects: dict[str, dict[str, Desc]] = {}  # object types written out -> member types
         self.lits: dict[str, list[str]] = {}  # members declared with string literal types -> the literals
         self.returning: tuple[str, Any] | None = None  # what types the function values returned here
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value

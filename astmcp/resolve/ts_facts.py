@@ -209,6 +209,10 @@ class _Walker(ModuleFacts):
             out["nevers"] = self.nevers
         if self.lits:
             out["lits"] = self.lits
+        if self.objects:
+            out["objects"] = {
+                k: {n: chain_of(d) for n, d in members.items()} for k, members in self.objects.items()
+            }
         for field, table in (("ftypes", self.ftypes), ("ctypes", self.ctypes)):
             params = {k: [chain_of(d) for d in ds] for k, ds in table.items()}
             if any(any(v) for v in params.values()):

@@ -163,15 +163,6 @@ class Functions(Declarations):
         if found:
             self.cbtypes[key] = found
 
-    def parameter_types(self, params: Node | None, scope: Scope) -> list[Desc]:
-        """Declared types (instances) of a parameter list, ``this`` left out."""
-        out: list[Desc] = []
-        for param in named_nodes(params):
-            pattern = param.child_by_field_name("pattern")
-            if pattern is None or pattern.type != "this":
-                out.append(self.instance(param.child_by_field_name("type"), scope))
-        return out
-
     # -- calls -----------------------------------------------------------------
     def call_expression(self, node: Node, scope: Scope) -> None:
         self.call(node, scope, node.child_by_field_name("function"), False)

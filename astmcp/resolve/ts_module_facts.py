@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES
 from astmcp.resolve.ts_narrowing import Narrowing
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope
 
@@ -83,6 +84,12 @@ class ModuleFacts(Narrowing):
             elif is_default or any(c.type == "=" for c in node.children):
                 label = "default" if is_default else "="
                 self.exports[label] = self.desc(child, scope)
+                ret = child.child_by_field_name("return_type") if child.type in FUNCTION_VALUES else None
+                keyword = next((c for c in node.children if c.type == "default"), None)
+                if (
+                    ret is not None and keyword is not None
+                ):  # `export default function (): R`: the symbol `default`
+                    self.rtypes[self.key(keyword)] = self.instance(ret, scope)
                 if child.type == "identifier":
                     self.row(child, "export", ("n", scope, self.text(child)))
                 else:

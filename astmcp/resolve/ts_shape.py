@@ -20,7 +20,8 @@ from astmcp.resolve.ts_facts import LOCAL_FIELDS
 __all__ = ["name_shapes", "shape"]
 
 _POSITION = re.compile(r"P:(\d+:\d+)")
-_UNION = re.compile(r"U:\d+:\d+")  # a union annotation's position: no symbol, only its alternatives count
+# a union's or a written-out object type's position: no symbol, only its alternatives/members count
+_UNION = re.compile(r"(?<=[UL]:)\d+:\d+")
 
 
 def shape(payload: dict[str, Any], symbols: Iterable[tuple[str, str, str]]) -> str:
@@ -36,7 +37,7 @@ def shape(payload: dict[str, Any], symbols: Iterable[tuple[str, str, str]]) -> s
         listed.append((symbol_path, kind))
 
     def rename(text: str) -> str:
-        return _UNION.sub("U:?", _POSITION.sub(lambda m: "P:" + names.get(m.group(1), "?"), text))
+        return _UNION.sub("?", _POSITION.sub(lambda m: "P:" + names.get(m.group(1), "?"), text))
 
     facts: dict[str, Any] = {}
     for field, value in payload.items():
@@ -78,7 +79,7 @@ def name_shapes(
         ids.setdefault(top, []).append(symbol_id)
 
     def rename(text: str) -> str:
-        return _UNION.sub("U:?", _POSITION.sub(lambda m: "P:" + names.get(m.group(1), "?"), text))
+        return _UNION.sub("?", _POSITION.sub(lambda m: "P:" + names.get(m.group(1), "?"), text))
 
     facts: dict[str, list[Any]] = {}
     rest: list[Any] = []

@@ -12,6 +12,7 @@ member is declared ``never`` in some alternative.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["CALLABLE", "CLASSLIKE", "TYPED", "Entity", "Subst", "Sym", "Table", "TypeSteps", "frozen"]
@@ -55,6 +56,9 @@ class TypeSteps:
 
     # implemented by the resolver (astmcp.resolve.typescript.Resolver)
     def facts(self, path: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def anonymous_member(self, entity: tuple[Any, ...]) -> Entity:
         raise NotImplementedError
 
     def table(self, path: str) -> Table:
@@ -255,28 +259,52 @@ class TypeSteps:
         call signature (their type parameters bound by the annotation's type arguments at
         ``site``), of a function-typed property or of a method (a function value standing for that
         member of a declared type), or of the call signature of a property's declared type."""
+        index = int(step[1:])
+        if entity is not None and entity[0] in ("a", "o"):  # of an object type written out
+            called = self.called(entity)
+            return called(index) if called is not None else None
         if entity is None or entity[0] != "s":
             return None
         sym = self.syms[entity[1]]
         bound = dict(entity[2]) if len(entity) > 2 else None
-        index = int(step[1:])
         if sym.kind in ("function", "method"):
             decl, chain = self.parameter_chain(sym, index)
             return self.resolve_in(decl.path, chain, bound) if chain else None
         chains = self.facts(sym.path).get("ftypes", {}).get(sym.key, ())
         chain = chains[index] if index < len(chains) else None
         if not chain:
-            if sym.kind in ("variable", "property"):  # `handler: Handler`, Handler with a call signature
-                typed = self.step(self.typed(sym, "vtypes", bound), ":")
-                if typed is not None and typed[0] == "i":
-                    return self.call_parameter(
-                        self.syms[typed[1]], index, dict(typed[2]) if len(typed) > 2 else {}
-                    )
-            return None
+            called = self.called(entity)  # `handler: Handler`, Handler with a call signature
+            return called(index) if called is not None else None
         if sym.kind in ("type", "interface"):
             subst = self.substitution(sym, path, site) if site else None
             return self.resolve_in(sym.path, chain, subst if subst is not None else {})
         return self.resolve_in(sym.path, chain, bound)
+
+    def called(self, entity: tuple[Any, ...]) -> Callable[[int], Entity] | None:
+        """For a value whose declared type has a call signature (a variable or property declared
+        with it, a member of an object type written out, an instance of it): the function giving
+        its parameter types by index; else None."""
+        if entity[0] == "o":
+            typed: Entity = entity
+        elif entity[0] == "a":
+            typed = self.anonymous_member(entity)
+        elif entity[0] == "s" and self.syms[entity[1]].kind in ("variable", "property"):
+            sym = self.syms[entity[1]]
+            typed = self.step(self.typed(sym, "vtypes", dict(entity[2]) if len(entity) > 2 else None), ":")
+        else:
+            return None
+        if typed is not None and typed[0] == "i" and self.syms[typed[1]].kind in ("type", "interface"):
+            cls, bound = self.syms[typed[1]], dict(typed[2]) if len(typed) > 2 else {}
+            if self.facts(cls.path).get("ftypes", {}).get(cls.key):
+                return lambda index: self.call_parameter(cls, index, bound)
+        if typed is not None and typed[0] == "o":
+            chains = self.facts(typed[1]).get("ftypes", {}).get(typed[2])
+            if chains:
+                path = typed[1]
+                return lambda index: (
+                    self.resolve(path, chains[index]) if index < len(chains) and chains[index] else None
+                )
+        return None
 
     def call_parameter(self, sym: Sym, index: int, bound: Subst) -> Entity:
         """The declared type of parameter ``index`` of the call signature of an interface or
@@ -351,9 +379,13 @@ class TypeSteps:
         """``&k``: the declared type of the callee's parameter k (an object literal passed there
         is checked against it); ``&&k`` of a constructor: the class's constructor, or the construct
         signature of the callee's declared type (``const X: Ctor<Y>``; ``new X({…})``)."""
+        index = int(step.lstrip("&"))
+        if entity is not None and not step.startswith("&&"):
+            called = self.called(entity)
+            if called is not None:  # a value whose type has a call signature
+                return called(index)
         if entity is None or entity[0] not in ("s", "i"):
             return None
-        index = int(step.lstrip("&"))
         sym = self.syms[entity[1]]
         if step.startswith("&&"):
             if entity[0] == "s" and sym.kind == "class":

@@ -174,6 +174,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if chain.startswith("T:"):
             self.deps.add(path)
             return self.type_param(path, chain[2:], None)
+        if chain.startswith("L:"):  # an object type written out
+            return ("o", path, chain[2:])
         if chain.startswith("U:"):
             alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
             return ("v", tuple(self.resolve(path, alt) if alt else None for alt in alternatives))
@@ -231,6 +233,13 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step == "[]":  # the array type whose elements are `entity`'s instances
             return ("r", entity)
         tag, value = entity[0], entity[1]
+        if tag == "o":  # an object type written out: its members are no symbols
+            if step == ":":
+                return entity
+            members = self.facts(value).get("objects", {}).get(entity[2], {})
+            return ("a", value, entity[2], step) if step in members else None
+        if tag == "a":  # a member of one: what its declared type gives
+            return self.step(self.anonymous_member(entity), step)
         if tag == "r":  # an array: its own instance; `[i]` an element; no member is the project's
             return entity if step == ":" else self.step(value, ":") if step == "[i]" else None
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
@@ -286,6 +295,11 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             module = self.module(sym.path, spec) if spec is not None else None
             return self.member(module, step) if module is not None and module[0] == "m" else module
         return None
+
+    def anonymous_member(self, entity: tuple[Any, ...]) -> Entity:
+        """The value of a member of an object type written out (``("a", path, key, name)``)."""
+        chain = self.facts(entity[1]).get("objects", {}).get(entity[2], {}).get(entity[3])
+        return self.resolve(entity[1], chain) if chain else None
 
     def alias_instance(self, sym: Sym, bound: Subst) -> Entity:
         """An instance of what a generic type alias stands for, its type parameters bound (the

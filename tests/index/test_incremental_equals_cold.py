@@ -55,6 +55,8 @@ TS_PROJECT = {
     "export type AB = A | B\n",
     "use_kinds.ts": 'import type { AB } from "./kinds"\n\nexport function f(v: AB): number {\n  switch (v.kind) {\n'
     '    case "a":\n      return v.x\n  }\n  return 0\n}\n',
+    "anon.ts": 'import { D } from "./make"\n\nexport function get(): { item: D } {\n  return { item: new D() }\n}\n',
+    "use_anon.ts": 'import { get } from "./anon"\n\nget().item.n()\n',
     "other.ts": "export function unrelated(): number {\n  return 0\n}\n",
     "use_other.ts": "import { unrelated } from './other'\n\nunrelated()\n",
 }
@@ -74,6 +76,10 @@ TS_EDITS = [
     # a discriminant's literal type: the alternative `case "a"` narrows to changes
     ("kinds.ts", TS_PROJECT["kinds.ts"].replace('kind: "a"', 'kind: "c"')),
     ("kinds.ts", TS_PROJECT["kinds.ts"]),
+    # an object type written out: moved (same shape), then a member's type changed
+    ("anon.ts", "\n" + TS_PROJECT["anon.ts"]),
+    ("anon.ts", TS_PROJECT["anon.ts"].replace("item: D", "item: number")),
+    ("anon.ts", TS_PROJECT["anon.ts"]),
 ]
 
 
