@@ -20,9 +20,13 @@ function sourceFiles(dir) {
 }
 
 function compilerOptions(ts, configArg) {
+  // TS_ORACLE_LIB=1: with TypeScript's standard library (references found only through library
+  // types, `Partial<T>` members or `xs.push({…})` keys, are then listed too)
+  const withLib = process.env.TS_ORACLE_LIB === "1";
   const options = {
     noEmit: true,
-    noLib: true,
+    noLib: !withLib,
+    ...(withLib ? { lib: ["lib.es2022.d.ts", "lib.dom.d.ts"] } : {}),
     types: [],
     skipLibCheck: true,
     allowJs: false,
