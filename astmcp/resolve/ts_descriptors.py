@@ -47,13 +47,27 @@ class Descriptors(FactState):
             return ("i", base) if base is not None else None
         if kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
             inner = node.named_children
-            return self.desc(inner[0], scope) if inner and kind != "await_expression" else None
+            if kind == "await_expression":  # `await import("./m")`: the module's namespace
+                spec = self.dynamic_import(inner[0]) if inner else None
+                return ("k", f"I::{spec}") if spec is not None else None
+            return self.desc(inner[0], scope) if inner else None
         if kind in ("as_expression", "satisfies_expression"):
             parts = node.named_children
             if len(parts) == 2:
                 typed = self.instance(parts[1], scope)
                 return typed if typed is not None or kind == "as_expression" else self.desc(parts[0], scope)
         return None
+
+    def dynamic_import(self, node: Node) -> str | None:
+        """The specifier of ``import("spec")`` (a plain string), else None."""
+        callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if callee is None or callee.type != "import":
+            return None
+        args = named_nodes(node.child_by_field_name("arguments"))
+        if len(args) != 1 or args[0].type != "string":
+            return None
+        parts = args[0].named_children
+        return self.text(parts[0]) if len(parts) == 1 and parts[0].type == "string_fragment" else None
 
     def tdesc(self, node: Node | None, scope: Scope) -> Desc:
         """The declaration a type names (not an instance of it)."""

@@ -452,12 +452,17 @@ class TypeSteps:
         return ("v", kept) if kept else union
 
     def through_missing_namespace(self, path: str, target: str) -> bool:
-        """``ns.x`` where ``ns`` is ``import * as ns`` of a module that is neither found in the
-        project nor a package (a broken or unknown path)."""
+        """``ns.x`` where ``ns`` is ``import * as ns`` (or ``await import(...)``) of a module that is
+        neither found in the project nor a package (a broken or unknown path)."""
         head, sep, _ = target.rpartition("|")
-        if not sep or "|" in head or not head.startswith("P:"):
+        if not sep or "|" in head:
             return False
-        spec = self.facts(path).get("nsimports", {}).get(head[2:])
+        if head.startswith("I::"):  # `(await import("./m")).x`
+            spec = head[3:]
+        elif head.startswith("P:"):
+            spec = self.facts(path).get("nsimports", {}).get(head[2:])
+        else:
+            return False
         if spec is None:
             return False
         resolved, external = self.specs(path).get(spec, (None, 0))
