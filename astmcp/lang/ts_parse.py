@@ -20,6 +20,7 @@ byte positions to the project's 1-based code-point columns.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 import tree_sitter_javascript
@@ -27,6 +28,8 @@ import tree_sitter_typescript
 from tree_sitter import Language, Node, Parser, Tree
 
 from astmcp.model import Span
+
+_CONTINUATION = re.compile(rb"[\x80-\xbf]")
 
 _TS = Language(tree_sitter_typescript.language_typescript())
 _TSX = Language(tree_sitter_typescript.language_tsx())
@@ -267,6 +270,9 @@ class TsSource:
     tree: Tree
     _ascii: bool = True
     _lines: list[bytes] | None = field(default=None, repr=False)
+    # per non-ASCII line: the byte offsets of its UTF-8 continuation bytes (a column is then a
+    # bisect, not a decode of the line's prefix: minified one-line files have 100k names a line)
+    _continuations: dict[int, list[int]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def parse(cls, path: str, language: str, text: str) -> TsSource:
@@ -284,10 +290,13 @@ class TsSource:
             return byte_col + 1
         if self._lines is None:
             self._lines = self.raw.split(b"\n")
-        line = self._lines[row] if row < len(self._lines) else b""
-        if byte_col == 0 or line[:byte_col].isascii():
-            return byte_col + 1
-        return len(line[:byte_col].decode("utf-8", errors="replace")) + 1
+        if byte_col == 0:
+            return 1
+        found = self._continuations.get(row)
+        if found is None:
+            line = self._lines[row] if row < len(self._lines) else b""
+            found = self._continuations[row] = [m.start() for m in _CONTINUATION.finditer(line)]
+        return byte_col - bisect_left(found, byte_col) + 1
 
     def unclosed_blocks(self) -> int:
         """How many ``}`` the parser was given after the end of the text (0: none)."""

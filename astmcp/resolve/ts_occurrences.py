@@ -147,15 +147,16 @@ class Occurrences(Descriptors):
             if is_ident(text) or _QUOTED_NAME.fullmatch(text):  # `"~validate"`: a quoted member name
                 self.row(fragments[0], "string", None, name=text)
                 return
+        scan = node.end_byte - node.start_byte <= _MAX_STRING  # not an embedded bundle or data blob
         for child in parts:
             if child.type == "template_substitution":
                 self.visit(child, scope)
-            elif child.type == "string_fragment":
+            elif child.type == "string_fragment" and scan:
                 self.string_words(child)
 
     def string_words(self, fragment: Node) -> None:
         raw = self.raw[fragment.start_byte : fragment.end_byte]
-        if len(raw) > _MAX_STRING or (b"/" in raw and not any(c in raw for c in b" \t\n")):
+        if b"/" in raw and not any(c in raw for c in b" \t\n"):
             return  # a path or URL, not names
         for match in _WORD.finditer(raw):
             word = match.group()
