@@ -25,6 +25,7 @@ from astmcp.workspace import Workspace
 
 RANK = {"certain": 0, "likely": 1, "name": 2}
 _FUNCTION_KINDS = {"function", "method", "property", "constructor", "getter", "setter"}
+_MEMBER_KINDS = frozenset({"method", "property", "attribute", "getter", "setter"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,8 @@ def family_and_references(
             key = (hit.file, hit.line, hit.column)
             if key not in best or RANK[hit.confidence] < RANK[best[key].confidence]:
                 best[key] = hit
+    if language_of(row.file) != PYTHON:
+        check_union_partners(conn, row, family, best)
     if language_of(row.file) != PYTHON and not is_local(ws, conn, row):
         for hit in destructuring_hits(conn, ws, row, set(best)):
             best[(hit.file, hit.line, hit.column)] = hit
@@ -92,6 +95,38 @@ def family_and_references(
             if key not in best or RANK[hit.confidence] < RANK[best[key].confidence]:
                 best[key] = hit
     return family, sorted(best.values(), key=lambda h: (RANK[h.confidence], h.file, h.line, h.column))
+
+
+def check_union_partners(
+    conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow], best: dict[tuple[str, int, int], Hit]
+) -> None:
+    """MUTATION_BLOCKED when a use of the member is also a use of another type's member: ``x.old``
+    with ``x: A | B`` reads both ``A.old`` and ``B.old``, and renaming one leaves the other unreadable
+    there (TypeScript: "property does not exist on type B")."""
+    if row.kind not in _MEMBER_KINDS:
+        return
+    ids = {m.id for m in family}
+    partners: dict[int, list[str]] = {}
+    for path, line, col, symbol_id in conn.execute(
+        "SELECT f.path, r.line, r.col, r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.name = ? AND r.confidence = 'certain' AND r.kind NOT IN ('definition', 'import', 'export')",
+        (row.name,),
+    ):
+        hit = best.get((path, line, col))
+        if symbol_id not in ids and hit is not None and hit.confidence == "certain":
+            partners.setdefault(symbol_id, []).append(f"{path}:{line}")
+    if not partners:
+        return
+    names = sorted(
+        s.selector for s in query_symbols(conn, f"s.id IN ({','.join('?' * len(partners))})", tuple(partners))
+    )
+    sites = sorted({site for found in partners.values() for site in found})
+    raise MutationBlocked(
+        f"{row.name!r} is read through a union with {', '.join(names[:5])} (e.g. {sites[0]}): renaming"
+        " one member would leave the others unreadable there; narrow those reads to one type first"
+        " (`if (x.kind === ...)`, a typed variable), then prepare again",
+        {"union_members": names, "sites": sites[:20]},
+    )
 
 
 def destructuring_hits(
