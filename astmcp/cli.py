@@ -108,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _workspaces(args: argparse.Namespace) -> Workspaces:
-    return Workspaces(Path(args.root) if args.root else Path.cwd())
+    # plans outlive this process as plan files: preview/apply them in a later call
+    return Workspaces(Path(args.root) if args.root else Path.cwd(), persist_plans=True)
 
 
 def _cmd_call(args: argparse.Namespace) -> int:
@@ -144,11 +145,22 @@ def _cmd_call(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    result = call_tool(_workspaces(args), args.tool, arguments)
+    workspaces = _workspaces(args)
+    result = call_tool(workspaces, args.tool, arguments)
     if result.is_error:
         print(result.text, file=sys.stderr)
         return EXIT_FAILED
     print(result.text)
+    data = result.data
+    if data.get("status") == "prepared" and isinstance(data.get("operation_id"), str):
+        ws = workspaces.get(arguments.get("project_root"))
+        path = ws.plans.state_dir / "plans" / f"{data['operation_id']}.astplan"
+        print(
+            f"plan file: {path}\nreview: ast-tool call ast_get_operation_preview --input"
+            f' \'{{"operation_id": "{data["operation_id"]}"}}\'\n'
+            f"apply:  ast-tool apply {path} --plan-hash {data.get('plan_hash')}",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 

@@ -122,8 +122,9 @@ class Workspace:
 class Workspaces:
     """Open workspaces by root; one index connection per project per process."""
 
-    def __init__(self, default_root: Path | None = None) -> None:
+    def __init__(self, default_root: Path | None = None, persist_plans: bool = False) -> None:
         self.default_root = default_root
+        self.persist_plans = persist_plans  # the CLI: plans outlive the process as plan files
         self._open: dict[Path, Workspace] = {}
         self._lock = threading.Lock()
 
@@ -139,6 +140,8 @@ class Workspaces:
             ws = self._open.get(root)
             if ws is None:
                 ws = self._open[root] = Workspace(root)
+                ws.plans.persist = self.persist_plans
+                ws.plans.root = str(root)
             return ws
 
     def close(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,68 @@ def test_help_lists_the_commands() -> None:
     assert done.returncode == 0
     for command in ("call", "index", "stats", "tools"):
         assert command in done.stdout
+
+
+def _run_with_state(state: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "AST_TOOL_STATE_DIR": str(state)}
+    return subprocess.run([AST_TOOL, *args], capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_a_plan_prepared_by_call_is_previewed_and_applied_by_later_calls(tmp_path: Path) -> None:
+    root, state = tmp_path / "proj", tmp_path / "state"
+    root.mkdir()
+    (root / "m.py").write_text("def hello():\n    return 1\n\n\nprint(hello())\n")
+    prepared = _run_with_state(
+        state,
+        "call",
+        "ast_rename_symbol",
+        "--root",
+        str(root),
+        "--input",
+        '{"selector": "m.py::hello", "new_name": "greet"}',
+    )
+    assert prepared.returncode == 0, prepared.stderr
+    plan = json.loads(prepared.stdout)
+    plan_file = state / "plans" / f"{plan['operation_id']}.astplan"
+    assert plan_file.is_file() and (plan_file.stat().st_mode & 0o777) == 0o600
+    assert f"ast-tool apply {plan_file} --plan-hash {plan['plan_hash']}" in prepared.stderr
+    assert (root / "m.py").read_text().count("hello") == 2  # a prepare writes nothing
+
+    ask = json.dumps({"operation_id": plan["operation_id"]})
+    preview = _run_with_state(state, "call", "ast_get_operation_preview", "--root", str(root), "--input", ask)
+    assert preview.returncode == 0, preview.stderr
+    assert "+def greet():" in json.loads(preview.stdout)["files"][0]["diff"]
+
+    apply = json.dumps({"operation_id": plan["operation_id"], "plan_hash": plan["plan_hash"]})
+    first = _run_with_state(state, "call", "ast_apply_operation", "--root", str(root), "--input", apply)
+    assert first.returncode == 0, first.stderr
+    assert json.loads(first.stdout)["idempotent_replay"] is False
+    assert (root / "m.py").read_text() == "def greet():\n    return 1\n\n\nprint(greet())\n"
+    again = _run_with_state(state, "apply", str(plan_file), "--plan-hash", plan["plan_hash"])
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["idempotent_replay"] is True
+
+
+def test_a_tampered_plan_file_is_refused_by_a_later_call(tmp_path: Path) -> None:
+    root, state = tmp_path / "proj", tmp_path / "state"
+    root.mkdir()
+    (root / "m.py").write_text("def hello():\n    return 1\n")
+    prepared = _run_with_state(
+        state,
+        "call",
+        "ast_rename_symbol",
+        "--root",
+        str(root),
+        "--input",
+        '{"selector": "m.py::hello", "new_name": "greet"}',
+    )
+    plan = json.loads(prepared.stdout)
+    plan_file = state / "plans" / f"{plan['operation_id']}.astplan"
+    body = json.loads(plan_file.read_text())
+    body["plan"]["affected_files"][0]["updated_hash"] = "0" * 64
+    plan_file.write_text(json.dumps(body))
+    apply = json.dumps({"operation_id": plan["operation_id"], "plan_hash": plan["plan_hash"]})
+    done = _run_with_state(state, "call", "ast_apply_operation", "--root", str(root), "--input", apply)
+    assert done.returncode == 1
+    assert json.loads(done.stderr.splitlines()[0])["error"]["code"] == "INVALID_INPUT"
+    assert (root / "m.py").read_text() == "def hello():\n    return 1\n"

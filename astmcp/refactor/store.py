@@ -19,7 +19,10 @@ class PlanStore:
     rather than NOT_FOUND; beyond ``capacity`` the oldest is evicted.
 
     ``state_dir`` (receipts, locks, plan files) is given by the front door; when it
-    is None the first use resolves it from the process environment once.
+    is None the first use resolves it from the process environment once. With ``persist``
+    (the CLI, whose process ends after one call) every plan put is also written as a plan file
+    (SPEC §4) and a plan not in memory is read back from its file, so a later
+    ``ast-tool call ast_apply_operation`` or ``ast-tool apply`` finds it.
     """
 
     def __init__(
@@ -35,6 +38,8 @@ class PlanStore:
         self.ttl_s = ttl_s
         self._plans: OrderedDict[str, Plan] = OrderedDict()
         self._lock = threading.Lock()
+        self.persist = False
+        self.root: str | None = None  # a persisted plan of another project is not this store's
 
     @property
     def state_dir(self) -> Path:
@@ -56,11 +61,38 @@ class PlanStore:
             self._plans[plan.operation_id] = plan
             while len(self._plans) > self.capacity:
                 self._plans.popitem(last=False)
+        if self.persist:
+            self.plan_file(plan.operation_id)
 
     def get(self, operation_id: str) -> Plan | None:
         with self._lock:
             self._purge()
-            return self._plans.get(operation_id)
+            found = self._plans.get(operation_id)
+        if found is not None or not self.persist:
+            return found
+        from astmcp.refactor.planfile import plan_file_path, read_plan_file
+
+        path = plan_file_path(self.state_dir, operation_id)
+        if not path.exists() and not path.is_symlink():
+            return None
+        plan = read_plan_file(path)  # refuses unsafe or tampered files (INVALID_INPUT)
+        if self.root is not None and plan.project_root != self.root:
+            return None
+        with self._lock:
+            self._plans[operation_id] = plan
+        return plan
+
+    def plan_file(self, operation_id: str) -> Path:
+        """Write the stored plan ``operation_id`` to ``<state>/plans/`` (0600); its path."""
+        from astmcp.refactor.planfile import dump_plan, plan_file_path
+        from astmcp.refactor.state import private_dir, write_private
+
+        plan = self._plans[operation_id]
+        path = plan_file_path(self.state_dir, operation_id)
+        private_dir(self.state_dir)
+        private_dir(path.parent)
+        write_private(path, dump_plan(plan))
+        return path
 
     def __len__(self) -> int:
         with self._lock:
