@@ -39,6 +39,15 @@ class Descriptors(FactState):
                 return None
             base = self.desc(node.child_by_field_name("object"), scope)
             return ("m", base, self.text(prop)) if base is not None else None
+        if kind == "subscript_expression":  # `x["key"]` is `x.key`; `xs[i]`, an element of the array xs
+            index = node.child_by_field_name("index")
+            base = self.desc(node.child_by_field_name("object"), scope)
+            if base is None or index is None:
+                return None
+            if index.type != "string":
+                return ("e", base)
+            key = self.string_value(index)
+            return ("m", base, key) if key is not None and is_ident(key) else None
         if kind == "call_expression":
             base = self.desc(node.child_by_field_name("function"), scope)
             return ("c", base, self.site(node, scope)) if base is not None else None

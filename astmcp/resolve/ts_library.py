@@ -6,7 +6,7 @@ untyped receiver (``x.map`` is far more often ``Array.prototype.map``).
 
 from __future__ import annotations
 
-__all__ = ["JS_LIBRARY_MEMBERS"]
+__all__ = ["ARRAY_CALLBACKS", "ARRAY_METHODS", "ARRAY_RESULTS", "ARRAY_TAKERS", "JS_LIBRARY_MEMBERS"]
 
 JS_LIBRARY_MEMBERS = frozenset(
     [
@@ -158,3 +158,26 @@ JS_LIBRARY_MEMBERS = frozenset(
         "off",
     ]
 )
+
+# Methods of ``Array<T>`` (lib.es5 to es2023) the linker follows on a typed array: what a call gives
+# (``"element"``: a T, ``"array"``: a T[] again)...
+ARRAY_RESULTS = {
+    **dict.fromkeys(("at", "find", "findLast", "pop", "shift"), "element"),
+    **dict.fromkeys(
+        ("concat", "copyWithin", "fill", "filter", "reverse", "slice", "sort", "splice", "toReversed",
+         "toSorted", "toSpliced", "with"),
+        "array",
+    ),
+}  # fmt: skip
+# ... which parameters of the callback passed first are elements, and which one is the array itself...
+ARRAY_CALLBACKS: dict[str, tuple[tuple[int, ...], int | None]] = {
+    **dict.fromkeys(
+        ("every", "filter", "find", "findIndex", "findLast", "findLastIndex", "flatMap", "forEach", "map", "some"),
+        ((0,), 2),
+    ),
+    **dict.fromkeys(("reduce", "reduceRight"), ((1,), 3)),
+    **dict.fromkeys(("sort", "toSorted"), ((0, 1), None)),
+}  # fmt: skip
+# ... and which take elements as their arguments (an object literal passed there has the element type).
+ARRAY_TAKERS = frozenset({"push", "unshift"})
+ARRAY_METHODS = frozenset(ARRAY_RESULTS) | frozenset(ARRAY_CALLBACKS) | ARRAY_TAKERS

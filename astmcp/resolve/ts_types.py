@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from astmcp.resolve.ts_library import ARRAY_CALLBACKS, ARRAY_RESULTS
+
 __all__ = ["CALLABLE", "CLASSLIKE", "TYPED", "Entity", "Subst", "Sym", "Table", "TypeSteps", "frozen"]
 
 # (tag, value) or, for an instance of a generic class/interface and a member reached through
@@ -326,6 +328,22 @@ class TypeSteps:
                 self.syms[receiver[1]], "vtypes", dict(receiver[2]) if len(receiver) > 2 else None
             )
         return self.step(receiver[1], ":") if receiver is not None and receiver[0] == "r" else None
+
+    def array_method(self, entity: tuple[Any, ...], step: str) -> Entity:
+        """A step after a library method of an array (``("l", array, method)``): its call's result
+        (``xs.find(…)`` an element, ``xs.filter(…)`` the array), or a parameter of the callback passed
+        to it first (``xs.map((x, i, all) => …)``: ``x`` an element, ``all`` the array)."""
+        array, method = entity[1], entity[2]
+        if step == "()":
+            result = ARRAY_RESULTS.get(method)
+            return array if result == "array" else self.step(array[1], ":") if result == "element" else None
+        k, dot, j = step[1:].partition(".")
+        if step[:1] != "@" or not dot or k != "0" or not j.isdigit():
+            return None
+        elements, whole = ARRAY_CALLBACKS.get(method, ((), None))
+        if int(j) in elements:
+            return self.step(array[1], ":")
+        return array if int(j) == whole else None
 
     def narrow(self, entity: Entity, clauses: str) -> Entity:
         """``~code=a;kind!=b``: a union's alternatives that may satisfy every clause (an alternative

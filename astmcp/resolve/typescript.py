@@ -5,7 +5,8 @@ writes ``refs`` and ``edges`` in the shape the Python linker uses.
 Entities: ``("m", path)`` a module, ``("s", id)`` a symbol, ``("i", id)`` an
 instance of a class/interface, ``("x", name)`` something outside the project
 (or no symbol), ``("r", element)`` an array whose elements are instances of the
-declaration ``element``, ``None`` unknown. An instance of a generic declaration and a member
+declaration ``element``, ``("l", array, method)`` a library method of such an array (``xs.find``),
+``None`` unknown. An instance of a generic declaration and a member
 reached through it carry the type parameters' bindings as a third item (type
 arguments of the reference, the rest defaults), so ``def.in`` with ``in: A`` is typed
 by what ``A`` is bound to.
@@ -26,9 +27,11 @@ from typing import Any
 
 from astmcp.index.indexer import Changes
 from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
+from astmcp.resolve.python import UNKNOWN_RECEIVER
 from astmcp.resolve.tracking import Tracking
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
+from astmcp.resolve.ts_library import ARRAY_METHODS, ARRAY_TAKERS
 from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import CALLABLE, CLASSLIKE, TYPED, Entity, Subst, Sym, Table, TypeSteps, frozen
 
@@ -45,8 +48,6 @@ _NO_SYMBOL = ("x", "")
 _TYPE_MEANING = ("interface", "type", "class", "enum", "namespace")
 _VALUE_MEANING = ("variable", "function", "class", "enum", "namespace")
 _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
-# Array methods whose first parameter is an element (an object literal passed there has its type).
-_ELEMENT_TAKERS = ("push", "unshift")
 # Stored before the target of a name hit ``ns.x`` whose ``import * as ns`` module is not found
 # (a project file that may define ``x``: an exported non-member counts it as a name hit).
 MISSING_NAMESPACE = "N:"
@@ -147,8 +148,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step[0] == "%":
             return self.function_type_parameter(entity, step, path, site)
         if step[0] == "&":
-            if entity is None and step == "&0" and head.rpartition("|")[2] in _ELEMENT_TAKERS:
-                # `xs.push({…})`: the element type of the array
+            if entity is not None and entity[0] == "l":  # `xs.push({…})`: the element type of the array
+                return self.step(entity[1][1], ":") if entity[2] in ARRAY_TAKERS else None
+            if entity is None and step == "&0" and head.rpartition("|")[2] in ARRAY_TAKERS:
                 return self.element_of(self.resolve_in(path, head.rpartition("|")[0], subst))
             return self.parameter_type(entity, step, path, site)
         if step[0] == "~":  # a variable's value, narrowed; anything else is kept as it is
@@ -240,8 +242,12 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("a", value, entity[2], step) if step in members else None
         if tag == "a":  # a member of one: what its declared type gives
             return self.step(self.anonymous_member(entity), step)
-        if tag == "r":  # an array: its own instance; `[i]` an element; no member is the project's
-            return entity if step == ":" else self.step(value, ":") if step == "[i]" else None
+        if tag == "r":  # an array: its own instance; `[i]` an element; a library method; no project member
+            if step == ":" or step == "[i]":
+                return entity if step == ":" else self.step(value, ":")
+            return ("l", entity, step) if step in ARRAY_METHODS else None
+        if tag == "l":  # a library method of an array (`xs.find`): its result, its callback's parameters
+            return self.array_method(entity, step)
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
             return None  # an element of something not known to be an array (a typed symbol may be)
         if tag == "x":
@@ -526,8 +532,8 @@ class TsLinker:
         edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
         for name, line, col, end_col, kind, target, owner in rows:
             symbol_id: int | None = None
-            if target is not None and target.startswith(MISSING_NAMESPACE):  # re-linked: judge anew
-                target = target[len(MISSING_NAMESPACE) :]
+            if target is not None and target.startswith((MISSING_NAMESPACE, UNKNOWN_RECEIVER)):  # judge anew
+                target = target[1 if target[0] == UNKNOWN_RECEIVER else len(MISSING_NAMESPACE) :]
             if target is None or target == UNTYPED_KEY:
                 confidence = "name"
             else:
@@ -544,6 +550,8 @@ class TsLinker:
                     confidence = "name" if "|" in target else "none"
                     if confidence == "name" and resolver.through_missing_namespace(path, target):
                         target = MISSING_NAMESPACE + target
+                    elif confidence == "name" and _unknown_element(resolver, path, target):
+                        target = UNKNOWN_RECEIVER + target  # as untyped as a receiver without a chain
                 elif entity[0] != "s":
                     if (
                         target.startswith("P:")
@@ -591,6 +599,13 @@ class TsLinker:
             "INSERT INTO link_deps(file_id, dep) VALUES (?, ?)",
             [(file_id, dep) for dep in sorted(resolver.deps)],
         )
+
+
+def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
+    """A member of an element (``xs[i].m``, ``for (x of xs) x.m``) of something not known to be an
+    array (a record, an index signature): the receiver is as unknown as one without a chain."""
+    receiver = target.rpartition("|")[0]
+    return receiver.endswith("|[i]") and resolver.resolve(path, receiver) is None
 
 
 def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tuple[Any, ...]) -> Entity:
