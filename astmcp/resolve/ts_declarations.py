@@ -125,7 +125,15 @@ class Declarations(Occurrences):
                 self.pattern(left, target, source, local)
             if right is not None:
                 self.visit(right, target)
-        elif kind in ("object_pattern", "array_pattern", "rest_pattern"):
+        elif kind == "array_pattern":  # `[a, , b] = pair`: the n-th name is part n (`|#n`)
+            index = 0
+            for child in node.children:
+                if child.type == ",":
+                    index += 1
+                elif child.is_named:
+                    part = ("m", source, f"#{index}") if source and child.type != "rest_pattern" else None
+                    self.pattern(child, target, part, local)
+        elif kind in ("object_pattern", "rest_pattern"):
             for child in node.named_children:
                 self.pattern(child, target, source if kind == "object_pattern" else None, local)
         elif kind in ("member_expression", "subscript_expression"):

@@ -44,6 +44,8 @@ class Descriptors(FactState):
             base = self.desc(node.child_by_field_name("object"), scope)
             if base is None or index is None:
                 return None
+            if index.type == "number" and self.text(index).isdigit():  # `pair[1]`: a tuple's part, an element
+                return ("m", base, f"#{int(self.text(index))}")
             if index.type != "string":
                 return ("e", base)
             key = self.string_value(index)
@@ -109,9 +111,12 @@ class Descriptors(FactState):
             inner = named_nodes(node)
             element = self.tdesc(inner[0], scope) if inner else None
             return ("y", element) if element is not None else None
+        if kind == "tuple_type":  # `[A, B]`: its parts by position (`Q:<key>`, fact `tuples`)
+            return self.tuple_type(node, scope)
         if kind == "readonly_type":  # `readonly T[]`
             inner = named_nodes(node)
-            return self.tdesc(inner[0], scope) if inner and inner[0].type == "array_type" else None
+            wrapped = bool(inner) and inner[0].type in ("array_type", "tuple_type")
+            return self.tdesc(inner[0], scope) if wrapped else None
         if kind == "generic_type" and self.text(node.child_by_field_name("name") or node) in _ARRAYS:
             args = named_nodes(node.child_by_field_name("type_arguments"))
             name = self.text(node.child_by_field_name("name") or node)
@@ -141,6 +146,23 @@ class Descriptors(FactState):
                 )
                 return ("m", base, self.text(parts[-1])) if base is not None else None
         return None
+
+    def tuple_type(self, node: Node, scope: Scope) -> Desc:
+        """A tuple type (``[A, label: B, C?]``): ``Q:<key>``, its parts' declarations in ``tuples``
+        (none from a rest part on)."""
+        key = self.key(node)
+        if key not in self.tuples:
+            parts: list[Desc] = []
+            for part in named_nodes(node):
+                if part.type == "rest_type":
+                    break
+                if part.type in ("required_parameter", "optional_parameter"):
+                    part = part.child_by_field_name("type") or part
+                elif part.type == "optional_type":
+                    part = named_nodes(part)[0] if named_nodes(part) else part
+                parts.append(self.targ(part, scope))
+            self.tuples[key] = parts
+        return ("k", f"Q:{key}")
 
     def anonymous(self, node: Node, scope: Scope) -> Desc:
         """An object type written out (``{ a: A; f(): void }``): ``L:<key>``, its members' declared

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ FUNCTION_VALUES = {"function_expression", "generator_function", "arrow_function"
 MEMBER_NAMES = {"property_identifier", "private_property_identifier"}
 _VALUE_NAMES = {"identifier", "shorthand_property_identifier"}
 _UNSEEN = object()
+_ASCII_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
 def named_nodes(node: Node | None) -> list[Node]:
@@ -26,6 +28,8 @@ def named_nodes(node: Node | None) -> list[Node]:
 
 
 def is_ident(text: str) -> bool:
+    if text.isascii():  # the common case, without a loop over the characters
+        return _ASCII_IDENT.fullmatch(text) is not None
     return (
         bool(text) and (text[0].isalpha() or text[0] in "_$") and all(c.isalnum() or c in "_$" for c in text)
     )
@@ -68,10 +72,12 @@ class FactState:
         self.shapes: list[str] = []  # type aliases of an object type (their members are symbols)
         self.nevers: list[str] = []  # members declared `never`
         self.objects: dict[str, dict[str, Desc]] = {}  # object types written out -> member types
+        self.tuples: dict[str, list[Desc]] = {}  # tuple types -> their parts (declarations)
         self.lits: dict[str, list[str]] = {}  # members declared with string literal types -> the literals
         self.returning: tuple[str, Any] | None = None  # what types the function values returned here
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value
         self.narrowing: dict[str, tuple[Binding | None, Desc]] = {}  # name -> (its binding, narrowed value)
+        self.writes: dict[str, list[int]] | None = None  # name -> start bytes of its writes (ts_narrowing)
         self.sites: dict[int, Site] = {}  # call node id -> its site
         self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises
         self.owner: str | None = None

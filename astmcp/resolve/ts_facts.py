@@ -186,6 +186,9 @@ class _Walker(ModuleFacts):
         unions = {k: [chain_of(d) for d in ds] for k, ds in self.unions.items()}
         if unions:
             out["unions"] = unions
+        tuples = {k: [chain_of(d) for d in ds] for k, ds in self.tuples.items()}
+        if any(any(v) for v in tuples.values()):
+            out["tuples"] = {k: v for k, v in tuples.items() if any(v)}
         self.generic_payload(out)
         return out
 

@@ -20,8 +20,8 @@ from astmcp.resolve.ts_facts import LOCAL_FIELDS
 __all__ = ["name_shapes", "shape"]
 
 _POSITION = re.compile(r"P:(\d+:\d+)")
-# a union's or a written-out object type's position: no symbol, only its alternatives/members count
-_UNION = re.compile(r"(?<=[UL]:)\d+:\d+")
+# a union's, a written-out object type's or a tuple type's position: no symbol, only its parts count
+_UNION = re.compile(r"(?<=[ULQ]:)\d+:\d+")
 
 
 def shape(payload: dict[str, Any], symbols: Iterable[tuple[str, str, str]]) -> str:

@@ -176,6 +176,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if chain.startswith("T:"):
             self.deps.add(path)
             return self.type_param(path, chain[2:], None)
+        if chain.startswith("Q:"):  # a tuple type
+            return ("t", path, chain[2:])
         if chain.startswith("L:"):  # an object type written out
             return ("o", path, chain[2:])
         if chain.startswith("U:"):
@@ -242,8 +244,17 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("a", value, entity[2], step) if step in members else None
         if tag == "a":  # a member of one: what its declared type gives
             return self.step(self.anonymous_member(entity), step)
-        if tag == "r":  # an array: its own instance; `[i]` an element; a library method; no project member
-            if step == ":" or step == "[i]":
+        if tag == "t":  # a tuple type: its own instance; `#n` its part n (an instance)
+            if step == ":" or not step.startswith("#") or not step[1:].isdigit():
+                return entity if step == ":" else None
+            parts = self.facts(value).get("tuples", {}).get(entity[2], ())
+            index = int(step[1:])
+            part = parts[index] if index < len(parts) else None
+            return self.step(self.resolve(value, part), ":") if part else None
+        if (
+            tag == "r"
+        ):  # an array: its own instance; `[i]`, `#n` an element; a library method; no project member
+            if step == ":" or step == "[i]" or step.startswith("#"):
                 return entity if step == ":" else self.step(value, ":")
             return ("l", entity, step) if step in ARRAY_METHODS else None
         if tag == "l":  # a library method of an array (`xs.find`): its result, its callback's parameters
@@ -602,10 +613,12 @@ class TsLinker:
 
 
 def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
-    """A member of an element (``xs[i].m``, ``for (x of xs) x.m``) of something not known to be an
+    """A member of an element (``xs[i].m``, ``xs[0].m``, ``for (x of xs) x.m``) of something not known to be an
     array (a record, an index signature): the receiver is as unknown as one without a chain."""
     receiver = target.rpartition("|")[0]
-    return receiver.endswith("|[i]") and resolver.resolve(path, receiver) is None
+    last = receiver.rpartition("|")[2]
+    element = last == "[i]" or (last[:1] == "#" and last[1:].isdigit())
+    return element and resolver.resolve(path, receiver) is None
 
 
 def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tuple[Any, ...]) -> Entity:
