@@ -137,6 +137,12 @@ class Classes(Functions):
                     (self.rtypes if node.type != "property_signature" else self.vtypes)[key] = typed
             self.visit(child, inner)
 
+    def index_signature(self, member: Node, key: str, scope: Scope) -> None:
+        """An interface's or object type alias' index signature: what ``x[k]`` gives (``indexes``)."""
+        value = self.index_value(member, scope)
+        if value is not None:
+            self.indexes[key] = value
+
     def discriminant(self, key: str, annotation: Node | None) -> None:
         """A member declared with string literal types (``code: "a" | "b"``) can tell a union's
         alternatives apart (``lits``)."""
@@ -179,6 +185,7 @@ class Classes(Functions):
                     if member.type in ("property_signature", "method_signature"):
                         self.member_signature(member, inner, owned=True)
                     else:
+                        self.index_signature(member, key, inner)
                         if member.type == "construct_signature":
                             self.construct_signature(member, key, inner)
                         elif member.type == "call_signature" and key not in self.ftypes:
@@ -231,6 +238,7 @@ class Classes(Functions):
             if shape:
                 self.shapes.append(key)
             for member in named_nodes(value) if value is not None and value.type == "object_type" else ():
+                self.index_signature(member, key, inner)
                 if member.type == "construct_signature":
                     self.construct_signature(member, key, inner)
                 elif member.type == "call_signature" and key not in self.ftypes:

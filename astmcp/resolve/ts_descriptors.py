@@ -16,6 +16,8 @@ _ARRAYS = {"Array", "ReadonlyArray"}
 # T's; reading one of them reads T's member): found only when the name is not the project's own.
 _MEMBERWISE = {"Pick", "Omit", "Partial", "Required", "Readonly", "NonNullable"}
 _ANY = {"any", "unknown"}
+# The member of an object type that stands for its index signature (``xs[k]`` reads it: step ``[i]``).
+INDEXED = "[i]"
 # Characters a discriminant value may have to be written into a chain step (`~code=too_small`).
 DISCRIMINANT = re.compile(r"[\w$.\-]+")
 
@@ -128,6 +130,9 @@ class Descriptors(FactState):
             arg = self.memberwise(node, scope)
             if arg is not None:
                 return self.targ(arg, scope)
+            record = self.record(node, scope)
+            if record is not None:
+                return record
             return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
         if kind == "this_type":  # a method returning `this` returns its receiver (the linker knows it)
             return ("k", "this")
@@ -174,6 +179,9 @@ class Descriptors(FactState):
             self.objects[key] = members
             for member in named_nodes(node):
                 name = member.child_by_field_name("name")
+                value = self.index_value(member, scope)
+                if value is not None:
+                    members[INDEXED] = value
                 if member.type == "call_signature" and key not in self.ftypes:
                     self.ftypes[key] = self.parameter_types(member.child_by_field_name("parameters"), scope)
                 if member.type not in ("property_signature", "method_signature") or name is None:
@@ -182,6 +190,32 @@ class Descriptors(FactState):
                     annotation = member.child_by_field_name("type")
                     typed = member.type == "property_signature" and annotation is not None
                     members[self.text(name)] = self.instance(annotation, scope) if typed else None
+        return ("k", f"L:{key}")
+
+    def index_value(self, member: Node, scope: Scope) -> Desc:
+        """What a string index signature (``[k: string]: V``, not a mapped type's) gives: a V (for
+        ``x[k]`` and for any member the type does not declare)."""
+        index = member.child_by_field_name("index_type") if member.type == "index_signature" else None
+        if index is None or self.text(index) != "string":
+            return None
+        return self.instance(member.child_by_field_name("type"), scope)
+
+    def record(self, node: Node, scope: Scope) -> Desc:
+        """The library's ``Record<K, V>`` (unless the project declares the name) as the object type
+        ``{ [k: K]: V }``: ``L:<key>`` with only an index signature."""
+        head = node.child_by_field_name("name")
+        args = named_nodes(node.child_by_field_name("type_arguments"))
+        if (
+            head is None
+            or self.text(head) != "Record"
+            or len(args) != 2
+            or scope.lookup("Record") is not None
+        ):
+            return None
+        key = self.key(node)
+        if key not in self.objects:
+            value = self.instance(args[1], scope)
+            self.objects[key] = {INDEXED: value} if value is not None else {}
         return ("k", f"L:{key}")
 
     def parameter_types(self, params: Node | None, scope: Scope) -> list[Desc]:

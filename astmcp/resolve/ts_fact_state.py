@@ -73,6 +73,9 @@ class FactState:
         self.nevers: list[str] = []  # members declared `never`
         self.objects: dict[str, dict[str, Desc]] = {}  # object types written out -> member types
         self.tuples: dict[str, list[Desc]] = {}  # tuple types -> their parts (declarations)
+        self.indexes: dict[
+            str, Desc
+        ] = {}  # interfaces/object type aliases -> what their index signature gives
         self.lits: dict[str, list[str]] = {}  # members declared with string literal types -> the literals
         self.returning: tuple[str, Any] | None = None  # what types the function values returned here
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value

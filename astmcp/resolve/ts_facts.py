@@ -166,7 +166,12 @@ class _Walker(ModuleFacts):
             found = ts_undefined.candidates(self.src, unbound)
             if found:
                 out["undefined"] = found
-        for field, table in (("vtypes", self.vtypes), ("rtypes", self.rtypes), ("exports", self.exports)):
+        for field, table in (
+            ("vtypes", self.vtypes),
+            ("rtypes", self.rtypes),
+            ("exports", self.exports),
+            ("indexes", self.indexes),
+        ):
             resolved = {k: c for k, d in table.items() if (c := chain_of(d)) is not None}
             if resolved:
                 out[field] = resolved

@@ -29,6 +29,8 @@ from astmcp.index.indexer import Changes
 from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
 from astmcp.resolve.python import UNKNOWN_RECEIVER
 from astmcp.resolve.tracking import Tracking
+from astmcp.resolve.ts_descriptors import INDEXED
+from astmcp.resolve.ts_fact_state import is_ident
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
 from astmcp.resolve.ts_library import ARRAY_METHODS, ARRAY_TAKERS
@@ -241,6 +243,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if step == ":":
                 return entity
             members = self.facts(value).get("objects", {}).get(entity[2], {})
+            if step not in members and INDEXED in members and is_ident(step):
+                step = INDEXED  # a member it does not declare: its string index signature's value
             return ("a", value, entity[2], step) if step in members else None
         if tag == "a":  # a member of one: what its declared type gives
             return self.step(self.anonymous_member(entity), step)
@@ -259,6 +263,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("l", entity, step) if step in ARRAY_METHODS else None
         if tag == "l":  # a library method of an array (`xs.find`): its result, its callback's parameters
             return self.array_method(entity, step)
+        if step == "[i]" and tag == "i":  # `x[k]`: what the index signature of x's type gives
+            return self.indexed(entity)
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
             return None  # an element of something not known to be an array (a typed symbol may be)
         if tag == "x":
@@ -274,6 +280,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if step in ("()", ":"):
                 return entity if step == ":" else None
             member = self.class_member(value, step)
+            if member is None and is_ident(step):  # a member it does not declare: its index signature's
+                return self.indexed(entity)
             if len(entity) > 2 and member is not None and member[0] == "s":
                 bound = self.member_bindings(value, member[1], dict(entity[2]))
                 return ("s", member[1], frozen(bound)) if bound is not None else member
