@@ -133,6 +133,9 @@ class Descriptors(FactState):
             record = self.record(node, scope)
             if record is not None:
                 return record
+            marker = self.this_type(node, scope)
+            if marker is not None:
+                return marker
             return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
         if kind == "this_type":  # a method returning `this` returns its receiver (the linker knows it)
             return ("k", "this")
@@ -218,6 +221,16 @@ class Descriptors(FactState):
             self.objects[key] = {INDEXED: value} if value is not None else {}
         return ("k", f"L:{key}")
 
+    def this_type(self, node: Node, scope: Scope) -> Desc:
+        """The library's ``ThisType<T>`` marker (unless the project declares the name): in the
+        contextual type of an object literal, its methods' ``this`` is a T (``("h", T)``, step ``^h``)."""
+        head = node.child_by_field_name("name")
+        args = named_nodes(node.child_by_field_name("type_arguments"))
+        if head is None or self.text(head) != "ThisType" or len(args) != 1 or scope.lookup("ThisType"):
+            return None
+        inner = self.instance(args[0], scope)
+        return ("h", inner) if inner is not None else None
+
     def parameter_types(self, params: Node | None, scope: Scope) -> list[Desc]:
         """Declared types (instances) of a parameter list, ``this`` left out."""
         out: list[Desc] = []
@@ -235,7 +248,9 @@ class Descriptors(FactState):
         if inner is not None and inner.type == "generic_type" and self.memberwise(inner, scope) is None:
             found = self.tdesc(inner, scope)
             return (
-                ("i", found, self.type_site(inner, scope)) if found is not None and found[0] != "y" else found
+                ("i", found, self.type_site(inner, scope))
+                if found is not None and found[0] not in ("y", "h")
+                else found
             )
         return self.tdesc(node, scope)
 
@@ -347,7 +362,7 @@ class Descriptors(FactState):
         if (
             inner is not None
             and inner.type == "generic_type"
-            and found[0] != "y"
+            and found[0] not in ("y", "h")
             and self.memberwise(inner, scope) is None
         ):
             return ("i", found, self.type_site(inner, scope))

@@ -79,6 +79,7 @@ class FactState:
         self.lits: dict[str, list[str]] = {}  # members declared with string literal types -> the literals
         self.returning: tuple[str, Any] | None = None  # what types the function values returned here
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value
+        self.literal_this: Desc = None  # `this` of the next object-literal method
         self.narrowing: dict[str, tuple[Binding | None, Desc]] = {}  # name -> (its binding, narrowed value)
         self.writes: dict[str, list[int]] | None = None  # name -> start bytes of its writes (ts_narrowing)
         self.sites: dict[int, Site] = {}  # call node id -> its site

@@ -34,6 +34,7 @@ class Functions(Declarations):
                 inner.names[self.text(name)] = Binding(None)
         callback, self.callback = self.callback, None
         ftype, self.ftype = self.ftype, None
+        literal_this, self.literal_this = self.literal_this, None
         ret = node.child_by_field_name("return_type")
         outer_returning = self.returning
         # what a function value it returns is typed by: its declared return type, else the return
@@ -53,8 +54,10 @@ class Functions(Declarations):
             self.owner = key
             if ret is not None:
                 self.rtypes[key] = self.instance(ret, inner)
-        if kind == "method_definition":
-            self.this = owner_class if static else (("i", owner_class) if owner_class is not None else None)
+        if kind == "method_definition" and owner_class is None:  # of an object literal
+            self.this = literal_this
+        elif kind == "method_definition":
+            self.this = owner_class if static else ("i", owner_class)
         elif kind != "arrow_function":
             self.this = None
         body = node.child_by_field_name("body") if kind == "arrow_function" else None
@@ -217,6 +220,8 @@ class Functions(Declarations):
                 self.pair(child, scope, members, typed)
             elif kind == "method_definition":
                 name = child.child_by_field_name("name")
+                # `this` in it: the T of a `ThisType<T>` in the contextual type, else that type
+                self.literal_this = ("t", typed) if typed is not None else None
                 if typed is not None and name is not None and name.type in MEMBER_NAMES:
                     # its parameters are those of the declared type's member
                     self.callback = (("m", typed, self.text(name)), -1, False, None)

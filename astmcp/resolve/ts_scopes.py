@@ -14,7 +14,9 @@ for a constructor; ``|%j`` the j-th parameter of a function typed by a declared 
 member), ``("p", callee, k, new, site)`` the declared type of the callee's k-th parameter (an
 object literal passed there; ``|&k``, ``|&&k`` for a constructor), ``("y", desc)`` the array
 type of elements ``desc`` (``T[]``, ``Array<T>``; step ``|[]``) and ``("e", desc)`` an element of
-the array ``desc`` (``for (x of xs)``; step ``|[i]``), ``("d", desc, clauses)`` a union value narrowed
+the array ``desc`` (``for (x of xs)``; step ``|[i]``), ``("h", desc)`` the ``ThisType<T>`` marker of T
+(step ``|^h``), ``("t", desc)`` ``this`` in a method of an object literal of contextual type ``desc``
+(step ``|^t``: the T of a ``ThisType<T>`` in it, else ``desc`` itself), ``("d", desc, clauses)`` a union value narrowed
 by discriminants (``(prop, negated, values)``: ``switch (x.code) { case "a": }``, ``{ code: "a" }``
 against a union; step ``|~code=a``, ``|~code!=a``, clauses joined by ``;``).
 A type parameter is ``T:<line>:<col>`` (its name position). A call whose
@@ -136,6 +138,10 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         return f"{base}|[]"
     if tag == "e":  # an element of the array `base`
         return f"{base}|[i]"
+    if tag == "h":  # `ThisType<T>`: a marker carrying T
+        return f"{base}|^h"
+    if tag == "t":  # `this` in a method of an object literal whose contextual type is `base`
+        return f"{base}|^t"
     if tag == "c":
         site = desc[2] if len(desc) > 2 else None
         return f"{base}|()" + (site.suffix() if site is not None else "")

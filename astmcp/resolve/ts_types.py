@@ -363,6 +363,21 @@ class TypeSteps:
                     return value
         return None
 
+    def literal_this(self, contextual: Entity) -> Entity:
+        """``this`` in a method of an object literal of the contextual type ``contextual``: the T of a
+        ``ThisType<T>`` among its (intersected) parts, else the contextual type itself."""
+        if contextual is None:
+            return None
+        pending, seen = [contextual], 0
+        while pending and seen < 64:
+            part = pending.pop()
+            seen += 1
+            if part is not None and part[0] == "h":
+                return self.step(part[1], ":")
+            if part is not None and part[0] == "v":
+                pending.extend(part[1])
+        return contextual
+
     def narrow(self, entity: Entity, clauses: str) -> Entity:
         """``~code=a;kind!=b``: a union's alternatives that may satisfy every clause (an alternative
         whose member is declared with string literal types none of which is ``a``, or all of which
@@ -447,7 +462,7 @@ class TypeSteps:
         decl, chain = self.parameter_chain(fn, index)
         if not chain:
             return None
-        subst = self.substitution(decl, path, site) if site and chain.startswith("T:") else None
+        subst = self.substitution(decl, path, site) if site else None
         return self.resolve_in(decl.path, chain, subst)
 
     def value_type(self, value: Entity) -> Entity:

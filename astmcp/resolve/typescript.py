@@ -263,6 +263,12 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("l", entity, step) if step in ARRAY_METHODS else None
         if tag == "l":  # a library method of an array (`xs.find`): its result, its callback's parameters
             return self.array_method(entity, step)
+        if step == "^h":  # the `ThisType<T>` marker of T
+            return ("h", entity)
+        if step == "^t":  # `this` in a method of an object literal of this contextual type
+            return self.literal_this(entity)
+        if tag == "h":  # a marker has no members
+            return entity if step == ":" else None
         if step == "[i]" and tag == "i":  # `x[k]`: what the index signature of x's type gives
             return self.indexed(entity)
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
