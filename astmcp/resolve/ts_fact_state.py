@@ -81,7 +81,6 @@ class FactState:
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value
         self.literal_this: Desc = None  # `this` of the next object-literal method
         self.narrowing: dict[str, tuple[Binding | None, Desc]] = {}  # name -> (its binding, narrowed value)
-        self.writes: dict[str, list[int]] | None = None  # name -> start bytes of its writes (ts_narrowing)
         self.sites: dict[int, Site] = {}  # call node id -> its site
         self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises
         self.owner: str | None = None

@@ -26,7 +26,7 @@ _WRITES = {"assignment_expression", "augmented_assignment_expression", "update_e
 
 class Narrowing(Classes):
     def desc(self, node: Node | None, scope: Scope) -> Desc:
-        if node is not None and node.type == "identifier" and self.narrowing:
+        if self.narrowing and node is not None and node.type == "identifier":  # cheapest test first
             name = self.text(node)
             found = self.narrowing.get(name)
             if found is not None and scope.lookup(name) is found[0]:

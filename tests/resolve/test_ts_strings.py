@@ -43,3 +43,24 @@ def test_a_huge_string_is_not_scanned_for_words() -> None:
 def test_columns_count_code_points_after_non_ascii_text() -> None:
     text = 'export const s = "héllo wörld my_name";\n'
     assert _string_rows(text) == [("my_name", 1, 31)]
+
+
+def test_identifier_rule_is_the_same_for_ascii_and_unicode_text() -> None:
+    """``is_ident`` takes a regex shortcut for ASCII text; it must agree with the character rule
+    (first a letter, ``_`` or ``$``; then letters, digits, ``_``, ``$``) on every short ASCII string."""
+    from astmcp.resolve.ts_fact_state import is_ident
+
+    def by_characters(text: str) -> bool:
+        return (
+            bool(text)
+            and (text[0].isalpha() or text[0] in "_$")
+            and all(c.isalnum() or c in "_$" for c in text)
+        )
+
+    ascii_chars = [chr(i) for i in range(128)]
+    for first in ascii_chars:
+        for second in ["", *ascii_chars]:
+            assert is_ident(first + second) == by_characters(first + second), repr(first + second)
+    assert is_ident("") is False
+    assert is_ident("x\n") is False  # a trailing newline is no part of an identifier
+    assert is_ident("größe") and is_ident("_ä1") and not is_ident("1ä") and not is_ident("ä-b")
