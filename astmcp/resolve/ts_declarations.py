@@ -61,6 +61,8 @@ class Declarations(Occurrences):
             if inner and inner[0].type == "generic_type":
                 self.expect[value.id] = inner[0]
         vtype = self.instance(annotation, scope) if annotation is not None else self.desc(value, scope)
+        if vtype is None and value is not None and value.type in FUNCTION_VALUES and not target.symbolic:
+            vtype = self.local_function(value, scope)
         if name.type == "identifier":
             key = self.declare(target, name, vtype)
             if value is not None and value.type in FUNCTION_VALUES and target.symbolic:
@@ -85,6 +87,34 @@ class Declarations(Occurrences):
         for child in (annotation, value):
             if child is not None:
                 self.visit(child, scope)
+
+    def declared_callbacks(self, node: Node, scope: Scope) -> dict[int, list[Desc]]:
+        """The parameter types of a function's function-typed parameters, by parameter index."""
+        found: dict[int, list[Desc]] = {}
+        index = 0
+        for param in named_nodes(node.child_by_field_name("parameters")):
+            pattern = param.child_by_field_name("pattern")
+            if pattern is not None and pattern.type == "this":
+                continue
+            annotation = param.child_by_field_name("type")
+            kind = named_nodes(annotation)[0] if annotation is not None and named_nodes(annotation) else None
+            if kind is not None and kind.type == "function_type":
+                types = self.parameter_types(kind.child_by_field_name("parameters"), scope)
+                if any(t is not None for t in types):
+                    found[index] = types
+            index += 1
+        return found
+
+    def local_function(self, value: Node, scope: Scope) -> Desc:
+        """A local name bound to a function value: ``("f", parameter types, callbacks' parameter
+        types, declared return type)`` (see :func:`~astmcp.resolve.ts_scopes.chain_of`)."""
+        ret = value.child_by_field_name("return_type")
+        return (
+            "f",
+            self.parameter_types(value.child_by_field_name("parameters"), scope),
+            self.declared_callbacks(value, scope),
+            self.instance(ret, scope) if ret is not None else None,
+        )
 
     def declared_value(self, annotation: Node | None, value: Node, scope: Scope) -> None:
         """Visit the value of a declaration annotated ``annotation`` (a variable, a parameter's

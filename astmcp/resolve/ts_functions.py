@@ -139,32 +139,9 @@ class Functions(Declarations):
 
     def callback_types(self, node: Node, key: str, scope: Scope) -> None:
         """Parameter types of the function-typed parameters of a declared function."""
-        params = node.child_by_field_name("parameters")
-        if params is None:
-            return
-        found: dict[str, list[Desc]] = {}
-        index = 0
-        for param in named_nodes(params):
-            pattern = param.child_by_field_name("pattern")
-            if pattern is not None and pattern.type == "this":
-                continue
-            annotation = param.child_by_field_name("type")
-            kind = (
-                annotation.named_children[0] if annotation is not None and annotation.named_children else None
-            )
-            if kind is not None and kind.type == "function_type":
-                inner = kind.child_by_field_name("parameters")
-                types = []
-                for sub in named_nodes(inner):
-                    sub_pattern = sub.child_by_field_name("pattern")
-                    if sub_pattern is not None and sub_pattern.type == "this":
-                        continue
-                    types.append(self.instance(sub.child_by_field_name("type"), scope))
-                if any(t is not None for t in types):
-                    found[str(index)] = types
-            index += 1
+        found = self.declared_callbacks(node, scope)
         if found:
-            self.cbtypes[key] = found
+            self.cbtypes[key] = {str(k): types for k, types in found.items()}
 
     # -- calls -----------------------------------------------------------------
     def call_expression(self, node: Node, scope: Scope) -> None:

@@ -8,7 +8,10 @@ then steps ``|<member>``, ``|()`` (call result) and ``|:`` (instance of a class/
 A *descriptor* is a tuple built while walking, resolved to a chain after the
 walk, when every hoisted declaration is known:
 ``("n", scope, name)`` a name, ``("k", chain)`` a fixed chain, ``("m", desc, name)`` a member,
-``("c", desc, site)`` a call result, ``("i", desc)`` an instance, ``("a", callee, k, j, new, site)``
+``("c", desc, site)`` a call result, ``("i", desc)`` an instance, ``("f", parameters,
+callbacks, returned)`` a local function value (its declared parameter types, those of its
+function-typed parameters by index, its declared return type: calls, arguments and callbacks
+passed to it are typed by them), ``("a", callee, k, j, new, site)``
 the j-th parameter of a function passed as the k-th argument (chain step ``|@k.j``, ``|@@k.j``
 for a constructor; ``|%j`` the j-th parameter of a function typed by a declared function type or
 member), ``("p", callee, k, new, site)`` the declared type of the callee's k-th parameter (an
@@ -129,6 +132,12 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
             found: str = binding.chain
             return found
         return chain_of(binding.vtype, depth + 1)
+    if tag == "f":  # a local function value: no chain of its own
+        return None
+    if tag in ("a", "p", "c"):
+        local = _local_function(desc[1])
+        if local is not None:  # what a local function's declared types tell
+            return chain_of(_local_type(local, tag, desc), depth + 1)
     base = chain_of(desc[1], depth + 1)
     if base is None:
         return None
@@ -166,3 +175,26 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
             return f"{base}|%{desc[3]}{suffix}"
         return f"{base}|{'@@' if desc[4] else '@'}{desc[2]}.{desc[3]}{suffix}"
     return None
+
+
+def _local_function(callee: Desc) -> Desc:
+    """The ``("f", …)`` descriptor of a local name bound to a function value, else None."""
+    if callee is None or callee[0] != "n":
+        return None
+    binding = callee[1].lookup(callee[2])
+    vtype = binding.vtype if binding is not None and binding.chain is None else None
+    return vtype if vtype is not None and vtype[0] == "f" else None
+
+
+def _local_type(local: tuple[Any, ...], tag: str, desc: tuple[Any, ...]) -> Desc:
+    """For a call of a local function ``("f", parameters, callbacks, returned)``: its declared return
+    type (``c``), the declared type of parameter k (``p``), or of parameter j of its function-typed
+    parameter k (``a``)."""
+    if tag == "c":
+        returned: Desc = local[3]
+        return returned
+    k = desc[2]
+    if tag == "p":
+        return local[1][k] if 0 <= k < len(local[1]) else None
+    params = local[2].get(k) if k >= 0 else None
+    return params[desc[3]] if params is not None and desc[3] < len(params) else None
