@@ -52,6 +52,18 @@ class Descriptors(FactState):
                 return ("e", base)
             key = self.string_value(index)
             return ("m", base, key) if key is not None and is_ident(key) else None
+        if kind == "array":  # `[new A(), b]`: an array of what its elements are (each typed, no spread)
+            elements = named_nodes(node)
+            if not elements or any(e.type == "spread_element" for e in elements):
+                return None
+            values = [self.desc(e, scope) for e in elements]
+            if any(v is None for v in values):
+                return None
+            if len(values) == 1:
+                return ("y", values[0])
+            key = self.key(node)
+            self.unions[key] = values
+            return ("y", ("k", f"U:{key}"))
         if kind == "call_expression":
             base = self.desc(node.child_by_field_name("function"), scope)
             return ("c", base, self.site(node, scope)) if base is not None else None
