@@ -109,7 +109,8 @@ def prepare_rename(
     hits, docstrings = prose_hits(ws, hits)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
-    chosen = sure + (unsure if uncertain == "include" else [])
+    # a dynamic hit (`globals()[f"_{name}"]`) computes the name: there is no text to rewrite
+    chosen = sure + ([h for h in unsure if h.kind != "dynamic"] if uncertain == "include" else [])
     by_file, loaded = load_checked(ws, conn, family, chosen, row.name, new_name)
     member = row.kind in _MEMBER_KINDS
     edits: dict[str, tuple[LoadedFile, str]] = {}

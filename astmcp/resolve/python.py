@@ -26,7 +26,7 @@ from astmcp.model import PYTHON
 from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
 from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_families import union_member
-from astmcp.resolve.python_lookups import Entity, Sym, name_dep
+from astmcp.resolve.python_lookups import OPAQUE_KEYWORD, Entity, Sym, name_dep
 from astmcp.resolve.python_modules import is_package, path_key
 from astmcp.resolve.python_resolver import Resolver
 
@@ -61,6 +61,8 @@ def _classify(
         # an attribute of an unknown receiver is a name hit; a keyword of an unknown callee is nothing
         last = target.rpartition("/")[2]
         return None, kind, ("name" if last and last[0] != "=" and "/" in target else "none")
+    if entity == OPAQUE_KEYWORD:
+        return None, kind, "name"
     if entity[0] != "s":
         return None, kind, "none"
     sym = resolver.syms[entity[1]]

@@ -37,6 +37,11 @@ class Bindings:
         # strings that name parameters (a `**kwargs` key, a parametrize argname) -> the calls
         # whose keywords they are (python_keys)
         self.key_strings: dict[int, list[ast.Call]] = {}
+        # functions whose `**kwargs` mapping is used other than by key: their named parameters
+        self.opaque_kwargs: dict[str, list[str]] = {}
+        # reads of the module's namespace by a computed key (`globals()[f"_{name}"]`): (line, col,
+        # end, the key's literal prefix and suffix, scope path)
+        self.dynamic: list[tuple[int, int, int, str, str, str]] = []
         self.unions: list[list[str]] = []  # alternatives of the `U:<n>` chains
         self.union_ids: dict[tuple[str, ...], int] = {}
         # unannotated functions: (path, return values, body scope, yields) to infer what a call gives

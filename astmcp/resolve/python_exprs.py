@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from abc import abstractmethod
 
+from astmcp.resolve.python_namespace import namespace_key
 from astmcp.resolve.python_records import Records
 from astmcp.resolve.python_scope import Pending, Scope, all_args, func_name, narrow_key
 from astmcp.resolve.python_vocab import CASTS, MAX_STRING, NESTED, TYPE_VARS
@@ -60,6 +61,7 @@ class Expressions(Records):
             self.attr_occurrence(node, scope, occ)
         elif cls is ast.Call:
             assert isinstance(node, ast.Call)
+            self.namespace_read(node, scope)
             self.expr(node.func, scope, "call")
             cast = len(node.args) == 2 and self.chain(scope, node.func) in CASTS
             for n, arg in enumerate(node.args):
@@ -78,10 +80,13 @@ class Expressions(Records):
                 self.named_string(node, self.named_strings[id(node)], scope)
             elif self.key_strings and id(node) in self.key_strings:
                 self.key_string(node, self.key_strings[id(node)], scope)
-            elif type(node.value) is str and (kind != "type" or not self.string_annotation(node, scope)):
+            elif type(node.value) is bytes or (  # bytes too: code run from them (`input=b"..."`)
+                type(node.value) is str and (kind != "type" or not self.string_annotation(node, scope))
+            ):
                 self.string(node, scope)
         elif cls is ast.Subscript:
             assert isinstance(node, ast.Subscript)
+            self.namespace_read(node, scope)
             typed = kind in ("type", "inherit")  # `class A(Base[T])` inherits from Base
             self.expr(node.value, scope, kind if typed else "read")
             self.expr(node.slice, scope, "type" if typed else "read")
@@ -285,6 +290,25 @@ class Expressions(Records):
                 self.pattern(sub, scope)
             return
         self.generic(node, scope, "read")
+
+    def namespace_read(self, node: ast.Subscript | ast.Call, scope: Scope) -> None:
+        """``globals()[f"_{name}"]`` and the like (python_namespace): noted for ``finish``, which
+        gives each top-level name the key may be a name hit here."""
+        found = namespace_key(
+            node,
+            lambda name: self.lookup(scope, name)[0] == "G:" + name,
+            lambda expr: self.chain(scope, expr),
+            scope.kind == "module",
+        )
+        if found is not None:
+            line = node.lineno
+            col = self.col(line, node.col_offset)
+            end = (
+                self.col(line, node.end_col_offset or 0)
+                if node.end_lineno == line
+                else len(self.line_text(line)) + 1
+            )
+            self.dynamic.append((line, col, end, *found, scope.path))
 
     def string_annotation(self, node: ast.Constant, scope: Scope) -> bool:
         """Names inside a quoted annotation (``"Conn"``) as type occurrences."""

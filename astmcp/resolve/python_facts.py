@@ -34,6 +34,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from astmcp.resolve.python_namespace import reachable
 from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
 from astmcp.resolve.python_scope import generic_origin, instance_chain, is_none, returned_values
 from astmcp.resolve.python_stmts import Statements
@@ -82,6 +83,12 @@ class _Analyzer(Statements):
             # A string the statement holds in a concatenation or with escapes is still found by its text.
             if self.line_text(line)[start - 1 : end - 1] == name:
                 rows.append((name, line, start, end, "string", target, ""))
+        if self.dynamic:
+            top = [name for name, chain in self.module.binds.items() if chain]
+            for line, col, end, prefix, suffix, owner in self.dynamic:
+                rows.extend(
+                    (n, line, col, end, "dynamic", None, owner) for n in reachable(top, prefix, suffix)
+                )
         vtypes: dict[str, str] = {}
         rtypes: dict[str, str] = {}
         declared: dict[str, str] = {}
@@ -147,6 +154,7 @@ class _Analyzer(Statements):
             **({"unions": self.unions} if self.unions else {}),
             **({"fixtures": fixtures} if fixtures else {}),
             **({"generates": True} if self.generates else {}),
+            **({"okwargs": self.opaque_kwargs} if self.opaque_kwargs else {}),
         }
 
 

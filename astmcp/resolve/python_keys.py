@@ -4,7 +4,8 @@
 ``option``: renaming an attribute ``expose_value`` must not touch it. Such a key is a keyword of
 every call the mapping is passed to (the linker's ``~key`` step); a mapping used any other way
 (``.items()``, iteration, passed positionally, returned, stored, rebound, used in a nested scope)
-may set attributes, so its keys stay plain strings.
+may set attributes, so its keys stay plain strings, and a keyword a call gives it is a name hit
+(``opaque_kwargs``).
 """
 
 from __future__ import annotations
@@ -26,10 +27,11 @@ _SCOPES = (
 )
 
 
-def forwarded_keys(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, list[ast.Call]]:
+def kwargs_keys(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, list[ast.Call]] | None:
     """The string keys of ``function``'s own ``**kwargs`` (node ids), each with the calls the mapping
-    is passed to as ``**kwargs`` (none: the keys name ``function``'s own keywords); {} when the
-    mapping is used in any other way."""
+    is passed to as ``**kwargs`` (none: the keys name ``function``'s own keywords); None when the
+    mapping is used in any other way (``.items()``, iteration, ``setattr``, returned, stored): then
+    a keyword the function is given by no parameter's name may set any attribute."""
     kwarg = function.args.kwarg
     if kwarg is None:
         return {}
@@ -40,7 +42,7 @@ def forwarded_keys(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int
     for node, parent in _own_nodes(function):
         if isinstance(node, _SCOPES):
             if _uses_outer(node, name):
-                return {}
+                return None
             continue
         if isinstance(node, ast.Call):
             called.update((id(k), node) for k in node.keywords)
@@ -48,10 +50,10 @@ def forwarded_keys(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int
         if not (isinstance(node, ast.Name) and node.id == name):
             continue
         if not isinstance(node.ctx, ast.Load):  # `kwargs = {...}`, `del kwargs`
-            return {}
+            return None
         use = _key_use(node, parent, called.get(id(parent)))
         if use is None:
-            return {}
+            return None
         if isinstance(use, ast.Call):
             calls.append(use)
         elif isinstance(use, ast.Constant):

@@ -15,6 +15,8 @@ from astmcp.resolve.python_modules import ModuleMap, is_package, twin
 from astmcp.resolve.tracking import Tracking
 
 Entity = tuple[str, Any] | None
+# a keyword argument landing in a `**kwargs` mapping its function uses opaquely: a name hit
+OPAQUE_KEYWORD: Entity = ("k", "")
 _VALUED = ("variable", "attribute")
 CLASSLIKE = ("class",)
 

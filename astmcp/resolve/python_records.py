@@ -162,7 +162,7 @@ class Records(PytestFacts):
             self.pending.append(Pending(name, line, start + 1, start + 1 + len(name), "string", call, scope))
 
     def string(self, node: ast.Constant, scope: Scope) -> None:
-        value = str(node.value)
+        value = node.value.decode("latin-1") if isinstance(node.value, bytes) else str(node.value)
         if not value or len(value) > MAX_STRING:
             return
         if node.end_lineno != node.lineno:
@@ -214,12 +214,14 @@ class Records(PytestFacts):
             row, col = tok.start
             shift = (start if row == 1 else 0) + col
             for match in IDENT.finditer(tok.string):
-                if _member_at(tok.string, match.start()):
+                at = match.start()
+                if _member_at(tok.string, at):
                     word = match.group()
-                    begin = shift + match.start() + 1
-                    self.rows.append(
-                        (word, first + row - 1, begin, begin + len(word), "string", None, scope.path)
-                    )
+                    # a triple-quoted part spans lines: the word's own line and column
+                    newlines = tok.string.count("\n", 0, at)
+                    begin = at - tok.string.rfind("\n", 0, at) if newlines else shift + at + 1
+                    line = first + row - 1 + newlines
+                    self.rows.append((word, line, begin, begin + len(word), "string", None, scope.path))
 
 
 def _member_at(text: str, at: int) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import posixpath
 
-from astmcp.resolve.python_lookups import CLASSLIKE, Entity, ModuleLookups
+from astmcp.resolve.python_lookups import CLASSLIKE, OPAQUE_KEYWORD, Entity, ModuleLookups
 from astmcp.resolve.python_modules import path_key
 
 # container methods that give no item (`xs.pop()`, `m.get(k)` may be a project object: unknown)
@@ -218,11 +218,13 @@ class Resolver(ModuleLookups):
                 return self.resolve(sym.path, chain) if chain else None
             return None
         if step[0] == "=":
-            if tag != "s" or self.syms[value].kind not in CLASSLIKE:
+            if tag != "s":
                 return ("x", "")
+            if self.syms[value].kind not in CLASSLIKE:
+                return self.keyword(value, step[1:])
             init = self.class_member(value, "__init__", skip_self=False)
             if init is not None and init[0] == "s":
-                return ("x", "")  # a parameter of a hand-written __init__, no symbol
+                return self.keyword(init[1], step[1:])  # a parameter of a hand-written __init__
             field = self.class_member(value, step[1:], skip_self=False)
             if field is not None and field[0] == "s" and self.syms[field[1]].kind == "attribute":
                 return field
@@ -241,6 +243,14 @@ class Resolver(ModuleLookups):
             return self.class_member(value, step, skip_self=True)
         return None
 
+    def keyword(self, sym_id: int, name: str) -> Entity:
+        """A keyword argument of a call to the project function ``sym_id``: no symbol (a parameter),
+        or, when it lands in a ``**kwargs`` mapping the function uses other than by key
+        (``setattr(obj, k, v)`` over its items), ``OPAQUE_KEYWORD``: it may name any attribute."""
+        sym = self.syms[sym_id]
+        named = self.facts(sym.path).get("okwargs", {}).get(sym.symbol_path)
+        return OPAQUE_KEYWORD if named is not None and name not in named else ("x", "")
+
     def forwarded_key(self, entity: Entity, name: str) -> Entity:
         """A key of a ``**kwargs`` mapping passed to the callee ``entity`` (python_keys): a field
         of a project class without its own ``__init__`` (as ``Cls(name=...)``), a parameter of a
@@ -252,7 +262,7 @@ class Resolver(ModuleLookups):
         kind = self.syms[entity[1]].kind
         if kind in CLASSLIKE:
             return self.step(entity, "=" + name)
-        return ("x", "") if kind in ("function", "method") else None
+        return self.keyword(entity[1], name) if kind in ("function", "method") else None
 
     def given_param(self, entity: Entity, n: int) -> Entity:
         """What the project function ``entity``, as a decorator, gives the n-th parameter of the

@@ -75,7 +75,7 @@ TYPE_VARS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
 NAMES_ITSELF = TYPE_VARS | {"NewType", "NamedTuple", "TypedDict", "namedtuple"}
 EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 STR_ATTR_FUNCS = frozenset({"getattr", "setattr", "hasattr", "delattr"})
-MAX_STRING = 200
+MAX_STRING = 20_000  # longer literals (embedded data, bundles) are not read for names
 # literals and displays: builtin objects, whose members are outside the project
 LITERALS: dict[type, str] = {
     ast.JoinedStr: "str",

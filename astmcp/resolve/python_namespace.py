@@ -1,0 +1,96 @@
+"""Reads of a module's own namespace by a computed key.
+
+``globals()[f"_{name}"]`` (a module ``__getattr__`` serving deprecated aliases), ``globals().get(key)``,
+``vars()[key]`` at module level and ``getattr(sys.modules[__name__], key)`` may reach any top-level
+name of the module whose name fits the key's literal parts: each such name gets a name hit there, so
+renaming it is never silent. A literal key (``globals()["x"]``) is a plain string, already a hit.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+from astmcp.resolve.python_keys import KEY_METHODS
+
+# what `sys.modules` is to the fact pass's chains (`import sys` / `from sys import modules`)
+SYS_MODULES = frozenset({"I:0:sys:/modules", "I:0:sys:modules"})
+
+
+def namespace_key(
+    node: ast.Subscript | ast.Call,
+    builtin: Callable[[str], bool],
+    chain: Callable[[ast.expr], str | None],
+    module_level: bool,
+) -> tuple[str, str] | None:
+    """The literal prefix and suffix a computed key of a namespace read must have (``f"_{name}"``:
+    ``("_", "")``; any other expression: ``("", "")``), or None when ``node`` is no such read.
+    ``builtin(name)``: the name means the builtin here; ``chain``: an expression's chain."""
+    if isinstance(node, ast.Subscript):
+        if not isinstance(node.ctx, ast.Load) or not _is_namespace(node.value, builtin, chain, module_level):
+            return None
+        return _key_pattern(node.slice)
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in KEY_METHODS:
+        namespace, args = func.value, node.args
+    elif isinstance(func, ast.Name) and func.id == "getattr" and builtin("getattr") and node.args:
+        namespace, args = node.args[0], node.args[1:]
+        if not _is_module_object(namespace, chain):
+            return None
+    else:
+        return None
+    if not args or isinstance(args[0], ast.Starred):
+        return None
+    if not _is_namespace(namespace, builtin, chain, module_level) and not _is_module_object(namespace, chain):
+        return None
+    return _key_pattern(args[0])
+
+
+def _is_namespace(
+    node: ast.expr,
+    builtin: Callable[[str], bool],
+    chain: Callable[[ast.expr], str | None],
+    module_level: bool,
+) -> bool:
+    """``globals()``, or ``vars()`` / ``locals()`` where they are the module's namespace."""
+    if not (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args and not node.keywords
+    ):
+        return False
+    name = node.func.id
+    return (name == "globals" or (module_level and name in ("vars", "locals"))) and builtin(name)
+
+
+def _is_module_object(node: ast.expr, chain: Callable[[ast.expr], str | None]) -> bool:
+    """``sys.modules[__name__]``: the module itself."""
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.slice, ast.Name)
+        and node.slice.id == "__name__"
+        and chain(node.value) in SYS_MODULES
+    )
+
+
+def _key_pattern(key: ast.expr) -> tuple[str, str] | None:
+    if isinstance(key, ast.Constant):
+        return None  # a literal: the string rule finds it (a non-string key names no symbol)
+    if isinstance(key, ast.JoinedStr):
+        parts = key.values
+        prefix = _literal(parts[0]) if parts else ""
+        suffix = _literal(parts[-1]) if len(parts) > 1 else ""
+        return prefix, suffix
+    if isinstance(key, ast.BinOp) and isinstance(key.op, ast.Add):  # `"_" + name`
+        prefix = _literal(key.left)
+        suffix = _literal(key.right)
+        return ("", "") if prefix and suffix else (prefix, suffix)
+    return "", ""
+
+
+def _literal(node: ast.expr) -> str:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+
+
+def reachable(names: list[str], prefix: str, suffix: str) -> list[str]:
+    """The names a key with these literal parts may be."""
+    least = len(prefix) + len(suffix)
+    return [n for n in names if len(n) >= least and n.startswith(prefix) and n.endswith(suffix)]

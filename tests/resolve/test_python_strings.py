@@ -1,0 +1,41 @@
+"""Python names in strings and bytes (SPEC §3): which words of a literal become name-hit rows."""
+
+from __future__ import annotations
+
+import ast
+
+from astmcp.resolve.python_facts import analyze
+
+
+def _rows(text: str, kind: str = "string") -> list[tuple[str, int, int]]:
+    out = analyze("m.py", text, ast.parse(text))
+    return [(name, line, col) for name, line, col, _end, k, _t, _o in out["refs"] if k == kind]
+
+
+def test_a_triple_quoted_program_gives_each_member_access_its_own_line_and_column() -> None:
+    text = 'CODE = """\\\nimport m\nm.run()\n  x.y.show()\n"""\n'
+    assert _rows(text) == [("run", 3, 3), ("y", 4, 5), ("show", 4, 7)]
+
+
+def test_bytes_are_read_as_strings_are() -> None:
+    text = 'A = b"max_len"\nB = b"the size of it"\nC = b"""\nimport m\nm.run()\n"""\n'
+    assert _rows(text) == [("max_len", 1, 7), ("run", 5, 3)]
+
+
+def test_a_long_single_line_string_is_read_and_a_huge_one_is_not() -> None:
+    long = "word " * 100 + "m.run()"  # past the old 200-character limit
+    huge = "x_y " * 10_000  # embedded data: no names, and no quadratic work
+    text = f'A = "{long}"\nB = "{huge}"\n'
+    assert _rows(text) == [("run", 1, 6 + len(long) - len("run()"))]
+
+
+def test_a_computed_key_into_the_module_namespace_reaches_the_names_it_fits() -> None:
+    text = (
+        "def _a(): pass\n"
+        "def b(): pass\n"
+        "def __getattr__(name):\n"
+        '    return globals()[f"_{name}"]\n'
+        "def local(key):\n"
+        "    return vars()[key]\n"
+    )
+    assert sorted(_rows(text, "dynamic")) == [("__getattr__", 4, 12), ("_a", 4, 12)]
