@@ -12,6 +12,7 @@ from astmcp.resolve.ts_scopes import Desc, Scope, Site
 
 _NULLISH = {"null", "undefined", "void"}
 _ARRAYS = {"Array", "ReadonlyArray"}
+_CONTAINERS = _ARRAYS | {"Promise", "PromiseLike"}
 # Library types whose members are those of their first type argument (``Pick<T, K>`` has some of
 # T's; reading one of them reads T's member): found only when the name is not the project's own.
 _MEMBERWISE = {"Pick", "Omit", "Partial", "Required", "Readonly", "NonNullable"}
@@ -74,7 +75,10 @@ class Descriptors(FactState):
             inner = node.named_children
             if kind == "await_expression":  # `await import("./m")`: the module's namespace
                 spec = self.dynamic_import(inner[0]) if inner else None
-                return ("k", f"I::{spec}") if spec is not None else None
+                if spec is not None:
+                    return ("k", f"I::{spec}")
+                value = self.desc(inner[0], scope) if inner else None  # `await p`: what p settles to
+                return ("w", value) if value is not None else None
             return self.desc(inner[0], scope) if inner else None
         if kind in ("as_expression", "satisfies_expression"):
             parts = node.named_children
@@ -131,13 +135,14 @@ class Descriptors(FactState):
             inner = named_nodes(node)
             wrapped = bool(inner) and inner[0].type in ("array_type", "tuple_type")
             return self.tdesc(inner[0], scope) if wrapped else None
-        if kind == "generic_type" and self.text(node.child_by_field_name("name") or node) in _ARRAYS:
+        if kind == "generic_type" and self.text(node.child_by_field_name("name") or node) in _CONTAINERS:
             args = named_nodes(node.child_by_field_name("type_arguments"))
             name = self.text(node.child_by_field_name("name") or node)
             if len(args) != 1 or scope.lookup(name) is not None:  # a project's own `Array<T>`
                 return None
             element = self.tdesc(args[0], scope)
-            return ("y", element) if element is not None else None
+            # `Array<T>`: an array of T's; `Promise<T>`: a promise of a T
+            return (("y" if name in _ARRAYS else "q"), element) if element is not None else None
         if kind == "generic_type":
             arg = self.memberwise(node, scope)
             if arg is not None:
@@ -261,7 +266,7 @@ class Descriptors(FactState):
             found = self.tdesc(inner, scope)
             return (
                 ("i", found, self.type_site(inner, scope))
-                if found is not None and found[0] not in ("y", "h")
+                if found is not None and found[0] not in ("y", "q", "h")
                 else found
             )
         return self.tdesc(node, scope)
@@ -374,7 +379,7 @@ class Descriptors(FactState):
         if (
             inner is not None
             and inner.type == "generic_type"
-            and found[0] not in ("y", "h")
+            and found[0] not in ("y", "q", "h")
             and self.memberwise(inner, scope) is None
         ):
             return ("i", found, self.type_site(inner, scope))

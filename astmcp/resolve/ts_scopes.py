@@ -17,7 +17,8 @@ for a constructor; ``|%j`` the j-th parameter of a function typed by a declared 
 member), ``("p", callee, k, new, site)`` the declared type of the callee's k-th parameter (an
 object literal passed there; ``|&k``, ``|&&k`` for a constructor), ``("y", desc)`` the array
 type of elements ``desc`` (``T[]``, ``Array<T>``; step ``|[]``) and ``("e", desc)`` an element of
-the array ``desc`` (``for (x of xs)``; step ``|[i]``), ``("h", desc)`` the ``ThisType<T>`` marker of T
+the array ``desc`` (``for (x of xs)``; step ``|[i]``), ``("q", desc)`` the promise type of values ``desc`` (``Promise<T>``; step
+``|^q``), ``("w", desc)`` what awaiting ``desc`` gives (``await p``; step ``|^w``), ``("h", desc)`` the ``ThisType<T>`` marker of T
 (step ``|^h``), ``("t", desc)`` ``this`` in a method of an object literal of contextual type ``desc``
 (step ``|^t``: the T of a ``ThisType<T>`` in it, else ``desc`` itself), ``("d", desc, clauses)`` a union value narrowed
 by discriminants (``(prop, negated, values)``: ``switch (x.code) { case "a": }``, ``{ code: "a" }``
@@ -147,6 +148,10 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         return f"{base}|[]"
     if tag == "e":  # an element of the array `base`
         return f"{base}|[i]"
+    if tag == "q":  # the promise type of values `base` (`Promise<T>`)
+        return f"{base}|^q"
+    if tag == "w":  # what awaiting `base` gives
+        return f"{base}|^w"
     if tag == "h":  # `ThisType<T>`: a marker carrying T
         return f"{base}|^h"
     if tag == "t":  # `this` in a method of an object literal whose contextual type is `base`

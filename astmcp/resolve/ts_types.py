@@ -329,11 +329,27 @@ class TypeSteps:
             )
         return self.step(receiver[1], ":") if receiver is not None and receiver[0] == "r" else None
 
+    def awaited(self, value: Entity, depth: int = 0) -> Entity:
+        """What ``await`` gives for a value: a promise's value, the value itself otherwise (each
+        alternative of a union alike; a variable, property or getter by its declared type)."""
+        if value is None or depth > 8:
+            return value
+        if value[0] == "v":
+            return ("v", tuple(self.awaited(alt, depth + 1) for alt in value[1]))
+        if value[0] == "p":
+            return self.step(value[1], ":")
+        if value[0] == "s" and self.syms[value[1]].kind in ("variable", "property", "getter"):
+            typed = self.as_instance(value)
+            return self.awaited(typed, depth + 1) if typed is not None and typed[0] in ("p", "v") else value
+        return value
+
     def array_method(self, entity: tuple[Any, ...], step: str) -> Entity:
         """A step after a library method of an array (``("l", array, method)``): its call's result
         (``xs.find(…)`` an element, ``xs.filter(…)`` the array), or a parameter of the callback passed
         to it first (``xs.map((x, i, all) => …)``: ``x`` an element, ``all`` the array)."""
         array, method = entity[1], entity[2]
+        if array[0] == "p":  # `p.then((value) => …)`
+            return self.step(array[1], ":") if step == "@0.0" else None
         if step == "()":
             result = ARRAY_RESULTS.get(method)
             return array if result == "array" else self.step(array[1], ":") if result == "element" else None

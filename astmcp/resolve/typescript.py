@@ -5,7 +5,8 @@ writes ``refs`` and ``edges`` in the shape the Python linker uses.
 Entities: ``("m", path)`` a module, ``("s", id)`` a symbol, ``("i", id)`` an
 instance of a class/interface, ``("x", name)`` something outside the project
 (or no symbol), ``("r", element)`` an array whose elements are instances of the
-declaration ``element``, ``("l", array, method)`` a library method of such an array (``xs.find``),
+declaration ``element``, ``("p", value)`` a promise of instances of ``value``, ``("l", array,
+method)`` a library method of such an array (``xs.find``) or promise (``p.then``),
 ``None`` unknown. An instance of a generic declaration and a member
 reached through it carry the type parameters' bindings as a third item (type
 arguments of the reference, the rest defaults), so ``def.in`` with ``in: A`` is typed
@@ -238,7 +239,17 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return None
         if step == "[]":  # the array type whose elements are `entity`'s instances
             return ("r", entity)
+        if step == "^q":  # the promise type whose values are `entity`'s instances
+            return ("p", entity)
+        if step == "^w":  # what awaiting the value gives
+            return self.awaited(entity)
+        if step == "^h":  # the `ThisType<T>` marker of T
+            return ("h", entity)
+        if step == "^t":  # `this` in a method of an object literal of this contextual type
+            return self.literal_this(entity)
         tag, value = entity[0], entity[1]
+        if tag == "p":  # a promise: its own instance; `then` (its callback takes a value); no project member
+            return entity if step == ":" else ("l", entity, step) if step == "then" else None
         if tag == "o":  # an object type written out: its members are no symbols
             if step == ":":
                 return entity
@@ -263,10 +274,6 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("l", entity, step) if step in ARRAY_METHODS else None
         if tag == "l":  # a library method of an array (`xs.find`): its result, its callback's parameters
             return self.array_method(entity, step)
-        if step == "^h":  # the `ThisType<T>` marker of T
-            return ("h", entity)
-        if step == "^t":  # `this` in a method of an object literal of this contextual type
-            return self.literal_this(entity)
         if tag == "h":  # a marker has no members
             return entity if step == ":" else None
         if step == "[i]" and tag == "i":  # `x[k]`: what the index signature of x's type gives
