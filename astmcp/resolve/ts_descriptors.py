@@ -12,7 +12,9 @@ from astmcp.resolve.ts_scopes import Desc, Scope, Site
 
 _NULLISH = {"null", "undefined", "void"}
 _ARRAYS = {"Array", "ReadonlyArray"}
-_CONTAINERS = _ARRAYS | {"Promise", "PromiseLike"}
+_PROMISES = {"Promise", "PromiseLike"}
+_MAPS = {"Map", "ReadonlyMap"}
+_CONTAINERS = _ARRAYS | _PROMISES | _MAPS | {"Set", "ReadonlySet"}
 # Library types whose members are those of their first type argument (``Pick<T, K>`` has some of
 # T's; reading one of them reads T's member): found only when the name is not the project's own.
 _MEMBERWISE = {"Pick", "Omit", "Partial", "Required", "Readonly", "NonNullable"}
@@ -69,7 +71,12 @@ class Descriptors(FactState):
             base = self.desc(node.child_by_field_name("function"), scope)
             return ("c", base, self.site(node, scope)) if base is not None else None
         if kind == "new_expression":
-            base = self.desc(node.child_by_field_name("constructor"), scope)
+            ctor = node.child_by_field_name("constructor")
+            targs = node.child_by_field_name("type_arguments")
+            if ctor is not None and targs is not None and self.text(ctor) in _CONTAINERS:
+                made = self.container(node, self.text(ctor), targs, scope)  # `new Map<K, V>()`
+                return ("i", made) if made is not None else None
+            base = self.desc(ctor, scope)
             return ("i", base) if base is not None else None
         if kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
             inner = node.named_children
@@ -136,13 +143,8 @@ class Descriptors(FactState):
             wrapped = bool(inner) and inner[0].type in ("array_type", "tuple_type")
             return self.tdesc(inner[0], scope) if wrapped else None
         if kind == "generic_type" and self.text(node.child_by_field_name("name") or node) in _CONTAINERS:
-            args = named_nodes(node.child_by_field_name("type_arguments"))
             name = self.text(node.child_by_field_name("name") or node)
-            if len(args) != 1 or scope.lookup(name) is not None:  # a project's own `Array<T>`
-                return None
-            element = self.tdesc(args[0], scope)
-            # `Array<T>`: an array of T's; `Promise<T>`: a promise of a T
-            return (("y" if name in _ARRAYS else "q"), element) if element is not None else None
+            return self.container(node, name, node.child_by_field_name("type_arguments"), scope)
         if kind == "generic_type":
             arg = self.memberwise(node, scope)
             if arg is not None:
@@ -188,6 +190,21 @@ class Descriptors(FactState):
                 parts.append(self.targ(part, scope))
             self.tuples[key] = parts
         return ("k", f"Q:{key}")
+
+    def container(self, node: Node, name: str, targs: Node | None, scope: Scope) -> Desc:
+        """A library container type (unless the project declares the name): ``Array<T>`` and
+        ``Set<T>`` are arrays of T's, ``Promise<T>`` a promise of a T, ``Map<K, V>`` a map (a tuple
+        ``[K, V]`` of its entries, step ``|^m``)."""
+        args = named_nodes(targs)
+        if scope.lookup(name) is not None or len(args) != (2 if name in _MAPS else 1):
+            return None
+        if name in _MAPS:
+            key = self.key(node)
+            if key not in self.tuples:
+                self.tuples[key] = [self.targ(a, scope) for a in args]
+            return ("k", f"Q:{key}|^m") if any(self.tuples[key]) else None
+        element = self.tdesc(args[0], scope)
+        return (("q" if name in _PROMISES else "y"), element) if element is not None else None
 
     def anonymous(self, node: Node, scope: Scope) -> Desc:
         """An object type written out (``{ a: A; f(): void }``): ``L:<key>``, its members' declared

@@ -6,7 +6,14 @@ untyped receiver (``x.map`` is far more often ``Array.prototype.map``).
 
 from __future__ import annotations
 
-__all__ = ["ARRAY_CALLBACKS", "ARRAY_METHODS", "ARRAY_RESULTS", "ARRAY_TAKERS", "JS_LIBRARY_MEMBERS"]
+__all__ = [
+    "ARRAY_CALLBACKS",
+    "ARRAY_METHODS",
+    "ARRAY_RESULTS",
+    "ARRAY_TAKERS",
+    "JS_LIBRARY_MEMBERS",
+    "MAP_METHODS",
+]
 
 JS_LIBRARY_MEMBERS = frozenset(
     [
@@ -181,3 +188,6 @@ ARRAY_CALLBACKS: dict[str, tuple[tuple[int, ...], int | None]] = {
 # ... and which take elements as their arguments (an object literal passed there has the element type).
 ARRAY_TAKERS = frozenset({"push", "unshift"})
 ARRAY_METHODS = frozenset(ARRAY_RESULTS) | frozenset(ARRAY_CALLBACKS) | ARRAY_TAKERS
+# Methods of ``Map<K, V>`` the linker follows: ``get`` gives a V, ``values``/``keys``/``entries`` iterate
+# the values, keys, entries, ``forEach((value, key) => …)``.
+MAP_METHODS = frozenset({"entries", "forEach", "get", "keys", "values"})

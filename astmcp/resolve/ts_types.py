@@ -329,6 +329,20 @@ class TypeSteps:
             )
         return self.step(receiver[1], ":") if receiver is not None and receiver[0] == "r" else None
 
+    def map_method(self, entries: tuple[Any, ...], method: str, step: str) -> Entity:
+        """A step after a method of a map whose entries are the tuple ``entries`` ([K, V])."""
+        if step == "()":
+            if method == "get":
+                return self.step(entries, "#1")
+            iterated = {"values": "#1", "keys": "#0"}.get(method)
+            if iterated is not None:
+                part = self.step(entries, iterated)
+                return ("r", part) if part is not None else None
+            return ("r", entries) if method == "entries" else None
+        if method == "forEach" and step in ("@0.0", "@0.1"):
+            return self.step(entries, "#1" if step == "@0.0" else "#0")
+        return None
+
     def awaited(self, value: Entity, depth: int = 0) -> Entity:
         """What ``await`` gives for a value: a promise's value, the value itself otherwise (each
         alternative of a union alike; a variable, property or getter by its declared type)."""
@@ -350,6 +364,8 @@ class TypeSteps:
         array, method = entity[1], entity[2]
         if array[0] == "p":  # `p.then((value) => …)`
             return self.step(array[1], ":") if step == "@0.0" else None
+        if array[0] == "g":  # a map: `m.get(k)`, `m.values()`, `m.forEach((value, key) => …)`
+            return self.map_method(array[1], method, step)
         if step == "()":
             result = ARRAY_RESULTS.get(method)
             return array if result == "array" else self.step(array[1], ":") if result == "element" else None

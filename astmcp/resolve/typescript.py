@@ -6,7 +6,8 @@ Entities: ``("m", path)`` a module, ``("s", id)`` a symbol, ``("i", id)`` an
 instance of a class/interface, ``("x", name)`` something outside the project
 (or no symbol), ``("r", element)`` an array whose elements are instances of the
 declaration ``element``, ``("p", value)`` a promise of instances of ``value``, ``("l", array,
-method)`` a library method of such an array (``xs.find``) or promise (``p.then``),
+method)`` a library method of such an array (``xs.find``), promise (``p.then``) or map,
+``("g", entries)`` a map whose entries are the tuple type ``entries``,
 ``None`` unknown. An instance of a generic declaration and a member
 reached through it carry the type parameters' bindings as a third item (type
 arguments of the reference, the rest defaults), so ``def.in`` with ``in: A`` is typed
@@ -34,7 +35,7 @@ from astmcp.resolve.ts_descriptors import INDEXED
 from astmcp.resolve.ts_fact_state import is_ident
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
-from astmcp.resolve.ts_library import ARRAY_METHODS, ARRAY_TAKERS
+from astmcp.resolve.ts_library import ARRAY_METHODS, ARRAY_TAKERS, MAP_METHODS
 from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import CALLABLE, CLASSLIKE, TYPED, Entity, Subst, Sym, Table, TypeSteps, frozen
 
@@ -250,6 +251,12 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         tag, value = entity[0], entity[1]
         if tag == "p":  # a promise: its own instance; `then` (its callback takes a value); no project member
             return entity if step == ":" else ("l", entity, step) if step == "then" else None
+        if step == "^m" and tag == "t":  # a map of entries [K, V]
+            return ("g", entity)
+        if tag == "g":  # a map: its own instance; `[i]` an entry; its methods; no project member
+            if step == ":" or step == "[i]":
+                return entity if step == ":" else value
+            return ("l", entity, step) if step in MAP_METHODS else None
         if tag == "o":  # an object type written out: its members are no symbols
             if step == ":":
                 return entity
