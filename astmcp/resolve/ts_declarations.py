@@ -80,13 +80,26 @@ class Declarations(Occurrences):
                 elif value.type == "object" and annotation is not None:
                     self.object(value, scope, typed=vtype)
                 else:
+                    self.inferred = None
                     self.declared_value(annotation, value, scope)
+                    if value.type in FUNCTION_VALUES and self.inferred is not None:
+                        self.inferred_return(target, name, key, vtype)
             self.owner = outer
             return
         self.pattern(name, target, self.desc(value, scope), local=not target.symbolic)
         for child in (annotation, value):
             if child is not None:
                 self.visit(child, scope)
+
+    def inferred_return(self, target: Scope, name: Node, key: str, vtype: Desc) -> None:
+        """A function value bound to ``name`` returns what its single ``return`` gives (when it
+        declares no return type): the symbol's ``rtypes``, or a local function's descriptor."""
+        if target.symbolic:
+            self.rtypes.setdefault(key, self.inferred)
+        elif vtype is not None and vtype[0] == "f" and vtype[3] is None:
+            binding = target.names.get(self.text(name))
+            if binding is not None:
+                binding.vtype = ("f", vtype[1], vtype[2], self.inferred)
 
     def declared_callbacks(self, node: Node, scope: Scope) -> dict[int, list[Desc]]:
         """The parameter types of a function's function-typed parameters, by parameter index."""

@@ -80,6 +80,8 @@ class FactState:
         self.returning: tuple[str, Any] | None = None  # what types the function values returned here
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value
         self.literal_this: Desc = None  # `this` of the next object-literal method
+        self.returns: list[Desc] | None = None  # what the function being visited returns
+        self.inferred: Desc = None  # what the function value visited last returns (one typed `return`)
         self.narrowing: dict[str, tuple[Binding | None, Desc]] = {}  # name -> (its binding, narrowed value)
         self.sites: dict[int, Site] = {}  # call node id -> its site
         self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises

@@ -35,6 +35,7 @@ class Functions(Declarations):
         callback, self.callback = self.callback, None
         ftype, self.ftype = self.ftype, None
         literal_this, self.literal_this = self.literal_this, None
+        outer_returns, self.returns = self.returns, []
         ret = node.child_by_field_name("return_type")
         outer_returning = self.returning
         # what a function value it returns is typed by: its declared return type, else the return
@@ -78,6 +79,22 @@ class Functions(Declarations):
                 self.visit(child, inner)
         self.owner, self.this = outer_owner, outer_this
         self.returning = outer_returning
+        self.inferred = self.single_return(node) if ret is None else None
+        self.returns = outer_returns
+        if key is not None and self.inferred is not None:
+            self.rtypes[key] = self.inferred
+
+    def single_return(self, node: Node) -> Desc:
+        """What a function without a declared return type returns when it has one ``return`` of a
+        typed value (an arrow's expression body too; an async function's is a promise of it); None
+        for several, a generator, or ``return this``."""
+        found = self.returns
+        if found is None or len(found) != 1 or found[0] is None:
+            return None
+        tokens = {c.type for c in node.children}
+        if "*" in tokens or node.type in ("generator_function", "generator_function_declaration"):
+            return None
+        return ("q", found[0]) if "async" in tokens else found[0]
 
     def statements(self, statements: list[Node], scope: Scope) -> None:
         """A function body's statements (a later layer narrows names after early exits)."""
@@ -110,6 +127,8 @@ class Functions(Declarations):
 
     def returned(self, node: Node, scope: Scope) -> None:
         """A returned value: a function value is typed by the enclosing function's return type."""
+        if self.returns is not None and node.type != "comment":
+            self.returns.append(self.desc(node, scope) if node.type != "this" else None)
         inner = node
         while inner.type == "parenthesized_expression" and len(named_nodes(inner)) == 1:
             inner = named_nodes(inner)[0]
