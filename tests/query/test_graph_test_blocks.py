@@ -62,13 +62,16 @@ def test_describe_blocks_nest_their_tests(ts: Any) -> None:
 
 def test_a_forward_trace_from_a_test_block_follows_its_calls(ts: Any) -> None:
     out = _ask(ts, {"type": "trace", "from": PLUS, "direction": "forward"})
+    # `fresh()` returns what its single `return makeCalc()` gives: `.total` reads Calc.total
     assert [n["selector"] for n in out["nodes"]] == [
         PLUS,
         "tests/math.test.ts::fresh",
+        "src/math.ts::Calc.total",
         "src/math.ts::makeCalc",
     ]
     assert {(e["from"], e["to"], e["kind"]) for e in out["edges"]} == {
         (PLUS, "tests/math.test.ts::fresh", "calls"),
+        (PLUS, "src/math.ts::Calc.total", "references"),
         ("tests/math.test.ts::fresh", "src/math.ts::makeCalc", "calls"),
     }
 
