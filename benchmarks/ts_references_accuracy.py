@@ -190,6 +190,15 @@ def run_corpus(name: str, typescript: Path, size: int, lib: bool = False) -> dic
     }
 
 
+def _lib_line() -> str:
+    """The last ``--lib`` run's precision and recall, for the README section (empty when none)."""
+    if not RESULTS_LIB.exists():
+        return ""
+    runs = json.loads(RESULTS_LIB.read_text(encoding="utf-8"))["results"]
+    found = "; ".join(f"{r['corpus']} P {r['precision']} % R {r['recall']} %" for r in runs)
+    return f" Last `--lib` run: {found}."
+
+
 def _line(root: Path, cache: dict[str, list[str]], pos: Pos) -> str:
     lines = cache.get(pos[0]) or (root / pos[0]).read_text(encoding="utf-8").splitlines()
     cache[pos[0]] = lines
@@ -240,12 +249,15 @@ def main() -> None:
             " generic types carry their type arguments, so `$constructor<ZodX>(name, (inst, def) => inst._zod…)`"
             " types `inst` and `def`). Unions are narrowed by discriminants (`switch (x.code)`, `if (x.kind ==="
             ' "a")`, object literals with literal keys) and seen through distributive conditional types,'
-            " homomorphic mapped types and `Pick`/`Omit`/`Partial`-like library types. It does not infer from"
-            " bodies (a local function's inferred return type, other control-flow narrowing): those stay `name`"
-            " hits (counted in the last columns). The oracle runs without TypeScript's standard library"
-            " (`noLib`), so references TypeScript finds only through library types (members of"
-            " `Partial<Observer>`, object literals passed to `xs.push`) count against precision here; `--lib`"
-            " runs it with the library (`results/ts_references_accuracy_lib.json`).",
+            " homomorphic mapped types and `Pick`/`Omit`/`Partial`-like library types. Library containers are"
+            " followed (array methods and callbacks, `xs[i]`, tuples, `Map`/`Set`, `Promise` and `await`, string"
+            " index signatures and `Record`), as are `ThisType<T>` and a function's single `return` when it"
+            " declares no return type. Other inference from bodies (several returns, control-flow narrowing"
+            " beyond discriminants) stays `name` hits (counted in the last columns). The oracle runs without"
+            " TypeScript's standard library (`noLib`), so references TypeScript finds only through library types"
+            " (array callbacks, members of `Partial<Observer>`, object literals passed to `xs.push`) count"
+            " against precision here; `--lib` runs it with the library (`results/ts_references_accuracy_lib.json`)."
+            + _lib_line(),
             "",
             "Miss classes: "
             + "; ".join(f"{r['corpus']}: {r['miss_classes']}" for r in results)
