@@ -59,9 +59,12 @@ class Descriptors(FactState):
             elements = named_nodes(node)
             if not elements or any(e.type == "spread_element" for e in elements):
                 return None
-            values = [self.desc(e, scope) for e in elements]
-            if any(v is None for v in values):
-                return None
+            values = []
+            for element in elements:  # stops at the first untyped one (data tables are long)
+                value = self.desc(element, scope)
+                if value is None:
+                    return None
+                values.append(value)
             if len(values) == 1:
                 return ("y", values[0])
             key = self.key(node)
