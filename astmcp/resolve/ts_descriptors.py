@@ -59,7 +59,7 @@ class Descriptors(FactState):
             elements = named_nodes(node)
             if not elements or any(e.type == "spread_element" for e in elements):
                 return None
-            values = []
+            values: list[Desc] = []
             for element in elements:  # stops at the first untyped one (data tables are long)
                 value = self.desc(element, scope)
                 if value is None:
