@@ -111,11 +111,6 @@ class Classes(Functions):
         key = None
         if name is not None and name.type in MEMBER_NAMES and owned:
             key = self.definition(name)
-            if (
-                node.type == "property_signature"
-                and self.text(node.child_by_field_name("type") or name) == ": never"
-            ):
-                self.nevers.append(key)  # a discriminant placeholder: never read through a union
             if node.type == "property_signature":
                 self.discriminant(key, node.child_by_field_name("type"))
                 kind = named_nodes(node.child_by_field_name("type"))

@@ -354,16 +354,22 @@ class Descriptors(FactState):
         return args[0] if args else None
 
     def literal_values(self, annotation: Node | None) -> list[str] | None:
-        """The string literals a type is made of (``"a"``, ``"a" | "b" | undefined``), else None."""
+        """The literals a type is made of (``"a"``, ``"a" | "b" | undefined``, ``true``), else None."""
         inner = self.unwrapped(annotation)
         if inner is None:
             return None
         parts = self.alternatives(inner) if inner.type == "union_type" else [inner]
         values = [
-            self.string_value(p.named_children[0]) if p.type == "literal_type" and p.named_children else None
+            self.literal_value(p.named_children[0]) if p.type == "literal_type" and p.named_children else None
             for p in parts
         ]
         return [v for v in values if v is not None] if values and all(v is not None for v in values) else None
+
+    def literal_value(self, node: Node | None) -> str | None:
+        """A discriminant literal: a plain string's text, or ``true`` / ``false``."""
+        if node is not None and node.type in ("true", "false"):
+            return node.type
+        return self.string_value(node)
 
     def string_value(self, node: Node | None) -> str | None:
         """The text of a plain string literal usable as a discriminant (``"too_small"``), else None."""

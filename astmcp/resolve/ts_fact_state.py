@@ -70,7 +70,6 @@ class FactState:
         self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)
         self.ctypes: dict[str, list[Desc]] = {}  # interface/type with a construct signature -> its parameters
         self.shapes: list[str] = []  # type aliases of an object type (their members are symbols)
-        self.nevers: list[str] = []  # members declared `never`
         self.objects: dict[str, dict[str, Desc]] = {}  # object types written out -> member types
         self.tuples: dict[str, list[Desc]] = {}  # tuple types -> their parts (declarations)
         self.indexes: dict[

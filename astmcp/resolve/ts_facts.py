@@ -213,8 +213,6 @@ class _Walker(ModuleFacts):
             out["bargs"] = bargs
         if self.shapes:
             out["shapes"] = self.shapes
-        if self.nevers:
-            out["nevers"] = self.nevers
         if self.lits:
             out["lits"] = self.lits
         if self.objects:

@@ -246,7 +246,7 @@ class Functions(Declarations):
             key = pair.child_by_field_name("key") if pair.type == "pair" else None
             if key is None or key.type not in MEMBER_NAMES or not DISCRIMINANT.fullmatch(self.text(key)):
                 continue
-            value = self.string_value(pair.child_by_field_name("value"))
+            value = self.literal_value(pair.child_by_field_name("value"))
             if value is not None:
                 clauses.append((self.text(key), False, (value,)))
         return ("d", typed, tuple(clauses)) if clauses else typed

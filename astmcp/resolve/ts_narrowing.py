@@ -2,8 +2,9 @@
 ``x.code === "a" && …``, ``x.code !== "a" ? … : …`` and an early ``if (x.code !== "a") return;``
 (conditions may combine tests with ``!``, ``&&``, and ``||`` of one property's values)
 narrow a union-typed local ``x`` to the alternatives whose ``code`` may (or, negated, may not only)
-be ``"a"`` (chain step ``~code=a``; the linker keeps an alternative it cannot judge). A name assigned
-in the narrowed region is not narrowed there."""
+be ``"a"`` (chain step ``~code=a``; the linker keeps an alternative it cannot judge). Boolean
+literals discriminate too: ``if (x.ok)`` tests ``ok`` for ``true``, ``x.ok === false`` for ``false``.
+A name assigned in the narrowed region is not narrowed there."""
 
 from __future__ import annotations
 
@@ -82,6 +83,9 @@ class Narrowing(Classes):
             return (
                 self.tests(inner, not negate) if operator is not None and self.text(operator) == "!" else None
             )
+        if node is not None and node.type == "member_expression":  # `if (x.ok)`: x.ok is truthy
+            truthy = self.tested_member(node)
+            return [(truthy[0], truthy[1], negate, ("true",))] if truthy is not None else None
         if node is None or node.type != "binary_expression":
             return None
         operator = node.child_by_field_name("operator")
@@ -101,16 +105,23 @@ class Narrowing(Classes):
         if op not in _EQUAL:
             return None
         member, value = (
-            (left, self.string_value(right)) if self.string_value(right) else (right, self.string_value(left))
+            (left, self.literal_value(right))
+            if self.literal_value(right)
+            else (right, self.literal_value(left))
         )
-        if member is None or value is None or member.type != "member_expression":
+        tested = self.tested_member(member) if member is not None and value is not None else None
+        if tested is None or value is None:
+            return None
+        return [(tested[0], tested[1], _EQUAL[op] != negate, (value,))]
+
+    def tested_member(self, member: Node) -> tuple[str, str] | None:
+        """``x.code``: the tested name and property, else None."""
+        if member.type != "member_expression":
             return None
         obj, prop = member.child_by_field_name("object"), member.child_by_field_name("property")
         if obj is None or prop is None or obj.type != "identifier" or prop.type != "property_identifier":
             return None
-        if not DISCRIMINANT.fullmatch(self.text(prop)):
-            return None
-        return [(self.text(obj), self.text(prop), _EQUAL[op] != negate, (value,))]
+        return (self.text(obj), self.text(prop)) if DISCRIMINANT.fullmatch(self.text(prop)) else None
 
     # -- statements and expressions --------------------------------------------
     def if_statement(self, node: Node, scope: Scope) -> None:

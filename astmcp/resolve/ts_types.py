@@ -6,8 +6,8 @@ declared as ``T``), else takes its default, else its constraint; an instance of 
 class/interface carries its bindings (third item of the entity) to the members reached through
 it, mapped through the type arguments of the base that declares them. Also: declared parameter
 types (``&k``: object literals passed there; ``%j``: function values typed by a declared
-function type or member), methods returning ``this``, object type aliases, and unions whose
-member is declared ``never`` in some alternative.
+function type or member), methods returning ``this``, object type aliases, library containers
+(arrays, maps, promises), index signatures and discriminant narrowing.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ CLASSLIKE = ("class", "interface")
 TYPED = ("variable", "property", "getter", "setter", "type")
 CALLABLE = ("function", "method", "getter", "constructor")
 _EXCLUDED: Any = object()  # an alternative a discriminant test leaves out
+_BOOLEANS = frozenset({"true", "false"})
+_TRUTHY = frozenset({"true"})  # `if (x.ok)` tests `ok` for true
 
 
 class Sym:
@@ -444,6 +446,8 @@ class TypeSteps:
                 continue
             declared = self.syms[member[1]]
             literals = self.facts(declared.path).get("lits", {}).get(declared.key)
+            if values == _TRUTHY and not set(literals or ()) <= _BOOLEANS:
+                continue  # truthiness tells only a boolean member's alternatives apart
             if literals and (set(literals) <= values if negated else not values.intersection(literals)):
                 return _EXCLUDED
         return entity
@@ -519,20 +523,6 @@ class TypeSteps:
 
     def callable(self, sym: Sym) -> Sym | None:
         return sym if sym.kind in CALLABLE or sym.kind == "class" else self.twin(sym, CALLABLE)
-
-    def readable(self, union: tuple[Any, ...]) -> tuple[Any, ...]:
-        """A union's alternatives without members declared ``never`` (``{ ok: true; error?: never }
-        | { ok: false; error: E }``: reading ``error`` reads E's), unless that leaves none."""
-        kept = tuple(
-            alt
-            for alt in union[1]
-            if not (
-                alt is not None
-                and alt[0] == "s"
-                and self.syms[alt[1]].key in self.facts(self.syms[alt[1]].path).get("nevers", ())
-            )
-        )
-        return ("v", kept) if kept else union
 
     def through_missing_namespace(self, path: str, target: str) -> bool:
         """``ns.x`` where ``ns`` is ``import * as ns`` (or ``await import(...)``) of a module that is

@@ -580,11 +580,8 @@ class TsLinker:
                 if entity is _UNSEEN:
                     entity = seen[target] = resolver.resolve(path, target)
                 if entity is not None and entity[0] == "v":
-                    readable = resolver.readable(entity)
-                    if readable != entity:  # TypeScript may or may not count the placeholder: a name hit
-                        out.append((file_id, None, target, name, line, col, end_col, kind, "name", owner))
                     row = (file_id, target, name, line, col, end_col, kind, owner)
-                    entity = _union_symbol(readable, out, row)
+                    entity = _union_symbol(entity, out, row)
                 if entity is None:
                     confidence = "name" if "|" in target else "none"
                     if confidence == "name" and resolver.through_missing_namespace(path, target):
