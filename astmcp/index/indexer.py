@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copyreg
 import dataclasses
+import gc
 import hashlib
 import io
 import operator
@@ -16,7 +17,8 @@ import pickle
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,7 +99,26 @@ def _parse_one(root: str, entry: WalkEntry, known_sha: str | None) -> _Parsed | 
     sha = hashlib.sha256(data).hexdigest()
     if sha == known_sha:
         return _Parsed(entry, sha, None)
-    return _Parsed(entry, sha, extract_file(entry.path, entry.language, data))
+    with _one_young_collection():
+        return _Parsed(entry, sha, extract_file(entry.path, entry.language, data))
+
+
+@contextmanager
+def _one_young_collection() -> Iterator[None]:
+    """The cyclic collector paused while one file is analysed, then one collection of what the
+    file allocated. An analysis allocates millions of short-lived containers: left to itself the
+    collector ran hundreds of young and a dozen full collections per worker, rescanning the
+    batch's facts each time (a third of effect's cold index CPU). The analysis's cycles (scopes,
+    walkers) are all young, so the one collection frees them."""
+    if not gc.isenabled():  # the host turned it off: leave it so
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect(0)
 
 
 def _settle_unchanged(
