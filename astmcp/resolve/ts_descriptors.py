@@ -95,7 +95,24 @@ class Descriptors(FactState):
             if len(parts) == 2:
                 typed = self.instance(parts[1], scope)
                 return typed if typed is not None or kind == "as_expression" else self.desc(parts[0], scope)
+            if len(parts) == 1 and kind == "as_expression" and self.text(node).endswith("const"):
+                return self.const_value(parts[0], scope)  # `[a, "x"] as const`
         return None
+
+    def const_value(self, node: Node, scope: Scope) -> Desc:
+        """A value under ``as const``: an array literal is a tuple of what its elements are (nested
+        ones too; ``Q:<key>``, fact ``tuples``), anything else what it is."""
+        if node.type != "array":
+            return self.desc(node, scope)
+        elements = named_nodes(node)
+        if any(e.type == "spread_element" for e in elements):
+            return None
+        parts = [self.const_value(e, scope) for e in elements]
+        if not any(parts):
+            return None
+        key = self.key(node)
+        self.tuples[key] = parts
+        return ("k", f"Q:{key}")
 
     def dynamic_import(self, node: Node) -> str | None:
         """The specifier of ``import("spec")`` (a plain string), else None."""

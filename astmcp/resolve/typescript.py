@@ -266,10 +266,13 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("a", value, entity[2], step) if step in members else None
         if tag == "a":  # a member of one: what its declared type gives
             return self.step(self.anonymous_member(entity), step)
-        if tag == "t":  # a tuple type: its own instance; `#n` its part n (an instance)
+        if tag == "t":  # a tuple type: its own instance; `#n` its part n (an instance); `[i]` any part
+            parts = self.facts(value).get("tuples", {}).get(entity[2], ())
+            if step == "[i]":  # iterated: each part, when every part is typed
+                found = tuple(self.step(self.resolve(value, part), ":") if part else None for part in parts)
+                return ("v", found) if parts and all(alt is not None for alt in found) else None
             if step == ":" or not step.startswith("#") or not step[1:].isdigit():
                 return entity if step == ":" else None
-            parts = self.facts(value).get("tuples", {}).get(entity[2], ())
             index = int(step[1:])
             part = parts[index] if index < len(parts) else None
             return self.step(self.resolve(value, part), ":") if part else None
