@@ -11,7 +11,7 @@ may set attributes, so its keys stay plain strings, and a keyword a call gives i
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 # methods of a mapping that take a key and use it only as a key
 KEY_METHODS = frozenset({"get", "setdefault", "pop"})
@@ -61,6 +61,28 @@ def kwargs_keys(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, l
     return {id(key): calls for key in keys}
 
 
+def opaque_kwargs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether ``function``'s own ``**kwargs`` mapping is used other than by key and ``**``
+    forwarding, here or in a nested scope sharing it (``def decorator(f): cls(**attrs)`` only
+    forwards): then a keyword the function is given by no parameter's name may set any attribute."""
+    kwarg = function.args.kwarg
+    if kwarg is None:
+        return False
+    name = kwarg.arg
+    called: dict[int, ast.Call] = {}
+    for node, parent in _own_nodes(function, lambda scope: not _binds(scope, name)):
+        if isinstance(node, _SCOPES) and _binds(node, name) and _uses_outer(node, name):
+            return True
+        if isinstance(node, ast.Call):
+            called.update((id(k), node) for k in node.keywords)
+            called[id(node.func)] = node
+        if not (isinstance(node, ast.Name) and node.id == name):
+            continue
+        if not isinstance(node.ctx, ast.Load) or _key_use(node, parent, called.get(id(parent))) is None:
+            return True
+    return False
+
+
 def _key_use(
     node: ast.Name, parent: ast.AST | None, call: ast.Call | None
 ) -> ast.Call | ast.Constant | bool | None:
@@ -91,25 +113,35 @@ def _string(node: ast.expr) -> ast.Constant | None:
     return node if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
-def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple[ast.AST, ast.AST | None]]:
+def _own_nodes(
+    function: ast.FunctionDef | ast.AsyncFunctionDef, enter: Callable[[ast.AST], bool] = lambda scope: False
+) -> Iterator[tuple[ast.AST, ast.AST | None]]:
     """The nodes of ``function``'s body, each before its children, with their parents; nested
-    scopes are yielded but not entered."""
+    scopes are yielded but entered only when ``enter`` says so."""
     todo: list[tuple[ast.AST, ast.AST | None]] = [(stmt, None) for stmt in reversed(function.body)]
     while todo:
         node, parent = todo.pop()
         yield node, parent
-        if not isinstance(node, _SCOPES):
+        if not isinstance(node, _SCOPES) or enter(node):
             todo.extend((child, node) for child in reversed(list(ast.iter_child_nodes(node))))
+
+
+def _binds(scope: ast.AST, name: str) -> bool:
+    """Whether a nested function or lambda has a parameter ``name`` (its own mapping)."""
+    if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+        return False
+    args = scope.args
+    own = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return any(a is not None and a.arg == name for a in own)
 
 
 def _uses_outer(scope: ast.AST, name: str) -> bool:
     """Whether a nested scope uses the enclosing function's ``name`` (a nested function with a
     parameter of that name has its own)."""
-    if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+    if _binds(scope, name):
+        assert isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+        # its own mapping; what runs in the enclosing scope may still use the outer one
         args = scope.args
-        own = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-        if any(a is not None and a.arg == name for a in own):
-            # its own mapping; what runs in the enclosing scope may still use the outer one
-            outer = [*getattr(scope, "decorator_list", []), *args.defaults, *args.kw_defaults]
-            return any(isinstance(n, ast.Name) and n.id == name for e in outer if e for n in ast.walk(e))
+        outer = [*getattr(scope, "decorator_list", []), *args.defaults, *args.kw_defaults]
+        return any(isinstance(n, ast.Name) and n.id == name for e in outer if e for n in ast.walk(e))
     return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(scope))

@@ -6,7 +6,7 @@ import ast
 from typing import Any
 
 from astmcp.resolve.python_exprs import Expressions
-from astmcp.resolve.python_keys import kwargs_keys
+from astmcp.resolve.python_keys import kwargs_keys, opaque_kwargs
 from astmcp.resolve.python_scope import (
     Scope,
     all_args,
@@ -100,11 +100,11 @@ class Statements(Expressions):
         ):
             self.returns.append((path, node, inner))  # what a call gives is what it returns
         keys = kwargs_keys(node)
-        if keys is None:
+        if keys is not None:
+            self.key_strings.update(keys)
+        elif opaque_kwargs(node):
             named = [*node.args.args, *node.args.kwonlyargs]  # not positional-only ones
             self.opaque_kwargs[path] = [a.arg for a in named]
-        else:
-            self.key_strings.update(keys)
         saved = self.narrowed
         self.narrowed = {}  # a nested function runs later: a narrowing may no longer hold
         self.body(node.body, inner, True)
