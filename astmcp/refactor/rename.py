@@ -92,6 +92,12 @@ def load_checked(
     return by_file, loaded
 
 
+def _spells(lines: list[str], hit: Hit, name: str) -> bool:
+    """Whether the text at a hit's span is ``name`` itself (1-based code-point columns)."""
+    line = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
+    return line[hit.column - 1 : hit.end_column - 1] == name
+
+
 def prepare_rename(
     ws: Workspace,
     conn: sqlite3.Connection,
@@ -109,9 +115,14 @@ def prepare_rename(
     hits, docstrings = prose_hits(ws, hits)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
-    # a dynamic hit (`globals()[f"_{name}"]`) computes the name: there is no text to rewrite
-    chosen = sure + ([h for h in unsure if h.kind != "dynamic"] if uncertain == "include" else [])
+    chosen = sure + (unsure if uncertain == "include" else [])
     by_file, loaded = load_checked(ws, conn, family, chosen, row.name, new_name)
+    # a hit whose text is not the name (`globals()[f"_{name}"]` computes it) has nothing to rewrite
+    for path in list(by_file):
+        lines = loaded[path].source.text.split("\n")
+        by_file[path] = [h for h in by_file[path] if h.confidence != "name" or _spells(lines, h, row.name)]
+        if not by_file[path]:
+            del by_file[path], loaded[path]
     member = row.kind in _MEMBER_KINDS
     edits: dict[str, tuple[LoadedFile, str]] = {}
     for path, file_hits in by_file.items():

@@ -86,9 +86,7 @@ class _Analyzer(Statements):
         if self.dynamic:
             top = [name for name, chain in self.module.binds.items() if chain]
             for line, col, end, prefix, suffix, owner in self.dynamic:
-                rows.extend(
-                    (n, line, col, end, "dynamic", None, owner) for n in reachable(top, prefix, suffix)
-                )
+                rows.extend((n, line, col, end, "read", None, owner) for n in reachable(top, prefix, suffix))
         vtypes: dict[str, str] = {}
         rtypes: dict[str, str] = {}
         declared: dict[str, str] = {}
