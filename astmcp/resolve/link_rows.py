@@ -1,9 +1,11 @@
-"""Row maintenance both linkers share: pointing stored rows at re-parsed symbols, and
-dropping the fact-table indexes around a bulk re-link."""
+"""Row maintenance both linkers share: pointing stored rows at re-parsed symbols, dropping
+the fact-table indexes around a bulk re-link, and reading a file's stored module facts."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from typing import Any
 
 _ID_COLUMNS = (("refs", "symbol_id"), ("edges", "src_symbol_id"), ("edges", "dst_symbol_id"))
 
@@ -36,3 +38,20 @@ def drop_indexes(conn: sqlite3.Connection) -> list[str]:
     for name, _ in rows:
         conn.execute(f'DROP INDEX "{name}"')
     return [sql for _, sql in rows]
+
+
+def cached_facts(
+    conn: sqlite3.Connection,
+    cache: dict[str, dict[str, Any]],
+    fresh: dict[str, dict[str, Any]],
+    path: str,
+) -> dict[str, Any]:
+    """A file's module facts: this refresh's (``fresh``), else the stored ones, memoised in ``cache``."""
+    found = cache.get(path)
+    if found is None:
+        found = fresh.get(path)
+        if found is None:
+            row = conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone()
+            found = json.loads(row[0]) if row else {}
+        cache[path] = found
+    return found

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import json
 import posixpath
 import sqlite3
 from abc import abstractmethod
 from typing import Any
 
 from astmcp.model import PYTHON
+from astmcp.resolve.link_rows import cached_facts
 from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.python_modules import ModuleMap, is_package, twin
 from astmcp.resolve.tracking import Tracking
@@ -54,14 +54,7 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
     def resolve(self, path: str, chain: str) -> Entity: ...
 
     def facts(self, path: str) -> dict[str, Any]:
-        found = self._facts.get(path)
-        if found is None:
-            found = self.fresh.get(path)
-            if found is None:
-                row = self.conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone()
-                found = json.loads(row[0]) if row else {}
-            self._facts[path] = found
-        return found
+        return cached_facts(self.conn, self._facts, self.fresh, path)
 
     def table(self, path: str) -> dict[str, list[Sym]]:
         found = self._tables.get(path)

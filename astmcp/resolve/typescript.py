@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from astmcp.index.indexer import Changes
-from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
+from astmcp.resolve.link_rows import cached_facts, drop_indexes, remap_symbol_ids
 from astmcp.resolve.python import UNKNOWN_RECEIVER
 from astmcp.resolve.tracking import Tracking
 from astmcp.resolve.ts_descriptors import INDEXED
@@ -78,14 +78,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
 
     # -- per-file data -----------------------------------------------------------
     def facts(self, path: str) -> dict[str, Any]:
-        found = self._facts.get(path)
-        if found is None:
-            found = self.fresh.get(path)
-            if found is None:
-                row = self.conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone()
-                found = json.loads(row[0]) if row else {}
-            self._facts[path] = found
-        return found
+        return cached_facts(self.conn, self._facts, self.fresh, path)
 
     def table(self, path: str) -> Table:
         found = self._tables.get(path)
