@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 AST_TOOL = str(Path(sys.executable).with_name("ast-tool"))
 
@@ -72,22 +73,24 @@ def _run_with_state(state: Path, *args: str) -> subprocess.CompletedProcess[str]
     return subprocess.run([AST_TOOL, *args], capture_output=True, text=True, timeout=120, env=env)
 
 
-def test_a_plan_prepared_by_call_is_previewed_and_applied_by_later_calls(tmp_path: Path) -> None:
-    root, state = tmp_path / "proj", tmp_path / "state"
+def _prepare_hello_rename(
+    root: Path, state: Path, source: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, Any], Path]:
+    """`ast-tool call ast_rename_symbol` hello -> greet in a one-file project: the run, the plan, its file."""
     root.mkdir()
-    (root / "m.py").write_text("def hello():\n    return 1\n\n\nprint(hello())\n")
-    prepared = _run_with_state(
-        state,
-        "call",
-        "ast_rename_symbol",
-        "--root",
-        str(root),
-        "--input",
-        '{"selector": "m.py::hello", "new_name": "greet"}',
-    )
+    (root / "m.py").write_text(source)
+    ask = json.dumps({"selector": "m.py::hello", "new_name": "greet"})
+    prepared = _run_with_state(state, "call", "ast_rename_symbol", "--root", str(root), "--input", ask)
     assert prepared.returncode == 0, prepared.stderr
     plan = json.loads(prepared.stdout)
-    plan_file = state / "plans" / f"{plan['operation_id']}.astplan"
+    return prepared, plan, state / "plans" / f"{plan['operation_id']}.astplan"
+
+
+def test_a_plan_prepared_by_call_is_previewed_and_applied_by_later_calls(tmp_path: Path) -> None:
+    root, state = tmp_path / "proj", tmp_path / "state"
+    prepared, plan, plan_file = _prepare_hello_rename(
+        root, state, "def hello():\n    return 1\n\n\nprint(hello())\n"
+    )
     assert plan_file.is_file() and (plan_file.stat().st_mode & 0o777) == 0o600
     assert f"ast-tool apply {plan_file} --plan-hash {plan['plan_hash']}" in prepared.stderr
     assert (root / "m.py").read_text().count("hello") == 2  # a prepare writes nothing
@@ -109,19 +112,7 @@ def test_a_plan_prepared_by_call_is_previewed_and_applied_by_later_calls(tmp_pat
 
 def test_a_tampered_plan_file_is_refused_by_a_later_call(tmp_path: Path) -> None:
     root, state = tmp_path / "proj", tmp_path / "state"
-    root.mkdir()
-    (root / "m.py").write_text("def hello():\n    return 1\n")
-    prepared = _run_with_state(
-        state,
-        "call",
-        "ast_rename_symbol",
-        "--root",
-        str(root),
-        "--input",
-        '{"selector": "m.py::hello", "new_name": "greet"}',
-    )
-    plan = json.loads(prepared.stdout)
-    plan_file = state / "plans" / f"{plan['operation_id']}.astplan"
+    _prepared, plan, plan_file = _prepare_hello_rename(root, state, "def hello():\n    return 1\n")
     body = json.loads(plan_file.read_text())
     body["plan"]["affected_files"][0]["updated_hash"] = "0" * 64
     plan_file.write_text(json.dumps(body))

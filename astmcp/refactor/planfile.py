@@ -33,8 +33,12 @@ def write_plan_file(ws: Workspace, operation_id: str, state_dir: Path | None = N
     plan = ws.plans.get(operation_id)
     if plan is None:
         raise NotFound(f"no prepared plan {operation_id!r} in this process")
-    state = state_dir or ws.plans.state_dir
-    path = plan_file_path(state, operation_id)
+    return save_plan_file(plan, state_dir or ws.plans.state_dir)
+
+
+def save_plan_file(plan: Plan, state: Path) -> Path:
+    """Write ``plan`` to ``<state>/plans/<operation_id>.astplan`` (folders 0700, file 0600, atomic)."""
+    path = plan_file_path(state, plan.operation_id)
     private_dir(state)
     private_dir(path.parent)
     write_private(path, dump_plan(plan))

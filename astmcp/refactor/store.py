@@ -84,15 +84,9 @@ class PlanStore:
 
     def plan_file(self, operation_id: str) -> Path:
         """Write the stored plan ``operation_id`` to ``<state>/plans/`` (0600); its path."""
-        from astmcp.refactor.planfile import dump_plan, plan_file_path
-        from astmcp.refactor.state import private_dir, write_private
+        from astmcp.refactor.planfile import save_plan_file
 
-        plan = self._plans[operation_id]
-        path = plan_file_path(self.state_dir, operation_id)
-        private_dir(self.state_dir)
-        private_dir(path.parent)
-        write_private(path, dump_plan(plan))
-        return path
+        return save_plan_file(self._plans[operation_id], self.state_dir)
 
     def __len__(self) -> int:
         with self._lock:
