@@ -84,6 +84,14 @@ def family_and_references(
             key = (hit.file, hit.line, hit.column)
             if key not in best or RANK[hit.confidence] < RANK[best[key].confidence]:
                 best[key] = hit
+    # a member's references reach its own override relatives (an interface extending two
+    # hierarchies joins them): whatever declaration is edited belongs to the family
+    known = {m.id for m in family}
+    family += [
+        s
+        for s in query_symbols(conn, "s.name = ?", (row.name,))
+        if s.id not in known and (s.file, s.name_line, s.name_col) in best
+    ]
     if language_of(row.file) != PYTHON:
         check_union_partners(conn, row, family, best)
     if language_of(row.file) != PYTHON and not is_local(ws, conn, row):
