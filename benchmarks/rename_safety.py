@@ -224,10 +224,17 @@ def sample(workspaces: Workspaces, size: int, seed: int, corpus: str) -> list[di
         f" JOIN files f ON f.id = s.file_id WHERE {where} AND s.kind IN ({marks}) ORDER BY s.selector",
         kinds,
     ).fetchall()
-    rows = [r for r in rows if not (r[1].startswith("__") and r[1].endswith("__"))]
+    # dunders, and anonymous default exports (`export default function () {}`: no name to rename,
+    # importers choose their own; astmcp refuses them with INVALID_INPUT)
+    rows = [r for r in rows if not (r[1].startswith("__") and r[1].endswith("__")) and not _anonymous(r)]
     picked = random.Random(seed).sample(rows, min(size, len(rows)))
     keys = ("selector", "name", "kind", "file", "line", "column")
     return [dict(zip(keys, row, strict=True)) for row in picked]
+
+
+def _anonymous(row: tuple[Any, ...]) -> bool:
+    selector, name = row[0], row[1]
+    return bool(name == "default" and selector.endswith("::default"))
 
 
 def renamed(name: str, corpus: str) -> str:
@@ -466,7 +473,8 @@ def report() -> None:
         "code (`MUTATION_BLOCKED` = an override family with a member outside the project, or a related",
         "member the index did not link — the family guard; or a use read through a union with another",
         "type's member, which renaming one would break; `INVALID_INPUT` = no renamable name, e.g. an",
-        "anonymous default export). rope/jedi `refused` is the exception they raised (or `no_edits`).",
+        "anonymous default export; the sample leaves those out, having no name to rename).",
+        "rope/jedi `refused` is the exception they raised (or `no_edits`).",
         "",
         *reasons,
     ]

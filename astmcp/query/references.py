@@ -178,6 +178,9 @@ def collect_references(
     python = symbol.file.endswith((".py", ".pyi"))
     languages = ("python",) if python else ("typescript", "javascript")
     strings_only = not python and symbol.kind not in _MEMBER_KINDS
+    # a TS type (interface, type alias) exists only at compile time: no string names it at run
+    # time, and type-level strings (`keyof`, `T["k"]`) name members, never the type itself
+    type_only = strings_only and all(s.kind in _TS_TYPE_KINDS for s in same)
     if include_name_hits or likely:
         for path, line, col, end_col, kind, target in conn.execute(
             "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r"
@@ -189,6 +192,8 @@ def collect_references(
             missing = symbol.exported and target is not None and target.startswith(MISSING_NAMESPACE)
             if key in out or (strings_only and kind != "string" and not missing):
                 continue
+            if type_only and kind == "string":
+                continue
             # only a receiver nobody could type is a candidate; a typed one lacking the member is not
             confidence = "likely" if likely and kind != "string" and untyped(target) else "name"
             if confidence == "name" and not include_name_hits:
@@ -199,6 +204,7 @@ def collect_references(
     )
 
 
+_TS_TYPE_KINDS = ("interface", "type")
 _TS_MEANINGS = {
     "interface": 1,
     "type": 1,

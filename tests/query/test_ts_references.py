@@ -136,6 +136,36 @@ def test_a_type_and_a_value_sharing_a_name_are_found_apart(
     assert [(r["line"], r["column"]) for r in kind["references"]] == [(2, 36), (3, 21)]
 
 
+def test_strings_never_name_a_type_only_declaration(caller: Any, tmp_path: Path) -> None:
+    """An interface or type alias exists only at compile time: `"Shape"` in a string is no use of
+    it. A value of the name (`const Point`), or a class merged with an interface, is reached by
+    strings at run time, so its string hits stay."""
+    root = tmp_path / "types"
+    root.mkdir()
+    (root / "a.ts").write_text(
+        "export interface Shape { size: number }\n"
+        "export type Alias = { size: number };\n"
+        "export const Point = 1;\n"
+        "export interface Box { size: number }\n"
+        "export class Box {}\n",
+        encoding="utf-8",
+    )
+    (root / "b.ts").write_text(
+        'export const names = ["Shape", "Alias", "Point", "Box"];\n',
+        encoding="utf-8",
+    )
+    call = caller(root)
+
+    def strings(selector: str) -> list[tuple[str, int, int]]:
+        out = call("ast_find_references", selector=selector, include_declaration=False)
+        return [(r["file"], r["line"], r["column"]) for r in out["references"] if r["kind"] == "string"]
+
+    assert strings("a.ts::Shape") == []
+    assert strings("a.ts::Alias") == []
+    assert strings("a.ts::Point") == [("b.ts", 1, 42)]
+    assert strings("a.ts::Box@4") == [("b.ts", 1, 51)]
+
+
 def test_graph_trace_follows_ts_calls_and_inherits(
     fixture_project: Callable[[str], Path], caller: Any
 ) -> None:
