@@ -77,6 +77,8 @@ class FactState:
         ] = {}  # interfaces/object type aliases -> what their index signature gives
         self.lits: dict[str, list[str]] = {}  # members declared with string literal types -> the literals
         self.returning: tuple[str, Any] | None = None  # what types the function values returned here
+        self.return_type: Desc = None  # the declared return type: what object literals returned here are
+        self.expected_objects: dict[tuple[int, int], Desc] = {}  # returned object literal span -> its type
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value
         self.literal_this: Desc = None  # `this` of the next object-literal method
         self.returns: list[Desc] | None = None  # what the function being visited returns

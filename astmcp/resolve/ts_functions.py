@@ -37,7 +37,7 @@ class Functions(Declarations):
         literal_this, self.literal_this = self.literal_this, None
         outer_returns, self.returns = self.returns, []
         ret = node.child_by_field_name("return_type")
-        outer_returning = self.returning
+        outer_returning, outer_return_type = self.returning, self.return_type
         # what a function value it returns is typed by: its declared return type, else the return
         # type of the function type it was declared with (`const f: () => Handler = () => (a) => …`)
         if ret is not None:
@@ -46,6 +46,7 @@ class Functions(Declarations):
             self.returning = self.expectation(ftype[0].child_by_field_name("return_type"), ftype[1])
         else:
             self.returning = None
+        self.return_type = self.literal_return(node, ret, ftype, inner)
         declared = (
             self.parameter_types(ftype[0].child_by_field_name("parameters"), ftype[1]) if ftype else None
         )
@@ -69,7 +70,7 @@ class Functions(Declarations):
             if field == "formal_parameters":
                 owner = owner_class if kind == "method_definition" else None
                 self.params(child, inner, owner, callback, declared)
-            elif field == "identifier" and kind == "arrow_function":
+            elif field == "identifier" and kind == "arrow_function" and child != body:  # `x => …`
                 self.params(child, inner, None, callback, declared)
             elif field == "statement_block":
                 self.statements(list(child.named_children), inner)
@@ -78,11 +79,25 @@ class Functions(Declarations):
             else:
                 self.visit(child, inner)
         self.owner, self.this = outer_owner, outer_this
-        self.returning = outer_returning
+        self.returning, self.return_type = outer_returning, outer_return_type
         self.inferred = self.single_return(node) if ret is None else None
         self.returns = outer_returns
         if key is not None and self.inferred is not None:
             self.rtypes[key] = self.inferred
+
+    def literal_return(
+        self, node: Node, ret: Node | None, ftype: tuple[Node, Scope] | None, scope: Scope
+    ) -> Desc:
+        """The type an object literal returned by this function is contextually typed by: its
+        declared return type (or that of the function type it was declared with); none for a
+        generator or an async function (whose declared type is a promise of it)."""
+        tokens = {c.type for c in node.children}
+        if "async" in tokens or "*" in tokens:
+            return None
+        if ret is not None:
+            return self.instance(ret, scope)
+        head = ftype[0].child_by_field_name("return_type") if ftype is not None else None
+        return self.instance(head, ftype[1]) if head is not None and ftype is not None else None
 
     def single_return(self, node: Node) -> Desc:
         """What a function without a declared return type returns when it has one ``return`` of a
@@ -136,8 +151,32 @@ class Functions(Declarations):
             self.expect_function(self.returning)
             self.visit(inner, scope)
             self.callback, self.ftype = None, None
+        elif self.return_type is not None:
+            self.returned_value(node, scope, self.return_type)
         else:
             self.visit(node, scope)
+
+    def returned_value(self, node: Node, scope: Scope, typed: Desc) -> None:
+        """A returned value whose object literals (``return {…}``, ``ctx || {…}``, ``c ? {…} :
+        {…}``) are contextually typed by the declared return type: their keys are its members.
+        The value is visited as any other (narrowing included); :meth:`object` takes the type."""
+        pending = [node]
+        while pending:
+            part = pending.pop()
+            if part.type == "object":
+                self.expected_objects[(part.start_byte, part.end_byte)] = typed
+            elif part.type == "parenthesized_expression" and len(named_nodes(part)) == 1:
+                pending.append(named_nodes(part)[0])
+            elif part.type == "binary_expression" and self.text_of(part, "operator") in ("||", "??"):
+                pending.extend(c for c in (part.child_by_field_name("right"),) if c is not None)
+            elif part.type == "ternary_expression":
+                branches = (part.child_by_field_name("consequence"), part.child_by_field_name("alternative"))
+                pending.extend(c for c in branches if c is not None)
+        self.visit(node, scope)
+
+    def text_of(self, node: Node, field: str) -> str:
+        child = node.child_by_field_name(field)
+        return self.text(child) if child is not None else ""
 
     def signature(self, node: Node, key: str, scope: Scope) -> None:
         """What binds a generic function's type parameters at a call: their order, the declared
@@ -208,6 +247,8 @@ class Functions(Declarations):
         self.children(node, scope)
 
     def object(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:
+        if self.expected_objects and not members:
+            typed = self.expected_objects.pop((node.start_byte, node.end_byte), typed)
         if typed is not None and not members:
             typed = self.discriminated(node, typed)
         for child in node.named_children:
@@ -234,6 +275,18 @@ class Functions(Declarations):
                 # `{ origin }`: reads the local and gives the member of the contextual type
                 self.row(child, "read", ("n", scope, self.text(child)))
                 self.row(child, "attribute", ("o", typed))
+            else:
+                self.visit(child, scope)
+
+    def nested(self, node: Node, scope: Scope, typed: Desc) -> None:
+        """An object literal (or an array of them) typed by ``typed`` (None: untyped)."""
+        if node.type == "object":
+            self.object(node, scope, typed=typed)
+            return
+        element = ("e", typed) if typed is not None else None
+        for child in named_nodes(node):
+            if child.type == "object":
+                self.object(child, scope, typed=element)
             else:
                 self.visit(child, scope)
 
@@ -267,8 +320,11 @@ class Functions(Declarations):
             else:
                 self.visit(key, scope)
         if value is not None:
-            if value.type == "object" and typed is not None and key is not None:
-                self.object(value, scope, typed=None)
+            if value.type in ("object", "array") and typed is not None and key is not None:
+                # a literal nested in a typed one is typed by the member it gives (an array's
+                # object literals by the member's elements); a computed or quoted key: untyped
+                inner = ("m", typed, self.text(key)) if key.type in MEMBER_NAMES else None
+                self.nested(value, scope, inner)
             else:
                 functional = value.type in ("arrow_function", "function_expression")
                 if typed is not None and key is not None and key.type in MEMBER_NAMES and functional:

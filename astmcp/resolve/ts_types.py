@@ -476,11 +476,16 @@ class TypeSteps:
         sym = self.syms[entity[1]]
         if step.startswith("&&"):
             if entity[0] == "s" and sym.kind == "class":
-                ctor = self.symbol(sym.path, f"{sym.symbol_path}.constructor")
-                if ctor is None:
+                # its own constructor, else the one it inherits, with the base's type parameters
+                # bound by the type arguments of `extends` (`class S extends Base<Def>`: `def: D` is a Def)
+                member = self.class_member(sym.id, "constructor")
+                if member is None or member[0] != "s":
                     return None
-                decl, chain = self.parameter_chain(ctor, index)
-                return self.resolve(decl.path, chain) if chain else None
+                bound = self.member_bindings(sym.id, member[1], {})
+                decl, chain = self.parameter_chain(self.syms[member[1]], index)
+                if not chain:
+                    return None
+                return self.resolve_in(decl.path, chain, bound) if bound else self.resolve(decl.path, chain)
             if entity[0] == "s":
                 value = sym if sym.kind in TYPED else self.twin(sym, ("variable",))
                 entity = self.typed(value, "vtypes") if value is not None and value.kind != "type" else None

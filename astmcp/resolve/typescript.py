@@ -318,8 +318,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step == "()":
             if kind in ("function", "method"):
                 return self.returned(sym, bound)
-            if kind in CALLABLE or kind in ("variable", "property"):
+            if kind in CALLABLE:
                 return self.typed(sym, "rtypes", bound)
+            if kind in ("variable", "property"):
+                return self.typed(sym, "rtypes", bound) or self.call_alias(sym, bound)
             twin = self.twin(sym, CALLABLE)
             return self.typed(twin, "rtypes") if twin is not None else None
         child = self.symbol(sym.path, f"{sym.symbol_path}.{step}")
@@ -336,6 +338,25 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             module = self.module(sym.path, spec) if spec is not None else None
             return self.member(module, step) if module is not None and module[0] == "m" else module
         return None
+
+    def call_alias(self, sym: Sym, bound: Subst | None) -> Entity:
+        """Calling a variable or property that holds another function (``const number =
+        ZodNumber.create``, ``const f = g``): what calling that function returns. Only a function,
+        method or another such variable is followed (never an instance: calling an object is its
+        type's call signature, which the value's own ``rtypes`` would give), to a bounded depth."""
+        if self._alias_depth > 24:
+            return None
+        value = self.typed(sym, "vtypes", bound)
+        if value is None or value[0] != "s" or len(value) > 2:
+            return None
+        target = self.syms[value[1]]
+        if target.id == sym.id or target.kind not in ("function", "method", "variable", "property"):
+            return None
+        self._alias_depth += 1
+        try:
+            return self.step(value, "()")
+        finally:
+            self._alias_depth -= 1
 
     def anonymous_member(self, entity: tuple[Any, ...]) -> Entity:
         """The value of a member of an object type written out (``("a", path, key, name)``)."""
