@@ -30,6 +30,7 @@ from astmcp.query.common import (
     read_indexed_lines,
 )
 from astmcp.query.parameters import Parameter, resolve_target
+from astmcp.query.string_reach import strings_cannot_reach
 from astmcp.resolve.python import untyped
 from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
@@ -181,6 +182,9 @@ def collect_references(
     # a TS type (interface, type alias) exists only at compile time: no string names it at run
     # time, and type-level strings (`keyof`, `T["k"]`) name members, never the type itself
     type_only = strings_only and all(s.kind in _TS_TYPE_KINDS for s in same)
+    # a module-level value of an ES module whose namespace objects are only read by static
+    # member names: no string names it (query.string_reach; judged at the first string hit)
+    unreachable: bool | None = None if strings_only and not type_only else False
     if include_name_hits or likely:
         for path, line, col, end_col, kind, target in conn.execute(
             "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r"
@@ -192,7 +196,9 @@ def collect_references(
             missing = symbol.exported and target is not None and target.startswith(MISSING_NAMESPACE)
             if key in out or (strings_only and kind != "string" and not missing):
                 continue
-            if type_only and kind == "string":
+            if kind == "string" and unreachable is None:
+                unreachable = strings_cannot_reach(conn, same)
+            if (type_only or unreachable) and kind == "string":
                 continue
             # only a receiver nobody could type is a candidate; a typed one lacking the member is not
             confidence = "likely" if likely and kind != "string" and untyped(target) else "name"

@@ -9,6 +9,7 @@ from tree_sitter import Node
 
 from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, named_nodes
 from astmcp.resolve.ts_occurrences import Occurrences
+from astmcp.resolve.ts_reach import bound_module
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
 
 _JS_PARAMETERS = {"identifier", "assignment_pattern", "object_pattern", "array_pattern", "rest_pattern"}
@@ -183,16 +184,7 @@ class Declarations(Occurrences):
             self.expr(node, target, "write")
 
     def require_of(self, value: Node | None) -> str | None:
-        if value is None or value.type != "call_expression":
-            return None
-        fn = value.child_by_field_name("function")
-        args = value.child_by_field_name("arguments")
-        if fn is None or args is None or self.text(fn) != "require" or not args.named_children:
-            return None
-        first = args.named_children[0]
-        if first.type != "string":
-            return None
-        return self.text(first)[1:-1]
+        return bound_module(value, self.raw)
 
     def require_binding(self, name: Node, target: Scope, spec: str) -> None:
         if name.type == "identifier":

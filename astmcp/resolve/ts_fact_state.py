@@ -52,6 +52,7 @@ class FactState:
         self.raw = src.raw
         self.module = Scope(None, True, symbolic=True)
         self.pending: list[tuple[str, Any, Any, str, Desc, str | None, bool]] = []
+        self.row_nodes: dict[int, Node] = {}  # index in pending -> the row's node (rows with a chain)
         self.by_id: dict[int, Any] = {}
         self.vtypes: dict[str, Desc] = {}
         self.rtypes: dict[str, Desc] = {}
@@ -111,6 +112,8 @@ class FactState:
         by_name = not member and desc is not None and desc[0] == "n"
         if named is not None and by_name and node.type in _VALUE_NAMES:
             named.append((node, desc[1]))  # type: ignore[index]
+        if desc is not None:
+            self.row_nodes[len(self.pending)] = node
         self.pending.append(
             (name or self.text(node), node.start_point, node.end_point, kind, desc, self.owner, member)
         )

@@ -33,13 +33,17 @@ from astmcp.diagnostics import ts_undefined
 from astmcp.lang.ts_parse import TsSource
 from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, UNTYPED_KEY, member_step
 from astmcp.resolve.ts_module_facts import ModuleFacts
+from astmcp.resolve.ts_reach import FIELD as REACH
+from astmcp.resolve.ts_reach import ReachFacts
 from astmcp.resolve.ts_scopes import chain_of
 
-__all__ = ["LOCAL_FIELDS", "NAME", "UNTYPED_KEY", "analyze"]
+__all__ = ["LOCAL_FIELDS", "NAME", "QUERY_FIELDS", "UNTYPED_KEY", "analyze"]
 
 NAME = "ts_refs"
 # Payload fields that are no link facts (what other files resolve against).
 LOCAL_FIELDS = frozenset({"refs", "undefined", "ambient"})
+# Stored facts no other file resolves against (kept out of the file's shape).
+QUERY_FIELDS = frozenset({REACH})
 _CLASSES = {"class_declaration", "abstract_class_declaration", "class"}
 _SKIP = {
     "string", "number", "regex", "true", "false", "null", "undefined",
@@ -131,7 +135,9 @@ class _Walker(ModuleFacts):
     def payload(self) -> dict[str, Any]:
         rows: list[tuple[str, int, int, int, str, str | None, str | None]] = []
         column = self.src.column
-        for name, start, stop, kind, desc, owner, member in self.pending:
+        reach = ReachFacts(self.src.tree, self.raw, self.nsimports)
+        nodes = self.row_nodes
+        for index, (name, start, stop, kind, desc, owner, member) in enumerate(self.pending):
             if member:
                 base, step = chain_of(desc), member_step(name)
                 target = f"{base}|{step}" if base is not None and step is not None else None
@@ -142,13 +148,19 @@ class _Walker(ModuleFacts):
                 target = f"{base}|{name}" if base is not None else UNTYPED_KEY
             elif desc[0] == "n":
                 binding = desc[1].lookup(desc[2])
-                if binding is None or binding.chain is None:
-                    continue  # a local or a global
+                if binding is None:
+                    reach.unbound(desc[2])
+                    continue  # a global
+                if binding.chain is None:
+                    continue  # a local
                 target = binding.chain
             else:
                 target = chain_of(desc)
                 if target is None:
                     continue
+            node = nodes.get(index)
+            if node is not None and target is not None:
+                reach.note(node, target, member)
             rows.append(
                 (
                     name,
@@ -161,6 +173,9 @@ class _Walker(ModuleFacts):
                 )
             )
         out: dict[str, Any] = {"refs": rows}
+        reached = reach.payload()
+        if reached is not None:
+            out[REACH] = reached
         if self.named:
             unbound = (node for node, scope in self.named if scope.lookup(self.text(node)) is None)
             found = ts_undefined.candidates(self.src, unbound)

@@ -50,10 +50,13 @@ class ModuleFacts(Narrowing):
                         self.row(name, "import", ("k", chain), name=original)
 
     def import_alias(self, node: Node, scope: Scope) -> None:
-        """``import A = N.B``: a local alias (its uses are no references of ``N.B``)."""
+        """``import A = N.B``: a local alias (its uses are no references of ``N.B``); ``N.B``
+        itself is read (a use of ``N`` and its member ``B``)."""
         alias = node.named_children[0] if node.named_children else None
         if alias is not None and alias.type == "identifier":
             scope.names[self.text(alias)] = Binding(None)
+        for child in node.named_children[1:]:
+            self.visit(child, scope)
 
     def export_statement(self, node: Node, scope: Scope) -> None:
         source = node.child_by_field_name("source")

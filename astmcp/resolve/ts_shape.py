@@ -15,13 +15,14 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from astmcp.resolve.ts_facts import LOCAL_FIELDS
+from astmcp.resolve.ts_facts import LOCAL_FIELDS, QUERY_FIELDS
 
 __all__ = ["name_shapes", "shape"]
 
 _POSITION = re.compile(r"P:(\d+:\d+)")
 # a union's, a written-out object type's or a tuple type's position: no symbol, only its parts count
 _UNION = re.compile(r"(?<=[ULQ]:)\d+:\d+")
+_UNSHAPED = LOCAL_FIELDS | QUERY_FIELDS
 
 
 def shape(payload: dict[str, Any], symbols: Iterable[tuple[str, str, str]]) -> str:
@@ -41,7 +42,7 @@ def shape(payload: dict[str, Any], symbols: Iterable[tuple[str, str, str]]) -> s
 
     facts: dict[str, Any] = {}
     for field, value in payload.items():
-        if field in LOCAL_FIELDS:
+        if field in _UNSHAPED:
             continue
         if isinstance(value, dict):
             facts[field] = sorted(
@@ -84,7 +85,7 @@ def name_shapes(
     facts: dict[str, list[Any]] = {}
     rest: list[Any] = []
     for field, value in payload.items():
-        if field in LOCAL_FIELDS:
+        if field in _UNSHAPED:
             continue
         if not isinstance(value, dict):
             rest.append([field, value])

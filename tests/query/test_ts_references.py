@@ -139,7 +139,8 @@ def test_a_type_and_a_value_sharing_a_name_are_found_apart(
 def test_strings_never_name_a_type_only_declaration(caller: Any, tmp_path: Path) -> None:
     """An interface or type alias exists only at compile time: `"Shape"` in a string is no use of
     it. A value of the name (`const Point`), or a class merged with an interface, is reached by
-    strings at run time, so its string hits stay."""
+    strings at run time (here through its module's namespace object, `Object.keys(a)`), so its
+    string hits stay."""
     root = tmp_path / "types"
     root.mkdir()
     (root / "a.ts").write_text(
@@ -153,6 +154,9 @@ def test_strings_never_name_a_type_only_declaration(caller: Any, tmp_path: Path)
     (root / "b.ts").write_text(
         'export const names = ["Shape", "Alias", "Point", "Box"];\n',
         encoding="utf-8",
+    )
+    (root / "c.ts").write_text(
+        'import * as a from "./a";\nexport const keys = Object.keys(a);\n', encoding="utf-8"
     )
     call = caller(root)
 

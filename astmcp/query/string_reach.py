@@ -1,0 +1,172 @@
+"""Whether a string can name a module-level value of an ES module (TS/JS).
+
+A function, variable, class or enum declared at the top level of an ES module is no
+property of ``globalThis``. A string reaches it only through a module namespace object
+used as a value (``ns[k]``, ``Object.keys(ns)``, ``f(ns)``, ``{...ns}``, ``keyof typeof
+ns``), through a ``require``/``import()`` of a module that exposes it, or through a direct
+``eval`` in its own file (``new Function`` code runs in global scope). So its string hits are
+no hits when its file is an ES module without ``eval`` or CommonJS exports, and every
+namespace object that may hold it (its module's, and that of each module re-exporting it or
+a namespace holding it: ``export *``, ``export { x }``, ``export * as ns``, ``export { ns }``,
+``export default ns``) is only read by static member names wherever it is imported (the
+analyzer's ``reach`` facts, :mod:`astmcp.resolve.ts_reach`). A module that may hold it and is
+loaded other than into such bindings, or an import no file was found for, keeps every hit.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from astmcp.query.common import SymbolRow
+from astmcp.resolve.ts_reach import FIELD
+from astmcp.resolve.ts_types import Entity
+from astmcp.resolve.typescript import Resolver
+
+__all__ = ["strings_cannot_reach"]
+
+_VALUE_KINDS = frozenset({"function", "variable", "class", "enum"})
+_DECLARATION_FILES = (".d.ts", ".d.mts", ".d.cts")
+_SCRIPT_SUFFIXES = (".py", ".pyi")
+
+
+def strings_cannot_reach(conn: sqlite3.Connection, declarations: list[SymbolRow]) -> bool:
+    """True when no string can name the symbol declared by ``declarations`` (its
+    redefinitions and overloads): its string hits are then no hits."""
+    if not declarations:
+        return False
+    resolver = Resolver(conn, {})
+    for decl in declarations:
+        if (
+            decl.kind not in _VALUE_KINDS
+            or decl.parent_path
+            or decl.file.endswith(_DECLARATION_FILES + _SCRIPT_SUFFIXES)
+        ):
+            return False
+        reach = resolver.facts(decl.file).get(FIELD, {})
+        if not reach.get("esm") or reach.get("cjs") or reach.get("eval"):
+            return False
+    return not _Namespaces(conn, resolver, declarations).escape()
+
+
+class _Namespaces:
+    """The modules whose namespace object may hold the symbol, and whether any escapes."""
+
+    def __init__(self, conn: sqlite3.Connection, resolver: Resolver, declarations: list[SymbolRow]) -> None:
+        self.conn = conn
+        self.resolver = resolver
+        self.ids = {d.id for d in declarations}
+        self.holding = {d.file for d in declarations}  # modules whose namespace may hold it
+        self._importers: dict[str, list[tuple[str, str, str]]] = {}
+
+    def escape(self) -> bool:
+        if self._unresolved_escape():
+            return True
+        self._close()
+        checked: set[str] = set()
+        for module in sorted(self.holding):
+            for path, _spec, _kind in self.importers(module):
+                if path in checked:
+                    continue
+                checked.add(path)
+                if self._escapes_in(path):
+                    return True
+        return False
+
+    def importers(self, module: str) -> list[tuple[str, str, str]]:
+        """``(importing file, specifier, kind)`` of every import that resolved to ``module``."""
+        found = self._importers.get(module)
+        if found is None:
+            found = self._importers[module] = [
+                (path, spec, kind)
+                for path, spec, kind in self.conn.execute(
+                    "SELECT f.path, i.module, i.kind FROM imports i JOIN files f ON f.id = i.file_id"
+                    " WHERE i.resolved_path = ?",
+                    (module,),
+                )
+            ]
+        return found
+
+    def _close(self) -> None:
+        """Grow ``holding`` to every module that re-exports the symbol or a namespace holding it."""
+        changed = True
+        while changed:
+            changed = False
+            for module in sorted(self.holding):
+                for path, _spec, kind in self.importers(module):
+                    if path not in self.holding and (kind == "star" or self._exports_holder(path)):
+                        self.holding.add(path)
+                        changed = True
+
+    def _exports_holder(self, path: str) -> bool:
+        exports = self.resolver.facts(path).get("exports", {})
+        return any(self._holds(self.resolver.resolve(path, chain), True) for chain in exports.values())
+
+    def _holds(self, entity: Entity, itself: bool) -> bool:
+        """Whether ``entity`` is a namespace object of a holding module (or, with ``itself``,
+        the symbol)."""
+        if entity is None:
+            return False
+        tag = entity[0]
+        if tag == "v":
+            return any(self._holds(alt, itself) for alt in entity[1])
+        if tag == "s" and itself and entity[1] in self.ids:
+            return True
+        module = self._namespace(entity)
+        return module is not None and module in self.holding
+
+    def _namespace(self, entity: tuple[Any, ...]) -> str | None:
+        """The module whose namespace object ``entity`` is (``import * as ns`` made a symbol
+        where it is re-exported)."""
+        if entity[0] == "m":
+            return str(entity[1])
+        if entity[0] != "s":
+            return None
+        sym = self.resolver.syms.get(entity[1])
+        if sym is None or sym.kind != "namespace":
+            return None
+        spec = self.resolver.facts(sym.path).get("nsimports", {}).get(sym.key)
+        module = self.resolver.module(sym.path, spec) if spec is not None else None
+        return str(module[1]) if module is not None and module[0] == "m" else None
+
+    def _escapes_in(self, path: str) -> bool:
+        """Whether ``path`` uses a holding namespace object as a value, or loads a holding
+        module other than into bindings (``f(require("m"))``, ``import("m").then``)."""
+        reach = self.resolver.facts(path).get(FIELD, {})
+        for spec in reach.get("loose", ()):
+            module = self.resolver.module(path, spec)
+            if module is not None and module[0] == "m" and module[1] in self.holding:
+                return True
+        return any(
+            self._holds(self.resolver.resolve(path, chain), False) for chain in reach.get("dynamic", ())
+        )
+
+    def _unresolved_escape(self) -> bool:
+        """An import no project file was found for (and that names no package) may be of a
+        holding module: a file that re-exports one holds, one that loads it loosely or uses its
+        bindings as values escapes; so does any ``import(name)`` with a computed specifier."""
+        if self.conn.execute(
+            "SELECT 1 FROM module_facts WHERE data LIKE ? LIMIT 1", (f'%"{FIELD}":{{%"anyload":1%',)
+        ).fetchone():
+            return True
+        rows = self.conn.execute(
+            "SELECT f.path, i.module, i.kind FROM imports i JOIN files f ON f.id = i.file_id"
+            " WHERE i.resolved_path IS NULL AND i.external = 0 AND f.language IN ('typescript', 'javascript')"
+        ).fetchall()
+        for path, spec, kind in rows:
+            if kind in ("star", "reexport"):
+                self.holding.add(path)
+                continue
+            reach = self.resolver.facts(path).get(FIELD, {})
+            if spec in reach.get("loose", ()) or any(
+                _rooted_at(chain, spec, self.resolver.facts(path)) for chain in reach.get("dynamic", ())
+            ):
+                return True
+        return False
+
+
+def _rooted_at(chain: str, spec: str, facts: dict[str, Any]) -> bool:
+    root = chain.partition("|")[0]
+    if root.startswith("I:"):
+        return root[2:].partition(":")[2] == spec
+    return root.startswith("P:") and facts.get("nsimports", {}).get(root[2:]) == spec

@@ -1,0 +1,213 @@
+"""What decides whether a string can reach a module-level binding of a TS/JS file (index side).
+
+A top-level binding of an ES module is no property of ``globalThis``: a string reaches it
+only through a module namespace object used as a value (``ns[k]``, ``Object.keys(ns)``,
+``f(ns)``, ``{...ns}``, ``keyof typeof ns``), a ``require``/``import()`` of its module, or a
+direct ``eval`` in its own file. The analyzer records per file (payload field ``reach``, see
+:data:`FIELD`): ``esm`` (the file has top-level import/export syntax), ``cjs`` (it reads the
+free ``module`` or ``exports``), ``eval`` (it names the free ``eval``), ``anyload`` (it calls
+``import()``/``require()`` with a computed specifier), ``loose``: the specifiers of modules it
+loads other than into bindings (``f(require("m"))``, ``import("m").then``, ``typeof
+import("m")``), and ``dynamic``: the chains of imported names and namespace bindings, possibly
+followed by static member reads (``I:z:zod|core``), that are used other than as a static
+member read's receiver, a callee, a type qualifier or an export specifier (those are followed
+through the export facts).
+:mod:`astmcp.query.string_reach` judges a symbol's string hits from these.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tree_sitter import Language, Node, Query, QueryCursor, Tree
+
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, MEMBER_NAMES, is_ident
+
+__all__ = ["FIELD", "ReachFacts", "bound_module"]
+
+FIELD = "reach"
+_MODULE_SYNTAX = frozenset({"import_statement", "export_statement"})
+# parents under which a name is a declaration or an export followed through the export facts
+_DECLARING = frozenset(
+    {
+        "import_specifier",
+        "import_clause",
+        "namespace_import",
+        "namespace_export",
+        "export_specifier",
+        "export_statement",
+    }
+)
+_FLAGS = {"eval": "eval", "module": "cjs", "exports": "cjs"}
+# wrappers that give their operand's value itself: `(ns).x`, `ns!.x`, `(ns as any).x`
+_SAME_VALUE = frozenset(
+    {"parenthesized_expression", "non_null_expression", "as_expression", "satisfies_expression"}
+)
+
+
+_LOADS = """
+(call_expression function: (import) arguments: (arguments) @args)
+(call_expression function: (identifier) @fn arguments: (arguments) @args (#eq? @fn "require"))
+"""
+_queries: dict[int, Query] = {}
+_FUNCTION_NODES = FUNCTIONS | FUNCTION_VALUES | {"method_definition"}
+
+
+def bound_module(value: Node | None, raw: bytes) -> str | None:
+    """The module of ``require("m")`` / ``await import("m")`` when that is a declarator's value:
+    the declared names are bound to the module's exports object (``I::m``), so their uses are
+    rows like an import's."""
+    if value is None:
+        return None
+    call = value
+    if value.type == "await_expression" and value.named_child_count == 1:
+        call = value.named_children[0]
+        if call.type != "call_expression" or _callee(call, raw) != "import" or not _in_function(value):
+            return None  # a module-level `const m = await import()` declares a symbol
+    elif value.type != "call_expression" or _callee(value, raw) != "require":
+        return None
+    args = call.child_by_field_name("arguments")
+    first = args.named_children[0] if args is not None and args.named_children else None
+    if first is None or first.type != "string":
+        return None
+    return raw[first.start_byte + 1 : first.end_byte - 1].decode("utf-8", errors="replace")
+
+
+def _in_function(node: Node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in _FUNCTION_NODES:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _callee(call: Node, raw: bytes) -> str | None:
+    fn = call.child_by_field_name("function")
+    if fn is None or fn.type not in ("import", "identifier"):
+        return None
+    return raw[fn.start_byte : fn.end_byte].decode("utf-8", errors="replace")
+
+
+class ReachFacts:
+    """Collects a file's ``reach`` facts while the analyzer writes its rows."""
+
+    def __init__(self, tree: Tree, raw: bytes, nsimports: dict[str, str]) -> None:
+        root = tree.root_node
+        self.nsimports = nsimports
+        self.flags: set[str] = set()
+        if any(child.type in _MODULE_SYNTAX for child in root.named_children):
+            self.flags.add("esm")
+        self.dynamic: set[str] = set()
+        self.loose: set[str] = set()  # modules loaded by `require`/`import()` other than into a binding
+        if b"require" in raw or b"import" in raw:
+            self._loads(tree.language, root, raw)
+
+    def _loads(self, language: Language, root: Node, raw: bytes) -> None:
+        query = _queries.get(id(language))
+        if query is None:
+            query = _queries[id(language)] = Query(language, _LOADS)
+        for args in QueryCursor(query).captures(root).get("args", []):
+            first = next((c for c in args.named_children if c.type != "comment"), None)
+            parts = first.named_children if first is not None and first.type == "string" else []
+            if len(parts) != 1 or parts[0].type != "string_fragment":
+                self.flags.add("anyload")  # `import(name)`: any module, ours too
+            elif args.parent is None or not _bound(args.parent, raw):
+                self.loose.add(raw[parts[0].start_byte : parts[0].end_byte].decode("utf-8", errors="replace"))
+
+    def unbound(self, name: str) -> None:
+        """A value name no scope binds (a global)."""
+        flag = _FLAGS.get(name)
+        if flag is not None:
+            self.flags.add(flag)
+
+    def note(self, node: Node, target: str, member: bool) -> None:
+        """A row's node and its chain: kept when it may stand for a namespace object used as a value."""
+        if not self._namespace_like(target):
+            return
+        if member:
+            parent = node.parent
+            if parent is None or parent.type not in ("member_expression", "nested_identifier"):
+                return  # a string key, a type name: the receiver's own row decides
+            node = parent
+        elif node.type not in ("identifier", "shorthand_property_identifier"):
+            return  # a type name is no value
+        if _dynamic(node):
+            self.dynamic.add(target)
+
+    def _namespace_like(self, target: str) -> bool:
+        """Only an import or a namespace binding followed by plain member names can be a
+        namespace object (any other step, ``()``, ``:``, ``[]``, leaves module space)."""
+        root, *steps = target.split("|")
+        if not (root.startswith("I:") or (root.startswith("P:") and root[2:] in self.nsimports)):
+            return False
+        return all(is_ident(step) for step in steps)
+
+    def payload(self) -> dict[str, Any] | None:
+        if not self.flags and not self.dynamic and not self.loose:
+            return None
+        out: dict[str, Any] = {flag: 1 for flag in sorted(self.flags)}
+        if self.dynamic:
+            out["dynamic"] = sorted(self.dynamic)
+        if self.loose:
+            out["loose"] = sorted(self.loose)
+        return out
+
+
+def _bound(call: Node, raw: bytes) -> bool:
+    """Whether a ``require``/``import()`` gives the module only to names bound to it
+    (``const m = …``, ``const { a, b: c } = …``, see :func:`bound_module`) or to a static member
+    read (``require("m").x``, ``(await import("m")).x``)."""
+    node = call
+    parent = node.parent
+    if _callee(call, raw) == "import":
+        if parent is None or parent.type != "await_expression":
+            return False  # a promise of the module, or a type (`typeof import("m")`)
+        node, parent = parent, parent.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        node, parent = parent, parent.parent
+    if parent is None:
+        return False
+    if parent.type == "member_expression":
+        prop = parent.child_by_field_name("property")
+        return parent.child_by_field_name("object") == node and prop is not None and prop.type in MEMBER_NAMES
+    if parent.type != "variable_declarator" or parent.child_by_field_name("value") != node:
+        return False
+    if bound_module(node, raw) is None:
+        return False
+    name = parent.child_by_field_name("name")
+    if name is None:
+        return False
+    if name.type == "identifier":
+        return True
+    return name.type == "object_pattern" and all(
+        part.type == "shorthand_property_identifier_pattern"
+        or (
+            part.type == "pair_pattern"
+            and (part.child_by_field_name("key") or part).type == "property_identifier"
+            and (part.child_by_field_name("value") or part).type == "identifier"
+        )
+        for part in name.named_children
+    )
+
+
+def _dynamic(node: Node) -> bool:
+    """Whether the value of ``node`` (a name or a static member read) is used as a value:
+    anything but the receiver of a static member read, a callee, a type qualifier or a
+    declaration/export specifier."""
+    parent = node.parent
+    while parent is not None and parent.type in _SAME_VALUE and parent.named_children[0] == node:
+        node, parent = parent, parent.parent
+    if parent is None:
+        return True
+    kind = parent.type
+    if kind == "member_expression":
+        prop = parent.child_by_field_name("property")
+        return parent.child_by_field_name("object") != node or prop is None or prop.type not in MEMBER_NAMES
+    if kind in ("nested_identifier", "nested_type_identifier"):
+        return parent.named_children[0] != node
+    if kind == "call_expression":
+        return parent.child_by_field_name("function") != node
+    if kind == "new_expression":
+        return parent.child_by_field_name("constructor") != node
+    return kind not in _DECLARING
