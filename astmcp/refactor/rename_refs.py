@@ -141,9 +141,20 @@ def destructuring_hits(
     conn: sqlite3.Connection, ws: Workspace, row: SymbolRow, known: set[tuple[str, int, int]]
 ) -> list[Hit]:
     """Name hits the index may lack: TS/JS destructuring that reads a property of the same name
-    (``const { old } = await import("./m")``) in files that mention the name."""
+    (``const { old } = await import("./m")``) in files that mention the name. One the index
+    resolved (to this symbol or, typed, to another: ``const { x } = this`` in another class) is
+    not one it lacks."""
     from astmcp.refactor.tsscopes import TsFile
 
+    known = known | {
+        (path, line, col)
+        for path, line, col in conn.execute(
+            "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE r.name = ? AND r.kind = 'attribute' AND r.symbol_id IS NOT NULL"
+            " AND r.confidence IN ('certain', 'likely')",
+            (row.name,),
+        )
+    }
     word = re.compile(rf"(?<![\w$]){re.escape(row.name)}(?![\w$])")
     hits: list[Hit] = []
     for (path,) in conn.execute("SELECT path FROM files WHERE language IN ('typescript', 'javascript')"):
