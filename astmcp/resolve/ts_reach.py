@@ -10,8 +10,9 @@ free ``module`` or ``exports``), ``eval`` (it names the free ``eval``), ``anyloa
 loads other than into bindings (``f(require("m"))``, ``import("m").then``, ``typeof
 import("m")``), and ``dynamic``: the chains of imported names and namespace bindings, possibly
 followed by static member reads (``I:z:zod|core``), that are used other than as a static
-member read's receiver, a callee, a type qualifier or an export specifier (those are followed
-through the export facts).
+member read's receiver, a callee, a type qualifier, a statement of its own or an export
+specifier (those are followed through the export facts); a declarator destructuring named
+members (``const { a } = ns``) uses each of them (``ns.a``) as a value.
 :mod:`astmcp.query.string_reach` judges a symbol's string hits from these.
 """
 
@@ -94,6 +95,7 @@ class ReachFacts:
 
     def __init__(self, tree: Tree, raw: bytes, nsimports: dict[str, str]) -> None:
         root = tree.root_node
+        self.raw = raw
         self.nsimports = nsimports
         self.flags: set[str] = set()
         if any(child.type in _MODULE_SYNTAX for child in root.named_children):
@@ -132,8 +134,11 @@ class ReachFacts:
             node = parent
         elif node.type not in ("identifier", "shorthand_property_identifier"):
             return  # a type name is no value
-        if _dynamic(node):
+        use = _use(node, self.raw)
+        if use == ():
             self.dynamic.add(target)
+        elif use is not None:
+            self.dynamic.update(f"{target}|{key}" for key in use)
 
     def _namespace_like(self, target: str) -> bool:
         """Only an import or a namespace binding followed by plain member names can be a
@@ -191,23 +196,45 @@ def _bound(call: Node, raw: bytes) -> bool:
     )
 
 
-def _dynamic(node: Node) -> bool:
-    """Whether the value of ``node`` (a name or a static member read) is used as a value:
-    anything but the receiver of a static member read, a callee, a type qualifier or a
-    declaration/export specifier."""
+def _use(node: Node, raw: bytes) -> tuple[str, ...] | None:
+    """How the value of ``node`` (a name or a static member read) is used: None when it is not
+    used as a value (the receiver of a static member read, a callee, a type qualifier, a
+    declaration or export specifier, a statement of its own); the member names a declarator
+    destructures from it (``const { a, b: c } = ns``: ``ns.a`` and ``ns.b`` are used as values);
+    else ``()``, the value itself."""
     parent = node.parent
     while parent is not None and parent.type in _SAME_VALUE and parent.named_children[0] == node:
         node, parent = parent, parent.parent
     if parent is None:
-        return True
+        return ()
     kind = parent.type
     if kind == "member_expression":
         prop = parent.child_by_field_name("property")
-        return parent.child_by_field_name("object") != node or prop is None or prop.type not in MEMBER_NAMES
+        static = (
+            parent.child_by_field_name("object") == node and prop is not None and prop.type in MEMBER_NAMES
+        )
+        return None if static else ()
     if kind in ("nested_identifier", "nested_type_identifier"):
-        return parent.named_children[0] != node
+        return None if parent.named_children[0] == node else ()
     if kind == "call_expression":
-        return parent.child_by_field_name("function") != node
+        return None if parent.child_by_field_name("function") == node else ()
     if kind == "new_expression":
-        return parent.child_by_field_name("constructor") != node
-    return kind not in _DECLARING
+        return None if parent.child_by_field_name("constructor") == node else ()
+    if kind == "variable_declarator" and parent.child_by_field_name("value") == node:
+        keys = _destructured(parent.child_by_field_name("name"), raw)
+        return keys if keys else ()
+    return None if kind in _DECLARING or kind == "expression_statement" else ()
+
+
+def _destructured(pattern: Node | None, raw: bytes) -> tuple[str, ...]:
+    """The member names an object pattern reads, when it reads only named members (no rest,
+    no computed key); else ``()``."""
+    if pattern is None or pattern.type != "object_pattern":
+        return ()
+    keys: list[str] = []
+    for part in pattern.named_children:
+        key = part.child_by_field_name("key") if part.type == "pair_pattern" else part
+        if key is None or key.type not in ("shorthand_property_identifier_pattern", "property_identifier"):
+            return ()
+        keys.append(raw[key.start_byte : key.end_byte].decode("utf-8", errors="replace"))
+    return tuple(keys)

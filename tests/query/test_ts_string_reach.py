@@ -28,6 +28,7 @@ def _string_hits(caller: Any, root: Path, files: dict[str, str], selector: str =
         'import * as lib from "./index";\nlib.string();\nlib.ns.string();\nlib.z.string();\n',
         'import { z } from "./index";\nimport zz from "./index";\nz.string();\nzz.string();\n',
         'import * as a from "./a";\nexport { a };\n',  # re-exported, and nobody imports it
+        'import * as lib from "./index";\nconst { string: s } = lib;\ns();\nlib;\n',
         'export async function f() {\n  const m = await import("./a");\n  return m.string();\n}\n',
         'export async function f() {\n  const { string: s } = await import("./index");\n  return s();\n}\n',
     ],
@@ -52,6 +53,7 @@ def test_strings_are_no_hits_when_every_namespace_is_read_by_static_names(
         'import * as lib from "./index";\nexport const keys = Object.keys(lib.ns);\n',
         'import { z } from "./index";\nexport const keys = Object.keys(z);\n',
         'import zz from "./index";\nfor (const k in zz) console.log(k);\n',
+        'import * as lib from "./index";\nconst { ns } = lib;\nexport const keys = Object.keys(ns);\n',
         'export const p = import("./index").then((m) => m);\n',
         "export const load = (name: string) => import(name);\n",  # any module, this one too
         'export async function f(k: string) {\n  const m = await import("./a");\n  return (m as any)[k];\n}\n',

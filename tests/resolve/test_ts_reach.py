@@ -25,7 +25,7 @@ def _reach(body: str, head: str = _HEAD) -> dict[str, Any]:
 @pytest.mark.parametrize(
     "body",
     [
-        "ns.a(); new ns.C(); ns.a.b();",
+        "ns.a(); new ns.C(); ns.a.b(); ns; ns.sub;",
         "type T = ns.T; let v: ns.a.T;",
         "(ns).a(); ns!.a(); (ns as any).a(); ns?.a();",
         "z.core.regexes.string();",
@@ -49,7 +49,9 @@ def test_static_member_reads_callees_qualifiers_and_exports_are_no_escape(body: 
         ("const o = { ...ns };", _NS),
         ("const o = { ns };", _NS),
         ("for (const k in ns) {}", _NS),
-        ("const { a, b } = ns;", _NS),
+        ("const { a, b: c } = ns;", f"{_NS}|b"),
+        ("const { a, ...rest } = ns;", _NS),
+        ("const { [k]: v } = ns;", _NS),
         ("const y = ns;", _NS),
         ("const get = () => ns;", _NS),
         ("function g() { return ns; }", _NS),
@@ -62,7 +64,7 @@ def test_static_member_reads_callees_qualifiers_and_exports_are_no_escape(body: 
         ("import B = ns;", _NS),  # an alias's uses are not followed
         ("import A = ns.sub;", f"{_NS}|sub"),
         ("Object.keys(z.core);", "I:z:./z|core"),
-        ("const { regexes } = z.core;", "I:z:./z|core"),
+        ("const { regexes } = z.core;", "I:z:./z|core|regexes"),
         ("async function f() { const m = await import('./m'); g(m); }", "I::./m"),
     ],
 )
