@@ -11,6 +11,7 @@ __all__ = [
     "ARRAY_METHODS",
     "ARRAY_RESULTS",
     "ARRAY_TAKERS",
+    "GLOBAL_OBJECTS",
     "JS_LIBRARY_MEMBERS",
     "MAP_METHODS",
 ]
@@ -191,3 +192,31 @@ ARRAY_METHODS = frozenset(ARRAY_RESULTS) | frozenset(ARRAY_CALLBACKS) | ARRAY_TA
 # Methods of ``Map<K, V>`` the linker follows: ``get`` gives a V, ``values``/``keys``/``entries`` iterate
 # the values, keys, entries, ``forEach((value, key) => …)``.
 MAP_METHODS = frozenset({"entries", "forEach", "get", "keys", "values"})
+
+
+# Standard global objects and classes (ES2023 + the web platform's common ones) whose members and
+# instances' members belong to the library: `Object.create`, `JSON.parse`, `new URL(u).href`.
+# Left out: the global object itself (`globalThis`, `window`, `self`, `global`), `document`
+# and `process`, whose types projects commonly extend (`declare global { var x }`, `ProcessEnv`).
+GLOBAL_OBJECTS = frozenset(
+    [
+        "Object", "Function", "Array", "Math", "JSON", "Reflect", "Promise", "Number", "String",
+        "Boolean", "Symbol", "BigInt", "Date", "RegExp", "Error", "TypeError", "RangeError",
+        "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError", "Map", "Set",
+        "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry", "Proxy", "Intl", "ArrayBuffer",
+        "SharedArrayBuffer", "DataView", "Atomics", "Int8Array", "Uint8Array", "Uint8ClampedArray",
+        "Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array",
+        "BigInt64Array", "BigUint64Array", "console", "URL", "URLSearchParams", "TextEncoder",
+        "TextDecoder", "AbortController", "AbortSignal", "Headers", "Request", "Response",
+        "FormData", "Blob", "XMLHttpRequest", "WebSocket", "EventTarget", "Event", "CustomEvent",
+        "performance", "crypto", "navigator", "location", "localStorage", "sessionStorage",
+    ]
+)  # fmt: skip
+
+
+def global_type_names(name: str) -> tuple[str, ...]:
+    """The library interfaces a project would declare to extend the global ``name`` (its
+    constructor's and its instances'): declaring one of them makes its members the project's."""
+    if name == "console":
+        return ("Console", "console")
+    return (name, f"{name}Constructor")

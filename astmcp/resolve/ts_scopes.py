@@ -33,9 +33,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from astmcp.resolve.ts_library import GLOBAL_OBJECTS
+
 Desc = tuple[Any, ...] | None
 
 _MAX_DEPTH = 24
+GLOBAL = "G:"  # chain head: a standard global object (`G:Object`)
 
 
 class Binding:
@@ -127,8 +130,8 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         return chain
     if tag == "n":
         binding = desc[1].lookup(desc[2])
-        if binding is None:
-            return None
+        if binding is None:  # a global: a standard one's members are the library's
+            return f"{GLOBAL}{desc[2]}" if desc[2] in GLOBAL_OBJECTS else None
         if binding.chain is not None:
             found: str = binding.chain
             return found

@@ -35,11 +35,22 @@ from astmcp.resolve.ts_descriptors import INDEXED
 from astmcp.resolve.ts_fact_state import is_ident
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
-from astmcp.resolve.ts_library import ARRAY_METHODS, ARRAY_TAKERS, MAP_METHODS
+from astmcp.resolve.ts_library import (
+    ARRAY_METHODS,
+    ARRAY_TAKERS,
+    GLOBAL_OBJECTS,
+    MAP_METHODS,
+    global_type_names,
+)
+from astmcp.resolve.ts_scopes import GLOBAL
 from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import CALLABLE, CLASSLIKE, TYPED, Entity, Subst, Sym, Table, TypeSteps, frozen
 
 _LANGUAGES = ("typescript", "javascript")
+# The library interfaces a project may extend for the standard globals (`declare global {
+# interface SymbolConstructor { … } }`), and the link_deps key of the files that read one.
+_GLOBAL_TYPES = frozenset(t for name in GLOBAL_OBJECTS for t in global_type_names(name))
+_GLOBAL_DEP = f"{GLOBAL}*"
 _EDGE_KIND = {
     "call": "calls",
     "import": "imports",
@@ -72,6 +83,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         self._specs: dict[str, dict[str, tuple[str | None, int]]] = {}
         self.syms: dict[int, Sym] = {}
         self._alias_depth = 0
+        self._extended: frozenset[str] | None = None
         # A result cut short by a cycle (a barrel re-exporting a module that imports it) is kept
         # too: recomputing it for every caller is exponential in the cycle's length.
         Tracking.__init__(self, keep_cut_short=True)
@@ -180,6 +192,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if chain.startswith("U:"):
             alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
             return ("v", tuple(self.resolve(path, alt) if alt else None for alt in alternatives))
+        if chain.startswith(GLOBAL):  # a standard global: the library's, unless the project extends it
+            self.deps.add(_GLOBAL_DEP)
+            name = chain[len(GLOBAL) :]
+            return None if self.extended_globals() & set(global_type_names(name)) else ("x", name)
         if chain.startswith("I:"):
             name, _, spec = chain[2:].partition(":")
             module = self.module(path, spec)
@@ -187,6 +203,20 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return module
             return self.member(module, name)
         return None
+
+    def extended_globals(self) -> frozenset[str]:
+        """The library interfaces of standard globals the project declares (augments) itself."""
+        if self._extended is None:
+            marks = ",".join("?" * len(_GLOBAL_TYPES))
+            self._extended = frozenset(
+                row[0]
+                for row in self.conn.execute(
+                    f"SELECT DISTINCT s.name FROM symbols s JOIN files f ON f.id = s.file_id"
+                    f" WHERE s.name IN ({marks}) AND f.language IN (?, ?)",
+                    (*sorted(_GLOBAL_TYPES), *_LANGUAGES),
+                )
+            )
+        return self._extended
 
     def module(self, path: str, spec: str) -> Entity:
         resolved, external = self.specs(path).get(spec, (None, 0))
@@ -512,6 +542,8 @@ class TsLinker:
                         reshaped.append(f"{path}::{name}")
             else:
                 reshaped.append(path)
+            if old_digest != digest and ({"global", *_GLOBAL_TYPES} & (old_names.keys() | names.keys())):
+                reshaped.append(_GLOBAL_DEP)  # a standard global's type extended (or no longer)
             record = json.dumps([digest, [sym.id for sym in syms], rest, names], separators=(",", ":"))
             conn.execute(
                 "INSERT OR REPLACE INTO module_facts(path, data, symbols) VALUES (?, ?, ?)",

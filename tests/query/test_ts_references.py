@@ -63,6 +63,37 @@ def test_an_edit_to_an_imported_file_relinks_its_importers(fixture_project: Call
     assert after == {(f, line + 2 if f == "src/lib/core.ts" else line) for f, line in before}
 
 
+def test_extending_a_standard_global_relinks_its_readers(tmp_path: Path) -> None:
+    """`Symbol.observable` is the library's until a file declares `interface SymbolConstructor`
+    in `declare global`; then it may be the project's member (a name hit), in every reader."""
+    root = tmp_path / "globals"
+    root.mkdir()
+    (root / "interop.ts").write_text("export class Interop {\n  observable = 1;\n}\n", encoding="utf-8")
+    (root / "use.ts").write_text("export const key = Symbol.observable;\n", encoding="utf-8")
+    types = root / "types.ts"
+    types.write_text("export type Id = string;\n", encoding="utf-8")
+    ws = Workspace(root)
+    try:
+        selector = SymbolTarget(selector="interop.ts::Interop.observable")
+
+        def hits() -> set[tuple[str, int]]:
+            conn = ws.db()
+            found = collect_references(ws, conn, resolve_symbol(ws, conn, selector))
+            return {(r.file, r.line) for r in found if not r.is_declaration}
+
+        before = hits()
+        types.write_text(
+            "export type Id = string;\n"
+            "declare global {\n  interface SymbolConstructor {\n    readonly observable: symbol;\n  }\n}\n",
+            encoding="utf-8",
+        )
+        after = hits()
+    finally:
+        ws.index.close()
+    assert before == set()
+    assert after == {("use.ts", 1)}
+
+
 def test_an_edit_to_a_type_parameter_default_relinks_the_callers(
     fixture_project: Callable[[str], Path],
 ) -> None:
