@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from astmcp.config import Config
+from astmcp.index.listing import RACY_NS
 from astmcp.index.store import (
     LOCK_TIMEOUT_S,
     PER_FILE_TABLES,
@@ -32,13 +33,10 @@ from astmcp.index.store import (
     open_reader,
     state_dir,
 )
-from astmcp.index.walker import WalkEntry, walk
+from astmcp.index.walker import WalkEntry, Walker
 from astmcp.lang import ANALYZERS, extract_file
 from astmcp.model import DiagnosticFact, FileFacts, ImportFact, Span, SymbolFact
 
-# A file whose mtime is this close to the moment it was indexed may change again
-# within the same timestamp tick; such files are re-hashed on the next refresh.
-_RACY_NS = 2_000_000_000
 _PARALLEL_THRESHOLD = 200
 
 # progress(phase, done, total): "parse" as files are parsed, "link" once before the
@@ -57,7 +55,7 @@ class Changes:
     # Facts of the changed files (path -> facts), including analyzer payloads in .extra.
     facts: dict[str, FileFacts] = field(default_factory=dict)
     # The project root (linkers read config files), and whether a config file that
-    # steers resolution (walker.is_config_file) was added, removed or edited.
+    # steers resolution (listing.is_config_file) was added, removed or edited.
     root: Path | None = None
     configs: list[str] = field(default_factory=list)  # every such config file, project-relative
     configs_changed: bool = False
@@ -167,9 +165,36 @@ _FLAT_CLASSES = (Span, SymbolFact, ImportFact, DiagnosticFact, FileFacts, WalkEn
 _DISPATCH: dict[type, Any] = {**copyreg.dispatch_table, **{cls: _flat_reducer(cls) for cls in _FLAT_CLASSES}}
 
 
-def _fingerprint(entries: list[WalkEntry]) -> str:
-    listing = "\n".join(f"{e.path}\0{e.size}\0{e.mtime_ns}" for e in entries)
-    return hashlib.sha256(listing.encode("utf-8", "surrogateescape")).hexdigest()
+# path -> (size, mtime_ns, hashed_ns, sha256) of a config file when its content was last hashed
+_ConfigHashes = dict[str, tuple[int, int, int, str]]
+
+
+def _config_fingerprint(root: Path, entries: list[WalkEntry], hashes: _ConfigHashes) -> str:
+    """A digest of the config files' paths and contents. A file's hash is reused while its
+    size and mtime are unchanged and it was hashed outside the racy window, so an edit that
+    keeps both (same size, same timestamp tick) is still seen; ``hashes`` is updated."""
+    parts: list[str] = []
+    kept: _ConfigHashes = {}
+    for entry in entries:
+        old = hashes.get(entry.path)
+        if (
+            old is not None
+            and (old[0], old[1]) == (entry.size, entry.mtime_ns)
+            and entry.mtime_ns < old[2] - RACY_NS
+        ):
+            kept[entry.path] = old
+        else:
+            hashed_ns = time.time_ns()
+            try:
+                with open(os.path.join(root, entry.path), "rb") as handle:
+                    sha = hashlib.sha256(handle.read()).hexdigest()
+            except OSError:
+                sha = ""
+            kept[entry.path] = (entry.size, entry.mtime_ns, hashed_ns, sha)
+        parts.append(f"{entry.path}\0{kept[entry.path][3]}")
+    hashes.clear()
+    hashes.update(kept)
+    return hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def _worker_modules() -> list[str]:
@@ -198,6 +223,12 @@ class Index:
         self._lock = threading.RLock()
         self._lock_path = state_dir(root) / "refresh.lock"
         self._reader: sqlite3.Connection | None = None
+        self._walker = Walker(root, config)
+        # The files table as of ``_known_version`` (PRAGMA data_version: it moves when another
+        # connection commits); dropped before this connection writes.
+        self._known: dict[str, tuple[int, int, str, int]] | None = None
+        self._known_version = -1
+        self._config_hashes: _ConfigHashes = {}
 
     @property
     def reader(self) -> sqlite3.Connection:
@@ -228,27 +259,31 @@ class Index:
 
     def _refresh(self, full: bool, progress: Progress | None) -> RefreshStats:
         t0 = time.perf_counter()
-        walked = walk(self.root, self.config)
-        known = {
-            row[0]: (row[1], row[2], row[3], row[4])
-            for row in self.conn.execute("SELECT path, size, mtime_ns, sha256, indexed_ns FROM files")
-        }
+        if self._walker.config is not self.config:
+            self._walker = Walker(self.root, self.config)
+        walked = self._walker.walk()
+        known = self._known_files()
         jobs: list[tuple[WalkEntry, str | None]] = []
+        found = 0
         for entry in walked.files:
             old = known.get(entry.path)
-            if full or old is None:
+            if old is None:
                 jobs.append((entry, None))
                 continue
+            found += 1
             size, mtime_ns, sha, indexed_ns = old
-            racy = mtime_ns >= indexed_ns - _RACY_NS
-            if size != entry.size or mtime_ns != entry.mtime_ns or racy:
-                jobs.append((entry, sha))
-        present = {e.path for e in walked.files}
-        removed = [path for path in known if path not in present]
+            if full:
+                jobs.append((entry, None))
+            elif size != entry.size or mtime_ns != entry.mtime_ns or mtime_ns >= indexed_ns - RACY_NS:
+                jobs.append((entry, sha))  # changed, or racy: re-hashed
+        removed: list[str] = []
+        if found != len(known):  # walked paths are unique: every known one was found otherwise
+            present = {e.path for e in walked.files}
+            removed = [path for path in known if path not in present]
         t1 = time.perf_counter()
         parsed = self._parse(jobs, progress)
         t2 = time.perf_counter()
-        configs = _fingerprint(walked.configs)
+        configs = _config_fingerprint(self.root, walked.configs, self._config_hashes)
         stored = self.conn.execute("SELECT value FROM meta WHERE key = 'config_fingerprint'").fetchone()
         changes = Changes(full=full, root=self.root, configs=[e.path for e in walked.configs])
         changes.configs_changed = stored is None or stored[0] != configs
@@ -279,6 +314,17 @@ class Index:
         if progress:
             progress("done", stats.parsed, stats.files)
         return stats
+
+    def _known_files(self) -> dict[str, tuple[int, int, str, int]]:
+        """path -> (size, mtime_ns, sha256, indexed_ns) of every indexed file."""
+        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        if self._known is None or version != self._known_version:
+            self._known = {
+                row[0]: (row[1], row[2], row[3], row[4])
+                for row in self.conn.execute("SELECT path, size, mtime_ns, sha256, indexed_ns FROM files")
+            }
+            self._known_version = version
+        return self._known
 
     def _parse(self, jobs: list[tuple[WalkEntry, str | None]], progress: Progress | None) -> list[_Parsed]:
         root = str(self.root)
@@ -316,6 +362,7 @@ class Index:
     ) -> None:
         conn = self.conn
         now = time.time_ns()
+        self._known = None  # this connection's own commits leave data_version as it is
         conn.execute("BEGIN IMMEDIATE")
         try:
             for path in removed:

@@ -1,49 +1,29 @@
 """Find the project's source files: nested .gitignore, fixed skips, limits.
 
 Symlinks are never followed (a link cannot lead the index out of the root or
-into a loop); every file passed over is counted by reason.
+into a loop); every file passed over is counted by reason. Every query walks the
+tree again, so a :class:`Walker` keeps what a walk can safely reuse: folder
+listings while the folder's stat is unchanged (listing.py), compiled .gitignore
+rules while their text is. Every source and config file is stat'ed every time.
 """
 
 from __future__ import annotations
 
+import operator
 import os
 import re
-import stat
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 from typing import TYPE_CHECKING
 
 from astmcp.config import Config
-from astmcp.model import LANGUAGE_BY_SUFFIX
+from astmcp.index.listing import Listing, Listings
 
 if TYPE_CHECKING:
     import pathspec
-
-ALWAYS_SKIPPED_DIRS = frozenset(
-    {
-        ".git",
-        ".hg",
-        ".svn",
-        ".astmcp",
-        "node_modules",
-        "__pycache__",
-        ".venv",
-        "venv",
-        ".tox",
-        ".nox",
-        ".mypy_cache",
-        ".pytest_cache",
-        ".ruff_cache",
-        ".hypothesis",
-        "site-packages",
-        ".eggs",
-        ".cache",
-        ".next",
-        ".turbo",
-    }
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,22 +40,6 @@ class WalkResult:
     skipped: Counter[str] = field(default_factory=Counter)
     # Files that change how imports resolve (language "config"; see is_config_file).
     configs: list[WalkEntry] = field(default_factory=list)
-
-
-CONFIG_FILES = frozenset(
-    {"package.json", "pnpm-workspace.yaml", "pyproject.toml", "setup.cfg", ".astmcp.toml"}
-)
-
-
-def is_config_file(name: str) -> bool:
-    """package.json, pnpm-workspace.yaml, tsconfig*/jsconfig*.json, pyproject.toml, setup.cfg, .astmcp.toml."""
-    return name in CONFIG_FILES or (name.startswith(("tsconfig", "jsconfig")) and name.endswith(".json"))
-
-
-def language_of(name: str) -> str | None:
-    # ".d.ts", ".d.mts" and ".d.cts" end in a TypeScript suffix already.
-    dot = name.rfind(".")
-    return LANGUAGE_BY_SUFFIX.get(name[dot:]) if dot > 0 else None
 
 
 class _Rules:
@@ -97,6 +61,7 @@ class _Rules:
         return self.spec.check_file(path).include
 
 
+_Specs = tuple[tuple[str, _Rules], ...]  # (folder, its rules), outermost first
 _GROUP_NAME = re.compile(r"(?<!\\)\(\?P<\w+>")
 
 
@@ -116,23 +81,13 @@ def _combine(spec: pathspec.GitIgnoreSpec) -> re.Pattern[str] | None:
         return None
 
 
-def _load_ignore(directory: str) -> _Rules | None:
-    try:
-        with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
-    except OSError:
-        return None
-    spec = _gitignore_spec(lines)
-    return _Rules(spec) if len(spec) else None
-
-
 def _gitignore_spec(lines: Iterable[str]) -> pathspec.GitIgnoreSpec:
     import pathspec  # only trees with a .gitignore (or excludes) pay for the import
 
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
-def _ignored(specs: list[tuple[str, _Rules]], rel: str, is_dir: bool) -> bool:
+def _ignored(specs: _Specs, rel: str, is_dir: bool) -> bool:
     """Deepest .gitignore with an opinion wins, as in git."""
     probe_suffix = "/" if is_dir else ""
     for base, rules in reversed(specs):
@@ -144,107 +99,153 @@ def _ignored(specs: list[tuple[str, _Rules]], rel: str, is_dir: bool) -> bool:
 
 
 def walk(root: Path, config: Config) -> WalkResult:
-    result = WalkResult()
-    root_str = str(root)
-    specs: list[tuple[str, _Rules]] = []
-    if config.exclude:
-        specs.append(("", _Rules(_gitignore_spec(config.exclude))))
-    _walk_dir(root_str, "", specs, config, result)
-    result.files.sort(key=lambda e: e.path)
-    return result
+    return Walker(root, config).walk()
 
 
-def _walk_dir(
-    directory: str,
-    rel_dir: str,
-    specs: list[tuple[str, _Rules]],
-    config: Config,
-    result: WalkResult,
-) -> None:
-    # One scandir per folder; entry types come from d_type, so only source files
-    # cost a stat() (a no-change refresh is mostly this loop).
-    try:
-        with os.scandir(directory) as scan:
-            entries = list(scan)
-    except OSError:
-        result.skipped["unreadable"] += 1
-        return
-    names = {entry.name for entry in entries}
-    if rel_dir and "pyvenv.cfg" in names:  # a virtualenv under any name
-        result.skipped["excluded_dir"] += 1
-        return
-    if ".gitignore" in names:
-        local = _load_ignore(directory)
-        if local is not None:
-            specs = [*specs, (rel_dir, local)]
-    subdirs: list[tuple[str, str]] = []
-    sources: list[tuple[str, str, os.DirEntry[str]]] = []
-    prefix = f"{rel_dir}/" if rel_dir else ""
-    suffixes = LANGUAGE_BY_SUFFIX
-    for entry in entries:  # hot: every entry of the tree on every refresh
-        name = entry.name
-        try:
-            is_dir = entry.is_dir(follow_symlinks=False)  # False for a link to a folder
-            is_link = not is_dir and entry.is_symlink()
-        except OSError:
-            result.skipped["unreadable"] += 1
-            continue
-        if is_dir:
-            if name == ".astmcp":  # our own state: not a skip worth reporting
+@dataclass(frozen=True, slots=True)
+class _Kept:
+    """A folder's listing with the .gitignore rules in force applied."""
+
+    listing: Listing
+    specs: _Specs  # the rules it was decided under (compared by identity of each _Rules)
+    sources: tuple[tuple[str, str], ...]  # (language, name) not ignored
+    subdirs: tuple[str, ...]  # not ignored
+    ignored_files: int
+    ignored_dirs: tuple[str, ...]
+
+
+class Walker:
+    """Walks one tree, again on every refresh. What a walk reuses from the previous one: folder
+    listings while the folder's stat is unchanged (listing.Listings), compiled .gitignore rules
+    while their text is, and the rules' verdicts while both are. Every source and config file
+    is stat'ed on every walk (an edit in place leaves its folder's stat alone)."""
+
+    __slots__ = (
+        "_base",
+        "_entries",
+        "_kept",
+        "_listings",
+        "_previous_entries",
+        "_previous_kept",
+        "_previous_rules",
+        "_rules",
+        "config",
+        "root",
+    )
+
+    def __init__(self, root: Path, config: Config) -> None:
+        self.root = root
+        self.config = config
+        self._base: _Specs = ()
+        if config.exclude:
+            self._base = (("", _Rules(_gitignore_spec(config.exclude))),)
+        self._listings = Listings()
+        # Each cache keeps what the last walk used: the previous walk's, and this walk's so far.
+        self._previous_rules: dict[str, _Rules | None] = {}  # by .gitignore text
+        self._rules: dict[str, _Rules | None] = {}
+        self._previous_kept: dict[str, _Kept] = {}  # by folder
+        self._kept: dict[str, _Kept] = {}
+        self._previous_entries: dict[str, WalkEntry] = {}  # by path, while size and mtime hold
+        self._entries: dict[str, WalkEntry] = {}
+
+    def walk(self) -> WalkResult:
+        result = WalkResult()
+        self._listings.begin()
+        self._previous_rules, self._rules = self._rules, {}
+        self._previous_kept, self._kept = self._kept, {}
+        self._previous_entries, self._entries = self._entries, {}
+        self._walk_dir(str(self.root), "", self._base, result)
+        result.files.sort(key=_PATH)
+        return result
+
+    def _walk_dir(self, directory: str, rel_dir: str, specs: _Specs, result: WalkResult) -> None:
+        listing = self._listings.get(directory)
+        skipped = result.skipped
+        if listing is None:
+            skipped["unreadable"] += 1
+            return
+        if rel_dir and listing.venv:  # a virtualenv under any name
+            skipped["excluded_dir"] += 1
+            return
+        if listing.gitignore:
+            local = self._ignore_rules(directory)
+            if local is not None:
+                specs = (*specs, (rel_dir, local))
+        for reason, count in listing.skipped:
+            skipped[reason] += count
+        prefix = f"{rel_dir}/" if rel_dir else ""
+        kept = self._apply_rules(directory, prefix, listing, specs)
+        if kept.ignored_files:
+            skipped["ignored"] += kept.ignored_files
+        base = directory + os.sep
+        config = self.config
+        files = result.files
+        previous = self._previous_entries
+        entries = self._entries
+        for language, name in kept.sources:  # hot: every source file on every refresh
+            try:
+                st = os.stat(base + name, follow_symlinks=False)
+            except OSError:
+                skipped["unreadable"] += 1
+                continue
+            if not S_ISREG(st.st_mode):
                 continue
             rel = prefix + name
-            if name in ALWAYS_SKIPPED_DIRS:
-                result.skipped["excluded_dir"] += 1
-            elif specs and _ignored(specs, rel, True):
-                # A virtualenv is counted as such even where .gitignore also names it.
-                venv = os.path.exists(os.path.join(entry.path, "pyvenv.cfg"))
-                result.skipped["excluded_dir" if venv else "ignored"] += 1
-            else:
-                subdirs.append((name, rel))
-            continue
-        dot = name.rfind(".")
-        language = suffixes.get(name[dot:]) if dot > 0 else None
-        if is_link:
-            if language is not None or _is_dir_link(entry):
-                result.skipped["symlink"] += 1
-            continue
-        if language is not None:
-            sources.append((language, prefix + name, entry))
-        elif is_config_file(name):
-            sources.append(("config", prefix + name, entry))
-    sources.sort(key=_by_rel)
-    for language, rel, entry in sources:
+            size = st.st_size
+            entry = previous.get(rel)
+            if entry is None or entry.size != size or entry.mtime_ns != st.st_mtime_ns:
+                entry = WalkEntry(rel, size, st.st_mtime_ns, language)
+            entries[rel] = entry
+            if language == "config":
+                result.configs.append(entry)
+                continue
+            if size > config.max_file_bytes:
+                skipped["too_large"] += 1
+                continue
+            if len(files) >= config.max_files:
+                skipped["file_limit"] += 1
+                continue
+            files.append(entry)
+        for name in kept.ignored_dirs:
+            # A virtualenv is counted as such even where .gitignore also names it.
+            venv = os.path.exists(os.path.join(directory, name, "pyvenv.cfg"))
+            skipped["excluded_dir" if venv else "ignored"] += 1
+        for name in kept.subdirs:
+            self._walk_dir(base + name, prefix + name, specs, result)
+
+    def _apply_rules(self, directory: str, prefix: str, listing: Listing, specs: _Specs) -> _Kept:
+        kept = self._previous_kept.get(directory)
+        if kept is None or kept.listing is not listing or kept.specs != specs:
+            sources: list[tuple[str, str]] = []
+            for source in listing.sources:
+                if not (specs and _ignored(specs, prefix + source[1], False)):
+                    sources.append(source)
+            subdirs: list[str] = []
+            ignored_dirs: list[str] = []
+            for name in listing.subdirs:
+                (ignored_dirs if specs and _ignored(specs, prefix + name, True) else subdirs).append(name)
+            ignored_files = len(listing.sources) - len(sources)
+            kept = _Kept(listing, specs, tuple(sources), tuple(subdirs), ignored_files, tuple(ignored_dirs))
+        self._kept[directory] = kept
+        return kept
+
+    def _ignore_rules(self, directory: str) -> _Rules | None:
+        """The folder's .gitignore rules; read on every walk (an edit in place leaves the folder's
+        stat alone), compiled again only when the text changed."""
         try:
-            st = entry.stat(follow_symlinks=False)
+            with open(os.path.join(directory, ".gitignore"), encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
         except OSError:
-            result.skipped["unreadable"] += 1
-            continue
-        if not stat.S_ISREG(st.st_mode):
-            continue
-        if specs and _ignored(specs, rel, False):
-            result.skipped["ignored"] += 1
-            continue
-        if language == "config":
-            result.configs.append(WalkEntry(rel, st.st_size, st.st_mtime_ns, language))
-            continue
-        if st.st_size > config.max_file_bytes:
-            result.skipped["too_large"] += 1
-            continue
-        if len(result.files) >= config.max_files:
-            result.skipped["file_limit"] += 1
-            continue
-        result.files.append(WalkEntry(rel, st.st_size, st.st_mtime_ns, language))
-    subdirs.sort()
-    for name, rel in subdirs:
-        _walk_dir(os.path.join(directory, name), rel, specs, config, result)
+            return None
+        if text in self._rules:
+            return self._rules[text]
+        if text in self._previous_rules:
+            rules = self._previous_rules[text]
+        else:
+            spec = _gitignore_spec(text.splitlines())
+            rules = _Rules(spec) if len(spec) else None
+        self._rules[text] = rules
+        return rules
 
 
-def _by_rel(item: tuple[str, str, os.DirEntry[str]]) -> str:
-    return item[1]
-
-
-def _is_dir_link(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_dir(follow_symlinks=True)
-    except OSError:
-        return False
+_PATH = operator.attrgetter("path")
