@@ -6,9 +6,11 @@ only through a module namespace object used as a value (``ns[k]``, ``Object.keys
 direct ``eval`` in its own file. The analyzer records per file (payload field ``reach``, see
 :data:`FIELD`): ``esm`` (the file has top-level import/export syntax), ``cjs`` (it reads the
 free ``module`` or ``exports``), ``eval`` (it names the free ``eval``), ``anyload`` (it calls
-``import()``/``require()`` with a computed specifier), ``loose``: the specifiers of modules it
-loads other than into bindings (``f(require("m"))``, ``import("m").then``, ``typeof
-import("m")``), and ``dynamic``: the chains of imported names and namespace bindings, possibly
+``import()``/``require()`` with a computed specifier, or names a loader that hands out
+namespaces by pattern or to a test double: ``import.meta.glob``, ``require.context``,
+``vi.importActual``, ``jest.requireActual``, a mock factory's ``importOriginal``), ``loose``:
+the specifiers of modules it loads other than into bindings (``f(require("m"))``,
+``import("m").then``, ``typeof import("m")``), and ``dynamic``: the chains of imported names and namespace bindings, possibly
 followed by static member reads (``I:z:zod|core``), that are used other than as a static
 member read's receiver, a callee, a type qualifier, a statement of its own or an export
 specifier (those are followed through the export facts); a declarator destructuring named
@@ -51,6 +53,17 @@ _LOADS = """
 (call_expression function: (identifier) @fn arguments: (arguments) @args (#eq? @fn "require"))
 """
 _queries: dict[int, Query] = {}
+# loaders that hand out namespace objects of modules a pattern or a test double names
+_PATTERN_LOADERS = (
+    b"import.meta.glob",
+    b"require.context",
+    b"webpackContext",
+    b"importOriginal",
+    b"importActual",
+    b"requireActual",
+    b"importMock",
+    b"requireMock",
+)
 _FUNCTION_NODES = FUNCTIONS | FUNCTION_VALUES | {"method_definition"}
 
 
@@ -104,6 +117,8 @@ class ReachFacts:
         self.loose: set[str] = set()  # modules loaded by `require`/`import()` other than into a binding
         if b"require" in raw or b"import" in raw:
             self._loads(tree.language, root, raw)
+        if any(loader in raw for loader in _PATTERN_LOADERS):
+            self.flags.add("anyload")
 
     def _loads(self, language: Language, root: Node, raw: bytes) -> None:
         query = _queries.get(id(language))

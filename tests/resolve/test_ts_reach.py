@@ -91,6 +91,10 @@ def test_a_module_loaded_other_than_into_bindings_is_loose(body: str) -> None:
 def test_a_computed_module_specifier_is_flagged() -> None:
     assert _reach("async function f(p: string) { await import(p); }", head="") == {"anyload": 1}
     assert _reach("const m = require(name);", head="") == {"anyload": 1}
+    glob = 'export const routes = import.meta.glob("./routes/*.ts", { eager: true });'
+    assert _reach(glob, head="") == {"anyload": 1, "esm": 1}
+    mock = 'vi.mock("./m", async (importOriginal) => ({ ...(await importOriginal()) }));'
+    assert _reach(mock, head="")["anyload"] == 1
 
 
 def test_module_syntax_eval_and_commonjs_are_flagged() -> None:
