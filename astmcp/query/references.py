@@ -34,7 +34,7 @@ from astmcp.query.string_reach import strings_cannot_reach
 from astmcp.resolve.python import untyped
 from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
-from astmcp.resolve.typescript import MISSING_NAMESPACE
+from astmcp.resolve.typescript import JS_GLOBAL, MISSING_NAMESPACE
 from astmcp.tools import tool
 from astmcp.workspace import Workspace
 
@@ -240,6 +240,23 @@ def _ts_meaning(
     return keep, other
 
 
+def _external_defines(key: str, name: str) -> bool | None:
+    """Whether the base outside the project an inherits edge names defines ``name``: a Python
+    class found on the path; a standard JS global (``js:global.Error``) when ``name`` is a member
+    of the built-in types (a superset: it may refuse more than needed, never less); a package's
+    JS class is not read (None)."""
+    if key.startswith(JS_GLOBAL):
+        return name in JS_LIBRARY_MEMBERS
+    if key.startswith("js:"):
+        return None
+    return class_defines(key, name)
+
+
+def _shown(key: str) -> str:
+    """An external base as a user reads it (``js:global.Error`` -> ``Error``)."""
+    return key.removeprefix(JS_GLOBAL).removeprefix("js:")
+
+
 def override_family(
     conn: sqlite3.Connection, symbol: SymbolRow, memo: FamilyMemo | None = None
 ) -> tuple[list[SymbolRow], list[str]]:
@@ -275,8 +292,8 @@ def override_family(
         defining_above = False
         for base_id, key in memo.bases(cls):
             if base_id is None:
-                if key and class_defines(key, name):
-                    external.append(f"{key}.{name}")
+                if key and _external_defines(key, name):
+                    external.append(f"{_shown(key)}.{name}")
                 continue
             queue.append(base_id)
             if memo.defines_above(base_id, name):
@@ -420,8 +437,8 @@ class FamilyMemo:
                 for twin in self.twins(found):
                     members[twin.id] = twin
                 for base_id, base_key in self.bases(cls):
-                    if base_id is None and base_key and class_defines(base_key, name):
-                        external.append(f"{base_key}.{name}")
+                    if base_id is None and base_key and _external_defines(base_key, name):
+                        external.append(f"{_shown(base_key)}.{name}")
             down.extend(self.subclasses(cls))
         self._below[key] = (members, external)
         return members, external

@@ -32,6 +32,7 @@ from tree_sitter import Tree
 from astmcp.diagnostics import ts_undefined
 from astmcp.lang.ts_parse import TsSource
 from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, UNTYPED_KEY, member_step
+from astmcp.resolve.ts_library import GLOBAL_OBJECTS
 from astmcp.resolve.ts_module_facts import ModuleFacts
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_reach import ReachFacts
@@ -150,7 +151,21 @@ class _Walker(ModuleFacts):
                 binding = desc[1].lookup(desc[2])
                 if binding is None:
                     reach.unbound(desc[2])
-                    continue  # a global
+                    if kind != "inherit" or desc[2] not in GLOBAL_OBJECTS:
+                        continue  # a global
+                    target = chain_of(desc)  # `extends Error`: the family guard asks what Error defines
+                    rows.append(
+                        (
+                            name,
+                            start.row + 1,
+                            column(start.row, start.column),
+                            column(stop.row, stop.column),
+                            kind,
+                            target,
+                            owner,
+                        )
+                    )
+                    continue
                 if binding.chain is None:
                     continue  # a local
                 target = binding.chain

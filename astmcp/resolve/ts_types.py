@@ -350,6 +350,8 @@ class TypeSteps:
         alternative of a union alike; a variable, property or getter by its declared type)."""
         if value is None or depth > 8:
             return value
+        if value[0] in ("b", "z"):  # a standard global's value: what it resolves to is unknown
+            return None
         if value[0] == "v":
             return ("v", tuple(self.awaited(alt, depth + 1) for alt in value[1]))
         if value[0] == "p":

@@ -3,7 +3,8 @@
 writes ``refs`` and ``edges`` in the shape the Python linker uses.
 
 Entities: ``("m", path)`` a module, ``("s", id)`` a symbol, ``("i", id)`` an
-instance of a class/interface, ``("x", name)`` something outside the project
+instance of a class/interface, ``("x", name)`` something outside the project (``("b", name)``
+a standard global such as ``Object`` or its instance, ``("z", name)`` one of its members)
 (or no symbol), ``("r", element)`` an array whose elements are instances of the
 declaration ``element``, ``("p", value)`` a promise of instances of ``value``, ``("l", array,
 method)`` a library method of such an array (``xs.find``), promise (``p.then``) or map,
@@ -51,6 +52,7 @@ _LANGUAGES = ("typescript", "javascript")
 # interface SymbolConstructor { … } }`), and the link_deps key of the files that read one.
 _GLOBAL_TYPES = frozenset(t for name in GLOBAL_OBJECTS for t in global_type_names(name))
 _GLOBAL_DEP = f"{GLOBAL}*"
+JS_GLOBAL = "js:global."  # the dst_key of an inherits edge to a standard global (`js:global.Error`)
 _EDGE_KIND = {
     "call": "calls",
     "import": "imports",
@@ -195,7 +197,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if chain.startswith(GLOBAL):  # a standard global: the library's, unless the project extends it
             self.deps.add(_GLOBAL_DEP)
             name = chain[len(GLOBAL) :]
-            return None if self.extended_globals() & set(global_type_names(name)) else ("x", name)
+            return None if self.extended_globals() & set(global_type_names(name)) else ("b", name)
         if chain.startswith("I:"):
             name, _, spec = chain[2:].partition(":")
             module = self.module(path, spec)
@@ -309,6 +311,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.array_method(entity, step)
         if tag == "h":  # a marker has no members
             return entity if step == ":" else None
+        if tag == "b":  # a standard global (`Object`) or its instance: its members are the library's
+            return ("b", value) if step == ":" else ("z", f"{value}.{step}") if is_ident(step) else None
+        if tag == "z":  # such a member: what it gives may be anything (`Object.assign(x)` is x)
+            return None
         if step == "[i]" and tag == "i":  # `x[k]`: what the index signature of x's type gives
             return self.indexed(entity)
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
@@ -473,7 +479,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 found = ("s", twin.id) if twin is not None else self.typed(self.syms[found[1]], "vtypes")
             if found is None:
                 continue
-            if found[0] == "x":
+            if found[0] in ("x", "b"):  # a package's class, a standard global (`extends Error`)
                 external = external or bool(found[1])
                 continue
             if found[0] in ("s", "i"):
@@ -638,6 +644,12 @@ class TsLinker:
                     elif confidence == "name" and _unknown_element(resolver, path, target):
                         target = UNKNOWN_RECEIVER + target  # as untyped as a receiver without a chain
                 elif entity[0] != "s":
+                    if kind == "inherit" and entity[0] in ("x", "b") and entity[1]:
+                        # `extends Error` / a package's class: the family guard asks what it defines
+                        src_sym = table.by_key.get(owner) if owner else None
+                        if src_sym is not None:
+                            base = f"{JS_GLOBAL}{entity[1]}" if entity[0] == "b" else f"js:{entity[1]}"
+                            edges.setdefault((src_sym.id, None, base, "inherits"), line)
                     if (
                         target.startswith("P:")
                         and "|" not in target
