@@ -64,6 +64,7 @@ class Expressions(Records):
             self.namespace_read(node, scope)
             self.expr(node.func, scope, "call")
             cast = len(node.args) == 2 and self.chain(scope, node.func) in CASTS
+            self.sink_arguments(node)
             for n, arg in enumerate(node.args):
                 self.expr(arg, scope, "type" if cast and n == 0 else "read")
             for keyword in node.keywords:
@@ -80,6 +81,8 @@ class Expressions(Records):
                 self.named_string(node, self.named_strings[id(node)], scope)
             elif self.key_strings and id(node) in self.key_strings:
                 self.key_string(node, self.key_strings[id(node)], scope)
+            elif self.sink_strings and id(node) in self.sink_strings:
+                self.sink_string(node, scope)
             elif type(node.value) is bytes or (  # bytes too: code run from them (`input=b"..."`)
                 type(node.value) is str and (kind != "type" or not self.string_annotation(node, scope))
             ):

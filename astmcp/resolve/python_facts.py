@@ -48,6 +48,7 @@ class _Analyzer(Statements):
     python_exprs, python_stmts) and turns its pending occurrences into rows."""
 
     def finish(self) -> dict[str, Any]:
+        self.settle_sinks()
         rows = self.rows
         has_star = bool(self.star)
         for p in self.pending:

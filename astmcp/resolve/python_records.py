@@ -3,16 +3,49 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import io
 import tokenize
 from typing import Any
 
 from astmcp.resolve.python_pytest import PytestFacts
 from astmcp.resolve.python_scope import Pending, Scope, narrow_key, stored_key
-from astmcp.resolve.python_vocab import DEF_NAME, DOTTED, IDENT, ITEM_WRAPPERS, MAX_STRING, SAME_ITEMS
+from astmcp.resolve.python_vocab import (
+    DEF_NAME,
+    DOTTED,
+    IDENT,
+    ITEM_WRAPPERS,
+    MAX_STRING,
+    PARAMETRIZE,
+    SAME_ITEMS,
+)
+
+# Inert string sinks (``Records.sink_arguments``): calls whose string arguments are only shown, so
+# cannot name a symbol. Builtin exception classes take a message (not StopIteration: its argument
+# is the value a generator returns).
+_EXCEPTIONS = frozenset(
+    name
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+) - {"StopIteration", "StopAsyncIteration"}
+_WARN = frozenset({"I:0:warnings:warn", "I:0:warnings:/warn"})
+_PYTEST_OUTCOMES = {  # pytest.fail/skip/xfail("reason") and importorskip(mod, reason=...)
+    f"I:0:pytest:{sep}{name}": name for name in ("fail", "skip", "xfail", "importorskip") for sep in ("", "/")
+}
+_PYTEST_MARKS = frozenset(
+    f"I:0:pytest:{sep}mark/{name}" for name in ("skip", "skipif", "xfail") for sep in ("", "/")
+)
+_PYTEST_PARAM = frozenset({"I:0:pytest:param", "I:0:pytest:/param"})
+# what a sink's callee must resolve to: ``G:<name>`` a builtin, else one of the chains
+Sink = tuple[ast.Call, frozenset[str]]
 
 
 class Records(PytestFacts):
+    def __init__(self, path: str, text: str) -> None:
+        super().__init__(path, text)
+        self.sink_strings: dict[int, Sink | None] = {}  # string -> its sink (None: always inert)
+        self.sunk: list[tuple[ast.Constant, Sink, Scope]] = []  # judged in settle_sinks
+
     # -- occurrences -----------------------------------------------------------
     def name_occurrence(self, node: ast.Name, scope: Scope, kind: str) -> None:
         line = node.lineno
@@ -161,6 +194,76 @@ class Records(PytestFacts):
         for call in calls:
             self.pending.append(Pending(name, line, start + 1, start + 1 + len(name), "string", call, scope))
 
+    # -- inert string sinks ----------------------------------------------------
+    def sink_arguments(self, node: ast.Call | ast.Assert) -> None:
+        """Notes the strings of ``node`` whose value is only shown, so cannot name a symbol (SPEC §3
+        names in strings): the message of ``assert c, "msg"``; the positional arguments of a
+        builtin exception class (``raise ValueError("msg")``) and of ``print``; the message of
+        ``warnings.warn``; the reason of ``pytest.fail``/``skip``/``xfail`` (``reason=`` of
+        ``importorskip`` and of the marks ``skip``/``skipif``/``xfail``); ``ids=`` of
+        ``pytest.mark.parametrize`` and ``id=`` of ``pytest.param``. A string joined into one with
+        ``+`` is where the whole is. A call is a sink only if its callee resolves to the builtin,
+        ``warnings`` or ``pytest`` (judged in ``settle_sinks``, once every binding is known).
+        Not ``%``/``.format`` templates (``"%(name)s" % vars(o)`` reads attributes by name), nor
+        assertion comparisons (``assert f.__name__ == "name"``)."""
+        if isinstance(node, ast.Assert):
+            for const in _string_parts(node.msg):
+                self.sink_strings[id(const)] = None
+            return
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        first = node.args[:1] if node.args and not isinstance(node.args[0], ast.Starred) else []
+        shown: list[ast.expr | None] = []
+        accepted: frozenset[str] = frozenset()
+        if isinstance(func, ast.Name) and (name in _EXCEPTIONS or name == "print"):
+            shown = [a for a in node.args if not isinstance(a, ast.Starred)]
+            accepted = frozenset({"G:" + name})
+        elif name == "warn":
+            shown, accepted = [*first, keywords.get("message")], _WARN
+        elif name in ("fail", "skip", "skipif", "xfail", "importorskip"):
+            shown = [*first, keywords.get("reason"), keywords.get("msg")]  # see reason_of
+            accepted = frozenset(_PYTEST_OUTCOMES) | _PYTEST_MARKS
+        elif name == "parametrize" and isinstance(keywords.get("ids"), ast.List | ast.Tuple):
+            ids = keywords["ids"]
+            assert isinstance(ids, ast.List | ast.Tuple)
+            shown, accepted = list(ids.elts), PARAMETRIZE
+        elif name == "param":
+            shown, accepted = [keywords.get("id")], _PYTEST_PARAM
+        for expr in shown:
+            for const in _string_parts(expr):
+                self.sink_strings[id(const)] = (node, accepted)
+
+    def sink_string(self, node: ast.Constant, scope: Scope) -> None:
+        """A string ``sink_arguments`` noted: no name hits, or judged later."""
+        sink = self.sink_strings[id(node)]
+        if sink is not None:
+            self.sunk.append((node, sink, scope))
+
+    def settle_sinks(self) -> None:
+        """A noted string whose callee is not what the sink needs after all (a project ``print``,
+        ``class ValueError``, a star import that may bring either) gives the name hits any string
+        does; for ``pytest.skip(…)`` the mark and the outcome differ in which arguments are reasons."""
+        for const, (call, accepted), scope in self.sunk:
+            func = call.func
+            if isinstance(func, ast.Name):
+                found = "" if self.star else self.lookup(scope, func.id, call.lineno)[0]
+            else:
+                found = self.chain(scope, func) or ""
+            if found not in accepted or not self.reason_of(const, call, found):
+                self.string(const, scope)
+
+    @staticmethod
+    def reason_of(const: ast.Constant, call: ast.Call, found: str) -> bool:
+        """``pytest.skip("why")`` and ``pytest.mark.skip("why")`` give a reason positionally;
+        ``pytest.mark.skipif(cond, …)`` only by ``reason=`` (a string condition is code), as
+        ``importorskip(module, …)``."""
+        if found.endswith("mark/skip") or (
+            found not in _PYTEST_MARKS and _PYTEST_OUTCOMES.get(found) != "importorskip"
+        ):
+            return True
+        return any(k.arg == "reason" and const in _string_parts(k.value) for k in call.keywords)
+
     def string(self, node: ast.Constant, scope: Scope) -> None:
         value = node.value.decode("latin-1") if isinstance(node.value, bytes) else str(node.value)
         if not value or len(value) > MAX_STRING:
@@ -228,3 +331,13 @@ def _member_at(text: str, at: int) -> bool:
     """Whether the word at ``at`` in a string's text is accessed as a member (``x.word``,
     ``f().word``), as code run from a string (``python -c``, ``exec``) would."""
     return at >= 2 and text[at - 1] == "." and (text[at - 2].isalnum() or text[at - 2] in "_)]")
+
+
+def _string_parts(expr: ast.expr | None) -> list[ast.Constant]:
+    """The string literals whose text becomes ``expr``'s value as it is: ``expr`` itself, or the
+    operands of a ``+`` concatenation (not a ``%``/``.format`` template, which reads names)."""
+    if isinstance(expr, ast.Constant) and type(expr.value) is str:
+        return [expr]
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        return _string_parts(expr.left) + _string_parts(expr.right)
+    return []

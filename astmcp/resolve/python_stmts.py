@@ -230,6 +230,10 @@ class Statements(Expressions):
     def expr_stmt(self, node: ast.Expr, scope: Scope) -> None:
         self.expr(node.value, scope, "read")
 
+    def assert_(self, node: ast.Assert, scope: Scope) -> None:
+        self.sink_arguments(node)  # the message is only shown
+        self.generic(node, scope, "read")
+
 
 _STMT: dict[type, Any] = {
     ast.FunctionDef: Statements.function,
@@ -248,4 +252,5 @@ _STMT: dict[type, Any] = {
     ast.Global: Statements.global_,
     ast.Nonlocal: Statements.global_,
     ast.Expr: Statements.expr_stmt,
+    ast.Assert: Statements.assert_,
 }

@@ -21,6 +21,27 @@ _CAMEL = re.compile(rb"[a-z0-9][A-Z]")
 _MAX_STRING = 20_000
 _QUOTED_NAME = re.compile(r"[^\s/]{1,64}")
 _MODULE_CALLS = frozenset({"require", "import"})
+# Inert string sinks (``inert_sink``): where a string's value is only shown, or compared with what
+# ``typeof`` gives, so it cannot name a symbol. Test-runner calls whose first argument is a title:
+_TEST_CALLS = frozenset({"describe", "it", "test", "suite", "bench", "context"})
+_TEST_MODIFIERS = frozenset(
+    {"skip", "only", "todo", "concurrent", "sequential", "fails", "each", "skipIf", "runIf", "for"}
+)
+_TEST_TABLES = frozenset({"each", "skipIf", "runIf", "for"})  # called before the title: `test.each(t)(title)`
+_TEST_RUNNERS = frozenset(
+    {"vitest", "@jest/globals", "jest", "mocha", "node:test", "bun:test", "@playwright/test", "uvu", "ava"}
+)
+# builtin error classes -> the index of their message argument (`new AggregateError(errors, msg)`)
+_ERRORS = {
+    "Error": 0, "TypeError": 0, "RangeError": 0, "SyntaxError": 0, "ReferenceError": 0,
+    "EvalError": 0, "URIError": 0, "AggregateError": 1,
+}  # fmt: skip
+_CONSOLE = frozenset({"log", "info", "warn", "error", "debug", "trace"})
+_EQUALITY = frozenset({"===", "!==", "==", "!="})
+# what an inert sink needs of the name its callee starts with, once every declaration is known
+_GLOBAL = "global"  # unbound: the builtin (`Error`, `console`)
+_RUNNER = "runner"  # unbound, or imported from a test runner (`import { test } from "vitest"`)
+_IMPORTED = "imported"  # imported from a test runner (`import { describe as group } from "vitest"`)
 
 
 def _code_word(raw: bytes, word: bytes, at: int) -> bool:
@@ -34,6 +55,27 @@ def _code_word(raw: bytes, word: bytes, at: int) -> bool:
         and raw[at - 1 : at] == b"."
         and (raw[at - 2 : at - 1].isalnum() or raw[at - 2 : at - 1] in b"_)]")
     )
+
+
+def _is_typeof(node: Node | None) -> bool:
+    """``typeof x`` (in parentheses or not): its value is one of a few fixed type names."""
+    while node is not None and node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    if node is None or node.type != "unary_expression":
+        return False
+    operator = node.child_by_field_name("operator")
+    return operator is not None and operator.type == "typeof"
+
+
+def _bound_as(binding: Binding | None, need: str) -> bool:
+    """Whether a callee's leading name is bound as an inert sink needs: unbound (a global), and
+    for a test runner imported from one (``I:test:vitest``, ``I:default:ava``)."""
+    if binding is None:
+        return need != _IMPORTED
+    if need == _GLOBAL or binding.chain is None or not binding.chain.startswith("I:"):
+        return False
+    imported, _, specifier = binding.chain[2:].partition(":")
+    return specifier in _TEST_RUNNERS and (imported in _TEST_CALLS or imported == "default")
 
 
 class Occurrences(Descriptors):
@@ -140,6 +182,18 @@ class Occurrences(Descriptors):
             callee = call.child_by_field_name("function") if call is not None else None
             if callee is not None and (callee.type == "import" or self.text(callee) in _MODULE_CALLS):
                 return
+        sink = self.inert_sink(node)
+        if sink is not None:
+            for child in node.named_children:  # `${…}` in a title or message is still code
+                if child.type == "template_substitution":
+                    self.visit(child, scope)
+            if sink:  # judged once every declaration is known (`settle_sinks`)
+                self.sinks.append((node, scope, sink[0], sink[1], self.owner))
+            return
+        self.string_text(node, scope, True)
+
+    def string_text(self, node: Node, scope: Scope, code: bool) -> None:
+        """The name hits of a string's text (``code``: and visits its ``${…}`` substitutions)."""
         parts = node.named_children
         fragments = [c for c in parts if c.type == "string_fragment"]
         if len(parts) == 1 and fragments:
@@ -150,9 +204,115 @@ class Occurrences(Descriptors):
         scan = node.end_byte - node.start_byte <= _MAX_STRING  # not an embedded bundle or data blob
         for child in parts:
             if child.type == "template_substitution":
-                self.visit(child, scope)
+                if code:
+                    self.visit(child, scope)
             elif child.type == "string_fragment" and scan:
                 self.string_words(child)
+
+    # -- inert string sinks ----------------------------------------------------
+    # strings whose sink depends on a binding: (node, scope, leading name, need, owner)
+    sinks: list[tuple[Node, Scope, str, str, str | None]]
+
+    def run(self) -> None:
+        self.sinks = []
+        super().run()
+        self.settle_sinks()
+
+    def inert_sink(self, node: Node) -> tuple[str, str] | tuple[()] | None:
+        """Whether a string (or template) literal sits where its value cannot name a symbol:
+        ``()`` always (compared with ``typeof x``: `===`/`!==`/`==`/`!=`, or a ``case`` of
+        ``switch (typeof x)``), ``(name, need)`` when the callee's leading ``name`` is bound as
+        ``need`` says (``_GLOBAL``, ``_RUNNER``), None elsewhere. The callee sinks: the title (first
+        argument) of a test-runner call (``describe``/``it``/``test``/``suite``/``bench``/``context``
+        with modifiers: ``test.skip(…)``, ``test.each(t)(…)``, ``describe.skipIf(c)(…)``); the
+        message of a builtin error (``new Error(…)``, ``TypeError(…)``); an argument of
+        ``console.log``/``info``/``warn``/``error``/``debug``/``trace``. A string joined into one
+        with ``+`` is where the whole is. Assertion matchers and other comparisons are no sinks:
+        what they compare with may be spelled from a name (``Object.keys(o)``)."""
+        parent = node.parent
+        if parent is None:
+            return None
+        if parent.type == "binary_expression":
+            operator = parent.child_by_field_name("operator")
+            if operator is not None and self.text(operator) in _EQUALITY:
+                sides = [parent.child_by_field_name("left"), parent.child_by_field_name("right")]
+                if any(side is not None and side != node and _is_typeof(side) for side in sides):
+                    return ()
+        if parent.type == "switch_case" and node == parent.child_by_field_name("value"):
+            switch = parent.parent.parent if parent.parent is not None else None
+            if switch is not None and _is_typeof(switch.child_by_field_name("value")):
+                return ()
+        arg = node
+        while arg.parent is not None and (
+            arg.parent.type == "parenthesized_expression"
+            or (
+                arg.parent.type == "binary_expression"
+                and self.text(arg.parent.child_by_field_name("operator") or arg.parent) == "+"
+            )
+        ):
+            arg = arg.parent
+        holder = arg.parent
+        call = holder.parent if holder is not None and holder.type == "arguments" else None
+        if holder is None or call is None or call.type not in ("call_expression", "new_expression"):
+            return None
+        index = named_nodes(holder).index(arg)
+        callee = call.child_by_field_name("function" if call.type == "call_expression" else "constructor")
+        if callee is None:
+            return None
+        if callee.type == "identifier" and _ERRORS.get(self.text(callee)) == index:
+            return (self.text(callee), _GLOBAL)
+        if callee.type == "member_expression":
+            obj, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
+            if (
+                obj is not None
+                and obj.type == "identifier"
+                and self.text(obj) == "console"
+                and prop is not None
+                and self.text(prop) in _CONSOLE
+            ):
+                return ("console", _GLOBAL)
+        root = self.test_callee(callee) if index == 0 and call.type == "call_expression" else None
+        if root is None:
+            return None
+        return (root, _RUNNER if root in _TEST_CALLS else _IMPORTED)
+
+    def test_callee(self, callee: Node) -> str | None:
+        """The leading name of what may be a test-runner callee (``test``, ``it.only``,
+        ``test.each(t)``, ``describe.skipIf(c)``, ``test.concurrent.each(t)``; ``group.skip`` for
+        an import renamed ``group``), None for any other callee."""
+        names: list[str] = []
+        node: Node | None = callee
+        while node is not None and node.type != "identifier":
+            if node.type == "call_expression":  # `test.each(table)(title, …)`
+                node = node.child_by_field_name("function")
+                prop = node.child_by_field_name("property") if node is not None else None
+                if node is None or node.type != "member_expression" or prop is None:
+                    return None
+                if self.text(prop) not in _TEST_TABLES:
+                    return None
+            elif node.type == "member_expression":
+                prop = node.child_by_field_name("property")
+                if prop is None or prop.type != "property_identifier":
+                    return None
+                names.append(self.text(prop))
+                node = node.child_by_field_name("object")
+            else:
+                return None
+        if node is None:
+            return None
+        if any(name not in _TEST_MODIFIERS and name not in _TEST_CALLS for name in names):
+            return None
+        return self.text(node)
+
+    def settle_sinks(self) -> None:
+        """After the walk (every declaration hoisted): a sink whose leading name is bound in the
+        project (``function test(name) {…}``, ``class Error``) is no sink, and its string's text
+        gives the name hits any string does."""
+        for node, scope, name, need, owner in self.sinks:
+            if not _bound_as(scope.lookup(name), need):
+                self.owner = owner
+                self.string_text(node, scope, False)
+        self.owner = None
 
     def string_words(self, fragment: Node) -> None:
         raw = self.raw[fragment.start_byte : fragment.end_byte]

@@ -5,6 +5,7 @@ These run with or without the project-wide reference engine.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import pytest
@@ -277,3 +278,59 @@ def test_a_method_named_default_is_renamable(project: Any) -> None:
     plan = p("ast_rename_symbol", selector="box.ts::Box.default", new_name="fallback", uncertain="skip")
     p.apply(plan)
     assert "fallback(): number" in p.read("box.ts")
+
+
+def test_strings_that_are_only_shown_do_not_block_a_python_rename(project: Any) -> None:
+    shown = """
+    import warnings
+
+
+    def helper():
+        return 1
+
+
+    def check(x):
+        if not x:
+            raise ValueError("helper")
+        assert x, "helper"
+        print("helper")
+        warnings.warn("helper")
+        return helper()
+    """
+    plan = project({"m.py": shown})("ast_rename_symbol", selector="m.py::helper", new_name="assist")
+    assert plan["blocked"] is False and plan["uncertain_references"] == []
+    # the same call to a project `print` may use its argument as a name
+    shadowed = textwrap.dedent(shown) + "\n\ndef print(name):\n    return globals()[name]\n"
+    plan = project({"m.py": shadowed})("ast_rename_symbol", selector="m.py::helper", new_name="assist")
+    assert plan["blocked"] is True
+    assert [u["line"] for u in plan["uncertain_references"] if u["kind"] == "string"] == [12]
+
+
+def test_strings_that_are_only_shown_do_not_block_a_ts_rename(project: Any) -> None:
+    files = {
+        "size.ts": (
+            "export function size(x: unknown): number {\n"
+            '  if (typeof x === "string") return x.length;\n'
+            '  if (x === undefined) throw new Error("size");\n'
+            '  console.warn("size");\n'
+            "  return 0;\n"
+            "}\n"
+        ),
+        "size.test.ts": (
+            'import { describe, test } from "vitest";\n'
+            'import { size } from "./size";\n'
+            'describe("size", () => {\n'
+            '  test.each([1])("size", () => size(1));\n'
+            "});\n"
+        ),
+    }
+    plan = project(files)("ast_rename_symbol", selector="size.ts::size", new_name="measure")
+    assert plan["blocked"] is False and plan["uncertain_references"] == []
+    # a project's own `test` may use its title as a key
+    files["size.test.ts"] = files["size.test.ts"].replace('from "vitest"', 'from "./registry"')
+    files["registry.ts"] = "export function describe(n: string, f: () => void) {}\nexport const test = {};\n"
+    # (strings reach a module-level function only through its module's namespace used as a value)
+    files["keys.ts"] = 'import * as sizes from "./size";\nexport const keys = Object.keys(sizes);\n'
+    plan = project(files)("ast_rename_symbol", selector="size.ts::size", new_name="measure")
+    assert plan["blocked"] is True
+    assert [u["line"] for u in plan["uncertain_references"] if u["kind"] == "string"] == [3, 4]

@@ -40,3 +40,56 @@ def test_a_computed_key_into_the_module_namespace_reaches_the_names_it_fits() ->
     )
     # a read of every fitting top-level name at the lookup (SPEC kinds: `read`), no target: a name hit
     assert sorted(_rows(text, "read")) == [("__getattr__", 4, 12), ("_a", 4, 12)]
+
+
+def test_messages_of_builtin_exceptions_print_assert_and_warnings_are_inert() -> None:
+    text = (
+        "import warnings\n"
+        'raise ValueError("size")\n'
+        'raise KeyError("a_b " + "size", "size")\n'
+        'assert ok, "size"\n'
+        'print("size", sep="size")\n'
+        'warnings.warn("size")\n'
+        'assert x == "size"\n'
+        'raise StopIteration("size")\n'
+        'raise ValueError("%(size)s" % vars(o), "size".format(o))\n'
+        'x = "size"\n'
+    )
+    # kept: print's sep=, an assertion's comparison, a generator's return value, a %/format
+    # template (its receiver and the names a template reads are code), a plain string
+    assert _rows(text) == [
+        ("size", 5, 20),
+        ("size", 7, 14),
+        ("size", 8, 22),
+        ("size", 9, 41),
+        ("size", 10, 6),
+    ]
+
+
+def test_pytest_reasons_and_ids_are_inert_but_conditions_and_module_names_are_not() -> None:
+    text = (
+        "import pytest\n"
+        "from pytest import mark, skip\n"
+        'pytest.fail("size")\n'
+        'skip("size")\n'
+        'pytest.importorskip("size", reason="size")\n'
+        '@mark.skipif("size", reason="size")\n'
+        '@pytest.mark.parametrize("a", [pytest.param(1, id="size")], ids=["size"])\n'
+        "def test_x(a): pass\n"
+    )
+    assert _rows(text) == [("size", 5, 22), ("size", 6, 15)]
+
+
+def test_a_shadowed_or_star_imported_callee_keeps_its_string_hits() -> None:
+    text = (
+        "def f():\n"
+        '    print("size")\n'
+        '    raise ValueError("size")\n'
+        "def print(x): pass\n"
+        "class ValueError(Exception): pass\n"
+        "from mymod import warn, fail\n"
+        'warn("size")\n'
+        'fail("size")\n'
+    )
+    assert _rows(text) == [("size", 2, 12), ("size", 3, 23), ("size", 7, 7), ("size", 8, 7)]
+    assert _rows('from m import *\nprint("size")\n') == [("size", 2, 8)]

@@ -64,3 +64,65 @@ def test_identifier_rule_is_the_same_for_ascii_and_unicode_text() -> None:
     assert is_ident("") is False
     assert is_ident("x\n") is False  # a trailing newline is no part of an identifier
     assert is_ident("größe") and is_ident("_ä1") and not is_ident("1ä") and not is_ident("ä-b")
+
+
+def _test_file_rows(text: str) -> list[tuple[str, int, int]]:
+    out = analyze("m.test.ts", text, _PARSER.parse(text.encode()))
+    return [(name, line, col) for name, line, col, _end, kind, _t, _o in out["refs"] if kind == "string"]
+
+
+def test_test_titles_of_a_runner_or_a_global_are_inert_but_other_strings_are_not() -> None:
+    text = (
+        'import { test, describe as group } from "vitest";\n'
+        'test("size", () => {});\n'
+        'group.skip("size", () => {});\n'
+        "test.each([1])(`size ${box.max_len}`, () => {});\n"
+        'it.only("size", () => {});\n'
+        'describe.skipIf(c)("size", () => {});\n'
+        'test.concurrent.each([1])("size", () => {});\n'
+        'test("title", () => { expect(x).toBe("size"); });\n'
+        'test(name, "size");\n'
+        'export const a = "size";\n'
+    )
+    # the template's substitution is still code: `box.max_len` is an attribute, no string hit
+    assert _test_file_rows(text) == [("size", 8, 39), ("size", 9, 13), ("size", 10, 19)]
+
+
+def test_a_test_function_of_the_project_keeps_its_title_hits() -> None:
+    declared_after = 'test("size");\nfunction test(name: string) {}\n'
+    imported = 'import { test } from "./registry";\ntest("size");\n'
+    local = 'function f(it: (k: string) => void) {\n  it("size");\n}\n'
+    not_a_modifier = 'test.register("size");\n'
+    assert _test_file_rows(declared_after) == [("size", 1, 7)]
+    assert _test_file_rows(imported) == [("size", 2, 7)]
+    assert _test_file_rows(local) == [("size", 2, 7)]
+    assert _test_file_rows(not_a_modifier) == [("size", 1, 16)]
+
+
+def test_literals_compared_with_typeof_are_inert() -> None:
+    text = (
+        'if (typeof x === "string") {}\n'
+        'if ("object" !== typeof (y)) {}\n'
+        'switch (typeof y) { case "number": break; }\n'
+        'switch (y) { case "number": break; }\n'
+        'if (x.kind === "string") {}\n'
+    )
+    assert _string_rows(text) == [("number", 4, 20), ("string", 5, 17)]
+
+
+def test_builtin_error_messages_and_console_arguments_are_inert_unless_shadowed() -> None:
+    text = (
+        'throw new Error("size");\n'
+        'throw TypeError("size" + x);\n'
+        'new AggregateError(["size"], "size");\n'
+        'console.log("size", `size ${z.max_len}`);\n'
+        'throw new Error(String("size"));\n'
+    )
+    # AggregateError's message is its second argument; a string inside another call is no message
+    assert _string_rows(text) == [("size", 3, 22), ("size", 5, 25)]
+    shadowed = (
+        'throw new Error("size");\n'
+        "class Error {}\n"
+        'function f(console: { log(k: string): void }) {\n  console.log("size");\n}\n'
+    )
+    assert _string_rows(shadowed) == [("size", 1, 18), ("size", 4, 16)]
