@@ -176,6 +176,9 @@ class Descriptors(FactState):
             if marker is not None:
                 return marker
             return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
+        if kind == "type_query":  # `typeof x`: x's own type (its instance is x: the chain `x|:`)
+            inner = named_nodes(node)
+            return self.desc(inner[0], scope) if len(inner) == 1 else None
         if kind == "this_type":  # a method returning `this` returns its receiver (the linker knows it)
             return ("k", "this")
         if kind == "lookup_type":  # `X["key"]`: the declared type of X's member `key`
