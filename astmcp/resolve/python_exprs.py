@@ -64,9 +64,11 @@ class Expressions(Records):
             self.namespace_read(node, scope)
             self.expr(node.func, scope, "call")
             cast = len(node.args) == 2 and self.chain(scope, node.func) in CASTS
+            named = self.attribute_string(node, scope)  # `getattr(x, "name")`: read as `x.name`
             self.sink_arguments(node)
             for n, arg in enumerate(node.args):
-                self.expr(arg, scope, "type" if cast and n == 0 else "read")
+                if arg is not named:
+                    self.expr(arg, scope, "type" if cast and n == 0 else "read")
             for keyword in node.keywords:
                 self.expr(keyword.value, scope, "read")
                 if keyword.arg is not None:

@@ -36,6 +36,7 @@ from typing import Any
 
 from astmcp.resolve.python_namespace import reachable
 from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
+from astmcp.resolve.python_records import AttributeString
 from astmcp.resolve.python_scope import generic_origin, instance_chain, is_none, returned_values
 from astmcp.resolve.python_stmts import Statements
 from astmcp.resolve.python_vocab import BUILTINS
@@ -70,6 +71,8 @@ class _Analyzer(Statements):
                     rows.append((p.name, p.line, p.col, p.end, p.kind, target, p.scope.path))
                 elif callee:
                     rows.append((p.name, p.line, p.col, p.end, p.kind, f"{callee}/={p.name}", p.scope.path))
+            elif isinstance(node, AttributeString):
+                self.attribute_string_row(p)
             else:
                 assert isinstance(node, ast.Attribute)
                 recv = self.chain(p.scope, node.value)

@@ -11,14 +11,27 @@ from typing import Any
 from astmcp.resolve.python_pytest import PytestFacts
 from astmcp.resolve.python_scope import Pending, Scope, narrow_key, stored_key
 from astmcp.resolve.python_vocab import (
+    ANY_OBJECT,
+    ATTR_PATCHERS,
     DEF_NAME,
     DOTTED,
     IDENT,
     ITEM_WRAPPERS,
     MAX_STRING,
+    MODULE_LOADERS,
     PARAMETRIZE,
     SAME_ITEMS,
+    STR_ATTR_FUNCS,
 )
+
+
+class AttributeString(ast.Attribute):
+    """The string of ``getattr(x, "name")`` read as the attribute ``x.name`` it names: a pending
+    occurrence whose callee is judged once every binding is known (``attribute_string_row``)."""
+
+    call: ast.Call
+    const: ast.Constant
+
 
 # Inert string sinks (``Records.sink_arguments``): calls whose string arguments are only shown, so
 # cannot name a symbol. Builtin exception classes take a message (not StopIteration: its argument
@@ -193,6 +206,57 @@ class Records(PytestFacts):
             return
         for call in calls:
             self.pending.append(Pending(name, line, start + 1, start + 1 + len(name), "string", call, scope))
+
+    def attribute_string(self, call: ast.Call, scope: Scope) -> ast.Constant | None:
+        """``getattr(x, "name"[, d])`` and ``hasattr``/``setattr``/``delattr``,
+        ``monkeypatch.setattr(x, "name", v)``, ``mock.patch.object(x, "name")``: the string argument
+        naming an attribute of ``x``, noted as the attribute ``x.name`` (None: no such call)."""
+        args = call.args
+        func = call.func
+        if (
+            len(args) < 2
+            or isinstance(args[0], ast.Starred)
+            or not isinstance(args[1], ast.Constant)
+            or type(args[1].value) is not str
+            or not (
+                (isinstance(func, ast.Name) and func.id in STR_ATTR_FUNCS)
+                or (isinstance(func, ast.Attribute) and func.attr in ("setattr", "delattr", "object"))
+            )
+        ):
+            return None
+        const = args[1]
+        name = str(const.value)
+        line = const.lineno
+        start = self.col(line, const.col_offset)  # the quote
+        text = self.line_text(line)
+        if IDENT.fullmatch(name) is None or text[start : start + len(name) + 1] != name + text[start - 1]:
+            return None  # escapes, prefixes, concatenation: the plain string rule
+        node = AttributeString(value=args[0], attr=name, ctx=ast.Load())
+        node.call = call
+        node.const = const
+        self.pending.append(Pending(name, line, start + 1, start + 1 + len(name), "string", node, scope))
+        return const
+
+    def attribute_string_row(self, p: Pending) -> None:
+        """The row of an ``attribute_string``: the member its receiver is typed to have, as for
+        ``x.name``; a name hit when the receiver cannot be typed, is any object (``o: object``,
+        ``Any``) or a module loaded by name (``sys.modules[k]``); the plain string rule when the
+        callee is no builtin or patcher after all (a local ``getattr``, a star import)."""
+        node = p.node
+        assert isinstance(node, AttributeString)
+        func = node.call.func
+        if isinstance(func, ast.Name):
+            names = not self.star and self.lookup(p.scope, func.id, p.line)[0] == "G:" + func.id
+        else:
+            names = self.chain(p.scope, func) in ATTR_PATCHERS
+        if not names:
+            self.string(node.const, p.scope)
+            return
+        recv = self.chain(p.scope, node.value)
+        if recv in ANY_OBJECT or (recv or "").startswith(MODULE_LOADERS):
+            recv = None  # any object, or a module loaded by name: any project class or module
+        target = f"{recv}/{p.name}" if recv else None
+        self.rows.append((p.name, p.line, p.col, p.end, "string", target, p.owner or p.scope.path))
 
     # -- inert string sinks ----------------------------------------------------
     def sink_arguments(self, node: ast.Call | ast.Assert) -> None:

@@ -74,7 +74,42 @@ TYPE_VARS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
 # calls whose first argument names what they declare: `T = TypeVar("T")`
 NAMES_ITSELF = TYPE_VARS | {"NewType", "NamedTuple", "TypedDict", "namedtuple"}
 EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
+# builtins whose second argument names an attribute of the first: `getattr(x, "name")` reads `x.name`
 STR_ATTR_FUNCS = frozenset({"getattr", "setattr", "hasattr", "delattr"})
+# calls whose `(x, "name", ...)` arguments name an attribute of x as those builtins do
+ATTR_PATCHERS = frozenset(
+    {
+        "F:monkeypatch/setattr",
+        "F:monkeypatch/delattr",
+        "F:mocker/patch/object",
+        "I:0:unittest:/mock/patch/object",
+        "I:0:unittest:mock/patch/object",
+        "I:0:unittest.mock:/patch/object",
+        "I:0:unittest.mock:patch/object",
+        "I:0:mock:/patch/object",
+        "I:0:mock:patch/object",
+    }
+)
+# annotations any object satisfies: a string naming an attribute of such a receiver probes any
+# class's member (`hasattr(o: object, "x")`), so it stays a name hit
+ANY_OBJECT = frozenset(
+    {
+        "G:object/()",
+        "G:type/()",
+        "I:0:typing:Any/()",
+        "I:0:typing:/Any/()",
+        "I:0:typing_extensions:Any/()",
+        "I:0:typing_extensions:/Any/()",
+    }
+)
+# what loads a module by name (any project module): `sys.modules[k]`, `importlib.import_module(k)`
+MODULE_LOADERS = (
+    "I:0:sys:/modules/",
+    "I:0:sys:modules/",
+    "I:0:importlib:/import_module/",
+    "I:0:importlib:import_module/",
+    "G:__import__/",
+)
 MAX_STRING = 20_000  # longer literals (embedded data, bundles) are not read for names
 # literals and displays: builtin objects, whose members are outside the project
 LITERALS: dict[type, str] = {

@@ -42,6 +42,13 @@ _EQUALITY = frozenset({"===", "!==", "==", "!="})
 _GLOBAL = "global"  # unbound: the builtin (`Error`, `console`)
 _RUNNER = "runner"  # unbound, or imported from a test runner (`import { test } from "vitest"`)
 _IMPORTED = "imported"  # imported from a test runner (`import { describe as group } from "vitest"`)
+# the global objects' methods whose `(obj, "key", …)` arguments name a member of obj
+_REFLECTORS = {
+    "Reflect": frozenset(
+        {"get", "has", "set", "deleteProperty", "defineProperty", "getOwnPropertyDescriptor"}
+    ),
+    "Object": frozenset({"defineProperty", "hasOwn", "getOwnPropertyDescriptor"}),
+}
 
 
 def _code_word(raw: bytes, word: bytes, at: int) -> bool:
@@ -157,11 +164,8 @@ class Occurrences(Descriptors):
             self.expr(obj, scope, "read")
         if index is None:
             return
-        key = index.named_children if index.type == "string" else []
-        if len(key) == 1 and key[0].type == "string_fragment" and obj is not None:
-            # `obj["key"]` reads member `key` as `obj.key` does (any text: `x["~run"]`), a name
-            # hit when `obj` cannot be typed
-            self.row(key[0], "string", self.desc(obj, scope), member=True, name=self.text(key[0]))
+        if obj is not None and self.member_string(index, obj, scope):
+            pass  # `obj["key"]` reads member `key` as `obj.key` does
         elif index.type == "string":
             self.string_hit(index)
         else:
@@ -182,6 +186,20 @@ class Occurrences(Descriptors):
             callee = call.child_by_field_name("function") if call is not None else None
             if callee is not None and (callee.type == "import" or self.text(callee) in _MODULE_CALLS):
                 return
+            obj = (
+                self.reflected(node, call, callee, scope) if call is not None and callee is not None else None
+            )
+            if obj is not None and self.member_string(node, obj, scope):
+                return
+        if (
+            parent is not None
+            and parent.type == "binary_expression"
+            and node == parent.child_by_field_name("left")
+            and self.text(parent.child_by_field_name("operator") or node) == "in"
+        ):
+            right = parent.child_by_field_name("right")
+            if right is not None and self.member_string(node, right, scope):
+                return  # `"key" in obj` tests member `key` as `obj["key"]` reads it
         sink = self.inert_sink(node)
         if sink is not None:
             for child in node.named_children:  # `${…}` in a title or message is still code
@@ -313,6 +331,43 @@ class Occurrences(Descriptors):
                 self.owner = owner
                 self.string_text(node, scope, False)
         self.owner = None
+
+    def member_string(self, string: Node, obj: Node, scope: Scope) -> bool:
+        """A string naming a member of ``obj`` (``obj["key"]``, ``"key" in obj``, ``Reflect.get(obj,
+        "key")``): member ``key`` as ``obj.key`` reads it (any text: ``x["~run"]``), a name hit when
+        ``obj`` cannot be typed. False when the string is no single plain fragment."""
+        key = string.named_children if string.type == "string" else []
+        if len(key) != 1 or key[0].type != "string_fragment":
+            return False
+        self.row(key[0], "string", self.desc(obj, scope), member=True, name=self.text(key[0]))
+        return True
+
+    def reflected(self, string: Node, call: Node, callee: Node, scope: Scope) -> Node | None:
+        """The object whose member a string argument names: ``Reflect.get|has|set|deleteProperty|
+        defineProperty|getOwnPropertyDescriptor(obj, "key", …)``, ``Object.defineProperty|hasOwn|
+        getOwnPropertyDescriptor(obj, "key", …)``, ``Object.prototype.hasOwnProperty.call(obj, "key")``
+        (``Reflect``/``Object`` the globals) and ``obj.hasOwnProperty("key")``."""
+        args = named_nodes(call.child_by_field_name("arguments"))
+        if callee.type != "member_expression":
+            return None
+        head = callee.child_by_field_name("object")
+        prop = callee.child_by_field_name("property")
+        if head is None or prop is None:
+            return None
+        method = self.text(prop)
+        if method == "hasOwnProperty" and args[:1] == [string]:
+            return head
+        if len(args) < 2 or args[1] != string:
+            return None
+        text = self.text(callee)
+        owner = text.partition(".")[0]
+        if owner not in _REFLECTORS or scope.lookup(owner) is not None:
+            return None  # a local `Reflect`/`Object` may be anything
+        if head.type == "identifier" and method in _REFLECTORS[owner]:
+            return args[0]
+        if text == "Object.prototype.hasOwnProperty.call":
+            return args[0]
+        return None
 
     def string_words(self, fragment: Node) -> None:
         raw = self.raw[fragment.start_byte : fragment.end_byte]

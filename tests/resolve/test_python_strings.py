@@ -93,3 +93,53 @@ def test_a_shadowed_or_star_imported_callee_keeps_its_string_hits() -> None:
     )
     assert _rows(text) == [("size", 2, 12), ("size", 3, 23), ("size", 7, 7), ("size", 8, 7)]
     assert _rows('from m import *\nprint("size")\n') == [("size", 2, 8)]
+
+
+def _targets(text: str, path: str = "m.py") -> list[tuple[str, int, int, str | None]]:
+    out = analyze(path, text, ast.parse(text))
+    return [(name, line, col, t) for name, line, col, _end, k, t, _o in out["refs"] if k == "string"]
+
+
+def test_a_string_naming_an_attribute_of_a_receiver_is_that_attribute() -> None:
+    """``getattr(b, "size")`` reads ``b.size``: the receiver's chain, as an attribute read has;
+    a receiver that cannot be typed, or is any object, keeps the name hit (no chain)."""
+    text = (
+        "class Box:\n"
+        "    size = 1\n"
+        "def f(b: Box, o: object, u):\n"
+        '    return getattr(b, "size"), hasattr(o, "size"), setattr(u, "size", 1), delattr(b, "size")\n'
+    )
+    assert _targets(text) == [
+        ("size", 4, 24, "S:Box/()/size"),
+        ("size", 4, 44, None),
+        ("size", 4, 64, None),
+        ("size", 4, 87, "S:Box/()/size"),
+    ]
+
+
+def test_monkeypatch_and_mock_patch_object_name_an_attribute_of_their_first_argument() -> None:
+    text = (
+        "import sys\n"
+        "from unittest import mock\n"
+        "class Box:\n"
+        "    size = 1\n"
+        "def test_patch(monkeypatch):\n"
+        '    monkeypatch.setattr(sys, "stdout", None)\n'
+        '    mock.patch.object(Box, "size")\n'
+    )
+    assert _targets(text, "tests/test_m.py") == [
+        ("stdout", 6, 31, "I:0:sys:/stdout"),
+        ("size", 7, 29, "S:Box/size"),
+    ]
+
+
+def test_a_shadowed_getattr_or_a_prefixed_string_keeps_the_plain_string_rule() -> None:
+    text = (
+        "class Box:\n"
+        "    size = 1\n"
+        "def f(b: Box):\n"
+        '    getattr(b, r"size")\n'
+        "    getattr = print\n"
+        '    getattr(b, "size")\n'
+    )
+    assert _targets(text) == [("size", 4, 18, None), ("size", 6, 17, None)]

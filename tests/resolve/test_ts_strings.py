@@ -126,3 +126,31 @@ def test_builtin_error_messages_and_console_arguments_are_inert_unless_shadowed(
         'function f(console: { log(k: string): void }) {\n  console.log("size");\n}\n'
     )
     assert _string_rows(shadowed) == [("size", 1, 18), ("size", 4, 16)]
+
+
+def _string_targets(text: str) -> list[tuple[str, int, int, str | None]]:
+    out = analyze("m.ts", text, _PARSER.parse(text.encode()))
+    return [(name, line, col, t) for name, line, col, _end, kind, t, _o in out["refs"] if kind == "string"]
+
+
+def test_a_string_naming_a_member_of_an_object_is_that_member() -> None:
+    """``"k" in x``, ``Reflect.get(x, "k")``, ``x.hasOwnProperty("k")`` read member k as ``x["k"]``
+    does; an untyped x keeps the name hit (no chain), and so does a local ``Reflect``."""
+    text = (
+        "export class Box { size = 1; }\n"
+        "export function f(b: Box, u) {\n"
+        '  return "size" in b || Reflect.get(b, "size") || b.hasOwnProperty("size") || "size" in u;\n'
+        "}\n"
+        "export function g(b: Box) {\n"
+        "  const Reflect = { get: (o: unknown, k: string) => k };\n"
+        '  return Reflect.get(b, "size");\n'
+        "}\n"
+    )
+    member = "P:1:14|:|size"  # an instance of Box, member size
+    assert _string_targets(text) == [
+        ("size", 3, 11, member),
+        ("size", 3, 41, member),
+        ("size", 3, 69, member),
+        ("size", 3, 80, None),
+        ("size", 7, 26, None),
+    ]
