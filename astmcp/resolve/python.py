@@ -24,6 +24,7 @@ from typing import Any
 from astmcp.index.indexer import Changes
 from astmcp.model import PYTHON
 from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
+from astmcp.resolve.python_external import class_defines, is_module
 from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_families import union_member
 from astmcp.resolve.python_lookups import OPAQUE_KEYWORD, Entity, Sym, name_dep
@@ -64,11 +65,32 @@ def _classify(
     if entity == OPAQUE_KEYWORD:
         return None, kind, "name"
     if entity[0] != "s":
+        if kind == "string" and _probe_outside(resolver, path, target):
+            return None, kind, "name"
         return None, kind, "none"
     sym = resolver.syms[entity[1]]
     if sym.name_line == line and sym.name_col == col and sym.path == path:
         kind = "definition"
     return sym.id, kind, "certain"
+
+
+def _probe_outside(resolver: Resolver, path: str, target: str) -> bool:
+    """Whether an attribute string (``getattr(x, "name")``, python_records.attribute_string) whose
+    member is outside the project may still name a project member: unless x is an outside module
+    (``sys``) or an outside class, or an instance of one, that declares the member (``stream: TextIO``
+    and ``"encoding"``), it probes what the type does not promise (``hasattr(stream: IO, "color")`` for a
+    project writer passed there), as an attribute read could not."""
+    receiver, _, member = target.rpartition("/")
+    if not receiver or not member.isidentifier():
+        return False  # no attribute string (`callee/~key`: a keyword of an outside callee)
+    outside = resolver.resolve(path, receiver)
+    if outside is None or outside[0] != "x":
+        return False
+    value = str(outside[1])
+    instance = value.endswith(".()")
+    if class_defines(value[:-3] if instance else value, member) is True:
+        return False
+    return instance or not is_module(value)
 
 
 def untyped(target: str | None) -> bool:

@@ -36,6 +36,12 @@ def _parse(path: str) -> ast.Module | None:
         return None
 
 
+def is_module(qualified: str) -> bool:
+    """Whether ``pkg.mod`` is a module outside the project (a builtin one, or a source file on
+    ``sys.path``)."""
+    return bool(qualified) and (qualified in sys.builtin_module_names or _module_file(qualified) is not None)
+
+
 def _package_of(module: str, path: str) -> str:
     return module if path.endswith("__init__.py") else module.rpartition(".")[0]
 
