@@ -78,6 +78,15 @@ def bound_module(value: Node | None, raw: bytes) -> str | None:
         call = value.named_children[0]
         if call.type != "call_expression" or _callee(call, raw) != "import" or not _in_function(value):
             return None  # a module-level `const m = await import()` declares a symbol
+        declarator = value.parent
+        name = declarator.child_by_field_name("name") if declarator is not None else None
+        if (
+            declarator is None
+            or declarator.type != "variable_declarator"
+            or name is None
+            or name.type != "identifier"
+        ):
+            return None  # `const { a } = await import()`: the analyzer types the pattern by the module
     elif value.type != "call_expression" or _callee(value, raw) != "require":
         return None
     args = call.child_by_field_name("arguments")
@@ -129,8 +138,13 @@ class ReachFacts:
             parts = first.named_children if first is not None and first.type == "string" else []
             if len(parts) != 1 or parts[0].type != "string_fragment":
                 self.flags.add("anyload")  # `import(name)`: any module, ours too
-            elif args.parent is None or not _bound(args.parent, raw):
-                self.loose.add(raw[parts[0].start_byte : parts[0].end_byte].decode("utf-8", errors="replace"))
+            else:
+                spec = raw[parts[0].start_byte : parts[0].end_byte].decode("utf-8", errors="replace")
+                use = _bound(args.parent, raw) if args.parent is not None else None
+                if use is None:
+                    self.loose.add(spec)
+                else:
+                    self.dynamic.update(f"I::{spec}|{key}" for key in use)
 
     def unbound(self, name: str) -> None:
         """A value name no scope binds (a global)."""
@@ -174,41 +188,46 @@ class ReachFacts:
         return out
 
 
-def _bound(call: Node, raw: bytes) -> bool:
-    """Whether a ``require``/``import()`` gives the module only to names bound to it
-    (``const m = …``, ``const { a, b: c } = …``, see :func:`bound_module`) or to a static member
-    read (``require("m").x``, ``(await import("m")).x``)."""
+def _bound(call: Node, raw: bytes) -> tuple[str, ...] | None:
+    """How a ``require``/``import()`` gives the module away: ``()`` only to names bound to it
+    (``const m = …``, ``const { a, b: c } = require(…)``, see :func:`bound_module`) or to a
+    static member read (``require("m").x``, ``(await import("m")).x``); the member names
+    destructured from ``await import("m")`` (their values are used: ``m.a``); None otherwise."""
     node = call
     parent = node.parent
-    if _callee(call, raw) == "import":
+    imported = _callee(call, raw) == "import"
+    if imported:
         if parent is None or parent.type != "await_expression":
-            return False  # a promise of the module, or a type (`typeof import("m")`)
+            return None  # a promise of the module, or a type (`typeof import("m")`)
         node, parent = parent, parent.parent
     while parent is not None and parent.type == "parenthesized_expression":
         node, parent = parent, parent.parent
     if parent is None:
-        return False
+        return None
     if parent.type == "member_expression":
         prop = parent.child_by_field_name("property")
-        return parent.child_by_field_name("object") == node and prop is not None and prop.type in MEMBER_NAMES
+        static = (
+            parent.child_by_field_name("object") == node and prop is not None and prop.type in MEMBER_NAMES
+        )
+        return () if static else None
     if parent.type != "variable_declarator" or parent.child_by_field_name("value") != node:
-        return False
-    if bound_module(node, raw) is None:
-        return False
+        return None
     name = parent.child_by_field_name("name")
     if name is None:
-        return False
+        return None
     if name.type == "identifier":
-        return True
-    return name.type == "object_pattern" and all(
+        return () if bound_module(node, raw) is not None else None
+    keys = _destructured(name, raw)
+    if not keys:
+        return None
+    if imported:
+        return keys
+    simple = all(  # what require_binding binds: `a` and `b: c`
         part.type == "shorthand_property_identifier_pattern"
-        or (
-            part.type == "pair_pattern"
-            and (part.child_by_field_name("key") or part).type == "property_identifier"
-            and (part.child_by_field_name("value") or part).type == "identifier"
-        )
+        or (part.child_by_field_name("value") or part).type == "identifier"
         for part in name.named_children
     )
+    return () if simple else None
 
 
 def _use(node: Node, raw: bytes) -> tuple[str, ...] | None:

@@ -30,7 +30,7 @@ def _reach(body: str, head: str = _HEAD) -> dict[str, Any]:
         "(ns).a(); ns!.a(); (ns as any).a(); ns?.a();",
         "z.core.regexes.string();",
         "export { ns, ns as other }; export default ns;",
-        "async function f() { const m = await import('./m'); m.a(); const { b, c: d } = await import('./m'); }",
+        "async function f() { const m = await import('./m'); m.a(); }",
         "const r = require('./m'); r.a(); require('./m').b();",
         "async function f() { (await import('./m')).a(); }",
     ],
@@ -66,6 +66,7 @@ def test_static_member_reads_callees_qualifiers_and_exports_are_no_escape(body: 
         ("Object.keys(z.core);", "I:z:./z|core"),
         ("const { regexes } = z.core;", "I:z:./z|core|regexes"),
         ("async function f() { const m = await import('./m'); g(m); }", "I::./m"),
+        ("async function f() { const { b, c: d } = await import('./m'); }", "I::./m|c"),
     ],
 )
 def test_a_namespace_used_as_a_value_is_recorded(body: str, chain: str) -> None:
