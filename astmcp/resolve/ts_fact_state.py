@@ -53,6 +53,8 @@ class FactState:
         self.module = Scope(None, True, symbolic=True)
         self.pending: list[tuple[str, Any, Any, str, Desc, str | None, bool]] = []
         self.row_nodes: dict[int, Node] = {}  # index in pending -> the row's node (rows with a chain)
+        # index in pending of member strings that probe (`"key" in x`): their step is `!key`
+        self.probes: set[int] = set()
         self.by_id: dict[int, Any] = {}
         self.vtypes: dict[str, Desc] = {}
         self.rtypes: dict[str, Desc] = {}

@@ -141,6 +141,8 @@ class _Walker(ModuleFacts):
         for index, (name, start, stop, kind, desc, owner, member) in enumerate(self.pending):
             if member:
                 base, step = chain_of(desc), member_step(name)
+                if step is not None and index in self.probes:
+                    step = "!" + step  # a probe: the member of a project type only
                 target = f"{base}|{step}" if base is not None and step is not None else None
             elif desc is None:
                 target = None  # a string: a name hit

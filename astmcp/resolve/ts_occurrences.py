@@ -189,7 +189,7 @@ class Occurrences(Descriptors):
             obj = (
                 self.reflected(node, call, callee, scope) if call is not None and callee is not None else None
             )
-            if obj is not None and self.member_string(node, obj, scope):
+            if obj is not None and self.member_string(node, obj, scope, probe=True):
                 return
         if (
             parent is not None
@@ -198,7 +198,7 @@ class Occurrences(Descriptors):
             and self.text(parent.child_by_field_name("operator") or node) == "in"
         ):
             right = parent.child_by_field_name("right")
-            if right is not None and self.member_string(node, right, scope):
+            if right is not None and self.member_string(node, right, scope, probe=True):
                 return  # `"key" in obj` tests member `key` as `obj["key"]` reads it
         sink = self.inert_sink(node)
         if sink is not None:
@@ -332,13 +332,17 @@ class Occurrences(Descriptors):
                 self.string_text(node, scope, False)
         self.owner = None
 
-    def member_string(self, string: Node, obj: Node, scope: Scope) -> bool:
+    def member_string(self, string: Node, obj: Node, scope: Scope, probe: bool = False) -> bool:
         """A string naming a member of ``obj`` (``obj["key"]``, ``"key" in obj``, ``Reflect.get(obj,
         "key")``): member ``key`` as ``obj.key`` reads it (any text: ``x["~run"]``), a name hit when
-        ``obj`` cannot be typed. False when the string is no single plain fragment."""
+        ``obj`` cannot be typed. A ``probe`` (any key is allowed there, unlike ``obj["key"]``) names a
+        member of a project type only: on an outside type it may look for a project object's member,
+        a name hit. False when the string is no single plain fragment."""
         key = string.named_children if string.type == "string" else []
         if len(key) != 1 or key[0].type != "string_fragment":
             return False
+        if probe:
+            self.probes.add(len(self.pending))
         self.row(key[0], "string", self.desc(obj, scope), member=True, name=self.text(key[0]))
         return True
 

@@ -145,6 +145,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
     def apply(self, entity: Entity, head: str, step: str, path: str, subst: Subst | None) -> Entity:
         """One chain step of ``path`` after ``head`` (resolved to ``entity``), type parameters
         bound by ``subst`` when resolving a declaration for a use (see :meth:`resolve_in`)."""
+        if step.startswith("!"):  # a probe (`"key" in x`, ts_occurrences.member_string)
+            return self.apply(self.project_part(entity), head, step[1:], path, subst)
         if step.startswith('"'):  # a quoted member name (see ts_fact_state.member_step)
             return self.step(entity, step[1:])
         step, _, site = step.partition("/")
@@ -174,6 +176,17 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if found is not None:
                 return found
         return self.step(entity, step)
+
+    def project_part(self, entity: Entity) -> Entity:
+        """``entity`` when a probe of its member names a project member: not on anything else (a
+        package's or the library's type), which may be looking for a project object's member
+        (``"color" in stream``), nor on a union with such an alternative (whose own member of the
+        name, if any, the probe tests as well)."""
+        if entity is None or entity[0] in ("x", "b", "z"):
+            return None
+        if entity[0] == "v" and any(alt is not None and alt[0] in ("x", "b", "z") for alt in entity[1]):
+            return None
+        return entity
 
     def base(self, path: str, chain: str) -> Entity:
         if chain.startswith("P:"):
