@@ -112,6 +112,9 @@ class _Kept:
     subdirs: tuple[str, ...]  # not ignored
     ignored_files: int
     ignored_dirs: tuple[str, ...]
+    # The entry each source had in the last walk (None: not yet walked), reused while its
+    # size and mtime hold.
+    entries: list[WalkEntry | None]
 
 
 class Walker:
@@ -122,10 +125,8 @@ class Walker:
 
     __slots__ = (
         "_base",
-        "_entries",
         "_kept",
         "_listings",
-        "_previous_entries",
         "_previous_kept",
         "_previous_rules",
         "_rules",
@@ -145,15 +146,12 @@ class Walker:
         self._rules: dict[str, _Rules | None] = {}
         self._previous_kept: dict[str, _Kept] = {}  # by folder
         self._kept: dict[str, _Kept] = {}
-        self._previous_entries: dict[str, WalkEntry] = {}  # by path, while size and mtime hold
-        self._entries: dict[str, WalkEntry] = {}
 
     def walk(self) -> WalkResult:
         result = WalkResult()
         self._listings.begin()
         self._previous_rules, self._rules = self._rules, {}
         self._previous_kept, self._kept = self._kept, {}
-        self._previous_entries, self._entries = self._entries, {}
         self._walk_dir(str(self.root), "", self._base, result)
         result.files.sort(key=_PATH)
         return result
@@ -174,15 +172,17 @@ class Walker:
         for reason, count in listing.skipped:
             skipped[reason] += count
         prefix = f"{rel_dir}/" if rel_dir else ""
-        kept = self._apply_rules(directory, prefix, listing, specs)
+        kept = self._previous_kept.get(directory)
+        if kept is None or kept.listing is not listing or kept.specs != specs:
+            kept = _apply_rules(prefix, listing, specs)
+        self._kept[directory] = kept
         if kept.ignored_files:
             skipped["ignored"] += kept.ignored_files
         base = directory + os.sep
         config = self.config
         files = result.files
-        previous = self._previous_entries
-        entries = self._entries
-        for language, name in kept.sources:  # hot: every source file on every refresh
+        entries = kept.entries
+        for n, (language, name) in enumerate(kept.sources):  # hot: every source file on every refresh
             try:
                 st = os.stat(base + name, follow_symlinks=False)
             except OSError:
@@ -190,12 +190,10 @@ class Walker:
                 continue
             if not S_ISREG(st.st_mode):
                 continue
-            rel = prefix + name
             size = st.st_size
-            entry = previous.get(rel)
+            entry = entries[n]
             if entry is None or entry.size != size or entry.mtime_ns != st.st_mtime_ns:
-                entry = WalkEntry(rel, size, st.st_mtime_ns, language)
-            entries[rel] = entry
+                entry = entries[n] = WalkEntry(prefix + name, size, st.st_mtime_ns, language)
             if language == "config":
                 result.configs.append(entry)
                 continue
@@ -212,22 +210,6 @@ class Walker:
             skipped["excluded_dir" if venv else "ignored"] += 1
         for name in kept.subdirs:
             self._walk_dir(base + name, prefix + name, specs, result)
-
-    def _apply_rules(self, directory: str, prefix: str, listing: Listing, specs: _Specs) -> _Kept:
-        kept = self._previous_kept.get(directory)
-        if kept is None or kept.listing is not listing or kept.specs != specs:
-            sources: list[tuple[str, str]] = []
-            for source in listing.sources:
-                if not (specs and _ignored(specs, prefix + source[1], False)):
-                    sources.append(source)
-            subdirs: list[str] = []
-            ignored_dirs: list[str] = []
-            for name in listing.subdirs:
-                (ignored_dirs if specs and _ignored(specs, prefix + name, True) else subdirs).append(name)
-            ignored_files = len(listing.sources) - len(sources)
-            kept = _Kept(listing, specs, tuple(sources), tuple(subdirs), ignored_files, tuple(ignored_dirs))
-        self._kept[directory] = kept
-        return kept
 
     def _ignore_rules(self, directory: str) -> _Rules | None:
         """The folder's .gitignore rules; read on every walk (an edit in place leaves the folder's
@@ -246,6 +228,21 @@ class Walker:
             rules = _Rules(spec) if len(spec) else None
         self._rules[text] = rules
         return rules
+
+
+def _apply_rules(prefix: str, listing: Listing, specs: _Specs) -> _Kept:
+    sources: list[tuple[str, str]] = []
+    for source in listing.sources:
+        if not (specs and _ignored(specs, prefix + source[1], False)):
+            sources.append(source)
+    subdirs: list[str] = []
+    ignored_dirs: list[str] = []
+    for name in listing.subdirs:
+        (ignored_dirs if specs and _ignored(specs, prefix + name, True) else subdirs).append(name)
+    ignored = len(listing.sources) - len(sources)
+    return _Kept(
+        listing, specs, tuple(sources), tuple(subdirs), ignored, tuple(ignored_dirs), [None] * len(sources)
+    )
 
 
 _PATH = operator.attrgetter("path")
