@@ -27,7 +27,7 @@ __all__ = ["strings_cannot_reach"]
 
 _VALUE_KINDS = frozenset({"function", "variable", "class", "enum"})
 _DECLARATION_FILES = (".d.ts", ".d.mts", ".d.cts")
-_SCRIPT_SUFFIXES = (".py", ".pyi")
+_PYTHON_FILES = (".py", ".pyi")
 
 
 def strings_cannot_reach(conn: sqlite3.Connection, declarations: list[SymbolRow]) -> bool:
@@ -40,7 +40,7 @@ def strings_cannot_reach(conn: sqlite3.Connection, declarations: list[SymbolRow]
         if (
             decl.kind not in _VALUE_KINDS
             or decl.parent_path
-            or decl.file.endswith(_DECLARATION_FILES + _SCRIPT_SUFFIXES)
+            or decl.file.endswith(_DECLARATION_FILES + _PYTHON_FILES)
         ):
             return False
         reach = resolver.facts(decl.file).get(FIELD, {})

@@ -53,18 +53,49 @@ _LOADS = """
 (call_expression function: (identifier) @fn arguments: (arguments) @args (#eq? @fn "require"))
 """
 _queries: dict[int, Query] = {}
-# loaders that hand out namespace objects of modules a pattern or a test double names
-_PATTERN_LOADERS = (
-    b"import.meta.glob",
-    b"require.context",
-    b"webpackContext",
-    b"importOriginal",
-    b"importActual",
-    b"requireActual",
-    b"importMock",
-    b"requireMock",
-)
+# loaders that hand out namespace objects of modules a pattern or a test double names, by the
+# name that calls them and what it must be read from (None: any receiver, or a plain name)
+_PATTERN_LOADERS = {
+    "glob": "meta_property",  # import.meta.glob
+    "webpackContext": "meta_property",  # import.meta.webpackContext
+    "context": "require",  # require.context
+    "importOriginal": None,  # a mock factory's parameter
+    "importActual": None,
+    "requireActual": None,
+    "importMock": None,
+    "requireMock": None,
+}
+_LOADER_NAMES = """
+([(identifier) (property_identifier)] @name
+  (#any-of? @name "glob" "webpackContext" "context" "importOriginal" "importActual" "requireActual"
+    "importMock" "requireMock"))
+"""
+_loader_queries: dict[int, Query] = {}
 _FUNCTION_NODES = FUNCTIONS | FUNCTION_VALUES | {"method_definition"}
+
+
+def _calls_loader(language: Language, root: Node, raw: bytes) -> bool:
+    """Whether the code (not a comment) names a pattern or test-double loader."""
+    query = _loader_queries.get(id(language))
+    if query is None:
+        query = _loader_queries[id(language)] = Query(language, _LOADER_NAMES)
+    for node in QueryCursor(query).captures(root).get("name", []):
+        receiver = _PATTERN_LOADERS.get(
+            raw[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+        )
+        if receiver is None:
+            return True
+        parent = node.parent
+        obj = (
+            parent.child_by_field_name("object")
+            if parent is not None and parent.type == "member_expression"
+            else None
+        )
+        if obj is not None and (
+            obj.type == receiver or raw[obj.start_byte : obj.end_byte] == receiver.encode()
+        ):
+            return True
+    return False
 
 
 def bound_module(value: Node | None, raw: bytes) -> str | None:
@@ -126,7 +157,7 @@ class ReachFacts:
         self.loose: set[str] = set()  # modules loaded by `require`/`import()` other than into a binding
         if b"require" in raw or b"import" in raw:
             self._loads(tree.language, root, raw)
-        if any(loader in raw for loader in _PATTERN_LOADERS):
+        if any(name.encode() in raw for name in _PATTERN_LOADERS) and _calls_loader(tree.language, root, raw):
             self.flags.add("anyload")
 
     def _loads(self, language: Language, root: Node, raw: bytes) -> None:

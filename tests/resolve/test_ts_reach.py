@@ -96,6 +96,8 @@ def test_a_computed_module_specifier_is_flagged() -> None:
     assert _reach(glob, head="") == {"anyload": 1, "esm": 1}
     mock = 'vi.mock("./m", async (importOriginal) => ({ ...(await importOriginal()) }));'
     assert _reach(mock, head="")["anyload"] == 1
+    prose = "/** A record from `import.meta.glob` or `require.context` works. */ export const c = x.context;"
+    assert _reach(prose, head="") == {"esm": 1}
 
 
 def test_module_syntax_eval_and_commonjs_are_flagged() -> None:
