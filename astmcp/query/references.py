@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import deque
+from pathlib import Path
 from typing import ClassVar, Literal
 
 from pydantic import BaseModel, Field
@@ -29,6 +30,7 @@ from astmcp.query.common import (
     query_symbols,
     read_indexed_lines,
 )
+from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.string_reach import strings_cannot_reach
 from astmcp.resolve.python import untyped
@@ -240,15 +242,16 @@ def _ts_meaning(
     return keep, other
 
 
-def _external_defines(key: str, name: str) -> bool | None:
+def _external_defines(memo: FamilyMemo, key: str, name: str) -> bool | None:
     """Whether the base outside the project an inherits edge names defines ``name``: a Python
     class found on the path; a standard JS global (``js:global.Error``) when ``name`` is a member
     of the built-in types (a superset: it may refuse more than needed, never less); a package's
-    JS class is not read (None)."""
+    JS class (``js:react.Component``) by its installed declarations (None when not installed)."""
     if key.startswith(JS_GLOBAL):
         return name in JS_LIBRARY_MEMBERS
     if key.startswith("js:"):
-        return None
+        root = memo.root()
+        return package_defines(root, key[3:], name) if root is not None else None
     return class_defines(key, name)
 
 
@@ -292,7 +295,7 @@ def override_family(
         defining_above = False
         for base_id, key in memo.bases(cls):
             if base_id is None:
-                if key and _external_defines(key, name):
+                if key and _external_defines(memo, key, name):
                     external.append(f"{_shown(key)}.{name}")
                 continue
             queue.append(base_id)
@@ -337,6 +340,7 @@ class FamilyMemo:
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        self._root: tuple[Path | None] | None = None
         self._twins: dict[int, list[SymbolRow]] = {}
         self._bases: dict[int, list[tuple[int | None, str | None]]] = {}
         self._subclasses: dict[int, list[int]] = {}
@@ -364,6 +368,12 @@ class FamilyMemo:
             if row.kind in _MEMBER_KINDS and row.parent_path:
                 return row
         return None
+
+    def root(self) -> Path | None:
+        """The project's folder (where installed packages' declarations are looked up)."""
+        if self._root is None:
+            self._root = (project_root(self.conn),)
+        return self._root[0]
 
     def bases(self, class_id: int) -> list[tuple[int | None, str | None]]:
         if class_id not in self._bases:
@@ -437,7 +447,7 @@ class FamilyMemo:
                 for twin in self.twins(found):
                     members[twin.id] = twin
                 for base_id, base_key in self.bases(cls):
-                    if base_id is None and base_key and _external_defines(base_key, name):
+                    if base_id is None and base_key and _external_defines(self, base_key, name):
                         external.append(f"{_shown(base_key)}.{name}")
             down.extend(self.subclasses(cls))
         self._below[key] = (members, external)

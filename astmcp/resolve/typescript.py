@@ -214,6 +214,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if chain.startswith("I:"):
             name, _, spec = chain[2:].partition(":")
             module = self.module(path, spec)
+            if module is not None and module[0] == "x" and module[1] and name:
+                return ("x", f"{module[1]}.{name}")  # a package's export (`react.Component`)
             if module is None or module[0] == "x" or not name:
                 return module
             return self.member(module, name)
