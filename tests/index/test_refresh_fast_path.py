@@ -140,6 +140,17 @@ def test_two_folders_swapping_names_are_listed_again(tmp_path: Path, index: Inde
     assert _files(index) == ["a.py", "other/deep.py", "pkg/__init__.py", "pkg/mod.py", "pkg/sub/o.py"]
 
 
+def test_a_file_and_a_folder_trading_places_and_a_new_link_are_seen(tmp_path: Path, index: Index) -> None:
+    (tmp_path / "a.py").unlink()
+    (tmp_path / "a.py").mkdir()  # a folder named like a source file
+    (tmp_path / "a.py" / "inside.py").write_text("def inside(): pass\n", encoding="utf-8")
+    shutil.rmtree(tmp_path / "other")
+    (tmp_path / "other").symlink_to(tmp_path / "pkg")  # links are never followed
+    stats = index.refresh()
+    assert (stats.removed, stats.skipped.get("symlink")) == (2, 1)
+    assert _files(index) == ["a.py/inside.py", "pkg/__init__.py", "pkg/mod.py", "pkg/sub/deep.py"]
+
+
 def test_a_new_gitignore_and_one_edited_in_place_are_seen(
     tmp_path: Path, index: Index, listed: list[str]
 ) -> None:
