@@ -5,8 +5,8 @@ Order, as TypeScript's bundler/node resolution does it: relative specifiers
 the governing tsconfig's ``paths`` and ``baseUrl`` (following ``extends``),
 then package.json ``imports`` (``#x``), then packages that live in the repo
 (``exports``, else ``types``/``module``/``main``, else ``index.*``).
-A bare specifier that finds nothing is external (``imports.external = 1``); a
-relative one that finds nothing is a broken import (NULL, external 0).
+A bare specifier that finds nothing is external (``imports.external = 1``), unless it names a
+package of the repo; a relative one that finds nothing is a broken import (NULL, external 0).
 
 Where a package points at build output that is not in the index (``./dist/x.js``),
 the same path under ``src/`` is tried: repos rarely commit their build.
@@ -142,7 +142,8 @@ class TsProject:
                     return Resolution(found, False)
             return Resolution(None, False)
         found = self.via_package(spec)
-        return Resolution(found, found is None)
+        # a package of the repo that does not have it is a broken import, not something installed
+        return Resolution(found, found is None and split_package(spec)[0] not in self.packages)
 
     # -- files -----------------------------------------------------------------------
     def module(self, base: str) -> str | None:

@@ -216,6 +216,8 @@ def test_only_declared_workspace_members_capture_package_names(tmp_path: Path) -
     project = TsProject.from_disk(tmp_path, ["libs/a/b/index.ts", "fixtures/other/index.ts", "app.ts"])
     assert resolve_specifier(project, "app.ts", "@x/b") == "libs/a/b/index.ts"
     assert project.resolve("app.ts", "other").external  # not a member: an installed package wins
+    missing = project.resolve("app.ts", "@x/b/missing")  # the repo's package, without that module
+    assert missing.path is None and not missing.external
 
 
 def test_tsx_files_resolve_through_base_url_and_extensionless_specifiers(
