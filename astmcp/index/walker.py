@@ -4,7 +4,7 @@ Symlinks are never followed (a link cannot lead the index out of the root or
 into a loop); every file passed over is counted by reason. Every query walks the
 tree again, so a :class:`Walker` keeps what a walk can safely reuse: folder
 listings while the folder's stat is unchanged (listing.py), compiled .gitignore
-rules while their text is. Every source and config file is stat'ed every time.
+rules while their text is. Every source and config file not ignored is stat'ed every time.
 """
 
 from __future__ import annotations
@@ -120,8 +120,8 @@ class _Kept:
 class Walker:
     """Walks one tree, again on every refresh. What a walk reuses from the previous one: folder
     listings while the folder's stat is unchanged (listing.Listings), compiled .gitignore rules
-    while their text is, and the rules' verdicts while both are. Every source and config file
-    is stat'ed on every walk (an edit in place leaves its folder's stat alone)."""
+    while their text is, and the rules' verdicts while both are. Every source and config file not
+    ignored is stat'ed on every walk (an edit in place leaves its folder's stat alone)."""
 
     __slots__ = (
         "_base",
