@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import posixpath
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from astmcp.index.indexer import Changes
@@ -43,6 +43,7 @@ from astmcp.resolve.ts_library import (
     MAP_METHODS,
     global_type_names,
 )
+from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_scopes import GLOBAL
 from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import CALLABLE, CLASSLIKE, TYPED, Entity, Subst, Sym, Table, TypeSteps, frozen
@@ -222,16 +223,20 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         return None
 
     def extended_globals(self) -> frozenset[str]:
-        """The library interfaces of standard globals the project declares (augments) itself."""
+        """The library interfaces of standard globals the project declares (augments) itself: in
+        ``declare global { … }``, or at the top of a script (a file without module syntax, whose
+        declarations are global); an ES module's own ``interface Array`` is its own type."""
         if self._extended is None:
             marks = ",".join("?" * len(_GLOBAL_TYPES))
             self._extended = frozenset(
-                row[0]
-                for row in self.conn.execute(
-                    f"SELECT DISTINCT s.name FROM symbols s JOIN files f ON f.id = s.file_id"
+                name
+                for name, symbol_path, path in self.conn.execute(
+                    f"SELECT s.name, s.symbol_path, f.path FROM symbols s JOIN files f ON f.id = s.file_id"
                     f" WHERE s.name IN ({marks}) AND f.language IN (?, ?)",
                     (*sorted(_GLOBAL_TYPES), *_LANGUAGES),
                 )
+                if symbol_path == f"global.{name}"
+                or (symbol_path == name and not _is_module(self.facts(path)))
             )
         return self._extended
 
@@ -505,6 +510,18 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         return ("x", f"?.{name}") if external else None
 
 
+def _is_module(facts: dict[str, Any]) -> bool:
+    """Whether a file has module syntax (top-level import/export): its declarations are its own."""
+    return bool(facts.get(REACH, {}).get("esm"))
+
+
+def _extends_globals(facts: dict[str, Any], names: Iterable[str]) -> bool:
+    """Whether a file's top-level names (before or after a change) may extend a standard global:
+    a ``declare global`` block, or a library interface's name declared in a script."""
+    found = set(names)
+    return "global" in found or (not _is_module(facts) and bool(found & _GLOBAL_TYPES))
+
+
 def is_test_file(path: str) -> bool:
     """``*.test.ts``, ``*.spec.js``, ``__tests__/``, ``test/`` and ``tests/`` folders."""
     stem = posixpath.basename(path).split(".", 1)
@@ -563,7 +580,7 @@ class TsLinker:
                         reshaped.append(f"{path}::{name}")
             else:
                 reshaped.append(path)
-            if old_digest != digest and ({"global", *_GLOBAL_TYPES} & (old_names.keys() | names.keys())):
+            if old_digest != digest and _extends_globals(payload, old_names.keys() | names.keys()):
                 reshaped.append(_GLOBAL_DEP)  # a standard global's type extended (or no longer)
             record = json.dumps([digest, [sym.id for sym in syms], rest, names], separators=(",", ":"))
             conn.execute(
