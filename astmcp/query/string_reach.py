@@ -28,6 +28,7 @@ __all__ = ["strings_cannot_reach"]
 _VALUE_KINDS = frozenset({"function", "variable", "class", "enum"})
 _DECLARATION_FILES = (".d.ts", ".d.mts", ".d.cts")
 _PYTHON_FILES = (".py", ".pyi")
+_MAX_COPIES = 8  # copies of copies followed before giving up (keeping the hits)
 
 
 def strings_cannot_reach(conn: sqlite3.Connection, declarations: list[SymbolRow]) -> bool:
@@ -99,8 +100,41 @@ class _Namespaces:
                         changed = True
 
     def _exports_holder(self, path: str) -> bool:
-        exports = self.resolver.facts(path).get("exports", {})
-        return any(self._holds(self.resolver.resolve(path, chain), True) for chain in exports.values())
+        """Whether ``path`` exports the symbol or a namespace holding it, or copies one into an
+        object (``export const z = { ...ns }``: z holds what ns does)."""
+        facts = self.resolver.facts(path)
+        if any(self._chain_holds(path, chain, True) for chain in facts.get("exports", {}).values()):
+            return True
+        copies = facts.get(FIELD, {}).get("copies", {})
+        return any(self._chain_holds(path, chain, True) for sources in copies.values() for chain in sources)
+
+    def _chain_holds(self, path: str, chain: str, itself: bool, depth: int = 0) -> bool:
+        """Whether the value of ``chain`` in ``path`` may be a holding namespace (or, with
+        ``itself``, the symbol), seen through copies: after ``const z = { ...ns }``, ``z.a`` may be
+        ``ns.a``."""
+        if depth > _MAX_COPIES:
+            return True  # too deep to follow: as if it held
+        if self._holds(self.resolver.resolve(path, chain), itself):
+            return True
+        parts = chain.split("|")
+        for end in range(1, len(parts) + 1):
+            copy = self._copy(self.resolver.resolve(path, "|".join(parts[:end])))
+            if copy is not None:
+                home, sources = copy
+                rest = parts[end:]
+                if any(self._chain_holds(home, "|".join([src, *rest]), itself, depth + 1) for src in sources):
+                    return True
+        return False
+
+    def _copy(self, entity: Entity) -> tuple[str, list[str]] | None:
+        """The file and the namespaces spread into ``entity`` when it is a copy object."""
+        if entity is None or entity[0] != "s":
+            return None
+        sym = self.resolver.syms.get(entity[1])
+        if sym is None:
+            return None
+        sources = self.resolver.facts(sym.path).get(FIELD, {}).get("copies", {}).get(sym.key)
+        return (sym.path, sources) if sources else None
 
     def _holds(self, entity: Entity, itself: bool) -> bool:
         """Whether ``entity`` is a namespace object of a holding module (or, with ``itself``,
@@ -137,9 +171,7 @@ class _Namespaces:
             module = self.resolver.module(path, spec)
             if module is not None and module[0] == "m" and module[1] in self.holding:
                 return True
-        return any(
-            self._holds(self.resolver.resolve(path, chain), False) for chain in reach.get("dynamic", ())
-        )
+        return any(self._chain_holds(path, chain, False) for chain in reach.get("dynamic", ()))
 
     def _unresolved_escape(self) -> bool:
         """An import no project file was found for (and that names no package) may be of a
@@ -158,10 +190,12 @@ class _Namespaces:
                 self.holding.add(path)
                 continue
             reach = self.resolver.facts(path).get(FIELD, {})
+            copied = [chain for sources in reach.get("copies", {}).values() for chain in sources]
             if spec in reach.get("loose", ()) or any(
-                _rooted_at(chain, spec, self.resolver.facts(path)) for chain in reach.get("dynamic", ())
+                _rooted_at(chain, spec, self.resolver.facts(path))
+                for chain in [*reach.get("dynamic", ()), *copied]
             ):
-                return True
+                return True  # (a copy of such a namespace is judged as a use of it)
         return False
 
 

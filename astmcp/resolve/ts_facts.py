@@ -136,7 +136,7 @@ class _Walker(ModuleFacts):
     def payload(self) -> dict[str, Any]:
         rows: list[tuple[str, int, int, int, str, str | None, str | None]] = []
         column = self.src.column
-        reach = ReachFacts(self.src.tree, self.raw, self.nsimports)
+        reach = ReachFacts(self.src.tree, self.raw, self.nsimports, self.key)
         nodes = self.row_nodes
         for index, (name, start, stop, kind, desc, owner, member) in enumerate(self.pending):
             if member:

@@ -20,6 +20,7 @@ members (``const { a } = ns``) uses each of them (``ns.a``) as a value.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tree_sitter import Language, Node, Query, QueryCursor, Tree
@@ -146,10 +147,12 @@ def _callee(call: Node, raw: bytes) -> str | None:
 class ReachFacts:
     """Collects a file's ``reach`` facts while the analyzer writes its rows."""
 
-    def __init__(self, tree: Tree, raw: bytes, nsimports: dict[str, str]) -> None:
+    def __init__(self, tree: Tree, raw: bytes, nsimports: dict[str, str], key: Callable[[Node], str]) -> None:
         root = tree.root_node
         self.raw = raw
         self.nsimports = nsimports
+        self.key = key  # a name node's position key, as chains spell it
+        self.rows: list[tuple[Node, str, bool]] = []  # rows that may stand for a namespace or a copy
         self.flags: set[str] = set()
         if any(child.type in _MODULE_SYNTAX for child in root.named_children):
             self.flags.add("esm")
@@ -184,39 +187,93 @@ class ReachFacts:
             self.flags.add(flag)
 
     def note(self, node: Node, target: str, member: bool) -> None:
-        """A row's node and its chain: kept when it may stand for a namespace object used as a value."""
-        if not self._namespace_like(target):
-            return
-        if member:
-            parent = node.parent
-            if parent is None or parent.type not in ("member_expression", "nested_identifier"):
-                return  # a string key, a type name: the receiver's own row decides
-            node = parent
-        elif node.type not in ("identifier", "shorthand_property_identifier"):
-            return  # a type name is no value
-        use = _use(node, self.raw)
-        if use == ():
-            self.dynamic.add(target)
-        elif use is not None:
-            self.dynamic.update(f"{target}|{key}" for key in use)
-
-    def _namespace_like(self, target: str) -> bool:
-        """Only an import or a namespace binding followed by plain member names can be a
-        namespace object (any other step, ``()``, ``:``, ``[]``, leaves module space)."""
-        root, *steps = target.split("|")
-        if not (root.startswith("I:") or (root.startswith("P:") and root[2:] in self.nsimports)):
-            return False
-        return all(is_ident(step) for step in steps)
+        """A row's node and its chain: judged in :meth:`payload`, once the copies are known."""
+        if target.startswith(("I:", "P:")):
+            self.rows.append((node, target, member))
 
     def payload(self) -> dict[str, Any] | None:
-        if not self.flags and not self.dynamic and not self.loose:
+        copies = self._copies()
+        for node, target, member in self.rows:
+            expr = _expression(node, member)
+            if expr is None or not self._namespace_like(target, copies) or _copied_into(expr) is not None:
+                continue
+            use = _use(expr, self.raw)
+            if use == ():
+                self.dynamic.add(target)
+            elif use is not None:
+                self.dynamic.update(f"{target}|{key}" for key in use)
+        if not self.flags and not self.dynamic and not self.loose and not copies:
             return None
         out: dict[str, Any] = {flag: 1 for flag in sorted(self.flags)}
         if self.dynamic:
             out["dynamic"] = sorted(self.dynamic)
         if self.loose:
             out["loose"] = sorted(self.loose)
+        if copies:
+            out["copies"] = {k: sorted(v) for k, v in sorted(copies.items())}
         return out
+
+    def _copies(self) -> dict[str, set[str]]:
+        """Module-level ``const x = { ...ns, … }``: x's position -> the namespaces spread into it
+        (a copy of a copy too); x then stands for them, its uses judged as theirs."""
+        copies: dict[str, set[str]] = {}
+        changed = True
+        while changed:
+            changed = False
+            for node, target, member in self.rows:
+                expr = _expression(node, member)
+                name = _copied_into(expr) if expr is not None else None
+                if name is None or not self._namespace_like(target, copies):
+                    continue
+                sources = copies.setdefault(self.key(name), set())
+                if target not in sources:
+                    sources.add(target)
+                    changed = True
+        return copies
+
+    def _namespace_like(self, target: str, copies: dict[str, set[str]]) -> bool:
+        """Only an import, a namespace binding or a copy, followed by plain member names, can be
+        a namespace object (any other step, ``()``, ``:``, ``[]``, leaves module space)."""
+        root, *steps = target.split("|")
+        if not root.startswith("I:") and root[2:] not in self.nsimports and root[2:] not in copies:
+            return False
+        return all(is_ident(step) for step in steps)
+
+
+def _expression(node: Node, member: bool) -> Node | None:
+    """The expression a row stands for: a value name, or the static member read it ends."""
+    if member:
+        parent = node.parent
+        if parent is None or parent.type not in ("member_expression", "nested_identifier"):
+            return None  # a string key, a type name: the receiver's own row decides
+        return parent
+    return node if node.type in ("identifier", "shorthand_property_identifier") else None
+
+
+def _copied_into(node: Node) -> Node | None:
+    """The name of the module-level ``const`` whose object literal spreads ``node``
+    (``const x = { ...node }``), else None."""
+    parent = node.parent
+    while parent is not None and parent.type in _SAME_VALUE and parent.named_children[0] == node:
+        node, parent = parent, parent.parent
+    literal = parent.parent if parent is not None and parent.type == "spread_element" else None
+    declarator = literal.parent if literal is not None and literal.type == "object" else None
+    if declarator is None or declarator.type != "variable_declarator":
+        return None
+    name = declarator.child_by_field_name("name")
+    declaration = declarator.parent
+    if (
+        declarator.child_by_field_name("value") != literal
+        or name is None
+        or name.type != "identifier"
+        or declaration is None
+        or declaration.type != "lexical_declaration"
+        or declaration.children[0].type != "const"
+        or declaration.parent is None
+        or declaration.parent.type not in ("program", "export_statement")
+    ):
+        return None
+    return name
 
 
 def _bound(call: Node, raw: bytes) -> tuple[str, ...] | None:
@@ -285,7 +342,9 @@ def _use(node: Node, raw: bytes) -> tuple[str, ...] | None:
         return None if parent.child_by_field_name("function") == node else ()
     if kind == "new_expression":
         return None if parent.child_by_field_name("constructor") == node else ()
-    if kind == "variable_declarator" and parent.child_by_field_name("value") == node:
+    if kind == "variable_declarator":
+        if parent.child_by_field_name("value") != node:
+            return None  # the declared name
         keys = _destructured(parent.child_by_field_name("name"), raw)
         return keys if keys else ()
     return None if kind in _DECLARING or kind == "expression_statement" else ()

@@ -29,6 +29,7 @@ def _string_hits(caller: Any, root: Path, files: dict[str, str], selector: str =
         'import { z } from "./index";\nimport zz from "./index";\nz.string();\nzz.string();\n',
         'import * as a from "./a";\nexport { a };\n',  # re-exported, and nobody imports it
         'import * as lib from "./index";\nconst { string: s } = lib;\ns();\nlib;\n',
+        'import * as a from "./a";\nconst copy = { ...a, extra: 1 };\ncopy.string();\n',
         'export async function f() {\n  const m = await import("./a");\n  return m.string();\n}\n',
         'export async function f() {\n  const { string: s } = await import("./index");\n  return s();\n}\n',
     ],
@@ -47,7 +48,7 @@ def test_strings_are_no_hits_when_every_namespace_is_read_by_static_names(
         'import * as a from "./a";\nexport const keys = Object.keys(a);\n',
         'import * as a from "./a";\ndeclare function take(x: object): void;\ntake(a);\n',
         'import * as a from "./a";\nexport type K = keyof typeof a;\n',
-        'import * as a from "./a";\nexport const all = { ...a };\n',
+        'import * as a from "./a";\nconst all = { ...a };\nexport const k = (s: string) => (all as any)[s];\n',
         'import * as a from "./a";\nexport const get = () => a;\n',
         'import * as lib from "./index";\nexport const g = (k: string) => (lib as any)[k];\n',
         'import * as lib from "./index";\nexport const keys = Object.keys(lib.ns);\n',
@@ -55,6 +56,8 @@ def test_strings_are_no_hits_when_every_namespace_is_read_by_static_names(
         'import zz from "./index";\nfor (const k in zz) console.log(k);\n',
         'import * as lib from "./index";\nconst { ns } = lib;\nexport const keys = Object.keys(ns);\n',
         'export const p = import("./index").then((m) => m);\n',
+        'import * as a from "./a";\nconst copy = { ...a };\nexport const keys = Object.keys(copy);\n',
+        'import * as lib from "./index";\nexport const copy = { ...lib };\nexport const k = (s: string) => (copy.ns as any)[s];\n',
         "export const load = (name: string) => import(name);\n",  # any module, this one too
         'export async function f(k: string) {\n  const m = await import("./a");\n  return (m as any)[k];\n}\n',
     ],
@@ -77,6 +80,16 @@ def test_strings_stay_hits_of_a_script_and_of_commonjs(caller: Any, tmp_path: Pa
         "s.js": 'const words = ["string"];\nmodule.exports = { words };\n',
     }
     assert _string_hits(caller, tmp_path / "cjs", cjs, "a.js::string") == ["s.js"]
+
+
+def test_strings_stay_hits_when_an_exported_copy_escapes_elsewhere(caller: Any, tmp_path: Path) -> None:
+    copy = 'import * as lib from "./index";\nexport const copy = { ...lib };\n'
+    user = 'import { copy } from "./copy";\nexport const keys = Object.keys(copy.ns);\n'
+    files = {"a.ts": _DECLARED, "index.ts": _INDEX, "copy.ts": copy, "user.ts": user, "s.ts": _STRINGS}
+    assert _string_hits(caller, tmp_path / "p", files) == ["s.ts", "s.ts"]
+    static = 'import { copy } from "./copy";\nexport const n = copy.ns.string();\n'
+    files["user.ts"] = static
+    assert _string_hits(caller, tmp_path / "q", files) == []
 
 
 def test_strings_stay_hits_when_an_unresolved_import_may_be_the_module(caller: Any, tmp_path: Path) -> None:

@@ -46,7 +46,8 @@ def test_static_member_reads_callees_qualifiers_and_exports_are_no_escape(body: 
         ('ns["a"];', _NS),
         ("Object.keys(ns);", _NS),
         ("f(ns);", _NS),
-        ("const o = { ...ns };", _NS),
+        ("function g() { return { ...ns }; }", _NS),
+        ("let o = { ...ns };", _NS),
         ("const o = { ns };", _NS),
         ("for (const k in ns) {}", _NS),
         ("const { a, b: c } = ns;", f"{_NS}|b"),
@@ -98,6 +99,12 @@ def test_a_computed_module_specifier_is_flagged() -> None:
     assert _reach(mock, head="")["anyload"] == 1
     prose = "/** A record from `import.meta.glob` or `require.context` works. */ export const c = x.context;"
     assert _reach(prose, head="") == {"esm": 1}
+
+
+def test_a_module_level_const_spreading_a_namespace_is_a_copy_whose_uses_are_judged() -> None:
+    reach = _reach("const c = { ...ns, sub: ns.sub };\nc.a();\nexport const d = { ...c };\nf(d.sub);")
+    assert reach["copies"] == {"3:7": [_NS], "5:14": ["P:3:7"]}
+    assert reach["dynamic"] == [f"{_NS}|sub", "P:5:14|sub"]
 
 
 def test_module_syntax_eval_and_commonjs_are_flagged() -> None:
