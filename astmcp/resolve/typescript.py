@@ -151,6 +151,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step.startswith('"'):  # a quoted member name (see ts_fact_state.member_step)
             return self.step(entity, step[1:])
         step, _, site = step.partition("/")
+        if "|" not in head and entity is not None and entity[0] == "s" and (step == "()" or is_ident(step)):
+            entity = self.value_meaning(entity)
         if (
             step == "()"
             and entity is not None
@@ -439,6 +441,16 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 if found is not None:
                     return found
         return None
+
+    def value_meaning(self, entity: tuple[Any, ...]) -> Entity:
+        """A name read as a value (`x.m`, `x()`) means its value
+        declaration when a type shares the name (``const s = …`` + ``type s = …``, one binding
+        in the analyzer's scope): the type alias or interface has no members of its own to read."""
+        sym = self.syms[entity[1]]
+        if sym.kind not in ("interface", "type"):
+            return entity
+        twin = self.twin(sym, _VALUE_MEANING)
+        return ("s", twin.id) if twin is not None else entity
 
     def meaning(self, symbol_id: int, kind: str) -> int:
         """The declaration of a type or value name that a type (value) position means, when a
