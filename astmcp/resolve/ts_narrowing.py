@@ -16,10 +16,12 @@ from tree_sitter import Node
 from astmcp.resolve.ts_classes import Classes
 from astmcp.resolve.ts_descriptors import DISCRIMINANT
 from astmcp.resolve.ts_fact_state import named_nodes
-from astmcp.resolve.ts_scopes import Desc, Scope
+from astmcp.resolve.ts_scopes import Desc, Scope, chain_of
 
-# (name, property, negated, values): `x.code === "a"` is ("x", "code", False, ("a",))
+# (name, property, negated, values): `x.code === "a"` is ("x", "code", False, ("a",)); `x instanceof
+# C` is ("x", INSTANCEOF, False, (<key of C's node in instance_tests>,))
 Test = tuple[str, str, bool, tuple[str, ...]]
+INSTANCEOF = " instanceof"  # no property name has a space
 _EQUAL = {"===": False, "==": False, "!==": True, "!=": True}
 _EXITS = {"return_statement", "throw_statement", "break_statement", "continue_statement"}
 _WRITES = {"assignment_expression", "augmented_assignment_expression", "update_expression"}
@@ -44,14 +46,29 @@ class Narrowing(Classes):
         for name, own in by_name.items():
             if any(self.assigns(node, name) for node in region):
                 continue
-            clauses = tuple((prop, negated, values) for _, prop, negated, values in own)
             current = self.current(name, scope)
+            for test in own:
+                if test[1] == INSTANCEOF:
+                    current = self.instance_narrowed(current, self.instance_tests[test[3][0]], scope)
+            clauses = tuple((prop, negated, values) for _, prop, negated, values in own if prop != INSTANCEOF)
             if current is not None:
-                self.narrowing[name] = (scope.lookup(name), ("d", current, clauses))
+                self.narrowing[name] = (scope.lookup(name), ("d", current, clauses) if clauses else current)
         try:
             yield
         finally:
             self.narrowing = saved
+
+    def instance_narrowed(self, current: Desc, cls: Node, scope: Scope) -> Desc:
+        """``x instanceof C`` where nothing types ``x`` (a catch clause's error, an ``unknown``
+        or ``any`` parameter): ``x`` is a ``C`` there. A typed ``x`` is kept (TypeScript narrows
+        it to its alternatives assignable to C, or ``x & C``), and so is one tested against a
+        global class (``instanceof Error``: a project subclass's own members may be read)."""
+        if current is None or chain_of(current) is not None:
+            return current
+        if cls.type == "identifier" and scope.lookup(self.text(cls)) is None:
+            return current
+        value = self.desc(cls, scope)
+        return ("i", value) if value is not None else current
 
     def current(self, name: str, scope: Scope) -> Desc:
         """What ``name`` stands for here (already narrowed, or its binding)."""
@@ -99,9 +116,15 @@ class Narrowing(Classes):
             if not one or not other or len(one) != 1 or len(other) != 1:
                 return None
             first, second = one[0], other[0]
-            if first[2] or second[2] or first[:2] != second[:2]:
+            if first[2] or second[2] or first[:2] != second[:2] or first[1] == INSTANCEOF:
                 return None
             return [(first[0], first[1], False, first[3] + second[3])]
+        if op == "instanceof" and not negate and left is not None and right is not None:
+            if left.type != "identifier" or right.type not in ("identifier", "member_expression"):
+                return None
+            key = f"{right.start_byte}:{right.end_byte}"
+            self.instance_tests[key] = right
+            return [(self.text(left), INSTANCEOF, False, (key,))]
         if op not in _EQUAL:
             return None
         member, value = (
