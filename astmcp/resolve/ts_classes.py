@@ -118,6 +118,7 @@ class Classes(Functions):
                     self.ftypes[key] = self.parameter_types(kind[0].child_by_field_name("parameters"), inner)
             else:
                 self.signature(node, key, inner)
+                self.callback_types(node, key, inner)  # a function passed to it is typed by them
         for child in node.named_children:
             if child == name:
                 if child.type not in MEMBER_NAMES:

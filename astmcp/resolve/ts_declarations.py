@@ -119,6 +119,28 @@ class Declarations(Occurrences):
             index += 1
         return found
 
+    def declared_callback_this(self, node: Node, scope: Scope) -> dict[int, Desc]:
+        """The declared ``this`` of a function's function-typed parameters, by parameter index
+        (``work: (this: Action<T>, state?: T) => void``: ``this`` in the function passed is an
+        ``Action<T>``)."""
+        found: dict[int, Desc] = {}
+        index = 0
+        for param in named_nodes(node.child_by_field_name("parameters")):
+            pattern = param.child_by_field_name("pattern")
+            if pattern is not None and pattern.type == "this":
+                continue
+            annotation = param.child_by_field_name("type")
+            kind = named_nodes(annotation)[0] if annotation is not None and named_nodes(annotation) else None
+            if kind is not None and kind.type == "function_type":
+                for inner in named_nodes(kind.child_by_field_name("parameters")):
+                    pattern = inner.child_by_field_name("pattern")
+                    if pattern is not None and pattern.type == "this":
+                        this = self.instance(inner.child_by_field_name("type"), scope)
+                        if this is not None:
+                            found[index] = this
+            index += 1
+        return found
+
     def local_function(self, value: Node, scope: Scope) -> Desc:
         """A local name bound to a function value: ``("f", parameter types, callbacks' parameter
         types, declared return type)`` (see :func:`~astmcp.resolve.ts_scopes.chain_of`)."""

@@ -61,7 +61,13 @@ class Functions(Declarations):
         elif kind == "method_definition":
             self.this = owner_class if static else ("i", owner_class)
         elif kind != "arrow_function":
-            self.this = None
+            # a function passed where a callback declares `this: T` sees a T (its own `this:`
+            # parameter, visited below, wins)
+            self.this = (
+                ("a", callback[0], callback[1], "this", callback[2], callback[3])
+                if callback is not None and callback[1] >= 0
+                else None
+            )
         body = node.child_by_field_name("body") if kind == "arrow_function" else None
         for child in node.named_children:
             if child == name:
@@ -196,10 +202,12 @@ class Functions(Declarations):
                 self.rgen[key] = (self.tdesc(head, scope), [self.tdesc(a, scope) for a in named_nodes(args)])
 
     def callback_types(self, node: Node, key: str, scope: Scope) -> None:
-        """Parameter types of the function-typed parameters of a declared function."""
-        found = self.declared_callbacks(node, scope)
+        """Parameter types of the function-typed parameters of a declared function (their
+        declared ``this`` at ``"<k>this"``)."""
+        found = {str(k): types for k, types in self.declared_callbacks(node, scope).items()}
+        found.update({f"{k}this": [this] for k, this in self.declared_callback_this(node, scope).items()})
         if found:
-            self.cbtypes[key] = {str(k): types for k, types in found.items()}
+            self.cbtypes[key] = found
 
     # -- calls -----------------------------------------------------------------
     def call_expression(self, node: Node, scope: Scope) -> None:

@@ -205,4 +205,6 @@ def _local_type(local: tuple[Any, ...], tag: str, desc: tuple[Any, ...]) -> Desc
     if tag == "p":
         return local[1][k] if 0 <= k < len(local[1]) else None
     params = local[2].get(k) if k >= 0 else None
-    return params[desc[3]] if params is not None and desc[3] < len(params) else None
+    if params is None or not isinstance(desc[3], int):  # `this` of the callback: not recorded for locals
+        return None
+    return params[desc[3]] if desc[3] < len(params) else None

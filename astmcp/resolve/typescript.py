@@ -488,6 +488,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if target is None:
             return None, None
         k, _, j = step.lstrip("@").partition(".")
+        if j == "this":  # the declared `this` of the callback
+            found = self.facts(target.path).get("cbtypes", {}).get(target.key, {}).get(f"{k}this", ())
+            return target, found[0] if found else None
         chains = self.facts(target.path).get("cbtypes", {}).get(target.key, {}).get(k, ())
         index = int(j)
         return target, chains[index] if index < len(chains) else None
