@@ -8,7 +8,7 @@ from tree_sitter import Node, Point
 
 from astmcp.resolve.ts_descriptors import Descriptors
 from astmcp.resolve.ts_fact_state import MEMBER_NAMES, UNTYPED_KEY, is_ident, named_nodes
-from astmcp.resolve.ts_scopes import Binding, Scope
+from astmcp.resolve.ts_scopes import Binding, Desc, Scope
 
 _DOC_LINK = re.compile(
     rb"(?:\{@link(?:code|plain)?\s+|@throws\s+\{)(?P<head>[A-Za-z_$][\w$]*)(?:\.(?P<member>[A-Za-z_$][\w$]*))?"
@@ -133,7 +133,10 @@ class Occurrences(Descriptors):
     def assignment(self, node: Node, scope: Scope) -> None:
         left = node.child_by_field_name("left")
         right = node.child_by_field_name("right")
-        if left is not None:
+        if left is not None and left.type in ("object_pattern", "array_pattern"):
+            # `({ a, b: c } = x)`: writes of the names, member reads of what x is
+            self.assigned_pattern(left, scope, self.desc(right, scope) if right is not None else None)
+        elif left is not None:
             self.expr(left, scope, "write")
         if right is None:
             return
@@ -151,6 +154,58 @@ class Occurrences(Descriptors):
             self.callback = (target, -1, False, None) if target is not None else None
         self.visit(right, scope)
         self.callback = None
+
+    def assigned_pattern(self, node: Node, scope: Scope, source: Desc) -> None:
+        """A destructuring assignment's pattern (no declaration): each key is a member read of
+        ``source`` (a name hit when it cannot be typed), each target a write."""
+        kind = node.type
+        if kind == "shorthand_property_identifier_pattern":
+            self.row(node, "write", ("n", scope, self.text(node)))
+            self.row(node, "attribute", source if source is not None else _KEY, member=source is not None)
+        elif kind == "pair_pattern":
+            key = node.child_by_field_name("key")
+            value = node.child_by_field_name("value")
+            named = key is not None and key.type in MEMBER_NAMES
+            if key is not None and named:
+                self.row(key, "attribute", source if source is not None else _KEY, member=source is not None)
+            elif key is not None:
+                self.visit(key, scope)
+            if value is not None:
+                inner = (
+                    ("m", source, self.text(key))
+                    if source is not None and key is not None and named
+                    else None
+                )
+                self.assigned_pattern(value, scope, inner)
+        elif kind in ("object_assignment_pattern", "assignment_pattern"):
+            left = node.child_by_field_name("left") or (
+                node.named_children[0] if node.named_children else None
+            )
+            right = node.child_by_field_name("right")
+            if left is not None:
+                self.assigned_pattern(left, scope, source)
+            if right is not None:
+                self.visit(right, scope)
+        elif kind == "object_pattern":
+            for child in node.named_children:
+                self.assigned_pattern(child, scope, source)
+        elif kind == "array_pattern":
+            index = 0
+            for child in node.children:
+                if child.type == ",":
+                    index += 1
+                elif child.is_named:
+                    part = (
+                        ("m", source, f"#{index}")
+                        if source is not None and child.type != "rest_pattern"
+                        else None
+                    )
+                    self.assigned_pattern(child, scope, part)
+        elif kind == "rest_pattern":
+            for child in node.named_children:
+                self.assigned_pattern(child, scope, None)
+        else:  # an identifier, `obj.prop`, `xs[i]`: written
+            self.expr(node, scope, "write")
 
     def update(self, node: Node, scope: Scope) -> None:
         arg = node.child_by_field_name("argument")
