@@ -4,6 +4,7 @@ and record their value types."""
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Iterator
 
 from tree_sitter import Node
 
@@ -102,9 +103,9 @@ class Declarations(Occurrences):
             if binding is not None:
                 binding.vtype = ("f", vtype[1], vtype[2], self.inferred)
 
-    def declared_callbacks(self, node: Node, scope: Scope) -> dict[int, list[Desc]]:
-        """The parameter types of a function's function-typed parameters, by parameter index."""
-        found: dict[int, list[Desc]] = {}
+    def function_typed_parameters(self, node: Node) -> Iterator[tuple[int, Node]]:
+        """A function's parameters declared with a function type written out: (the parameter's
+        index, ``this`` left out; the ``function_type`` node)."""
         index = 0
         for param in named_nodes(node.child_by_field_name("parameters")):
             pattern = param.child_by_field_name("pattern")
@@ -113,10 +114,16 @@ class Declarations(Occurrences):
             annotation = param.child_by_field_name("type")
             kind = named_nodes(annotation)[0] if annotation is not None and named_nodes(annotation) else None
             if kind is not None and kind.type == "function_type":
-                types = self.parameter_types(kind.child_by_field_name("parameters"), scope)
-                if any(t is not None for t in types):
-                    found[index] = types
+                yield index, kind
             index += 1
+
+    def declared_callbacks(self, node: Node, scope: Scope) -> dict[int, list[Desc]]:
+        """The parameter types of a function's function-typed parameters, by parameter index."""
+        found: dict[int, list[Desc]] = {}
+        for index, kind in self.function_typed_parameters(node):
+            types = self.parameter_types(kind.child_by_field_name("parameters"), scope)
+            if any(t is not None for t in types):
+                found[index] = types
         return found
 
     def declared_callback_this(self, node: Node, scope: Scope) -> dict[int, Desc]:
@@ -124,21 +131,13 @@ class Declarations(Occurrences):
         (``work: (this: Action<T>, state?: T) => void``: ``this`` in the function passed is an
         ``Action<T>``)."""
         found: dict[int, Desc] = {}
-        index = 0
-        for param in named_nodes(node.child_by_field_name("parameters")):
-            pattern = param.child_by_field_name("pattern")
-            if pattern is not None and pattern.type == "this":
-                continue
-            annotation = param.child_by_field_name("type")
-            kind = named_nodes(annotation)[0] if annotation is not None and named_nodes(annotation) else None
-            if kind is not None and kind.type == "function_type":
-                for inner in named_nodes(kind.child_by_field_name("parameters")):
-                    pattern = inner.child_by_field_name("pattern")
-                    if pattern is not None and pattern.type == "this":
-                        this = self.instance(inner.child_by_field_name("type"), scope)
-                        if this is not None:
-                            found[index] = this
-            index += 1
+        for index, kind in self.function_typed_parameters(node):
+            for inner in named_nodes(kind.child_by_field_name("parameters")):
+                pattern = inner.child_by_field_name("pattern")
+                if pattern is not None and pattern.type == "this":
+                    this = self.instance(inner.child_by_field_name("type"), scope)
+                    if this is not None:
+                        found[index] = this
         return found
 
     def local_function(self, value: Node, scope: Scope) -> Desc:

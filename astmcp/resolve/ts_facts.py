@@ -156,21 +156,10 @@ class _Walker(ModuleFacts):
                     if kind != "inherit" or desc[2] not in GLOBAL_OBJECTS:
                         continue  # a global
                     target = chain_of(desc)  # `extends Error`: the family guard asks what Error defines
-                    rows.append(
-                        (
-                            name,
-                            start.row + 1,
-                            column(start.row, start.column),
-                            column(stop.row, stop.column),
-                            kind,
-                            target,
-                            owner,
-                        )
-                    )
-                    continue
-                if binding.chain is None:
+                elif binding.chain is None:
                     continue  # a local
-                target = binding.chain
+                else:
+                    target = binding.chain
             else:
                 target = chain_of(desc)
                 if target is None:
