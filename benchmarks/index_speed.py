@@ -246,13 +246,19 @@ class Codegraph:
 
     def cold(self) -> Run:
         shutil.rmtree(self.root / ".codegraph", ignore_errors=True)
-        return run([self.exe, "init", "-y", str(self.root)], sample=True)
+        # run in the corpus folder: started from inside another git checkout (a worktree of this
+        # repository) `init` returned in under a second having indexed nothing
+        made = run([self.exe, "init", "-y", str(self.root)], cwd=self.root, sample=True)
+        db = self.root / ".codegraph" / "codegraph.db"
+        if not db.is_file() or db.stat().st_size < 100_000:
+            raise RuntimeError(f"codegraph init left no index in {self.root}")
+        return made
 
     def sync(self) -> Run:
-        return run([self.exe, "sync", str(self.root)])
+        return run([self.exe, "sync", str(self.root)], cwd=self.root)
 
     def query(self) -> Run:
-        return run([self.exe, "callers", self.corpus.query, "-p", str(self.root)])
+        return run([self.exe, "callers", self.corpus.query, "-p", str(self.root)], cwd=self.root)
 
 
 # -- the in-process probe (runs in a child) ----------------------------------------
