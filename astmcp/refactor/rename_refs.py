@@ -102,6 +102,8 @@ def family_and_references(
             key = (hit.file, hit.line, hit.column)
             if key not in best or RANK[hit.confidence] < RANK[best[key].confidence]:
                 best[key] = hit
+    for hit in parameter_property_uses(ws, family):
+        best.setdefault((hit.file, hit.line, hit.column), hit)
     return family, sorted(best.values(), key=lambda h: (RANK[h.confidence], h.file, h.line, h.column))
 
 
@@ -167,6 +169,24 @@ def destructuring_hits(
         for line, column, end in TsFile(path, text).destructured(row.name):
             if (path, line, column) not in known:
                 hits.append(Hit(path, line, column, end, "attribute", "name"))
+    return hits
+
+
+def parameter_property_uses(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
+    """TS/JS: a member declared as a constructor parameter property (``constructor(private
+    size = 0)``) is also that parameter; its uses in the constructor are renamed with it, as
+    TypeScript does (renaming only the property left ``Math.max(1, size)`` undefined)."""
+    from astmcp.refactor.tsscopes import TsFile
+
+    hits: list[Hit] = []
+    for member in family:
+        if language_of(member.file) == PYTHON or member.kind not in ("property", "attribute"):
+            continue
+        ts = TsFile(member.file, load_file(ws, member.file).source.text)
+        if not ts.parameter_property(member.name_line, member.name_col):
+            continue
+        for line, column, end in ts.lexical_references(member.name_line, member.name_col, member.name):
+            hits.append(Hit(member.file, line, column, end, "read", "certain", False))
     return hits
 
 

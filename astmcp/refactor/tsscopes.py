@@ -196,6 +196,15 @@ class TsFile:
             out.append((row + 1, column, column + len(name)))
         return out
 
+    def parameter_property(self, line: int, column: int) -> bool:
+        """Whether the name at (``line``, ``column``) declares a constructor parameter property
+        (``constructor(private size = 0)``: a property and a parameter at once)."""
+        node = self.node_at(line, column)
+        param = node.parent if node is not None else None
+        if param is None or param.type not in ("required_parameter", "optional_parameter"):
+            return False
+        return any(c.type in ("accessibility_modifier", "readonly", "override") for c in param.children)
+
     def destructured(self, name: str) -> list[tuple[int, int, int]]:
         """Destructuring patterns that read a property ``name`` (``{ name }``, ``{ name: x }``)."""
         out: list[tuple[int, int, int]] = []
