@@ -5,6 +5,8 @@ the tree restored.
 - ``--corpus click``: click 8.5.1 (PyPI sdist), checked by click's own test suite.
 - ``--corpus zod``: zod 4.6.7 ``src`` (npm), checked by ``tsc -p .`` from typescript 7.0.2: a rename
   is broken when it adds any diagnostic (multiset on code, file, message; positions ignored).
+- ``--corpus rxjs``: rxjs 7.8.2 ``src`` (npm) with its own tsconfig (made acceptable to typescript 7),
+  checked the same way.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
 silent breakage), ``blocked`` (astmcp only: plan prepared but blocked on uncertain references or new
@@ -16,7 +18,7 @@ committed. Writes ``benchmarks/results/rename_safety_<corpus>.json`` and the REA
 corpora; ``--report`` only rewrites the section). ``--tools`` reruns some tools and keeps the others'
 results from the JSON when the sample is the same.
 
-    python benchmarks/rename_safety.py [--corpus click|zod] [--tools astmcp,rope,jedi]
+    python benchmarks/rename_safety.py [--corpus click|zod|rxjs] [--tools astmcp,rope,jedi]
                                        [--sample 50] [--seed 0] [--workdir DIR] [--report]
 """
 
@@ -46,7 +48,7 @@ from astmcp.tools import call_tool
 from astmcp.workspace import Workspaces
 
 RESULTS = Path(__file__).resolve().parent / "results"
-CORPORA = {"click": ("click", "8.5.1"), "zod": ("zod", "4.6.7")}
+CORPORA = {"click": ("click", "8.5.1"), "zod": ("zod", "4.6.7"), "rxjs": ("rxjs", "7.8.2")}
 TYPESCRIPT = ("typescript", "7.0.2")
 ROPE = "rope==1.15.0"
 JEDI = "jedi==0.20.1"
@@ -139,6 +141,24 @@ def pristine_zod(workdir: Path) -> Path:
     # the published manifest (name "zod", exports with the "@zod/source" condition): the
     # tests' self-imports resolve to src for tsc and astmcp alike
     shutil.copyfile(package / "package.json", pristine / "package.json")
+    return pristine
+
+
+def pristine_rxjs(workdir: Path) -> Path:
+    """rxjs's ``src`` with its own tsconfig, made acceptable to typescript 7 (``moduleResolution:
+    node`` and ``baseUrl`` are gone there: ``bundler``, and its ``paths`` are relative already)."""
+    pristine = workdir / "pristine"
+    package = fetch_npm(*CORPORA["rxjs"])
+    if not (pristine / "src").is_dir():
+        shutil.rmtree(pristine, ignore_errors=True)
+        shutil.copytree(package / "src", pristine / "src")
+    config = json.loads((package / "tsconfig.json").read_text(encoding="utf-8"))
+    options = config["compilerOptions"]
+    for gone in ("baseUrl", "incremental"):
+        options.pop(gone, None)
+    options.update({"module": "esnext", "moduleResolution": "bundler"})
+    config["include"] = ["src/**/*.ts"]
+    (pristine / "tsconfig.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
     return pristine
 
 
@@ -343,7 +363,13 @@ def external_rename(
 
 
 def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Path) -> dict[str, Any]:
-    pristine = pristine_click() if corpus == "click" else pristine_zod(workdir)
+    pristine = (
+        pristine_click()
+        if corpus == "click"
+        else pristine_zod(workdir)
+        if corpus == "zod"
+        else pristine_rxjs(workdir)
+    )
     root = workdir / "work"
     shutil.rmtree(root, ignore_errors=True)
     shutil.copytree(pristine, root)
@@ -413,13 +439,14 @@ def merge(fresh: dict[str, Any], path: Path) -> dict[str, Any]:
 
 def report() -> None:
     lines = [
-        "`python benchmarks/rename_safety.py --corpus click` and `--corpus zod` (50 seeded symbols each, seed 0,",
+        "`python benchmarks/rename_safety.py --corpus click`, `--corpus zod` and `--corpus rxjs` (50 seeded symbols each, seed 0,",
         "no dunders). Each applied rename is checked by an oracle, then the tree is restored: click's own",
         "test suite (2,400+ tests), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
         "code/file/message) over zod's `src` with its published package.json and `customConditions:",
         "[\"@zod/source\"]` (zod's own set-up), so the tests' `zod/v4` self-imports type-check against the",
         "sources and are judged too (tsc only: a name left behind in generated code or a test title is not",
-        "seen). **broken** = applied and the oracle fails (silent breakage; a failure that",
+        "seen); for rxjs the same over its `src` with its own tsconfig (`moduleResolution: bundler`, no",
+        "`baseUrl`, which typescript 7 removed). **broken** = applied and the oracle fails (silent breakage; a failure that",
         "passes on a rerun counts as flaky, not broken); **blocked** = astmcp prepared a plan but blocked it",
         "(uncertain references to review, or new errors); **refused** = an error instead of edits. rope",
         "1.15.0 (`Rename.get_changes`, defaults) and jedi 0.20.1 (`Script.rename`, file limits raised) rename",
@@ -494,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
         default = "astmcp,rope,jedi" if args.corpus == "click" else "astmcp"
         tools = [t for t in (args.tools or default).split(",") if t]
         unknown = set(tools) - {"astmcp", "rope", "jedi"} or (
-            set(tools) - {"astmcp"} if args.corpus == "zod" else set()
+            set(tools) - {"astmcp"} if args.corpus != "click" else set()
         )
         if unknown:
             parser.error(f"unknown or unsupported tools for {args.corpus}: {sorted(unknown)}")
