@@ -65,7 +65,8 @@ def _classify(
     if entity == OPAQUE_KEYWORD:
         return None, kind, "name"
     if entity[0] != "s":
-        if kind == "string" and _probe_outside(resolver, path, target):
+        probe = f"{line}:{col}" in resolver.facts(path).get("probes", ())
+        if kind == "string" and _probe_outside(resolver, path, target, probe):
             return None, kind, "name"
         return None, kind, "none"
     sym = resolver.syms[entity[1]]
@@ -74,7 +75,7 @@ def _classify(
     return sym.id, kind, "certain"
 
 
-def _probe_outside(resolver: Resolver, path: str, target: str) -> bool:
+def _probe_outside(resolver: Resolver, path: str, target: str, probe: bool = False) -> bool:
     """Whether an attribute string (``getattr(x, "name")``, python_records.attribute_string) whose
     member is outside the project may still name a project member: unless x is an outside module
     (``sys``) or an outside class, or an instance of one, that declares the member (``stream: TextIO``
@@ -83,11 +84,16 @@ def _probe_outside(resolver: Resolver, path: str, target: str) -> bool:
     receiver, _, member = target.rpartition("/")
     if not receiver or not member.isidentifier():
         return False  # no attribute string (`callee/~key`: a keyword of an outside callee)
-    outside = resolver.resolve(path, receiver)
+    outside = resolver.deref(resolver.resolve(path, receiver))  # `self._stream`: what it holds
     if outside is None or outside[0] != "x":
         return False
     value = str(outside[1])
     instance = value.endswith(".()")
+    if probe and instance:
+        # `getattr(stream, "read1", None)`, `hasattr(…)`: the code expects the member may be
+        # missing, so the object may be another type than declared, a project one duck-typing it
+        # (click's _FixupStream gets an EchoingStdin as its BinaryIO): even a declared member probes
+        return True
     if class_defines(value[:-3] if instance else value, member) is True:
         return False
     return instance or not is_module(value)

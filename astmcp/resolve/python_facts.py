@@ -157,6 +157,7 @@ class _Analyzer(Statements):
             **({"fixtures": fixtures} if fixtures else {}),
             **({"generates": True} if self.generates else {}),
             **({"okwargs": self.opaque_kwargs} if self.opaque_kwargs else {}),
+            **({"probes": self.probes} if self.probes else {}),
         }
 
 

@@ -57,6 +57,7 @@ class Records(PytestFacts):
     def __init__(self, path: str, text: str) -> None:
         super().__init__(path, text)
         self.sink_strings: dict[int, Sink | None] = {}  # string -> its sink (None: always inert)
+        self.probes: list[str] = []  # "line:col" of attribute strings that probe (hasattr, getattr(x, n, d))
         self.sunk: list[tuple[ast.Constant, Sink, Scope]] = []  # judged in settle_sinks
 
     # -- occurrences -----------------------------------------------------------
@@ -257,6 +258,12 @@ class Records(PytestFacts):
             recv = None  # any object, or a module loaded by name: any project class or module
         target = f"{recv}/{p.name}" if recv else None
         self.rows.append((p.name, p.line, p.col, p.end, "string", target, p.owner or p.scope.path))
+        call = node.call
+        if isinstance(func, ast.Name) and (
+            func.id == "hasattr" or (func.id == "getattr" and len(call.args) > 2)
+        ):
+            # it expects the member may be missing: the object may be of another type than declared
+            self.probes.append(f"{p.line}:{p.col}")
 
     # -- inert string sinks ----------------------------------------------------
     def sink_arguments(self, node: ast.Call | ast.Assert) -> None:
