@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from linkers import Recorder
 
 from astmcp.config import Config
 from astmcp.index import listing
-from astmcp.index.indexer import Changes, Index
+from astmcp.index.indexer import Index
 
 HOUR_NS = 3600 * 1_000_000_000
 TREE = {
@@ -25,14 +25,6 @@ TREE = {
     "other/o.py": "def omega(): pass\n",
     "pyproject.toml": '[project]\nname = "p"\n',
 }
-
-
-class Recorder:
-    def __init__(self) -> None:
-        self.calls: list[Changes] = []
-
-    def __call__(self, conn: sqlite3.Connection, changes: Changes) -> None:
-        self.calls.append(changes)
 
 
 @pytest.fixture

@@ -4,25 +4,15 @@ the same facts whether parsed in worker processes or in-process."""
 from __future__ import annotations
 
 import os
-import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from linkers import Recorder
 
 from astmcp.config import Config
-from astmcp.index.indexer import Changes, Index
-
-
-class Recorder:
-    """A linker that remembers what each refresh handed it."""
-
-    def __init__(self) -> None:
-        self.calls: list[Changes] = []
-
-    def __call__(self, conn: sqlite3.Connection, changes: Changes) -> None:
-        self.calls.append(changes)
+from astmcp.index.indexer import Index
 
 
 @pytest.fixture
