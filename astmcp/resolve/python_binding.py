@@ -52,6 +52,8 @@ class Bindings:
         self.decorated: dict[str, str] = {}  # function path -> what its outermost decorator makes
         # functions whose first parameter is annotated (a decorator's `f: Callable[[A], R]`)
         self.receives: list[tuple[str, ast.expr, Scope]] = []
+        # methods with annotated positional parameters: (path, annotations, scope) -> ``ptypes``
+        self.param_types: list[tuple[str, list[ast.expr | None], Scope]] = []
         # comprehension node -> the scope of its targets; lambda -> the scope of its body
         self.comp_scopes: dict[int, Scope] = {}
         self._locals_busy: set[tuple[int, str]] = set()

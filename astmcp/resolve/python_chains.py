@@ -13,6 +13,7 @@ from astmcp.resolve.python_scope import (
     enclosing_class,
     func_name,
     instance_chain,
+    is_empty_container,
     is_none,
 )
 from astmcp.resolve.python_vocab import (
@@ -60,8 +61,16 @@ class Chains(Bindings):
     def local_values(self, sources: list[tuple[str, ast.AST | str, Scope]]) -> list[str | None]:
         """The chains of the values a local is given ([None] when one is unknown)."""
         chains: list[str | None] = []
+        filled = any(kind.startswith("fill") for kind, _node, _where in sources)
         for kind, node, where in sources:
-            if kind == "chain":
+            if filled and kind == "expr" and is_empty_container(node):
+                continue  # `xs = []` then `xs.append(v)`: a list of v
+            if kind.startswith("fill"):
+                assert isinstance(node, ast.expr)
+                value = self.chain(where, node)
+                step = "/[]/*s" if kind == "fill*" else "/*s"
+                chains.append(f"{value}{step}" if value else None)
+            elif kind == "chain":
                 assert isinstance(node, str)
                 chains.append(node)
             elif kind == "expr":

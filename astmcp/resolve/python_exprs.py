@@ -279,6 +279,10 @@ class Expressions(Records):
                 self.bind(inner, arg.arg, "", ("ann", arg.annotation))
             elif given and not inner.self_chain and arg in positional:
                 self.bind(inner, arg.arg, "", ("chain", f"{given}/@{n}"))
+            elif inner.self_chain and inner.cls and n > 0 and arg in positional and overrides(node):
+                # an override's parameter is given what the overridden method declares it takes
+                method = node.name  # type: ignore[union-attr]
+                self.bind(inner, arg.arg, "", ("chain", f"S:{inner.cls}/^/{method}/%{n}"))
             else:
                 self.bind(inner, arg.arg, "")
 
@@ -339,3 +343,13 @@ class Expressions(Records):
         self.keep.append(parsed)
         self.expr(parsed.body, scope, "type")
         return True
+
+
+def overrides(node: ast.AST | None) -> bool:
+    """A method that may override a base's, whose parameter types it then shares (not a
+    constructor: a subclass's often takes other arguments)."""
+    return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name not in (
+        "__init__",
+        "__new__",
+        "__init_subclass__",
+    )

@@ -23,6 +23,8 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
                                           "*f" (a callable annotated to give this: Callable[..., R]),
                                           "@n" (what a decorator gives the n-th parameter of the function
                                           it receives: its own `f: Callable[[A, B], R]` parameter),
+                                          "%n" (the declared type of a method's n-th positional
+                                          parameter: what an override's unannotated one is given),
                                           "[]" (an item by iteration), "[]#n" (its n-th part), "[i]" (x[k])
 
 ``target`` None means the receiver is unknown: a ``name``-confidence hit.
@@ -127,6 +129,12 @@ class _Analyzer(Statements):
             given = self.callable_params(scope, annotation)
             if given and any(given):
                 atypes.setdefault(path, given)
+        ptypes: dict[str, list[str]] = {}
+        for path, declared_params, scope in self.param_types:
+            ptypes[path] = [
+                (instance_chain(self.annotation_chain(scope, a)) or "") if a is not None else ""
+                for a in declared_params
+            ]
         fixtures: dict[str, str] = {}
         for name, (path, function, inner) in self.fixtures.items():
             # the value of a fixture: what it returns, or yields once
@@ -153,6 +161,7 @@ class _Analyzer(Statements):
             **({"otypes": otypes} if otypes else {}),
             **({"dtypes": self.decorated} if self.decorated else {}),
             **({"atypes": atypes} if atypes else {}),
+            **({"ptypes": ptypes} if any(any(v) for v in ptypes.values()) else {}),
             **({"unions": self.unions} if self.unions else {}),
             **({"fixtures": fixtures} if fixtures else {}),
             **({"generates": True} if self.generates else {}),

@@ -187,6 +187,8 @@ class Resolver(ModuleLookups):
             return self.given_param(entity, int(step[1:]))
         if step[0] == "~":
             return self.forwarded_key(entity, step[1:])
+        if step[0] == "%":
+            return self.declared_param(entity, int(step[1:]))
         if entity is None:
             # `list[Alias]`: a list whatever its items are
             return ("e", (step[1], None)) if step in ("*s", "*m") else None
@@ -272,6 +274,16 @@ class Resolver(ModuleLookups):
         sym = self.syms[entity[1]]
         gives = self.facts(sym.path).get("atypes", {}).get(sym.symbol_path, [])
         return self.resolve(sym.path, gives[n]) if n < len(gives) and gives[n] else None
+
+    def declared_param(self, entity: Entity, n: int) -> Entity:
+        """An instance of what the project method ``entity`` declares its n-th positional parameter
+        to be (``self`` is 0); None when not annotated or not a project method."""
+        entity = self.deref(entity) if entity is not None and entity[0] == "s" else entity
+        if entity is None or entity[0] != "s" or self.syms[entity[1]].kind not in _CALLABLE:
+            return None
+        sym = self.syms[entity[1]]
+        declared = self.facts(sym.path).get("ptypes", {}).get(sym.symbol_path, [])
+        return self.resolve(sym.path, declared[n]) if n < len(declared) and declared[n] else None
 
     def decorated_step(self, sym_id: int, step: str) -> Entity:
         """A member of a decorated function is one of what its outermost decorator made of it

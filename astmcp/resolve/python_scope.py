@@ -115,6 +115,19 @@ def is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
+def is_empty_container(node: ast.AST | str) -> bool:
+    """``[]``, ``set()``, ``list()``: a new container with nothing in it yet."""
+    if isinstance(node, ast.List):
+        return not node.elts
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("list", "set")
+        and not node.args
+        and not node.keywords
+    )
+
+
 def all_args(args: ast.arguments) -> list[ast.arg]:
     out = [*args.posonlyargs, *args.args]
     if args.vararg is not None:

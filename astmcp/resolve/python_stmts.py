@@ -84,6 +84,8 @@ class Statements(Expressions):
         positional = node.args.posonlyargs + node.args.args
         if positional and positional[0].annotation is not None and scope.kind != "class":
             self.receives.append((path, positional[0].annotation, scope))
+        if scope.kind == "class" and any(a.annotation is not None for a in positional[1:]):
+            self.param_types.append((path, [a.annotation for a in positional], scope))
         if "overload" in names:
             method = scope.kind == "class" and "staticmethod" not in names
             self.overloads.append((path, signature(node.args), method, node.returns, scope))
@@ -229,11 +231,32 @@ class Statements(Expressions):
 
     def expr_stmt(self, node: ast.Expr, scope: Scope) -> None:
         self.expr(node.value, scope, "read")
+        self.filled(node.value, scope)
+
+    def filled(self, node: ast.expr, scope: Scope) -> None:
+        """``xs.append(v)`` (``add``, ``insert``, ``extend``) on a local of this scope: a value
+        of xs is a container of v (see Chains.local_values)."""
+        call = node if isinstance(node, ast.Call) and not node.keywords else None
+        func = call.func if call is not None else None
+        if (
+            call is None
+            or not isinstance(func, ast.Attribute)
+            or not isinstance(func.value, ast.Name)
+            or scope.binds.get(func.value.id) != ""
+            or any(isinstance(a, ast.Starred) for a in call.args)
+        ):
+            return
+        arity = FILLERS.get(func.attr)
+        if arity is not None and len(call.args) == arity[0]:
+            scope.values.setdefault(func.value.id, []).append((arity[1], call.args[-1], scope))
 
     def assert_(self, node: ast.Assert, scope: Scope) -> None:
         self.sink_arguments(node)  # the message is only shown
         self.generic(node, scope, "read")
 
+
+# a container method putting one value (`fill`) or the items of one (`fill*`) into it: its arity
+FILLERS = {"append": (1, "fill"), "add": (1, "fill"), "insert": (2, "fill"), "extend": (1, "fill*")}
 
 _STMT: dict[type, Any] = {
     ast.FunctionDef: Statements.function,

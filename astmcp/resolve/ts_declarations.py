@@ -79,6 +79,9 @@ class Declarations(Occurrences):
             if value is not None:
                 if value.type == "object" and target.symbolic:
                     self.object(value, scope, members=True, typed=vtype if annotation is not None else None)
+                    spread = [c for c in named_nodes(value) if c.type == "spread_element"]
+                    if spread and annotation is None:  # `{ ...a, ...b }`: their members are its own
+                        self.spreads[key] = [self.desc(c.named_children[0], scope) for c in spread]
                 elif value.type == "object" and annotation is not None:
                     self.object(value, scope, typed=vtype)
                 else:

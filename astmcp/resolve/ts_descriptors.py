@@ -151,7 +151,11 @@ class Descriptors(FactState):
             return self.targ(branch, scope) if branch is not None else None
         if kind == "object_type":  # `{ [k in keyof T]: T[k] }` has T's members
             source = self.homomorphic(node)
-            return self.targ(source, scope) if source is not None else self.anonymous(node, scope)
+            if source is not None:
+                return self.targ(source, scope)
+            keys = self.keyed(node)  # `{ [k in keyof T]: V }`: keyed by T's members
+            keyed = self.instance(keys, scope) if keys is not None else None
+            return ("K", keyed) if keyed is not None else self.anonymous(node, scope)
         if kind == "array_type":  # `T[]`: an array whose elements are T's
             inner = named_nodes(node)
             element = self.tdesc(inner[0], scope) if inner else None
@@ -255,10 +259,14 @@ class Descriptors(FactState):
     def index_value(self, member: Node, scope: Scope) -> Desc:
         """What a string index signature (``[k: string]: V``, not a mapped type's) gives: a V (for
         ``x[k]`` and for any member the type does not declare)."""
-        index = member.child_by_field_name("index_type") if member.type == "index_signature" else None
-        if index is None or self.text(index) != "string":
+        if not self.string_index(member):
             return None
         return self.instance(member.child_by_field_name("type"), scope)
+
+    def string_index(self, member: Node) -> bool:
+        """Whether ``member`` is a string index signature (``[k: string]: V``)."""
+        index = member.child_by_field_name("index_type") if member.type == "index_signature" else None
+        return index is not None and self.text(index) == "string"
 
     def record(self, node: Node, scope: Scope) -> Desc:
         """The library's ``Record<K, V>`` (unless the project declares the name) as the object type
@@ -306,7 +314,7 @@ class Descriptors(FactState):
             found = self.tdesc(inner, scope)
             return (
                 ("i", found, self.type_site(inner, scope))
-                if found is not None and found[0] not in ("y", "q", "h")
+                if found is not None and found[0] not in ("y", "q", "h", "K")
                 else found
             )
         return self.tdesc(node, scope)
@@ -360,6 +368,19 @@ class Descriptors(FactState):
         ):
             return source
         return None
+
+    def keyed(self, node: Node) -> Node | None:
+        """``T`` of a mapped object type ``{ [k in keyof T]: V }`` whose values are anything: its
+        members are named by T's (``("K", T)``, step ``^K``), what they hold is not T's."""
+        members = named_nodes(node)
+        if len(members) != 1 or members[0].type != "index_signature":
+            return None
+        clause = next((c for c in members[0].named_children if c.type == "mapped_type_clause"), None)
+        keys = clause.child_by_field_name("type") if clause is not None else None
+        if keys is None or keys.type != "index_type_query":
+            return None
+        source = named_nodes(keys)
+        return source[0] if len(source) == 1 else None
 
     def memberwise(self, node: Node, scope: Scope) -> Node | None:
         """The first type argument of ``Pick<T, K>``, ``Partial<T>``, … (library types whose
@@ -425,7 +446,7 @@ class Descriptors(FactState):
         if (
             inner is not None
             and inner.type == "generic_type"
-            and found[0] not in ("y", "q", "h")
+            and found[0] not in ("y", "q", "h", "K")
             and self.memberwise(inner, scope) is None
         ):
             return ("i", found, self.type_site(inner, scope))

@@ -75,6 +75,7 @@ class FactState:
         self.shapes: list[str] = []  # type aliases of an object type (their members are symbols)
         self.objects: dict[str, dict[str, Desc]] = {}  # object types written out -> member types
         self.tuples: dict[str, list[Desc]] = {}  # tuple types -> their parts (declarations)
+        self.spreads: dict[str, list[Desc]] = {}  # object-literal variables -> what they spread
         self.indexes: dict[
             str, Desc
         ] = {}  # interfaces/object type aliases -> what their index signature gives

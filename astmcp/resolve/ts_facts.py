@@ -147,8 +147,8 @@ class _Walker(ModuleFacts):
             elif desc is None:
                 target = None  # a string: a name hit
             elif desc[0] == "o":  # an object-literal key: a member of its contextual type, else a name hit
-                base = chain_of(desc[1])
-                target = f"{base}|{name}" if base is not None else UNTYPED_KEY
+                base, step = chain_of(desc[1]), member_step(name)
+                target = f"{base}|+{step}" if base is not None and step is not None else UNTYPED_KEY
             elif desc[0] == "n":
                 binding = desc[1].lookup(desc[2])
                 if binding is None:
@@ -212,6 +212,9 @@ class _Walker(ModuleFacts):
         unions = {k: [chain_of(d) for d in ds] for k, ds in self.unions.items()}
         if unions:
             out["unions"] = unions
+        spreads = {k: [chain_of(d) for d in ds] for k, ds in self.spreads.items()}
+        if spreads:
+            out["spreads"] = spreads
         tuples = {k: [chain_of(d) for d in ds] for k, ds in self.tuples.items()}
         if any(any(v) for v in tuples.values()):
             out["tuples"] = {k: v for k, v in tuples.items() if any(v)}

@@ -19,7 +19,8 @@ object literal passed there; ``|&k``, ``|&&k`` for a constructor), ``("y", desc)
 type of elements ``desc`` (``T[]``, ``Array<T>``; step ``|[]``) and ``("e", desc)`` an element of
 the array ``desc`` (``for (x of xs)``; step ``|[i]``), ``("q", desc)`` the promise type of values ``desc`` (``Promise<T>``; step
 ``|^q``), ``("w", desc)`` what awaiting ``desc`` gives (``await p``; step ``|^w``), ``("h", desc)`` the ``ThisType<T>`` marker of T
-(step ``|^h``), ``("t", desc)`` ``this`` in a method of an object literal of contextual type ``desc``
+(step ``|^h``), ``("K", desc)`` an object whose members are named by those of ``desc`` but hold
+anything (``{ [k in keyof T]?: V }``; step ``|^K``), ``("t", desc)`` ``this`` in a method of an object literal of contextual type ``desc``
 (step ``|^t``: the T of a ``ThisType<T>`` in it, else ``desc`` itself), ``("d", desc, clauses)`` a union value narrowed
 by discriminants (``(prop, negated, values)``: ``switch (x.code) { case "a": }``, ``{ code: "a" }``
 against a union; step ``|~code=a``, ``|~code!=a``, clauses joined by ``;``).
@@ -39,6 +40,7 @@ Desc = tuple[Any, ...] | None
 
 _MAX_DEPTH = 24
 GLOBAL = "G:"  # chain head: a standard global object (`G:Object`)
+OPEN_INDEX = "A:"  # an index signature whose values are untyped (`[k: string]: any`): a chain to nothing
 
 
 class Binding:
@@ -157,6 +159,8 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         return f"{base}|^w"
     if tag == "h":  # `ThisType<T>`: a marker carrying T
         return f"{base}|^h"
+    if tag == "K":  # an object keyed by the members of `base` (a mapped type over `keyof T`)
+        return f"{base}|^K"
     if tag == "t":  # `this` in a method of an object literal whose contextual type is `base`
         return f"{base}|^t"
     if tag == "c":

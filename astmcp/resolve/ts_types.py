@@ -199,7 +199,8 @@ class TypeSteps:
             target, chain = self.callback_chain(sym, step)
         else:
             return None
-        if target is None or not chain or not chain.startswith("T:"):
+        # a type parameter, or a generic type whose type arguments may be (`Box<T>`)
+        if target is None or not chain or not (chain.startswith("T:") or "/" in chain):
             return None
         return self.resolve_in(target.path, chain, self.substitution(target, path, site))
 

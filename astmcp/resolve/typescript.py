@@ -44,7 +44,7 @@ from astmcp.resolve.ts_library import (
     global_type_names,
 )
 from astmcp.resolve.ts_reach import FIELD as REACH
-from astmcp.resolve.ts_scopes import GLOBAL
+from astmcp.resolve.ts_scopes import GLOBAL, OPEN_INDEX
 from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import CALLABLE, CLASSLIKE, TYPED, Entity, Subst, Sym, Table, TypeSteps, frozen
 
@@ -148,6 +148,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         bound by ``subst`` when resolving a declaration for a use (see :meth:`resolve_in`)."""
         if step.startswith("!"):  # a probe (`"key" in x`, ts_occurrences.member_string)
             return self.apply(self.project_part(entity), head, step[1:], path, subst)
+        if step.startswith("+"):  # a key written in an object literal of the type `entity`
+            return self.literal_key(entity, step[1:].removeprefix('"'))
         if step.startswith('"'):  # a quoted member name (see ts_fact_state.member_step)
             return self.step(entity, step[1:])
         step, _, site = step.partition("/")
@@ -180,6 +182,34 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return found
         return self.step(entity, step)
 
+    def literal_key(self, entity: Entity, name: str) -> Entity:
+        """A key of an object literal whose contextual type is ``entity``: that type's member of the
+        name; no member at all when the type does not declare it but takes any key (an index
+        signature, ``Record<string, any>``, an object type written out): the key is the literal's
+        own. None (a name hit) when the type is not known or might declare it elsewhere."""
+        found = self.step(entity, name)
+        if found is not None or entity is None:
+            return found
+        if entity[0] in ("o", "K") or (entity[0] == "i" and self.has_index(entity)):
+            return _NO_SYMBOL
+        return None
+
+    def has_index(self, instance: tuple[Any, ...], depth: int = 0) -> bool:
+        """Whether an interface or object type alias (or a base) has a string index signature."""
+        sym = self.syms[instance[1]]
+        facts = self.facts(sym.path)
+        if sym.key in facts.get("indexes", {}):
+            return True
+        if depth > 8 or sym.kind not in CLASSLIKE:
+            return False
+        for base in facts.get("bases", {}).get(sym.key, ()):
+            found = self.resolve(sym.path, base)
+            if found is None or found[0] != "s" or self.syms[found[1]].kind not in CLASSLIKE:
+                continue
+            if self.has_index(("i", found[1]), depth + 1):
+                return True
+        return False
+
     def project_part(self, entity: Entity) -> Entity:
         """``entity`` when a probe of its member names a project member: not on anything else (a
         package's or the library's type), which may be looking for a project object's member
@@ -200,6 +230,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return ("s", sym.id)
             spec = self.facts(path).get("nsimports", {}).get(chain[2:])
             return self.module(path, spec) if spec is not None else ("x", "")
+        if chain == OPEN_INDEX:  # what an untyped index signature gives: not known
+            return None
         if chain.startswith("T:"):
             self.deps.add(path)
             return self.type_param(path, chain[2:], None)
@@ -293,6 +325,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.awaited(entity)
         if step == "^h":  # the `ThisType<T>` marker of T
             return ("h", entity)
+        if step == "^K":  # an object keyed by the members of `entity`'s type
+            return ("K", entity)
         if step == "^t":  # `this` in a method of an object literal of this contextual type
             return self.literal_this(entity)
         tag, value = entity[0], entity[1]
@@ -333,6 +367,13 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.array_method(entity, step)
         if tag == "h":  # a marker has no members
             return entity if step == ":" else None
+        if tag == "K":  # keyed by another type's members: each names that member, holding anything
+            if step == ":":
+                return entity
+            member = self.step(value, step) if is_ident(step) else None
+            return ("S", member[1]) if member is not None and member[0] == "s" else None
+        if tag == "S":  # such a member: which one it is is known, what it holds is not
+            return None
         if tag == "b":  # a standard global (`Object`) or its instance: its members are the library's
             return ("b", value) if step == ":" else ("z", f"{value}.{step}") if is_ident(step) else None
         if tag == "z":  # such a member: what it gives may be anything (`Object.assign(x)` is x)
@@ -387,6 +428,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("s", child.id)
         if kind == "class":
             return self.class_member(value, step)
+        if kind == "variable" and sym.key in self.facts(sym.path).get("spreads", {}):
+            return self.spread_member(sym, step)
         if kind in ("variable", "property"):
             return self.step(self.typed(sym, "vtypes", bound), step)
         if kind == "getter":
@@ -395,6 +438,18 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             spec = self.facts(sym.path).get("nsimports", {}).get(sym.key)
             module = self.module(sym.path, spec) if spec is not None else None
             return self.member(module, step) if module is not None and module[0] == "m" else module
+        return None
+
+    def spread_member(self, sym: Sym, name: str) -> Entity:
+        """A member an object literal bound to ``sym`` does not write out: the last of the objects it
+        spreads (``{ ...a, ...b }``) that has it; None when one that comes later is not known."""
+        for chain in reversed(self.facts(sym.path)["spreads"][sym.key]):
+            source = self.resolve(sym.path, chain) if chain else None
+            if source is None:
+                return None
+            found = self.step(source, name)
+            if found is not None:
+                return found
         return None
 
     def call_alias(self, sym: Sym, bound: Subst | None) -> Entity:
@@ -681,6 +736,8 @@ class TsLinker:
                 entity = seen.get(target, _UNSEEN)
                 if entity is _UNSEEN:
                     entity = seen[target] = resolver.resolve(path, target)
+                if entity is not None and entity[0] == "S":  # a member known by name only
+                    entity = ("s", entity[1])
                 if entity is not None and entity[0] == "v":
                     row = (file_id, target, name, line, col, end_col, kind, owner)
                     entity = _union_symbol(entity, out, row)
@@ -761,7 +818,7 @@ def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tupl
     found: list[int] = []
     leaves = list(_alternatives(entity))
     for alt in leaves:
-        if alt is not None and alt[0] == "s" and alt[1] not in found:
+        if alt is not None and alt[0] in ("s", "S") and alt[1] not in found:
             found.append(alt[1])
     if not found:
         return None if any(alt is None for alt in leaves) else ("x", "")
