@@ -6,7 +6,7 @@ from tree_sitter import Node
 
 from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, named_nodes
 from astmcp.resolve.ts_functions import Functions
-from astmcp.resolve.ts_scopes import OPEN_INDEX, Binding, Desc, Scope
+from astmcp.resolve.ts_scopes import Binding, Desc, Scope
 
 
 class Classes(Functions):
@@ -138,8 +138,6 @@ class Classes(Functions):
         value = self.index_value(member, scope)
         if value is not None:
             self.indexes[key] = value
-        elif self.string_index(member):  # `[k: string]: any`: keys it does not declare are its own
-            self.indexes[key] = ("k", OPEN_INDEX)
 
     def discriminant(self, key: str, annotation: Node | None) -> None:
         """A member declared with string literal types (``code: "a" | "b"``) can tell a union's

@@ -259,14 +259,10 @@ class Descriptors(FactState):
     def index_value(self, member: Node, scope: Scope) -> Desc:
         """What a string index signature (``[k: string]: V``, not a mapped type's) gives: a V (for
         ``x[k]`` and for any member the type does not declare)."""
-        if not self.string_index(member):
+        index = member.child_by_field_name("index_type") if member.type == "index_signature" else None
+        if index is None or self.text(index) != "string":
             return None
         return self.instance(member.child_by_field_name("type"), scope)
-
-    def string_index(self, member: Node) -> bool:
-        """Whether ``member`` is a string index signature (``[k: string]: V``)."""
-        index = member.child_by_field_name("index_type") if member.type == "index_signature" else None
-        return index is not None and self.text(index) == "string"
 
     def record(self, node: Node, scope: Scope) -> Desc:
         """The library's ``Record<K, V>`` (unless the project declares the name) as the object type

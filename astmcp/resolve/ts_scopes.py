@@ -40,7 +40,6 @@ Desc = tuple[Any, ...] | None
 
 _MAX_DEPTH = 24
 GLOBAL = "G:"  # chain head: a standard global object (`G:Object`)
-OPEN_INDEX = "A:"  # an index signature whose values are untyped (`[k: string]: any`): a chain to nothing
 
 
 class Binding:

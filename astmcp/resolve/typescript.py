@@ -44,7 +44,7 @@ from astmcp.resolve.ts_library import (
     global_type_names,
 )
 from astmcp.resolve.ts_reach import FIELD as REACH
-from astmcp.resolve.ts_scopes import GLOBAL, OPEN_INDEX
+from astmcp.resolve.ts_scopes import GLOBAL
 from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import CALLABLE, CLASSLIKE, TYPED, Entity, Subst, Sym, Table, TypeSteps, frozen
 
@@ -148,8 +148,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         bound by ``subst`` when resolving a declaration for a use (see :meth:`resolve_in`)."""
         if step.startswith("!"):  # a probe (`"key" in x`, ts_occurrences.member_string)
             return self.apply(self.project_part(entity), head, step[1:], path, subst)
-        if step.startswith("+"):  # a key written in an object literal of the type `entity`
-            return self.literal_key(entity, step[1:].removeprefix('"'))
+        if step.startswith("+"):  # a key written in an object literal of the type `entity`: its member
+            # (a key the type does not declare stays a name hit, even where any key is allowed
+            # (`Record<string, T>`): such keys are often read back as member names, `o[k]`)
+            return self.step(entity, step[1:].removeprefix('"'))
         if step.startswith('"'):  # a quoted member name (see ts_fact_state.member_step)
             return self.step(entity, step[1:])
         step, _, site = step.partition("/")
@@ -182,34 +184,6 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return found
         return self.step(entity, step)
 
-    def literal_key(self, entity: Entity, name: str) -> Entity:
-        """A key of an object literal whose contextual type is ``entity``: that type's member of the
-        name; no member at all when the type does not declare it but takes any key (an index
-        signature, ``Record<string, any>``, an object type written out): the key is the literal's
-        own. None (a name hit) when the type is not known or might declare it elsewhere."""
-        found = self.step(entity, name)
-        if found is not None or entity is None:
-            return found
-        if entity[0] in ("o", "K") or (entity[0] == "i" and self.has_index(entity)):
-            return _NO_SYMBOL
-        return None
-
-    def has_index(self, instance: tuple[Any, ...], depth: int = 0) -> bool:
-        """Whether an interface or object type alias (or a base) has a string index signature."""
-        sym = self.syms[instance[1]]
-        facts = self.facts(sym.path)
-        if sym.key in facts.get("indexes", {}):
-            return True
-        if depth > 8 or sym.kind not in CLASSLIKE:
-            return False
-        for base in facts.get("bases", {}).get(sym.key, ()):
-            found = self.resolve(sym.path, base)
-            if found is None or found[0] != "s" or self.syms[found[1]].kind not in CLASSLIKE:
-                continue
-            if self.has_index(("i", found[1]), depth + 1):
-                return True
-        return False
-
     def project_part(self, entity: Entity) -> Entity:
         """``entity`` when a probe of its member names a project member: not on anything else (a
         package's or the library's type), which may be looking for a project object's member
@@ -230,8 +204,6 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return ("s", sym.id)
             spec = self.facts(path).get("nsimports", {}).get(chain[2:])
             return self.module(path, spec) if spec is not None else ("x", "")
-        if chain == OPEN_INDEX:  # what an untyped index signature gives: not known
-            return None
         if chain.startswith("T:"):
             self.deps.add(path)
             return self.type_param(path, chain[2:], None)
