@@ -361,11 +361,18 @@ def overload_chain(overloads: list[list[object]], shape: str | None) -> str | No
         chains = {str(o[-1]) for o in overloads}
     else:
         count, *keywords = shape.split(",")
+        function = count.endswith("f")  # the positional argument is a function (a decorator's)
         chains = set()
         for params, method, chain in overloads:
             assert isinstance(params, list)
             for drop in (0, 1) if method else (0,):
-                if _accepts(params[drop:], int(count), keywords):
+                taken = params[drop:]
+                first = taken[0] if taken and taken[0][1] in ("p", "a") else None
+                if function and first is not None and first[3:] == ["v"]:
+                    continue  # declared to take plain values (`name: str | None`), not a function
+                if _accepts(taken, int(count.rstrip("f")), keywords):
+                    if function and not chains and first is not None and first[3:] == ["f"]:
+                        return str(chain)  # the first overload that takes a function is the one called
                     chains.add(str(chain))
     return chains.pop() if len(chains) == 1 else None
 

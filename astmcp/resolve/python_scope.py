@@ -140,11 +140,14 @@ def all_args(args: ast.arguments) -> list[ast.arg]:
 
 def signature(args: ast.arguments) -> list[list[object]]:
     """Parameters as ``[name, kind, has_default]`` (kind: ``p`` positional-only, ``a``
-    positional or keyword, ``*``, ``k`` keyword-only, ``**``), for matching a call's shape."""
+    positional or keyword, ``*``, ``k`` keyword-only, ``**``), for matching a call's shape; a
+    positional one adds what its annotation says it takes: ``"v"`` plain values only (``str |
+    None``: no function), ``"f"`` a function (``Callable[..., T]``)."""
     positional = [*args.posonlyargs, *args.args]
     defaults = len(positional) - len(args.defaults)
     out: list[list[object]] = [
-        [a.arg, "p" if n < len(args.posonlyargs) else "a", n >= defaults] for n, a in enumerate(positional)
+        [a.arg, "p" if n < len(args.posonlyargs) else "a", n >= defaults, *_takes(a.annotation)]
+        for n, a in enumerate(positional)
     ]
     if args.vararg is not None:
         out.append([args.vararg.arg, "*", True])
@@ -152,6 +155,37 @@ def signature(args: ast.arguments) -> list[list[object]]:
     if args.kwarg is not None:
         out.append([args.kwarg.arg, "**", True])
     return out
+
+
+_PLAIN = frozenset({"str", "bytes", "int", "float", "complex", "bool", "None", "Literal"})
+
+
+def plain(node: ast.expr | None) -> bool:
+    """An annotation of plain values only (``str``, ``int | None``, ``Optional[str]``,
+    ``Literal["a"]``): no function or class is one of them."""
+    if node is None:
+        return False
+    if isinstance(node, ast.Constant):
+        return node.value is None
+    if isinstance(node, ast.Name | ast.Attribute):
+        return (node.id if isinstance(node, ast.Name) else node.attr) in _PLAIN
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return plain(node.left) and plain(node.right)
+    if isinstance(node, ast.Subscript):
+        head = node.value.id if isinstance(node.value, ast.Name) else getattr(node.value, "attr", "")
+        if head == "Literal":
+            return True
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return head in ("Optional", "Union") and all(plain(p) for p in parts)
+    return False
+
+
+def _takes(node: ast.expr | None) -> list[str]:
+    if plain(node):
+        return ["v"]
+    head = node.value if isinstance(node, ast.Subscript) else node
+    name = head.id if isinstance(head, ast.Name) else getattr(head, "attr", "")
+    return ["f"] if "Callable" in name else []
 
 
 def call_step(node: ast.Call) -> str:

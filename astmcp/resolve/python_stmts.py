@@ -93,7 +93,7 @@ class Statements(Expressions):
             # `@command()`: the name holds what the outermost decorator makes of the function
             made = self.chain(scope, node.decorator_list[0])
             if made:
-                self.decorated[path] = f"{made}/()1"
+                self.decorated[path] = f"{made}/()1f"  # one positional argument: a function
         if node.returns is not None and "overload" not in names:
             self.deferred_types.append(("r", path, node.returns, scope, True))
         elif isinstance(node, ast.FunctionDef) and all(
