@@ -182,9 +182,16 @@ class Expressions(Records):
                 source = None
             self.bind(scope, node.id, "", source)
             self.name_occurrence(node, scope, "write")
-            if scope.kind in ("module", "class") and not (
-                ann is None and isinstance(value, ast.Call) and func_name(value.func) in TYPE_VARS
-            ):  # `x: T` with `T = TypeVar("T")` is any type: no instance of what TypeVar returns
+            type_var = ann is None and isinstance(value, ast.Call) and func_name(value.func) in TYPE_VARS
+            if scope.kind in ("module", "class") and type_var:
+                # `x: T` with `T = TypeVar("T")` is any type: no instance of what TypeVar returns; with
+                # `bound=B`, a B or a subclass (whose members are B's override families): as a B
+                assert isinstance(value, ast.Call)
+                bound = next((k.value for k in value.keywords if k.arg == "bound"), None)
+                if bound is not None and len(value.args) == 1:
+                    path = f"{scope.path}.{node.id}" if scope.path else node.id
+                    self.deferred_types.append(("b", path, bound, scope, True))
+            elif scope.kind in ("module", "class"):
                 path = f"{scope.path}.{node.id}" if scope.path else node.id
                 if ann is not None:
                     self.deferred_types.append(("v", path, ann, scope, True))

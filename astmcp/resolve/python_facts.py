@@ -99,7 +99,10 @@ class _Analyzer(Statements):
         assigned: dict[str, list[str]] = {}
         for table, path, node, scope, is_ann in self.deferred_types:
             assert isinstance(node, ast.expr)
-            chain = instance_chain(self.annotation_chain(scope, node)) if is_ann else self.chain(scope, node)
+            if table == "b":  # a TypeVar's bound: the variable stands for that class
+                chain = self.annotation_chain(scope, node)
+            else:
+                chain = instance_chain(self.annotation_chain(scope, node)) if is_ann else self.chain(scope, node)
             if not chain:
                 continue
             if table == "r":

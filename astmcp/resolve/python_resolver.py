@@ -213,10 +213,10 @@ class Resolver(ModuleLookups):
             if sym.kind in _CALLABLE:
                 facts = self.facts(sym.path)
                 overloads = facts.get("otypes", {}).get(sym.symbol_path)
-                if overloads is not None:
-                    chain = overload_chain(overloads, shape)
-                else:
-                    chain = facts.get("rtypes", {}).get(sym.symbol_path)
+                if overloads is not None:  # the overloads the call fits, when they give one thing
+                    made = {_alike(self.resolve(sym.path, c)) for c in overload_chains(overloads, shape)}
+                    return made.pop() if len(made) == 1 else None
+                chain = facts.get("rtypes", {}).get(sym.symbol_path)
                 return self.resolve(sym.path, chain) if chain else None
             return None
         if step[0] == "=":
@@ -354,9 +354,9 @@ class Resolver(ModuleLookups):
         return ("e", ("r", item))
 
 
-def overload_chain(overloads: list[list[object]], shape: str | None) -> str | None:
-    """What a call of an overloaded function gives: the return of the overloads whose
-    parameters accept the call's shape, when they agree (a method's as bound or not)."""
+def overload_chains(overloads: list[list[object]], shape: str | None) -> set[str]:
+    """What a call of an overloaded function may give: the returns of the overloads whose
+    parameters accept the call's shape (a method's as bound or not)."""
     if shape is None:
         chains = {str(o[-1]) for o in overloads}
     else:
@@ -372,9 +372,9 @@ def overload_chain(overloads: list[list[object]], shape: str | None) -> str | No
                     continue  # declared to take plain values (`name: str | None`), not a function
                 if _accepts(taken, int(count.rstrip("f")), keywords):
                     if function and not chains and first is not None and first[3:] == ["f"]:
-                        return str(chain)  # the first overload that takes a function is the one called
+                        return {str(chain)}  # the first overload that takes a function is the one called
                     chains.add(str(chain))
-    return chains.pop() if len(chains) == 1 else None
+    return chains
 
 
 def _accepts(params: list[list[object]], count: int, keywords: list[str]) -> bool:
