@@ -102,7 +102,9 @@ class _Analyzer(Statements):
             if table == "b":  # a TypeVar's bound: the variable stands for that class
                 chain = self.annotation_chain(scope, node)
             else:
-                chain = instance_chain(self.annotation_chain(scope, node)) if is_ann else self.chain(scope, node)
+                chain = (
+                    instance_chain(self.annotation_chain(scope, node)) if is_ann else self.chain(scope, node)
+                )
             if not chain:
                 continue
             if table == "r":
