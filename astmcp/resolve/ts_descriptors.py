@@ -331,10 +331,16 @@ class Descriptors(FactState):
         return None
 
     def distributed(self, node: Node) -> Node | None:
-        """The true branch of ``T extends any ? X : …`` (``unknown`` too): every T takes it."""
+        """The true branch of ``T extends any ? X : …`` (``unknown`` too): every T takes it. And
+        ``this`` when each branch is ``this`` or ``this & X`` (``refine(): C extends … ? this & Y
+        : this``): either way a value with the members of ``this``."""
         right = node.child_by_field_name("right")
         if right is not None and right.type == "predefined_type" and self.text(right) in _ANY:
             return node.child_by_field_name("consequence")
+        branches = [node.child_by_field_name("consequence"), node.child_by_field_name("alternative")]
+        this = [b for b in branches if b is not None and b.type == "this_type"]
+        if this and all(b is not None and _holds_this(b) for b in branches):
+            return this[0]
         return None
 
     def homomorphic(self, node: Node) -> Node | None:
@@ -512,3 +518,10 @@ class Descriptors(FactState):
         if len(frags) == 1 and frags[0].type == "string_fragment" and is_ident(self.text(frags[0])):
             return self.text(frags[0])
         return None
+
+
+def _holds_this(node: Node) -> bool:
+    """``this``, or an intersection with ``this`` among its parts."""
+    if node.type == "this_type":
+        return True
+    return node.type == "intersection_type" and any(_holds_this(part) for part in named_nodes(node))

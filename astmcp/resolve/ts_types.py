@@ -127,6 +127,8 @@ class TypeSteps:
             if cls is None and self.is_shape(sym):
                 cls = sym  # an object type: its members, or its construct signature for `new`
             alias = cls is None and sym.kind == "type"
+            if alias and sym.key in self.facts(sym.path).get("ftypes", {}):
+                cls, alias = sym, False  # a function type: an instance is a function of that signature
             if cls is not None or alias:
                 target = cls if cls is not None else sym
                 order = self.facts(target.path).get("generics", {}).get(target.key)
@@ -293,11 +295,21 @@ class TypeSteps:
             typed: Entity = entity
         elif entity[0] == "a":
             typed = self.anonymous_member(entity)
+        elif entity[0] == "i":  # an instance of a function type (`h: Handler`, then `h({…})`)
+            typed = entity
         elif entity[0] == "s" and self.syms[entity[1]].kind in ("variable", "property"):
             sym = self.syms[entity[1]]
             typed = self.step(self.typed(sym, "vtypes", dict(entity[2]) if len(entity) > 2 else None), ":")
         else:
             return None
+        return self.signature_of(typed)
+
+    def signature_of(self, typed: Entity, depth: int = 0) -> Callable[[int], Entity] | None:
+        """The call signature of a type (see :meth:`called`); of a union, its only alternative
+        that has one (``"throw" | Handler``: a function value passed there is a Handler)."""
+        if typed is not None and typed[0] == "v" and depth < 8:
+            found = [f for alt in typed[1] if (f := self.signature_of(alt, depth + 1)) is not None]
+            return found[0] if len(found) == 1 else None
         if typed is not None and typed[0] == "i" and self.syms[typed[1]].kind in ("type", "interface"):
             cls, bound = self.syms[typed[1]], dict(typed[2]) if len(typed) > 2 else {}
             if self.facts(cls.path).get("ftypes", {}).get(cls.key):

@@ -503,7 +503,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         """``@k.j``: the declared type of parameter j of the callback parameter k of a function
         (``@@``: of a class's constructor)."""
         target, chain = self.callback_chain(sym, step)
-        return self.resolve(target.path, chain) if target is not None and chain else None
+        if target is not None and chain:
+            return self.resolve(target.path, chain)
+        k, _, j = step.lstrip("@").partition(".")
+        if target is None or step.startswith("@@") or not j.isdigit():
+            return None
+        # a parameter declared with a function type alias or a callable interface (`h: Handler`)
+        decl, declared = self.parameter_chain(target, int(k))
+        signature = self.signature_of(self.resolve(decl.path, declared)) if declared else None
+        return signature(int(j)) if signature is not None else None
 
     def callback_chain(self, sym: Sym, step: str) -> tuple[Sym | None, str | None]:
         """The function declaring the callback parameter of ``@k.j`` and the chain of its type."""
