@@ -8,7 +8,7 @@ import re
 from tree_sitter import Node
 
 from astmcp.resolve.ts_fact_state import MEMBER_NAMES, FactState, is_ident, named_nodes
-from astmcp.resolve.ts_scopes import Desc, Scope, Site
+from astmcp.resolve.ts_scopes import GLOBAL, Desc, Scope, Site
 
 _NULLISH = {"null", "undefined", "void"}
 _ARRAYS = {"Array", "ReadonlyArray"}
@@ -19,6 +19,14 @@ _CONTAINERS = _ARRAYS | _PROMISES | _MAPS | {"Set", "ReadonlySet"}
 # T's; reading one of them reads T's member): found only when the name is not the project's own.
 _MEMBERWISE = {"Pick", "Omit", "Partial", "Required", "Readonly", "NonNullable"}
 _ANY = {"any", "unknown"}
+# primitive types: their values have the members of the standard global's interface
+_PRIMITIVES = {
+    "string": "String",
+    "number": "Number",
+    "boolean": "Boolean",
+    "bigint": "BigInt",
+    "symbol": "Symbol",
+}
 # The member of an object type that stands for its index signature (``xs[k]`` reads it: step ``[i]``).
 INDEXED = "[i]"
 # Characters a discriminant value may have to be written into a chain step (`~code=too_small`).
@@ -135,6 +143,13 @@ class Descriptors(FactState):
             return self.tdesc(inner[0], scope) if inner else None
         if kind in ("type_identifier", "identifier"):
             return ("n", scope, self.text(node))
+        if kind == "function_type":  # `(a: A) => R`: a value of it is a function (calling it gives an R)
+            ret = node.child_by_field_name("return_type")
+            params = self.parameter_types(node.child_by_field_name("parameters"), scope)
+            return ("f", params, {}, self.instance(ret, scope) if ret is not None else None)
+        if kind == "predefined_type":  # `string`: a String (the library's members, unless extended)
+            wrapper = _PRIMITIVES.get(self.text(node))
+            return ("k", f"{GLOBAL}{wrapper}") if wrapper is not None else None
         if kind == "union_type":  # `T | null | undefined` is a T; `A | B` is either
             kept = self.alternatives(node)
             if len(kept) == 1:
@@ -442,8 +457,8 @@ class Descriptors(FactState):
         """An instance of the type ``node`` names; a generic reference's type arguments ride
         along as a :class:`Site` (``X<A>``: ``…|:/<key>``)."""
         found = self.tdesc(node, scope)
-        if found is None:
-            return None
+        if found is None or found[0] == "f":  # a function value has no instance of its own
+            return found
         inner = self.unwrapped(node)
         if (
             inner is not None

@@ -51,7 +51,11 @@ from astmcp.resolve.ts_types import CALLABLE, CLASSLIKE, TYPED, Entity, Subst, S
 _LANGUAGES = ("typescript", "javascript")
 # The library interfaces a project may extend for the standard globals (`declare global {
 # interface SymbolConstructor { … } }`), and the link_deps key of the files that read one.
-_GLOBAL_TYPES = frozenset(t for name in GLOBAL_OBJECTS for t in global_type_names(name))
+# the library interfaces behind arrays, maps, sets and promises (a project declaring one extends them)
+_CONTAINER_TYPES = frozenset(
+    {"Array", "ReadonlyArray", "Map", "ReadonlyMap", "Set", "ReadonlySet", "Promise", "PromiseLike"}
+)
+_GLOBAL_TYPES = frozenset(t for name in GLOBAL_OBJECTS for t in global_type_names(name)) | _CONTAINER_TYPES
 _GLOBAL_DEP = f"{GLOBAL}*"
 JS_GLOBAL = "js:global."  # the dst_key of an inherits edge to a standard global (`js:global.Error`)
 _EDGE_KIND = {
@@ -228,6 +232,14 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.member(module, name)
         return None
 
+    def library_member(self, kind: str, step: str) -> Entity:
+        """Another member of a library container (``xs.length``, ``m.delete(k)``, ``p.catch(f)``):
+        the library's (what it gives is not followed), unless the project extends the containers."""
+        if not is_ident(step):
+            return None
+        self.deps.add(_GLOBAL_DEP)
+        return None if self.extended_globals() & _CONTAINER_TYPES else ("z", f"{kind}.{step}")
+
     def extended_globals(self) -> frozenset[str]:
         """The library interfaces of standard globals the project declares (augments) itself: in
         ``declare global { … }``, or at the top of a script (a file without module syntax, whose
@@ -303,13 +315,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.literal_this(entity)
         tag, value = entity[0], entity[1]
         if tag == "p":  # a promise: its own instance; `then` (its callback takes a value); no project member
-            return entity if step == ":" else ("l", entity, step) if step == "then" else None
+            if step == ":":
+                return entity
+            return ("l", entity, step) if step == "then" else self.library_member("Promise", step)
         if step == "^m" and tag == "t":  # a map of entries [K, V]
             return ("g", entity)
         if tag == "g":  # a map: its own instance; `[i]` an entry; its methods; no project member
             if step == ":" or step == "[i]":
                 return entity if step == ":" else value
-            return ("l", entity, step) if step in MAP_METHODS else None
+            return ("l", entity, step) if step in MAP_METHODS else self.library_member("Map", step)
         if tag == "o":  # an object type written out: its members are no symbols
             if step == ":":
                 return entity
@@ -334,7 +348,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         ):  # an array: its own instance; `[i]`, `#n` an element; a library method; no project member
             if step == ":" or step == "[i]" or step.startswith("#"):
                 return entity if step == ":" else self.step(value, ":")
-            return ("l", entity, step) if step in ARRAY_METHODS else None
+            return ("l", entity, step) if step in ARRAY_METHODS else self.library_member("Array", step)
         if tag == "l":  # a library method of an array (`xs.find`): its result, its callback's parameters
             return self.array_method(entity, step)
         if tag == "h":  # a marker has no members
