@@ -116,9 +116,23 @@ class Declarations(Occurrences):
                 continue
             annotation = param.child_by_field_name("type")
             kind = named_nodes(annotation)[0] if annotation is not None and named_nodes(annotation) else None
+            if kind is not None and kind.type == "union_type":  # `string | ((a: A) => R)`: the function
+                functions = [p for p in self.alternatives(kind) if _function_type(p) is not None]
+                kind = _function_type(functions[0]) if len(functions) == 1 else None
             if kind is not None and kind.type == "function_type":
                 yield index, kind
             index += 1
+
+    def declared_callback_returns(self, node: Node, scope: Scope) -> dict[int, Desc]:
+        """The declared return types of a function's function-typed parameters, by parameter index:
+        an object literal a function passed there returns is one."""
+        found: dict[int, Desc] = {}
+        for index, kind in self.function_typed_parameters(node):
+            returned = kind.child_by_field_name("return_type")
+            value = self.instance(returned, scope) if returned is not None else None
+            if value is not None:
+                found[index] = value
+        return found
 
     def declared_callbacks(self, node: Node, scope: Scope) -> dict[int, list[Desc]]:
         """The parameter types of a function's function-typed parameters, by parameter index."""
@@ -311,3 +325,10 @@ class Declarations(Occurrences):
                 self.visit(annotation, scope)
             if value is not None:  # `(cb: Handler = (a) => …)`
                 self.declared_value(annotation, value, scope)
+
+
+def _function_type(node: Node) -> Node | None:
+    """The function type a (parenthesized) type is, else None."""
+    while node.type == "parenthesized_type" and named_nodes(node):
+        node = named_nodes(node)[0]
+    return node if node.type == "function_type" else None

@@ -47,6 +47,11 @@ class Functions(Declarations):
         else:
             self.returning = None
         self.return_type = self.literal_return(node, ret, ftype, inner)
+        passed = callback is not None and callback[1] >= 0 and ret is None and ftype is None
+        if passed and self.return_type is None and not ({"async", "*"} & {c.type for c in node.children}):
+            # a function passed where a function type is declared returns that type's return type
+            assert callback is not None
+            self.return_type = ("a", callback[0], callback[1], "return", callback[2], callback[3])
         declared = (
             self.parameter_types(ftype[0].child_by_field_name("parameters"), ftype[1]) if ftype else None
         )
@@ -206,6 +211,7 @@ class Functions(Declarations):
         declared ``this`` at ``"<k>this"``)."""
         found = {str(k): types for k, types in self.declared_callbacks(node, scope).items()}
         found.update({f"{k}this": [this] for k, this in self.declared_callback_this(node, scope).items()})
+        found.update({f"{k}return": [r] for k, r in self.declared_callback_returns(node, scope).items()})
         if found:
             self.cbtypes[key] = found
 

@@ -537,8 +537,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if target is None:
             return None, None
         k, _, j = step.lstrip("@").partition(".")
-        if j == "this":  # the declared `this` of the callback
-            found = self.facts(target.path).get("cbtypes", {}).get(target.key, {}).get(f"{k}this", ())
+        if j in ("this", "return"):  # the declared `this` / return type of the callback
+            found = self.facts(target.path).get("cbtypes", {}).get(target.key, {}).get(f"{k}{j}", ())
             return target, found[0] if found else None
         chains = self.facts(target.path).get("cbtypes", {}).get(target.key, {}).get(k, ())
         index = int(j)
