@@ -117,8 +117,11 @@ def tool_python(name: str, requirement: str) -> Path:
     """A venv of its own under ``.cache/tools`` with ``requirement`` installed."""
     env = CACHE / "tools" / f"{name}-venv"
     python = env / "bin" / "python"
-    probe = subprocess.run([str(python), "-c", f"import {name}"], capture_output=True, check=False)
-    if not python.exists() or probe.returncode != 0:
+    usable = python.exists() and (
+        subprocess.run([str(python), "-c", f"import {name}"], capture_output=True, check=False).returncode
+        == 0
+    )
+    if not usable:
         venv.create(env, with_pip=True)
         subprocess.run([str(python), "-m", "pip", "install", "-q", requirement], check=True)
     return python
@@ -389,7 +392,9 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
             return not added, f"{len(added)} new tsc error(s)" + (f": {added[0][:160]}" if added else "")
 
     pythons = (
-        {"rope": tool_python("rope", ROPE), "jedi": tool_python("jedi", JEDI)} if corpus == "click" else {}
+        {t: tool_python(t, r) for t, r in (("rope", ROPE), ("jedi", JEDI)) if t in tools}
+        if corpus == "click"
+        else {}
     )
     runners = {"rope": ROPE_RUNNER, "jedi": JEDI_RUNNER}
     workspaces = Workspaces(root.resolve())
