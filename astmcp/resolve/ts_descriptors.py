@@ -98,6 +98,14 @@ class Descriptors(FactState):
                 value = self.desc(inner[0], scope) if inner else None  # `await p`: what p settles to
                 return ("w", value) if value is not None else None
             return self.desc(inner[0], scope) if inner else None
+        if kind == "binary_expression":  # `x ?? null`: an x where it is anything
+            operator = node.child_by_field_name("operator")
+            right = node.child_by_field_name("right")
+            if operator is not None and operator.type in ("??", "||") and right is not None:
+                return (
+                    self.desc(node.child_by_field_name("left"), scope) if self.nullish(right, scope) else None
+                )
+            return None
         if kind in ("as_expression", "satisfies_expression"):
             parts = node.named_children
             if len(parts) == 2:
@@ -106,6 +114,14 @@ class Descriptors(FactState):
             if len(parts) == 1 and kind == "as_expression" and self.text(node).endswith("const"):
                 return self.const_value(parts[0], scope)  # `[a, "x"] as const`
         return None
+
+    def nullish(self, node: Node, scope: Scope) -> bool:
+        """``null``, or ``undefined`` when the name is not the project's own."""
+        if node.type == "null" or node.type == "undefined":
+            return True
+        return (
+            node.type == "identifier" and self.text(node) == "undefined" and scope.lookup("undefined") is None
+        )
 
     def const_value(self, node: Node, scope: Scope) -> Desc:
         """A value under ``as const``: an array literal is a tuple of what its elements are (nested

@@ -153,7 +153,8 @@ class Functions(Declarations):
 
     def returned(self, node: Node, scope: Scope) -> None:
         """A returned value: a function value is typed by the enclosing function's return type."""
-        if self.returns is not None and node.type != "comment":
+        # `return null` adds nothing: a function returning an X or null gives an X where it gives one
+        if self.returns is not None and node.type != "comment" and not self.nullish(node, scope):
             self.returns.append(self.desc(node, scope) if node.type != "this" else None)
         inner = node
         while inner.type == "parenthesized_expression" and len(named_nodes(inner)) == 1:
