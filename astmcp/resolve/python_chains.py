@@ -34,11 +34,18 @@ class Chains(Bindings):
         if not sources:
             return None
         declared = next(((node, where) for kind, node, where in sources if kind == "ann"), None)
-        if declared is not None:
-            # `x: T` declares the type of every value x is given in the scope
-            assert isinstance(declared[0], ast.expr)
-            return instance_chain(self.annotation_chain(declared[1], declared[0]))
         key = (id(scope), name)
+        if declared is not None:
+            # `x: T` declares the type of every value x is given in the scope (an annotation naming
+            # the local itself, `x: "x | None"`, declares nothing)
+            assert isinstance(declared[0], ast.expr)
+            if key in self._locals_busy:
+                return None
+            self._locals_busy.add(key)
+            try:
+                return instance_chain(self.annotation_chain(declared[1], declared[0]))
+            finally:
+                self._locals_busy.discard(key)
         if key in self._locals_busy:
             # `x = x.copy()`: a value of x made from x itself; x is the union of its values
             if key not in self._local_unions:
@@ -227,6 +234,19 @@ class Chains(Bindings):
             return f"L:{literal}"
         return f"{items}/*m" if literal == "dict" else f"{items}/*s"
 
+    def union_annotation(self, scope: Scope, node: ast.expr) -> str | None:
+        """``A | B | None``, ``Union[A, B]``: the one class left without None, else a ``U:<n>`` of the
+        classes (an instance, ``U:<n>/()``, is typed where every alternative agrees; a member read
+        on it is settled at link time, ``python_families``)."""
+        sides = [s for s in _union_sides(node) if not is_none(s)]
+        if len(sides) == 1:
+            return self.annotation_chain(scope, sides[0])
+        chains = [self.annotation_chain(scope, s) for s in sides]
+        plain = all(
+            c and not c.endswith(("/*s", "/*m", "/*f", "/*c")) and not c.startswith("P:") for c in chains
+        )
+        return f"U:{self.entry([c for c in chains if c])}" if sides and plain else None
+
     def callable_params(self, scope: Scope, node: ast.expr) -> list[str] | None:
         """The instance chains ("" unknown) of the positional parameters a
         ``Callable[[A, B], R]`` / ``Callable[Concatenate[A, B, P], R]`` annotation gives."""
@@ -278,9 +298,7 @@ class Chains(Bindings):
                     inner = inner.elts[0]
                 return self.annotation_chain(scope, inner)
             if name == "Union":
-                elts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-                sides = [s for s in elts if not is_none(s)]
-                return self.annotation_chain(scope, sides[0]) if len(sides) == 1 else None
+                return self.union_annotation(scope, node)
             if name == "Callable" and isinstance(node.slice, ast.Tuple) and len(node.slice.elts) == 2:
                 # `Callable[..., R]`: a callable whose call gives an R (`*f`, dropped by the call)
                 gives = instance_chain(self.annotation_chain(scope, node.slice.elts[1]))
@@ -310,11 +328,23 @@ class Chains(Bindings):
             # `Box[int]`: an instance of a generic class is an instance of the class
             return self.annotation_chain(scope, head)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-            sides = [s for s in (node.left, node.right) if not is_none(s)]
-            return self.annotation_chain(scope, sides[0]) if len(sides) == 1 else None
+            return self.union_annotation(scope, node)
         if isinstance(node, ast.Name | ast.Attribute):
             if isinstance(node, ast.Name) and node.id == "Self":
                 cls = enclosing_class(scope)
                 return f"S:{cls}" if cls else None
             return self.chain(scope, node)
         return None
+
+
+def _union_sides(node: ast.expr) -> list[ast.expr]:
+    """The alternatives of ``A | B | C`` or ``Union[A, B]`` (nested ones flattened)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _union_sides(node.left) + _union_sides(node.right)
+    if (
+        isinstance(node, ast.Subscript)
+        and getattr(node.value, "id", getattr(node.value, "attr", "")) == "Union"
+    ):
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return [side for part in parts for side in _union_sides(part)]
+    return [node]
