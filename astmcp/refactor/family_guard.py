@@ -126,6 +126,10 @@ def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[Symb
         if not other.parent_path or (other.file.removesuffix("i"), other.parent_path) in members:
             continue
         owner = _class_name(other.parent_path)
+        if owner in family_classes:
+            # a namesake of a class the family already links (zod's v3 and v4 `ZodType`): the relation
+            # by name is that class's; the index resolved its bases, and this one is not among them
+            continue
         if owner in family_ancestors or bases.ancestors(owner) & family_classes:
             missed.append(other.selector)
     if missed:
