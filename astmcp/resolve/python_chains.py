@@ -15,6 +15,7 @@ from astmcp.resolve.python_scope import (
     instance_chain,
     is_empty_container,
     is_none,
+    union_sides,
 )
 from astmcp.resolve.python_vocab import (
     CASTS,
@@ -238,7 +239,7 @@ class Chains(Bindings):
         """``A | B | None``, ``Union[A, B]``: the one class left without None, else a ``U:<n>`` of the
         classes (an instance, ``U:<n>/()``, is typed where every alternative agrees; a member read
         on it is settled at link time, ``python_families``)."""
-        sides = [s for s in _union_sides(node) if not is_none(s)]
+        sides = [s for s in union_sides(node) if not is_none(s)]
         if len(sides) == 1:
             return self.annotation_chain(scope, sides[0])
         chains = [self.annotation_chain(scope, s) for s in sides]
@@ -335,16 +336,3 @@ class Chains(Bindings):
                 return f"S:{cls}" if cls else None
             return self.chain(scope, node)
         return None
-
-
-def _union_sides(node: ast.expr) -> list[ast.expr]:
-    """The alternatives of ``A | B | C`` or ``Union[A, B]`` (nested ones flattened)."""
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return _union_sides(node.left) + _union_sides(node.right)
-    if (
-        isinstance(node, ast.Subscript)
-        and getattr(node.value, "id", getattr(node.value, "attr", "")) == "Union"
-    ):
-        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        return [side for part in parts for side in _union_sides(part)]
-    return [node]

@@ -286,9 +286,9 @@ class Expressions(Records):
                 self.bind(inner, arg.arg, "", ("ann", arg.annotation))
             elif given and not inner.self_chain and arg in positional:
                 self.bind(inner, arg.arg, "", ("chain", f"{given}/@{n}"))
-            elif inner.self_chain and inner.cls and n > 0 and arg in positional and overrides(node):
+            elif inner.self_chain and inner.cls and n > 0 and arg in positional and overriding(node):
                 # an override's parameter is given what the overridden method declares it takes
-                method = node.name  # type: ignore[union-attr]
+                method = overriding(node)
                 self.bind(inner, arg.arg, "", ("chain", f"S:{inner.cls}/^/{method}/%{n}"))
             else:
                 self.bind(inner, arg.arg, "")
@@ -352,11 +352,12 @@ class Expressions(Records):
         return True
 
 
-def overrides(node: ast.AST | None) -> bool:
-    """A method that may override a base's, whose parameter types it then shares (not a
-    constructor: a subclass's often takes other arguments)."""
-    return isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name not in (
-        "__init__",
-        "__new__",
-        "__init_subclass__",
-    )
+def overriding(node: ast.AST | None) -> str | None:
+    """The name of a method that may override a base's, whose parameter types it then shares;
+    None for anything else and for constructors (a subclass's often takes other arguments)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name not in _CONSTRUCTORS:
+        return node.name
+    return None
+
+
+_CONSTRUCTORS = ("__init__", "__new__", "__init_subclass__")

@@ -163,21 +163,32 @@ _PLAIN = frozenset({"str", "bytes", "int", "float", "complex", "bool", "None", "
 def plain(node: ast.expr | None) -> bool:
     """An annotation of plain values only (``str``, ``int | None``, ``Optional[str]``,
     ``Literal["a"]``): no function or class is one of them."""
-    if node is None:
-        return False
+    return node is not None and all(_plain_side(side) for side in union_sides(node))
+
+
+def _plain_side(node: ast.expr) -> bool:
     if isinstance(node, ast.Constant):
         return node.value is None
-    if isinstance(node, ast.Name | ast.Attribute):
-        return (node.id if isinstance(node, ast.Name) else node.attr) in _PLAIN
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return plain(node.left) and plain(node.right)
     if isinstance(node, ast.Subscript):
-        head = node.value.id if isinstance(node.value, ast.Name) else getattr(node.value, "attr", "")
-        if head == "Literal":
-            return True
+        return _head_name(node.value) == "Literal"
+    return isinstance(node, ast.Name | ast.Attribute) and _head_name(node) in _PLAIN
+
+
+def union_sides(node: ast.expr) -> list[ast.expr]:
+    """The alternatives of ``A | B``, ``Union[A, B]``, ``Optional[A]`` (nested ones flattened;
+    ``Optional`` adds ``None``); any other annotation is its only alternative."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return union_sides(node.left) + union_sides(node.right)
+    head = _head_name(node.value) if isinstance(node, ast.Subscript) else ""
+    if isinstance(node, ast.Subscript) and head in ("Union", "Optional"):
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        return head in ("Optional", "Union") and all(plain(p) for p in parts)
-    return False
+        extra = [ast.Constant(value=None)] if head == "Optional" else []
+        return [side for part in parts for side in union_sides(part)] + extra
+    return [node]
+
+
+def _head_name(node: ast.expr) -> str:
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 
 
 def _takes(node: ast.expr | None) -> list[str]:

@@ -377,17 +377,12 @@ class Descriptors(FactState):
     def homomorphic(self, node: Node) -> Node | None:
         """``T`` of a mapped object type ``{ [k in keyof T]: T[k] }`` (modifiers and ``| undefined``
         allowed): its members are T's."""
-        members = named_nodes(node)
-        if len(members) != 1 or members[0].type != "index_signature":
+        mapped = _mapped_over_keys(node)
+        if mapped is None or mapped[2] is None:
             return None
-        clause = next((c for c in members[0].named_children if c.type == "mapped_type_clause"), None)
-        value = members[0].child_by_field_name("type")
-        if clause is None or value is None:
-            return None
-        name, keys = clause.child_by_field_name("name"), clause.child_by_field_name("type")
-        source = named_nodes(keys)[0] if keys is not None and keys.type == "index_type_query" else None
+        name, source, value = mapped
         parts = named_nodes(value)
-        if name is None or source is None or len(parts) != 1:
+        if len(parts) != 1:
             return None
         lookup = parts[0]
         if lookup.type == "union_type":
@@ -405,15 +400,8 @@ class Descriptors(FactState):
     def keyed(self, node: Node) -> Node | None:
         """``T`` of a mapped object type ``{ [k in keyof T]: V }`` whose values are anything: its
         members are named by T's (``("K", T)``, step ``^K``), what they hold is not T's."""
-        members = named_nodes(node)
-        if len(members) != 1 or members[0].type != "index_signature":
-            return None
-        clause = next((c for c in members[0].named_children if c.type == "mapped_type_clause"), None)
-        keys = clause.child_by_field_name("type") if clause is not None else None
-        if keys is None or keys.type != "index_type_query":
-            return None
-        source = named_nodes(keys)
-        return source[0] if len(source) == 1 else None
+        mapped = _mapped_over_keys(node)
+        return mapped[1] if mapped is not None else None
 
     def memberwise(self, node: Node, scope: Scope) -> Node | None:
         """The first type argument of ``Pick<T, K>``, ``Partial<T>``, … (library types whose
@@ -556,3 +544,17 @@ def _holds_this(node: Node) -> bool:
     if node.type == "this_type":
         return True
     return node.type == "intersection_type" and any(_holds_this(part) for part in named_nodes(node))
+
+
+def _mapped_over_keys(node: Node) -> tuple[Node, Node, Node | None] | None:
+    """``(k, T, V)`` of a mapped object type ``{ [k in keyof T]: V }``, else None."""
+    members = named_nodes(node)
+    if len(members) != 1 or members[0].type != "index_signature":
+        return None
+    clause = next((c for c in members[0].named_children if c.type == "mapped_type_clause"), None)
+    name = clause.child_by_field_name("name") if clause is not None else None
+    keys = clause.child_by_field_name("type") if clause is not None else None
+    source = named_nodes(keys) if keys is not None and keys.type == "index_type_query" else []
+    if name is None or len(source) != 1:
+        return None
+    return name, source[0], members[0].child_by_field_name("type")

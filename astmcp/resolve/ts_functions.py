@@ -9,7 +9,7 @@ from tree_sitter import Node
 from astmcp.resolve.ts_declarations import Declarations
 from astmcp.resolve.ts_descriptors import DISCRIMINANT
 from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, MEMBER_NAMES, named_nodes
-from astmcp.resolve.ts_scopes import Binding, Desc, Scope
+from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
 
 
 class Functions(Declarations):
@@ -46,12 +46,7 @@ class Functions(Declarations):
             self.returning = self.expectation(ftype[0].child_by_field_name("return_type"), ftype[1])
         else:
             self.returning = None
-        self.return_type = self.literal_return(node, ret, ftype, inner)
-        passed = callback is not None and callback[1] >= 0 and ret is None and ftype is None
-        if passed and self.return_type is None and not ({"async", "*"} & {c.type for c in node.children}):
-            # a function passed where a function type is declared returns that type's return type
-            assert callback is not None
-            self.return_type = ("a", callback[0], callback[1], "return", callback[2], callback[3])
+        self.return_type = self.literal_return(node, ret, ftype, callback, inner)
         declared = (
             self.parameter_types(ftype[0].child_by_field_name("parameters"), ftype[1]) if ftype else None
         )
@@ -97,18 +92,28 @@ class Functions(Declarations):
             self.rtypes[key] = self.inferred
 
     def literal_return(
-        self, node: Node, ret: Node | None, ftype: tuple[Node, Scope] | None, scope: Scope
+        self,
+        node: Node,
+        ret: Node | None,
+        ftype: tuple[Node, Scope] | None,
+        callback: tuple[Desc, int, bool, Site | None] | None,
+        scope: Scope,
     ) -> Desc:
         """The type an object literal returned by this function is contextually typed by: its
-        declared return type (or that of the function type it was declared with); none for a
-        generator or an async function (whose declared type is a promise of it)."""
+        declared return type, else that of the function type it was declared with, else that of
+        the function type of the parameter it is passed to; none for a generator or an async
+        function (whose declared type is a promise of it)."""
         tokens = {c.type for c in node.children}
         if "async" in tokens or "*" in tokens:
             return None
         if ret is not None:
             return self.instance(ret, scope)
-        head = ftype[0].child_by_field_name("return_type") if ftype is not None else None
-        return self.instance(head, ftype[1]) if head is not None and ftype is not None else None
+        if ftype is not None:
+            head = ftype[0].child_by_field_name("return_type")
+            return self.instance(head, ftype[1]) if head is not None else None
+        if callback is not None and callback[1] >= 0:
+            return ("a", callback[0], callback[1], "return", callback[2], callback[3])
+        return None
 
     def single_return(self, node: Node) -> Desc:
         """What a function without a declared return type returns when it has one ``return`` of a

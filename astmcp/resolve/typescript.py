@@ -49,12 +49,12 @@ from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import CALLABLE, CLASSLIKE, TYPED, Entity, Subst, Sym, Table, TypeSteps, frozen
 
 _LANGUAGES = ("typescript", "javascript")
-# The library interfaces a project may extend for the standard globals (`declare global {
-# interface SymbolConstructor { … } }`), and the link_deps key of the files that read one.
-# the library interfaces behind arrays, maps, sets and promises (a project declaring one extends them)
+# The library interfaces behind arrays, maps, sets and promises (a project declaring one extends them).
 _CONTAINER_TYPES = frozenset(
     {"Array", "ReadonlyArray", "Map", "ReadonlyMap", "Set", "ReadonlySet", "Promise", "PromiseLike"}
 )
+# The library interfaces a project may extend for the standard globals (`declare global {
+# interface SymbolConstructor { … } }`), and the link_deps key of the files that read one.
 _GLOBAL_TYPES = frozenset(t for name in GLOBAL_OBJECTS for t in global_type_names(name)) | _CONTAINER_TYPES
 _GLOBAL_DEP = f"{GLOBAL}*"
 JS_GLOBAL = "js:global."  # the dst_key of an inherits edge to a standard global (`js:global.Error`)
@@ -152,9 +152,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         bound by ``subst`` when resolving a declaration for a use (see :meth:`resolve_in`)."""
         if step.startswith("!"):  # a probe (`"key" in x`, ts_occurrences.member_string)
             return self.apply(self.project_part(entity), head, step[1:], path, subst)
-        if step.startswith("+"):  # a key written in an object literal of the type `entity`: its member
-            # (a key the type does not declare stays a name hit, even where any key is allowed
-            # (`Record<string, T>`): such keys are often read back as member names, `o[k]`)
+        if step.startswith("+"):  # a key of an object literal of the type `entity`: that type's member;
+            # one it does not declare stays a name hit even where any key is allowed (`Record<string,
+            # T>`): such keys are often read back as member names (`o[key]`)
             return self.step(entity, step[1:].removeprefix('"'))
         if step.startswith('"'):  # a quoted member name (see ts_fact_state.member_step)
             return self.step(entity, step[1:])
