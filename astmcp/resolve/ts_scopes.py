@@ -3,7 +3,8 @@
 A *chain* is the linker's key for what an occurrence means (``|`` separates steps):
 ``P:<line>:<col>`` the symbol declared at that name position in this file,
 ``I:<name>:<specifier>`` an imported name (``""`` the module itself, ``default``),
-then steps ``|<member>``, ``|()`` (call result) and ``|:`` (instance of a class/type).
+then steps ``|<member>``, ``|+<key>`` (a key written in an object literal of that type), ``|()``
+(call result) and ``|:`` (instance of a class/type).
 
 A *descriptor* is a tuple built while walking, resolved to a chain after the
 walk, when every hoisted declaration is known:
