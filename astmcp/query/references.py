@@ -33,8 +33,8 @@ from astmcp.query.common import (
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.string_reach import strings_cannot_reach
-from astmcp.resolve.python import untyped
-from astmcp.resolve.python_external import class_defines
+from astmcp.resolve.python import OUTSIDE_INSTANCE, untyped
+from astmcp.resolve.python_external import class_ancestors, class_defines
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
 from astmcp.resolve.typescript import JS_GLOBAL, MISSING_NAMESPACE
 from astmcp.tools import tool
@@ -187,6 +187,7 @@ def collect_references(
     # a module-level value of an ES module whose namespace objects are only read by static
     # member names: no string names it (query.string_reach; judged at the first string hit)
     unreachable: bool | None = None if strings_only and not type_only else False
+    outside: set[str] | None = None
     if include_name_hits or likely:
         for path, line, col, end_col, kind, target in conn.execute(
             "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r"
@@ -198,6 +199,12 @@ def collect_references(
             missing = symbol.exported and target is not None and target.startswith(MISSING_NAMESPACE)
             if key in out or (strings_only and kind != "string" and not missing):
                 continue
+            if target is not None and target.startswith(OUTSIDE_INSTANCE):
+                # an outside class's instance lacking the member: a hit of its project subclasses'
+                if outside is None:
+                    outside = _outside_ancestors(conn, symbol, memo)
+                if "*" not in outside and target[len(OUTSIDE_INSTANCE) :] not in outside:
+                    continue
             if kind == "string" and unreachable is None:
                 unreachable = strings_cannot_reach(conn, same)
             if (type_only or unreachable) and kind == "string":
@@ -310,6 +317,31 @@ def override_family(
         members.setdefault(twin.id, twin)
     ordered = sorted(members.values(), key=lambda s: (s.file, s.line))
     return ordered, sorted(set(external))
+
+
+def _outside_ancestors(conn: sqlite3.Connection, symbol: SymbolRow, memo: FamilyMemo) -> set[str]:
+    """The outside classes a Python member's class derives from (``builtins.ValueError``,
+    ``builtins.Exception``, …), through its project bases; empty for no class member. An outside
+    base whose own bases cannot be read counts as anything (the set holds ``*``)."""
+    if not symbol.parent_path or symbol.kind not in _MEMBER_KINDS:
+        return set()
+    owner = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (symbol.file, symbol.parent_path)
+    )
+    found: set[str] = set()
+    queue = deque(cls.id for cls in owner)
+    seen: set[int] = set()
+    while queue:
+        cls = queue.popleft()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        for base_id, key in memo.bases(cls):
+            if base_id is not None:
+                queue.append(base_id)
+            elif key:
+                found |= class_ancestors(key) or {key, "*"}
+    return found
 
 
 def _literal_family(

@@ -34,6 +34,8 @@ from astmcp.resolve.python_resolver import Resolver
 # stored before a chain whose receiver resolved to nothing known: such a `name` hit is as
 # untyped as one without a chain (the unique-member rule may make it `likely`)
 UNKNOWN_RECEIVER = "?"
+# the stored target of a name hit on an instance of an outside class lacking the member
+OUTSIDE_INSTANCE = "X:"
 _EDGE_KIND = {
     "call": "calls",
     "import": "imports",
@@ -68,11 +70,30 @@ def _classify(
         probe = f"{line}:{col}" in resolver.facts(path).get("probes", ())
         if kind == "string" and _probe_outside(resolver, path, target, probe):
             return None, kind, "name"
+        if kind in ("attribute", "call", "write") and undeclared_member_class(target, entity):
+            return None, kind, "name"
         return None, kind, "none"
     sym = resolver.syms[entity[1]]
     if sym.name_line == line and sym.name_col == col and sym.path == path:
         kind = "definition"
     return sym.id, kind, "certain"
+
+
+def undeclared_member_class(target: str, entity: Entity) -> str:
+    """``x.name`` where x is an instance of an outside class that does not have ``name``: the
+    class (qualified), else "". Code reads such a member where x is a project subclass
+    (``except Exception as e:`` then ``e.template_debug``, set on django's own errors): a name
+    hit of the members of the class's project subclasses (stored as ``X:<class>``, sorted out by
+    query.references), not something outside."""
+    if entity is None or entity[0] != "x":
+        return ""
+    receiver, _, member = str(entity[1]).rpartition(".")
+    if not receiver.endswith(".()") or "()" in receiver[:-3] or not member.isidentifier():
+        return ""
+    cls = receiver[:-3]
+    if target.startswith("G:") and "." not in cls:
+        cls = f"builtins.{cls}"
+    return cls if class_defines(cls, member) is False else ""
 
 
 def _probe_outside(resolver: Resolver, path: str, target: str, probe: bool = False) -> bool:
@@ -262,7 +283,10 @@ class PythonLinker:
             stored_target = target
             if confidence == "name" and target is not None and target[0] != "D" and "/" in target:
                 receiver = target.rpartition("/")[0]
-                if resolver.resolve(path, receiver) is None:
+                outside = undeclared_member_class(target, entity)
+                if outside:
+                    stored_target = OUTSIDE_INSTANCE + outside
+                elif resolver.resolve(path, receiver) is None:
                     stored_target = UNKNOWN_RECEIVER + target
             out.append((file_id, symbol_id, stored_target, name, line, col, end_col, kind, confidence, scope))
             if kind == "definition" or confidence == "name":

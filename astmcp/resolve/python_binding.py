@@ -26,6 +26,7 @@ class Bindings:
         self.base_scopes: dict[str, Scope] = {}
         self._chain_memo: dict[int, str | None] = {}
         self._resolving: set[int] = set()
+        self.walking = True  # the module walk is under way (finish() resolves what it recorded)
         self.line = 0  # the statement being visited
         self.alternatives: dict[str, list[str]] = {}  # module-level names bound more than one way
         self.keep: list[ast.AST] = []  # parsed string annotations (their node ids key the memo)
@@ -33,6 +34,8 @@ class Bindings:
         # and the uses it typed (node id -> the class expression and its scope)
         self.narrowed: dict[str, tuple[ast.expr, Scope]] = {}
         self.typed_uses: dict[int, tuple[ast.expr, Scope]] = {}
+        # a narrowing whose region rebinds its key later ends at that statement (id -> keys)
+        self.narrowing_ends: dict[int, list[str]] = {}
         self.named_strings: dict[int, str] = {}  # `T = TypeVar("T")`: the string's node -> T
         # strings that name parameters (a `**kwargs` key, a parametrize argname) -> the calls
         # whose keywords they are (python_keys)

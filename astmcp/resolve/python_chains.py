@@ -94,6 +94,11 @@ class Chains(Bindings):
                 assert isinstance(node, ast.expr)
                 whole = self.chain(where, node)
                 chains.append(f"{whole}/{kind[4:]}" if whole else None)
+            elif kind == "exc":
+                # `except A as e`, `except (A, B) as e`: an instance of the class (of either)
+                assert isinstance(node, ast.expr)
+                classes = node.elts if isinstance(node, ast.Tuple) else [node]
+                chains.append(self.union([instance_chain(self.annotation_chain(where, c)) for c in classes]))
             elif kind.startswith("iter"):
                 # `for x in xs` (`iter`), `for k, v in xs` (`iter#1`: the second of each item)
                 assert isinstance(node, ast.expr)
@@ -122,8 +127,11 @@ class Chains(Bindings):
         return found
 
     def alternatives_chain(self, scope: Scope, values: list[ast.expr]) -> str | None:
-        """``a or b``, ``a if c else b``: either value (a literal None is no alternative)."""
-        return self.union([self.chain(scope, v) for v in values if not is_none(v)])
+        """``a or b``, ``a if c else b``: either value. A literal None is no alternative, nor is an
+        empty container beside a typed one (``params or []`` iterates over params' items)."""
+        values = [v for v in values if not is_none(v)]
+        filled = [v for v in values if not is_empty_container(v)]
+        return self.union([self.chain(scope, v) for v in (filled or values)])
 
     def chain(self, scope: Scope, node: ast.expr) -> str | None:
         key = id(node)
@@ -137,7 +145,10 @@ class Chains(Bindings):
             result = self._chain(scope, node)
         finally:
             self._resolving.discard(key)
-        self._chain_memo[key] = result
+        if not self.walking:
+            # during the walk, names bound further on are not bound yet and a local may get more
+            # values: a chain computed then (a decorator, a cast's callee) is not kept
+            self._chain_memo[key] = result
         return result
 
     def _chain(self, scope: Scope, node: ast.expr) -> str | None:
@@ -227,13 +238,23 @@ class Chains(Bindings):
             if inner is not None:
                 items = self.chain(inner, node.value if isinstance(node, ast.DictComp) else node.elt)
         elif isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts:
-            if not any(isinstance(e, ast.Starred) for e in node.elts):
-                items = self.alternatives_chain(scope, node.elts)
+            # `[*params, extra]`: the items of params or extra
+            items = self.union(
+                [
+                    self.starred_items(scope, e.value) if isinstance(e, ast.Starred) else self.chain(scope, e)
+                    for e in node.elts
+                    if not is_none(e)
+                ]
+            )
         elif isinstance(node, ast.Dict) and node.values and all(k is not None for k in node.keys):
             items = self.alternatives_chain(scope, node.values)
         if items is None:
             return f"L:{literal}"
         return f"{items}/*m" if literal == "dict" else f"{items}/*s"
+
+    def starred_items(self, scope: Scope, node: ast.expr) -> str | None:
+        iterable = self.chain(scope, node)
+        return f"{iterable}/[]" if iterable else None
 
     def union_annotation(self, scope: Scope, node: ast.expr) -> str | None:
         """``A | B | None``, ``Union[A, B]``: the one class left without None, else a ``U:<n>`` of the

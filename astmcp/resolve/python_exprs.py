@@ -63,7 +63,11 @@ class Expressions(Records):
             assert isinstance(node, ast.Call)
             self.namespace_read(node, scope)
             self.expr(node.func, scope, "call")
-            cast = len(node.args) == 2 and self.chain(scope, node.func) in CASTS
+            cast = (
+                len(node.args) == 2
+                and func_name(node.func) == "cast"
+                and self.chain(scope, node.func) in CASTS
+            )
             named = self.attribute_string(node, scope)  # `getattr(x, "name")`: read as `x.name`
             self.sink_arguments(node)
             for n, arg in enumerate(node.args):

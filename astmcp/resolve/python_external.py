@@ -88,10 +88,19 @@ def _defines(module: str, name: str, member: str, depth: int) -> bool | None:
 
 
 def _body_defines(node: ast.ClassDef, member: str) -> bool:
+    """A method, nested class, class attribute or ``self.member = …`` of the class body."""
     for stmt in ast.walk(node):
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and stmt.name == member:
             return True
         if isinstance(stmt, ast.Name) and isinstance(stmt.ctx, ast.Store) and stmt.id == member:
+            return True
+        if (
+            isinstance(stmt, ast.Attribute)
+            and isinstance(stmt.ctx, ast.Store)
+            and stmt.attr == member
+            and isinstance(stmt.value, ast.Name)
+            and stmt.value.id == "self"
+        ):
             return True
     return False
 
@@ -128,4 +137,66 @@ def _base_defines(
                 for alias in node.names:
                     if (alias.asname or alias.name) == base.value.id:
                         return _defines(alias.name, base.attr, member, depth)
+    return None
+
+
+def class_ancestors(qualified: str) -> set[str] | None:
+    """The outside class ``qualified`` and every class it derives from, qualified
+    (``builtins.ValueError`` -> ``builtins.Exception``, …); None when a base cannot be found."""
+    found: set[str] = set()
+    return found if _collect_ancestors(qualified, found, 0) else None
+
+
+def _collect_ancestors(qualified: str, found: set[str], depth: int) -> bool:
+    if qualified in found:
+        return True
+    found.add(qualified)
+    module, _, name = qualified.rpartition(".")
+    if module == "builtins":
+        value = getattr(builtins, name, None)
+        if not isinstance(value, type):
+            return False
+        found.update(f"builtins.{c.__name__}" for c in value.__mro__ if c.__module__ == "builtins")
+        return True
+    path = _module_file(module) if module and depth <= _MAX_DEPTH else None
+    tree = _parse(path) if path else None
+    if tree is None or path is None:
+        return False
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == name:
+            return all(
+                (base := _base_name(tree, module, path, expr)) is not None
+                and _collect_ancestors(base, found, depth + 1)
+                for expr in node.bases
+            )
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    found.discard(qualified)  # a re-export: the class is the imported one
+                    return _collect_ancestors(
+                        f"{_absolute(module, path, node)}.{alias.name}", found, depth + 1
+                    )
+    return False
+
+
+def _base_name(tree: ast.Module, module: str, path: str, base: ast.expr) -> str | None:
+    """The qualified name of a base class expression of a class in ``module``."""
+    if isinstance(base, ast.Subscript):  # `Generic[T]`, `Mapping[str, int]`
+        base = base.value
+    if isinstance(base, ast.Name):
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name == base.id:
+                return f"{module}.{base.id}"
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if (alias.asname or alias.name) == base.id:
+                        return f"{_absolute(module, path, node)}.{alias.name}"
+        return f"builtins.{base.id}" if isinstance(getattr(builtins, base.id, None), type) else None
+    if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
+        for node in tree.body:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if (alias.asname or alias.name) == base.value.id:
+                        return f"{alias.name}.{base.attr}"
     return None

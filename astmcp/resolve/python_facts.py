@@ -51,6 +51,7 @@ class _Analyzer(Statements):
     python_exprs, python_stmts) and turns its pending occurrences into rows."""
 
     def finish(self) -> dict[str, Any]:
+        self.walking = False
         self.settle_sinks()
         rows = self.rows
         has_star = bool(self.star)
@@ -60,8 +61,8 @@ class _Analyzer(Statements):
                 bound, where = self.lookup(p.scope, p.name, 0 if p.kind == "write" else p.line)
                 if not bound:
                     continue  # a local or parameter: no project symbol
-                if bound.startswith("G:") and not has_star and p.name in BUILTINS:
-                    continue
+                if bound.startswith("G:") and not has_star and p.name in BUILTINS and p.kind != "inherit":
+                    continue  # (a builtin base is kept: its members are outside an override family)
                 rows.append((p.name, p.line, p.col, p.end, p.kind, bound, p.owner or p.scope.path))
                 if where is self.module and p.name in self.alternatives:
                     for other in self.alternatives[p.name]:

@@ -10,11 +10,14 @@ a name hit.
 
 from __future__ import annotations
 
+import re
+
 from astmcp.resolve.python_lookups import CLASSLIKE, Entity
 from astmcp.resolve.python_resolver import Resolver
 from astmcp.resolve.python_vocab import IDENT
 
 _MAX_ALTERNATIVES = 64
+_ITEM_OF_ITEMS = re.compile(r"/\*s/\[i?\](?=/|$)")
 
 
 def union_member(resolver: Resolver, path: str, target: str) -> Entity:
@@ -25,12 +28,7 @@ def union_member(resolver: Resolver, path: str, target: str) -> Entity:
     union, *steps = head.split("/")
     if not union.startswith("U:") or IDENT.fullmatch(name) is None:
         return None
-    receivers = _alternatives(resolver, path, union, set())
-    for step in steps:
-        if not receivers:
-            return None
-        taken = [resolver.step(receiver, step) for receiver in receivers]
-        receivers = list(dict.fromkeys(taken)) if None not in taken else None
+    receivers = _receivers(resolver, path, union, steps, set())
     if not receivers:
         return None
     roots: set[int] | None = None
@@ -55,23 +53,30 @@ def union_member(resolver: Resolver, path: str, target: str) -> Entity:
     return ("s", top)
 
 
-def _alternatives(resolver: Resolver, path: str, union: str, seen: set[str]) -> list[Entity] | None:
-    """The receivers a ``U:<n>`` union may be (nested unions flattened), each known; else None."""
-    if union in seen:
-        return None
-    seen.add(union)
+def _receivers(
+    resolver: Resolver, path: str, union: str, steps: list[str], seen: set[tuple[str, ...]]
+) -> list[Entity] | None:
+    """What taking ``steps`` from each alternative of the ``U:<n>`` union gives, each known
+    (nested unions expanded); else None. A union met again with the same steps is a value made
+    from itself (``params = [*params, extra]``): it adds nothing the other alternatives do not."""
+    key = (union, *steps)
+    if key in seen:
+        return []
+    seen.add(key)
     resolver.deps.add(path)
     chains = resolver.facts(path).get("unions", [])[int(union[2:])]
     out: list[Entity] = []
     for chain in chains:
-        entity = resolver.deref(resolver.resolve(path, chain))
+        full = _ITEM_OF_ITEMS.sub("", "/".join([chain, *steps]))  # `xs/*s/[]`: an item of xs
+        entity = resolver.deref(resolver.resolve(path, full))
         if entity is not None:
             found: list[Entity] | None = [entity]
-        elif chain.startswith("U:") and "/" not in chain:
-            found = _alternatives(resolver, path, chain, seen)
+        elif full.startswith("U:"):
+            inner, *more = full.split("/")
+            found = _receivers(resolver, path, inner, more, seen)
         else:
             return None
-        if not found:
+        if found is None:
             return None
         out.extend(e for e in found if e not in out)
         if len(out) > _MAX_ALTERNATIVES:

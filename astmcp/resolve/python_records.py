@@ -9,7 +9,7 @@ import tokenize
 from typing import Any
 
 from astmcp.resolve.python_pytest import PytestFacts
-from astmcp.resolve.python_scope import Pending, Scope, narrow_key, stored_key
+from astmcp.resolve.python_scope import Pending, Scope, narrow_key, rebinds, stored_key
 from astmcp.resolve.python_vocab import (
     ANY_OBJECT,
     ATTR_PATCHERS,
@@ -154,14 +154,28 @@ class Records(PytestFacts):
         return []
 
     def narrow(self, tests: list[tuple[str, ast.expr]], region: list[Any], scope: Scope) -> None:
-        """Narrow the keys of ``tests`` for the walk of ``region`` (statements or expressions),
-        unless the region rebinds them: then a use may be of the new value."""
+        """Narrow the keys of ``tests`` for the walk of ``region`` (statements or expressions).
+        A region that rebinds a key (``x``, or ``x`` of ``x.a``) keeps the narrowing only for
+        the statements before the first one that does: from there a use may be of the new value."""
         if not tests:
             return
-        stores = {stored_key(n) for part in region for n in ast.walk(part)}
-        added = {key: cls for key, cls in tests if key not in stores}
+        stores = [{stored_key(n) for n in ast.walk(part)} - {""} for part in region]
+        added: dict[str, tuple[ast.expr, Scope]] = {}
+        for key, cls in tests:
+            first = next((n for n, part in enumerate(stores) if any(rebinds(s, key) for s in part)), None)
+            if first is None:
+                added[key] = (cls, scope)
+            elif first > 0 and isinstance(region[first], ast.stmt):
+                added[key] = (cls, scope)
+                self.narrowing_ends.setdefault(id(region[first]), []).append(key)
         if added:
-            self.narrowed = {**self.narrowed, **{k: (c, scope) for k, c in added.items()}}
+            self.narrowed = {**self.narrowed, **added}
+
+    def end_narrowings(self, stmt: ast.stmt) -> None:
+        """Drop the narrowings that end at ``stmt`` (it rebinds their key)."""
+        ended = self.narrowing_ends.pop(id(stmt), None)
+        if ended and self.narrowed:
+            self.narrowed = {k: v for k, v in self.narrowed.items() if k not in ended}
 
     def same_items(self, items: ast.expr, scope: Scope) -> ast.expr:
         """``sorted(list(xs))`` iterates over the items of ``xs``."""

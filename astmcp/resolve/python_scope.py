@@ -111,18 +111,25 @@ def stored_key(node: ast.AST) -> str:
     return ""
 
 
+def rebinds(stored: str, key: str) -> bool:
+    """Whether storing ``stored`` rebinds narrowing key ``key`` (``x`` rebinds ``x`` and ``x.a``)."""
+    return stored == key or key.startswith(stored + ".")
+
+
 def is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
 
 
 def is_empty_container(node: ast.AST | str) -> bool:
-    """``[]``, ``set()``, ``list()``: a new container with nothing in it yet."""
-    if isinstance(node, ast.List):
+    """``[]``, ``{}``, ``()``, ``set()``, ``list()``: a new container with nothing in it yet."""
+    if isinstance(node, ast.List | ast.Tuple):
         return not node.elts
+    if isinstance(node, ast.Dict):
+        return not node.keys
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
-        and node.func.id in ("list", "set")
+        and node.func.id in ("list", "set", "dict", "tuple", "frozenset")
         and not node.args
         and not node.keywords
     )

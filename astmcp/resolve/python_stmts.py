@@ -30,6 +30,8 @@ class Statements(Expressions):
                 and isinstance(stmt.value.value, str)
             ):
                 continue
+            if self.narrowing_ends:
+                self.end_narrowings(stmt)
             self.stmt(stmt, scope)
             if type(stmt) is ast.Assert:
                 # `assert isinstance(x, C)`: the rest of the block sees x as a C
@@ -226,8 +228,14 @@ class Statements(Expressions):
         if node.type is not None:
             self.expr(node.type, scope, "read")
         if node.name:
-            self.bind(scope, node.name, "")
+            # `except (A, B) as e`: e is an A or a B (``exc``); `except A as e` narrows e to an A
+            # in the handler, whatever other handlers of the scope bind e to
+            self.bind(scope, node.name, "", ("exc", node.type) if node.type is not None else None)
+        saved = self.narrowed
+        if node.name and isinstance(node.type, ast.Name | ast.Attribute):
+            self.narrow([(node.name, node.type)], node.body, scope)
         self.body(node.body, scope, False)
+        self.narrowed = saved
 
     def expr_stmt(self, node: ast.Expr, scope: Scope) -> None:
         self.expr(node.value, scope, "read")
