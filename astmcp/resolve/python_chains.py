@@ -19,6 +19,7 @@ from astmcp.resolve.python_scope import (
 )
 from astmcp.resolve.python_vocab import (
     CASTS,
+    ITERATORS,
     LITERALS,
     MAPPINGS,
     NEW_CONTAINERS,
@@ -191,21 +192,28 @@ class Chains(Bindings):
                         items = self.chain(scope, args[0])  # `max(xs)`, `next(it)`: an item
                         return f"{items}/[]" if items else None
                 return None  # `getattr(o, n)`: one of their arguments, not a builtin
+            if base in ("G:enumerate", "G:zip") and node.args:
+                return self.pairs_chain(scope, base, node.args)
             if (
                 base is not None
-                and base[2:] in NEW_CONTAINERS
+                and base[2:] in NEW_CONTAINERS | ITERATORS
                 and base == "G:" + base[2:]
                 and len(node.args) == 1
                 and not isinstance(node.args[0], ast.Starred)
             ):
-                # `list(xs)`, `sorted(xs)`: a new builtin container of the items of xs
+                # `list(xs)`, `sorted(xs)`: a new builtin container of the items of xs; `iter(xs)`,
+                # `reversed(xs)`: an iterator over them (its items, by `next()` or `for`)
                 items = self.chain(scope, node.args[0])
-                return f"{items}/[]/*s" if items else f"L:{base[2:]}"
+                if items:
+                    return f"{items}/[]/*s"
+                return f"L:{base[2:]}" if base[2:] in NEW_CONTAINERS else None
             if base in CASTS and len(node.args) == 2:
                 return instance_chain(self.annotation_chain(scope, node.args[0]))
             return f"{base}/{call_step(node)}" if base else None
-        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
+        if isinstance(node, ast.Subscript):
             items = self.chain(scope, node.value)
+            if isinstance(node.slice, ast.Slice):
+                return f"{items}/[:]" if items else None  # `xs[1:]`
             return f"{items}/[i]" if items else None
         if isinstance(node, ast.BoolOp):
             return self.alternatives_chain(scope, node.values)
@@ -251,6 +259,17 @@ class Chains(Bindings):
         if items is None:
             return f"L:{literal}"
         return f"{items}/*m" if literal == "dict" else f"{items}/*s"
+
+    def pairs_chain(self, scope: Scope, func: str, args: list[ast.expr]) -> str | None:
+        """``enumerate(xs)``: an iterator of (int, item of xs) tuples; ``zip(xs, ys)``: of
+        (item of xs, item of ys) ones (``P:<n>/*s``; an unknown part is "")."""
+        if any(isinstance(a, ast.Starred) for a in args):
+            return None
+        iterables = args[:1] if func == "G:enumerate" else args
+        parts = [self.starred_items(scope, a) or "" for a in iterables]
+        if not any(parts):
+            return None
+        return f"P:{self.entry(['L:int', *parts] if func == 'G:enumerate' else parts)}/*s"
 
     def starred_items(self, scope: Scope, node: ast.expr) -> str | None:
         iterable = self.chain(scope, node)

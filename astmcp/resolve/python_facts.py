@@ -25,7 +25,7 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
                                           it receives: its own `f: Callable[[A, B], R]` parameter),
                                           "%n" (the declared type of a method's n-th positional
                                           parameter: what an override's unannotated one is given),
-                                          "[]" (an item by iteration), "[]#n" (its n-th part), "[i]" (x[k])
+                                          "[]" (an item by iteration), "[]#n" (its n-th part), "[i]" (x[k]), "[:]" (x[a:b])
 
 ``target`` None means the receiver is unknown: a ``name``-confidence hit.
 Positions: 1-based line, 1-based code-point column, end exclusive.

@@ -62,6 +62,8 @@ def _receivers(
     key = (union, *steps)
     if key in seen:
         return []
+    if any(k[0] == union for k in seen):
+        return None  # met again with other steps (`node = node.parent`): a chain without end
     seen.add(key)
     resolver.deps.add(path)
     chains = resolver.facts(path).get("unions", [])[int(union[2:])]

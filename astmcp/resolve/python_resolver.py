@@ -9,6 +9,8 @@ from astmcp.resolve.python_lookups import CLASSLIKE, OPAQUE_KEYWORD, Entity, Mod
 from astmcp.resolve.python_modules import path_key
 
 # container methods that give no item (`xs.pop()`, `m.get(k)` may be a project object: unknown)
+# container methods whose call gives an item: "g" whatever the arguments, "g1" with one (no default)
+_ITEM_GIVERS = ("g", "g1")
 _NO_ITEM_METHODS = frozenset(
     {
         "append",
@@ -200,6 +202,11 @@ class Resolver(ModuleLookups):
         if entity is None:
             return None
         tag, value = entity
+        if tag == "e" and value[0] in _ITEM_GIVERS:
+            # `xs.pop()`, `xs.pop(i)`: an item of a sequence; `d.get(k)`, `d.pop(k)`: a value of
+            # a mapping (with a default, the default's type or a value)
+            whole = value[0] == "g" or (shape or "").split(",") == ["1"]
+            return value[1] if step == "()" and whole else None
         if tag == "e":
             return self.item_step(entity, step)
         if tag == "x":
@@ -304,6 +311,10 @@ class Resolver(ModuleLookups):
             return None
         if step in ("*s", "*m", "*f"):
             return ("e", (step[1], entity))
+        if step == "[:]":
+            # a slice of a sequence is one of the same items; of something outside, outside
+            sequence = entity[0] == "e" and entity[1][0] == "s"
+            return entity if sequence or entity[0] == "x" else None
         if entity[0] == "i" and step == "[]":
             # a project class iterates as its `__iter__` is annotated: `-> Iterator[Item]`
             method = self.class_member(entity[1], "__iter__", skip_self=False)
@@ -330,13 +341,13 @@ class Resolver(ModuleLookups):
         if kind == "s":
             if step in ("[]", "[i]"):
                 return item
-            return self.container_method(step, item)
+            return ("e", ("g", item)) if step == "pop" else self.container_method(step, item)
         if kind == "m":
             if step == "[i]":
                 return item
             if step in ("values", "items"):
                 return ("e", (step, item))
-            return self.container_method(step, item)
+            return ("e", ("g1", item)) if step in ("get", "pop") else self.container_method(step, item)
         if kind == "r":
             return None  # `xs.pop()`: an item or another value
         if step == "()":

@@ -68,6 +68,8 @@ ITEM_WRAPPERS = SAME_ITEMS | {"enumerate", "zip"}
 # builtins making a new builtin container of an iterable's items (not iter/reversed: a class's
 # __iter__/__reversed__ may give a project object)
 NEW_CONTAINERS = frozenset({"sorted", "list", "tuple", "set", "frozenset"})
+# builtins making an iterator over an iterable's items
+ITERATORS = frozenset({"iter", "reversed"})
 # builtins returning (an item of) an argument: their result is no builtin object
 PASS_THROUGH = frozenset({"max", "min", "next", "anext", "getattr", "type"})
 TYPE_VARS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
