@@ -36,6 +36,8 @@ class Bindings:
         self.typed_uses: dict[int, tuple[ast.expr, Scope]] = {}
         # a narrowing whose region rebinds its key later ends at that statement (id -> keys)
         self.narrowing_ends: dict[int, list[str]] = {}
+        # a lambda a builtin calls with the items of an iterable (`sorted(xs, key=lambda c: …)`)
+        self.lambda_items: dict[int, ast.expr] = {}
         self.named_strings: dict[int, str] = {}  # `T = TypeVar("T")`: the string's node -> T
         # strings that name parameters (a `**kwargs` key, a parametrize argname) -> the calls
         # whose keywords they are (python_keys)

@@ -70,6 +70,7 @@ class Expressions(Records):
             )
             named = self.attribute_string(node, scope)  # `getattr(x, "name")`: read as `x.name`
             self.sink_arguments(node)
+            self.item_lambda(node, scope)
             for n, arg in enumerate(node.args):
                 if arg is not named:
                     self.expr(arg, scope, "type" if cast and n == 0 else "read")
@@ -107,6 +108,10 @@ class Expressions(Records):
             inner = Scope("function", scope.path, scope)
             self.comp_scopes[id(node)] = inner
             self.bind_params(node.args, inner, None)
+            items = self.lambda_items.pop(id(node), None)
+            positional = node.args.posonlyargs + node.args.args
+            if items is not None and positional:
+                inner.values[positional[0].arg] = [("iter", items, scope)]
             saved = self.narrowed
             self.narrowed = {}  # a lambda runs later: a narrowing may no longer hold
             self.expr(node.body, inner, "read")
@@ -274,6 +279,22 @@ class Expressions(Records):
         for kw_default in args.kw_defaults:
             if kw_default is not None:
                 self.expr(kw_default, scope, "read")
+
+    def item_lambda(self, node: ast.Call, scope: Scope) -> None:
+        """``sorted(xs, key=lambda c: …)`` (``min``/``max`` of one iterable), ``map``/``filter(lambda
+        c: …, xs)``: the builtin calls the lambda with the items of xs (``lambda_items``)."""
+        func, args = node.func, node.args
+        if not isinstance(func, ast.Name) or not args or any(isinstance(a, ast.Starred) for a in args):
+            return
+        if func.id in ("sorted", "min", "max") and len(args) == 1:
+            key = next((k.value for k in node.keywords if k.arg == "key"), None)
+            lam, items = key, args[0]
+        elif func.id in ("map", "filter") and len(args) >= 2:
+            lam, items = args[0], args[1]
+        else:
+            return
+        if isinstance(lam, ast.Lambda) and self.lookup(scope, func.id)[0] == "G:" + func.id:
+            self.lambda_items[id(lam)] = items
 
     def bind_params(
         self, args: ast.arguments, inner: Scope, node: ast.AST | None, given: str | None = None

@@ -100,12 +100,23 @@ class Descriptors(FactState):
             return self.desc(inner[0], scope) if inner else None
         if kind == "binary_expression":  # `x ?? null`: an x where it is anything
             operator = node.child_by_field_name("operator")
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if operator is None or operator.type not in ("??", "||") or left is None or right is None:
+                return None
+            if self.nullish(right, scope):
+                return self.desc(left, scope)
+            # `subject ?? connector()`: either value (a union, as of an array's elements)
+            sides = [self.desc(left, scope), self.desc(right, scope)]
+            if sides[0] is None or sides[1] is None:
+                return None
+            if sides[0] == sides[1]:
+                return sides[0]
+            key = self.key(node)
+            self.unions[key] = sides
+            return ("k", f"U:{key}")
+        if kind == "assignment_expression":  # `(subject = make())` is the value assigned
             right = node.child_by_field_name("right")
-            if operator is not None and operator.type in ("??", "||") and right is not None:
-                return (
-                    self.desc(node.child_by_field_name("left"), scope) if self.nullish(right, scope) else None
-                )
-            return None
+            return self.desc(right, scope) if right is not None else None
         if kind in ("as_expression", "satisfies_expression"):
             parts = node.named_children
             if len(parts) == 2:
