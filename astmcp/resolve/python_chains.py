@@ -245,6 +245,14 @@ class Chains(Bindings):
             inner = self.comp_scopes.get(id(node))
             if inner is not None:
                 items = self.chain(inner, node.value if isinstance(node, ast.DictComp) else node.elt)
+        elif (
+            isinstance(node, ast.Tuple)
+            and node.elts
+            and not any(isinstance(e, ast.Starred) for e in node.elts)
+        ):
+            # `(layout, region)`: each position its own value (`P:<n>`, as `tuple[A, B]`)
+            parts = [self.chain(scope, e) or "" for e in node.elts]
+            return f"P:{self.entry(parts)}" if any(parts) else "L:tuple"
         elif isinstance(node, ast.List | ast.Tuple | ast.Set) and node.elts:
             # `[*params, extra]`: the items of params or extra
             items = self.union(

@@ -212,12 +212,11 @@ class Expressions(Records):
                 and scope.kind == "function"
                 and not any(isinstance(e, ast.Starred) for e in node.elts)
             )
-            for n, elt in enumerate(node.elts):
-                if whole and isinstance(elt, ast.Name):
-                    assert value is not None
-                    self.bind(scope, elt.id, "", (f"part#{n}", value))  # `a, b = pair`
-                    self.name_occurrence(elt, scope, "write")
-                else:
+            if whole:
+                assert value is not None
+                self.part_targets(node, scope, "part", value, None)  # `a, b = pair`
+            else:
+                for elt in node.elts:
                     self.target(elt, scope, None)
         elif isinstance(node, ast.Starred):
             self.target(node.value, scope, None)
@@ -243,35 +242,31 @@ class Expressions(Records):
             self.target(node, scope, None)
             return
         items = self.same_items(items, items_scope or scope)
-        wrapper = self.item_wrapper(items, items_scope or scope)
-        if wrapper and isinstance(node, ast.Tuple | ast.List) and len(node.elts) == 2:
-            # `for i, x in enumerate(xs)`, `for a, b in zip(xs, ys)`: x, b are items of xs, ys
-            assert isinstance(items, ast.Call)
-            inner = [self.same_items(arg, items_scope or scope) for arg in items.args]
-            pairs = [(node.elts[1], inner[0])] if wrapper == "enumerate" else []
-            if wrapper == "zip" and len(inner) == 2:
-                pairs = [(node.elts[0], inner[0]), (node.elts[1], inner[1])]
-            for elt in node.elts:
-                source = next((arg for e, arg in pairs if e is elt), None)
-                if source is not None and isinstance(elt, ast.Name):
-                    self.bind(scope, elt.id, "", ("iter", source), items_scope)
-                    self.name_occurrence(elt, scope, "write")
-                else:
-                    self.target(elt, scope, None)
-            return
         if isinstance(node, ast.Name):
             self.bind(scope, node.id, "", ("iter", items), items_scope)
             self.name_occurrence(node, scope, "write")
             return
         if isinstance(node, ast.Tuple | ast.List) and not any(isinstance(e, ast.Starred) for e in node.elts):
-            for n, elt in enumerate(node.elts):
-                if isinstance(elt, ast.Name):
-                    self.bind(scope, elt.id, "", (f"iter#{n}", items), items_scope)
-                    self.name_occurrence(elt, scope, "write")
-                else:
-                    self.target(elt, scope, None)
+            self.part_targets(node, scope, "iter", items, items_scope)
             return
         self.target(node, scope, None)
+
+    def part_targets(
+        self, node: ast.Tuple | ast.List, scope: Scope, kind: str, value: ast.expr, value_scope: Scope | None
+    ) -> None:
+        """``a, (b, c)`` unpacking ``value`` (``kind`` "part") or each item of it ("iter"): a name is
+        the n-th part (``part#1``, ``iter#1``), a nested one the part of a part (``iter#1/#0``)."""
+        for n, elt in enumerate(node.elts):
+            sub = f"{kind}#{n}"
+            if isinstance(elt, ast.Name):
+                self.bind(scope, elt.id, "", (sub, value), value_scope)
+                self.name_occurrence(elt, scope, "write")
+            elif isinstance(elt, ast.Tuple | ast.List) and not any(
+                isinstance(e, ast.Starred) for e in elt.elts
+            ):
+                self.part_targets(elt, scope, f"{sub}/", value, value_scope)
+            else:
+                self.target(elt, scope, None)
 
     def arguments_defaults(self, args: ast.arguments, scope: Scope) -> None:
         for default in args.defaults:

@@ -16,7 +16,6 @@ from astmcp.resolve.python_vocab import (
     DEF_NAME,
     DOTTED,
     IDENT,
-    ITEM_WRAPPERS,
     MAX_STRING,
     MODULE_LOADERS,
     PARAMETRIZE,
@@ -178,24 +177,17 @@ class Records(PytestFacts):
             self.narrowed = {k: v for k, v in self.narrowed.items() if k not in ended}
 
     def same_items(self, items: ast.expr, scope: Scope) -> ast.expr:
-        """``sorted(list(xs))`` iterates over the items of ``xs``."""
-        while self.item_wrapper(items, scope) in SAME_ITEMS:
-            assert isinstance(items, ast.Call)
-            items = items.args[0]
-        return items
-
-    def item_wrapper(self, items: ast.expr, scope: Scope) -> str:
-        """The builtin wrapping an iterable (``sorted(xs)``, ``enumerate(xs)``), if any."""
-        if (
+        """``sorted(list(xs))`` iterates over the items of ``xs`` (the builtins, not shadowed)."""
+        while (
             isinstance(items, ast.Call)
             and isinstance(items.func, ast.Name)
-            and items.func.id in ITEM_WRAPPERS
+            and items.func.id in SAME_ITEMS
             and items.args
             and not isinstance(items.args[0], ast.Starred)
             and self.lookup(scope, items.func.id)[0] == "G:" + items.func.id
         ):
-            return items.func.id
-        return ""
+            items = items.args[0]
+        return items
 
     # -- strings ---------------------------------------------------------------
     def named_string(self, node: ast.Constant, target: str, scope: Scope) -> None:

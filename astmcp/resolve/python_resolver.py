@@ -332,8 +332,13 @@ class Resolver(ModuleLookups):
             return self.item_step(item, step[2:])
         if kind == "t":
             parts: tuple[Entity, ...] = entity[1][1]
-            n = int(step[1:]) if step[0] == "#" else -1
-            return parts[n] if 0 <= n < len(parts) else None
+            if step[0] == "#":
+                n = int(step[1:])
+                return parts[n] if 0 <= n < len(parts) else None
+            if step in ("[]", "[i]"):  # any part: known when they are all alike
+                alike = {_alike(p) for p in parts}
+                return parts[0] if len(alike) == 1 and None not in alike else None
+            return self.container_method(step, None) if step[0] not in "[*" else None
         if step[0] == "#":
             return None
         if kind == "f":

@@ -62,11 +62,9 @@ MAPPINGS = frozenset(
 CASTS = frozenset(
     {"I:0:typing:cast", "I:0:typing:/cast", "I:0:typing_extensions:cast", "I:0:typing_extensions:/cast"}
 )
-# builtins whose items are the items of their first argument; enumerate and zip pair them up
+# builtins whose items are the items of their first argument
 SAME_ITEMS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
-ITEM_WRAPPERS = SAME_ITEMS | {"enumerate", "zip"}
-# builtins making a new builtin container of an iterable's items (not iter/reversed: a class's
-# __iter__/__reversed__ may give a project object)
+# builtins making a new builtin container of an iterable's items
 NEW_CONTAINERS = frozenset({"sorted", "list", "tuple", "set", "frozenset"})
 # builtins making an iterator over an iterable's items
 ITERATORS = frozenset({"iter", "reversed"})
