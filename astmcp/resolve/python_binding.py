@@ -38,6 +38,7 @@ class Bindings:
         self.narrowing_ends: dict[int, list[str]] = {}
         # a lambda a builtin calls with the items of an iterable (`sorted(xs, key=lambda c: …)`)
         self.lambda_items: dict[int, ast.expr] = {}
+        self.tuple_fields: dict[str, list[str]] = {}  # NamedTuple classes: their fields in order
         self.named_strings: dict[int, str] = {}  # `T = TypeVar("T")`: the string's node -> T
         # strings that name parameters (a `**kwargs` key, a parametrize argname) -> the calls
         # whose keywords they are (python_keys)

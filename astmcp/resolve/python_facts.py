@@ -173,6 +173,7 @@ class _Analyzer(Statements):
             **({"generates": True} if self.generates else {}),
             **({"okwargs": self.opaque_kwargs} if self.opaque_kwargs else {}),
             **({"probes": self.probes} if self.probes else {}),
+            **({"nfields": self.tuple_fields} if self.tuple_fields else {}),
         }
 
 

@@ -311,6 +311,16 @@ class Resolver(ModuleLookups):
             return None
         if step in ("*s", "*m", "*f"):
             return ("e", (step[1], entity))
+        if entity[0] == "i" and step[0] == "#":
+            # `text, style = segment` of a NamedTuple: its n-th field
+            cls = self.syms[entity[1]]
+            fields = self.facts(cls.path).get("nfields", {}).get(cls.symbol_path)
+            n = int(step[1:])
+            return (
+                self.class_member(entity[1], fields[n], skip_self=False)
+                if fields and n < len(fields)
+                else None
+            )
         if step == "[:]":
             # a slice of a sequence is one of the same items; of something outside, outside
             sequence = entity[0] == "e" and entity[1][0] == "s"

@@ -13,6 +13,7 @@ from astmcp.resolve.python_scope import (
     decorator_call,
     decorator_name,
     func_name,
+    generic_origin,
     signature,
 )
 from astmcp.resolve.python_vocab import EXITS, FIXTURES, NAMES_ITSELF, TRANSPARENT
@@ -130,6 +131,15 @@ class Statements(Expressions):
         line, col = self.def_name(node)
         self.direct(node.name, line, col, "definition", "S:" + path, scope)
         self.bases[path] = list(node.bases)
+        if any(func_name(generic_origin(b)) == "NamedTuple" for b in node.bases):
+            # `class Segment(NamedTuple)`: unpacking an instance gives its fields in order
+            self.tuple_fields[path] = [
+                stmt.target.id
+                for stmt in node.body
+                if isinstance(stmt, ast.AnnAssign)
+                and isinstance(stmt.target, ast.Name)
+                and func_name(generic_origin(stmt.annotation)) != "ClassVar"
+            ]
         self.class_marks[path] = list(node.decorator_list)
         self.base_scopes[path] = scope
         inner = Scope("class", path, scope)
