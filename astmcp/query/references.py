@@ -315,6 +315,9 @@ def override_family(
     external += below_external
     for twin in memo.twins(symbol):
         members.setdefault(twin.id, twin)
+    if not symbol.file.endswith((".py", ".pyi")):
+        for provider in memo.providers(tuple(members), name):
+            members.setdefault(provider.id, provider)
     ordered = sorted(members.values(), key=lambda s: (s.file, s.line))
     return ordered, sorted(set(external))
 
@@ -400,6 +403,22 @@ class FamilyMemo:
             if row.kind in _MEMBER_KINDS and row.parent_path:
                 return row
         return None
+
+    def providers(self, member_ids: tuple[int, ...], name: str) -> list[SymbolRow]:
+        """TS/JS: the object-literal members that provide any of ``member_ids`` (their keys are
+        certain writes of them: ``const p: Provider = { clear() {…} }``), the reverse of
+        :meth:`provides`; reads through the literal's own name resolve to them."""
+        if not member_ids:
+            return []
+        marks = ",".join("?" * len(member_ids))
+        return query_symbols(
+            self.conn,
+            "s.id IN (SELECT p.id FROM refs r JOIN symbols p ON p.file_id = r.file_id"
+            " AND p.name_line = r.line AND p.name_col = r.col AND p.name = r.name"
+            f" WHERE r.symbol_id IN ({marks}) AND r.name = ? AND r.kind = 'write'"
+            f" AND r.confidence = 'certain' AND p.id NOT IN ({marks}))",
+            (*member_ids, name, *member_ids),
+        )
 
     def root(self) -> Path | None:
         """The project's folder (where installed packages' declarations are looked up)."""
