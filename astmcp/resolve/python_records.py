@@ -162,6 +162,11 @@ class Records(PytestFacts):
         added: dict[str, tuple[ast.expr, Scope]] = {}
         for key, cls in tests:
             first = next((n for n, part in enumerate(stores) if any(rebinds(s, key) for s in part)), None)
+            if first is not None and _assigned_after_value(region[first], key):
+                # `obj = obj.inner`: the value is read before the name is rebound
+                first += 1
+                if first == len(region):
+                    first = None
             if first is None:
                 added[key] = (cls, scope)
             elif first > 0 and isinstance(region[first], ast.stmt):
@@ -418,3 +423,11 @@ def _string_parts(expr: ast.expr | None) -> list[ast.Constant]:
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
         return _string_parts(expr.left) + _string_parts(expr.right)
     return []
+
+
+def _assigned_after_value(part: Any, key: str) -> bool:
+    """Whether ``part`` is an assignment that rebinds ``key`` only by its targets, after its value
+    has been read (``x = x.inner``; not ``x = (x := f())`` or ``x += 1``)."""
+    if not isinstance(part, ast.Assign | ast.AnnAssign) or part.value is None:
+        return False
+    return not any(rebinds(stored_key(n), key) for n in ast.walk(part.value) if stored_key(n))
