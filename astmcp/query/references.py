@@ -331,7 +331,9 @@ def _outside_ancestors(conn: sqlite3.Connection, symbol: SymbolRow, memo: Family
     owner = query_symbols(
         conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (symbol.file, symbol.parent_path)
     )
-    found: set[str] = set()
+    if not owner:
+        return set()
+    found = {"builtins.object"}  # every class is one (`x: object` then `x.name`: any class's)
     queue = deque(cls.id for cls in owner)
     seen: set[int] = set()
     while queue:
