@@ -10,6 +10,7 @@ from astmcp.resolve.python_scope import (
     Scope,
     call_head,
     call_step,
+    class_instance,
     enclosing_class,
     func_name,
     instance_chain,
@@ -99,7 +100,7 @@ class Chains(Bindings):
                 # `except A as e`, `except (A, B) as e`: an instance of the class (of either)
                 assert isinstance(node, ast.expr)
                 classes = node.elts if isinstance(node, ast.Tuple) else [node]
-                chains.append(self.union([instance_chain(self.annotation_chain(where, c)) for c in classes]))
+                chains.append(self.union([class_instance(self.chain(where, c)) for c in classes]))
             elif kind.startswith("iter"):
                 # `for x in xs` (`iter`), `for k, v in xs` (`iter#1`: the second of each item)
                 assert isinstance(node, ast.expr)
@@ -156,7 +157,7 @@ class Chains(Bindings):
         if self.typed_uses:
             narrowed = self.typed_uses.get(id(node))
             if narrowed is not None:
-                return instance_chain(self.chain(narrowed[1], narrowed[0]))
+                return class_instance(self.chain(narrowed[1], narrowed[0]))
         if isinstance(node, ast.Name):
             target, where = self.lookup(scope, node.id)
             if target:

@@ -54,6 +54,19 @@ class Pending:
         self.scope = scope
 
 
+def class_instance(chain: str | None) -> str | None:
+    """An instance of the class a runtime class expression names (``isinstance(x, C)``,
+    ``except C as e``); unknown when it is no class (a tuple of classes held in a name, a
+    container): ``TYPES = (A, B)`` then ``isinstance(x, TYPES)`` leaves x untyped."""
+    if not chain:
+        return None
+    if chain.endswith("/*c"):
+        return chain[:-3]  # a value of type[C] is the class C
+    if chain.endswith(("/*s", "/*m", "/*f")) or (chain[:2] in ("P:", "L:") and "/" not in chain):
+        return None
+    return f"{chain}/()"
+
+
 def instance_chain(chain: str | None) -> str | None:
     if chain and (chain.endswith(("/*s", "/*m", "/*f")) or (chain.startswith("P:") and "/" not in chain)):
         return chain  # an annotated container, tuple or callable is an instance already
