@@ -46,6 +46,7 @@ def _package_of(module: str, path: str) -> str:
     return module if path.endswith("__init__.py") else module.rpartition(".")[0]
 
 
+@functools.lru_cache(maxsize=4096)
 def class_defines(qualified: str, member: str) -> bool | None:
     """Whether the external class ``qualified`` (``pkg.mod.Cls``) has ``member``.
 
@@ -140,11 +141,12 @@ def _base_defines(
     return None
 
 
-def class_ancestors(qualified: str) -> set[str] | None:
+@functools.lru_cache(maxsize=256)
+def class_ancestors(qualified: str) -> frozenset[str] | None:
     """The outside class ``qualified`` and every class it derives from, qualified
     (``builtins.ValueError`` -> ``builtins.Exception``, …); None when a base cannot be found."""
     found: set[str] = set()
-    return found if _collect_ancestors(qualified, found, 0) else None
+    return frozenset(found) if _collect_ancestors(qualified, found, 0) else None
 
 
 def _collect_ancestors(qualified: str, found: set[str], depth: int) -> bool:
