@@ -81,6 +81,8 @@ class Resolver(ModuleLookups):
         return self.base(path, chain)
 
     def base(self, path: str, chain: str) -> Entity:
+        if not chain:
+            return None  # an unknown part ("": an overload without a return annotation)
         tag = chain[0]
         if tag == "S":
             sym = self.symbol(path, chain[2:])
