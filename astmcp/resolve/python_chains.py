@@ -99,8 +99,7 @@ class Chains(Bindings):
             elif kind == "exc":
                 # `except A as e`, `except (A, B) as e`: an instance of the class (of either)
                 assert isinstance(node, ast.expr)
-                classes = node.elts if isinstance(node, ast.Tuple) else [node]
-                chains.append(self.union([class_instance(self.chain(where, c)) for c in classes]))
+                chains.append(self.instance_of(where, node))
             elif kind.startswith("iter"):
                 # `for x in xs` (`iter`), `for k, v in xs` (`iter#1`: the second of each item)
                 assert isinstance(node, ast.expr)
@@ -157,7 +156,7 @@ class Chains(Bindings):
         if self.typed_uses:
             narrowed = self.typed_uses.get(id(node))
             if narrowed is not None:
-                return class_instance(self.chain(narrowed[1], narrowed[0]))
+                return self.instance_of(narrowed[1], narrowed[0])
         if isinstance(node, ast.Name):
             target, where = self.lookup(scope, node.id)
             if target:
@@ -279,6 +278,11 @@ class Chains(Bindings):
         if not any(parts):
             return None
         return f"P:{self.entry(['L:int', *parts] if func == 'G:enumerate' else parts)}/*s"
+
+    def instance_of(self, scope: Scope, classes: ast.expr) -> str | None:
+        """An instance of the class ``classes`` names, or of any of a tuple of them."""
+        parts = classes.elts if isinstance(classes, ast.Tuple) else [classes]
+        return self.union([class_instance(self.chain(scope, c)) for c in parts])
 
     def starred_items(self, scope: Scope, node: ast.expr) -> str | None:
         iterable = self.chain(scope, node)

@@ -9,7 +9,7 @@ import tokenize
 from typing import Any
 
 from astmcp.resolve.python_pytest import PytestFacts
-from astmcp.resolve.python_scope import Pending, Scope, narrow_key, rebinds, stored_key
+from astmcp.resolve.python_scope import Pending, Scope, is_class_expr, narrow_key, rebinds, stored_key
 from astmcp.resolve.python_vocab import (
     ANY_OBJECT,
     ATTR_PATCHERS,
@@ -144,7 +144,7 @@ class Records(PytestFacts):
             and test.func.id == "isinstance"
             and len(test.args) == 2
             and not test.keywords
-            and isinstance(test.args[1], ast.Name | ast.Attribute)
+            and is_class_expr(test.args[1])
             and self.lookup(scope, "isinstance")[0] == "G:isinstance"
         ):
             key = narrow_key(test.args[0])

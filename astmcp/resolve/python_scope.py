@@ -54,6 +54,13 @@ class Pending:
         self.scope = scope
 
 
+def is_class_expr(node: ast.expr) -> bool:
+    """``C``, ``mod.C`` or a tuple of them (``isinstance(x, (A, B))``, ``except (A, B)``)."""
+    if isinstance(node, ast.Tuple):
+        return bool(node.elts) and all(isinstance(e, ast.Name | ast.Attribute) for e in node.elts)
+    return isinstance(node, ast.Name | ast.Attribute)
+
+
 def class_instance(chain: str | None) -> str | None:
     """An instance of the class a runtime class expression names (``isinstance(x, C)``,
     ``except C as e``); unknown when it is no class (a tuple of classes held in a name, a

@@ -14,6 +14,7 @@ from astmcp.resolve.python_scope import (
     decorator_name,
     func_name,
     generic_origin,
+    is_class_expr,
     signature,
 )
 from astmcp.resolve.python_vocab import EXITS, FIXTURES, NAMES_ITSELF, TRANSPARENT
@@ -242,7 +243,7 @@ class Statements(Expressions):
             # in the handler, whatever other handlers of the scope bind e to
             self.bind(scope, node.name, "", ("exc", node.type) if node.type is not None else None)
         saved = self.narrowed
-        if node.name and isinstance(node.type, ast.Name | ast.Attribute):
+        if node.name and node.type is not None and is_class_expr(node.type):
             self.narrow([(node.name, node.type)], node.body, scope)
         self.body(node.body, scope, False)
         self.narrowed = saved
