@@ -257,7 +257,7 @@ class Chains(Bindings):
             # `[*params, extra]`: the items of params or extra
             items = self.union(
                 [
-                    self.starred_items(scope, e.value) if isinstance(e, ast.Starred) else self.chain(scope, e)
+                    self.item_of(scope, e.value) if isinstance(e, ast.Starred) else self.chain(scope, e)
                     for e in node.elts
                     if not is_none(e)
                 ]
@@ -274,7 +274,7 @@ class Chains(Bindings):
         if any(isinstance(a, ast.Starred) for a in args):
             return None
         iterables = args[:1] if func == "G:enumerate" else args
-        parts = [self.starred_items(scope, a) or "" for a in iterables]
+        parts = [self.item_of(scope, a) or "" for a in iterables]
         if not any(parts):
             return None
         return f"P:{self.entry(['L:int', *parts] if func == 'G:enumerate' else parts)}/*s"
@@ -284,7 +284,8 @@ class Chains(Bindings):
         parts = classes.elts if isinstance(classes, ast.Tuple) else [classes]
         return self.union([class_instance(self.chain(scope, c)) for c in parts])
 
-    def starred_items(self, scope: Scope, node: ast.expr) -> str | None:
+    def item_of(self, scope: Scope, node: ast.expr) -> str | None:
+        """An item of the iterable ``node`` (``*xs`` in a display, an argument of ``zip``)."""
         iterable = self.chain(scope, node)
         return f"{iterable}/[]" if iterable else None
 
