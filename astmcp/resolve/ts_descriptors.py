@@ -103,17 +103,13 @@ class Descriptors(FactState):
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
             if operator is None or operator.type not in ("??", "||") or left is None or right is None:
                 return None
-            if self.nullish(right, scope):
-                return self.desc(left, scope)
-            # `subject ?? connector()`: either value (a union, as of an array's elements)
-            sides = [self.desc(left, scope), self.desc(right, scope)]
-            if sides[0] is None or sides[1] is None:
+            return self.either(node, left, right, scope)  # `subject ?? connector()`
+        if kind == "ternary_expression":  # `ok ? a : b`
+            consequence = node.child_by_field_name("consequence")
+            alternative = node.child_by_field_name("alternative")
+            if consequence is None or alternative is None:
                 return None
-            if sides[0] == sides[1]:
-                return sides[0]
-            key = self.key(node)
-            self.unions[key] = sides
-            return ("k", f"U:{key}")
+            return self.either(node, consequence, alternative, scope)
         if kind == "assignment_expression":  # `(subject = make())` is the value assigned
             right = node.child_by_field_name("right")
             return self.desc(right, scope) if right is not None else None
@@ -125,6 +121,22 @@ class Descriptors(FactState):
             if len(parts) == 1 and kind == "as_expression" and self.text(node).endswith("const"):
                 return self.const_value(parts[0], scope)  # `[a, "x"] as const`
         return None
+
+    def either(self, node: Node, one: Node, other: Node, scope: Scope) -> Desc:
+        """Either side's value (a union, as of an array's elements), the other side when one is
+        ``null``/``undefined``; unknown when a side is."""
+        if self.nullish(other, scope):
+            return self.desc(one, scope)
+        if self.nullish(one, scope):
+            return self.desc(other, scope)
+        sides = [self.desc(one, scope), self.desc(other, scope)]
+        if sides[0] is None or sides[1] is None:
+            return None
+        if sides[0] == sides[1]:
+            return sides[0]
+        key = self.key(node)
+        self.unions[key] = sides
+        return ("k", f"U:{key}")
 
     def nullish(self, node: Node, scope: Scope) -> bool:
         """``null``, or ``undefined`` when the name is not the project's own."""
