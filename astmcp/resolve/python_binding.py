@@ -60,6 +60,10 @@ class Bindings:
         self.receives: list[tuple[str, ast.expr, Scope]] = []
         # methods with annotated positional parameters: (path, annotations, scope) -> ``ptypes``
         self.param_types: list[tuple[str, list[ast.expr | None], Scope]] = []
+        # functions whose return annotation names what a parameter's annotation does (a TypeVar,
+        # perhaps): (path, positional annotations, scope) -> ``gparams``
+        self.generic_calls: list[tuple[str, list[ast.expr | None], Scope]] = []
+        self.type_vars: list[str] = []  # `T = TypeVar("T")` at module or class level: their paths
         # comprehension node -> the scope of its targets; lambda -> the scope of its body
         self.comp_scopes: dict[int, Scope] = {}
         self._locals_busy: set[tuple[int, str]] = set()

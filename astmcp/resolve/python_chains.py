@@ -16,6 +16,7 @@ from astmcp.resolve.python_scope import (
     instance_chain,
     is_empty_container,
     is_none,
+    string_annotation,
     union_sides,
 )
 from astmcp.resolve.python_vocab import (
@@ -209,7 +210,7 @@ class Chains(Bindings):
                 return f"L:{base[2:]}" if base[2:] in NEW_CONTAINERS else None
             if base in CASTS and len(node.args) == 2:
                 return instance_chain(self.annotation_chain(scope, node.args[0]))
-            return f"{base}/{call_step(node)}" if base else None
+            return f"{base}/{call_step(node)}{self.call_arguments(scope, node)}" if base else None
         if isinstance(node, ast.Subscript):
             items = self.chain(scope, node.value)
             if isinstance(node.slice, ast.Slice):
@@ -284,6 +285,63 @@ class Chains(Bindings):
         parts = classes.elts if isinstance(classes, ast.Tuple) else [classes]
         return self.union([class_instance(self.chain(scope, c)) for c in parts])
 
+    def call_arguments(self, scope: Scope, node: ast.Call) -> str:
+        """``;<n>``: the ``unions`` entry holding the chains of a call's positional arguments ("" for
+        an unknown one), which bind a generic function's type variables; "" when none is known or a
+        ``*`` argument hides them."""
+        if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+            return ""
+        if any(k.arg is None for k in node.keywords):
+            return ""
+        chains = [self.chain(scope, a) or "" for a in node.args]
+        return f";{self.entry(chains)}" if any(chains) else ""
+
+    def binder(self, scope: Scope, annotation: ast.expr | None) -> list[str] | None:
+        """How a parameter annotated ``annotation`` binds the name it holds, when that may be a
+        type variable: ``[<its chain>, how]``, how: ``v`` (``T``, ``Optional[T]``: the argument),
+        ``[]`` (``Iterable[T]``, ``list[T]``...: an item of it), ``[i]`` (``Mapping[K, T]``: a value
+        of it), ``c`` (``type[T]``: an instance of the class given)."""
+        if isinstance(annotation, ast.Constant):
+            annotation = string_annotation(annotation)
+            if annotation is not None:
+                self.keep.append(annotation)  # alive while the memo keys on node ids
+        if annotation is None:
+            return None
+        sides = [side for side in union_sides(annotation) if not is_none(side)]
+        if len(sides) != 1:
+            return None
+        node, how = sides[0], "v"
+        if isinstance(node, ast.Subscript):
+            head = node.value
+            name = (
+                head.attr
+                if isinstance(head, ast.Attribute)
+                else head.id
+                if isinstance(head, ast.Name)
+                else ""
+            )
+            args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            if name in ("type", "Type") and len(args) == 1:
+                how = "c"
+            elif name in MAPPINGS and len(args) == 2:
+                how, args = "[i]", args[1:]
+            elif (
+                name in ("tuple", "Tuple")
+                and len(args) == 2
+                and isinstance(args[1], ast.Constant)
+                and args[1].value is ...
+            ):
+                how, args = "[]", args[:1]
+            elif name in SEQUENCES and name not in ("tuple", "Tuple") and len(args) <= 3:
+                how, args = "[]", args[:1]  # `Generator[T, None, None]`: what it yields
+            else:
+                return None
+            node = args[0]
+        if not isinstance(node, ast.Name | ast.Attribute):
+            return None
+        chain = self.chain(scope, node)
+        return [chain, how] if chain and chain[0] in "SI" else None
+
     def item_of(self, scope: Scope, node: ast.expr) -> str | None:
         """An item of the iterable ``node`` (``*xs`` in a display, an argument of ``zip``)."""
         iterable = self.chain(scope, node)
@@ -330,11 +388,8 @@ class Chains(Bindings):
         if node is None:
             return None
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            if len(node.value) > 200:
-                return None
-            try:
-                parsed = ast.parse(node.value.strip(), mode="eval").body
-            except (SyntaxError, ValueError):
+            parsed = string_annotation(node)
+            if parsed is None:
                 return None
             self.keep.append(parsed)  # alive while the memo keys on node ids
             return self.annotation_chain(scope, parsed)

@@ -196,6 +196,8 @@ class Expressions(Records):
                 # `x: T` with `T = TypeVar("T")` is any type: no instance of what TypeVar returns; with
                 # `bound=B`, a B or a subclass (whose members are B's override families): as a B
                 assert isinstance(value, ast.Call)
+                if func_name(value.func) == "TypeVar":
+                    self.type_vars.append(f"{scope.path}.{node.id}" if scope.path else node.id)
                 bound = next((k.value for k in value.keywords if k.arg == "bound"), None)
                 if bound is not None and len(value.args) == 1:
                     path = f"{scope.path}.{node.id}" if scope.path else node.id

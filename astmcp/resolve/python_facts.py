@@ -18,6 +18,9 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
                                           holds each part's chain ("" unknown); "#k" takes part k
     chain := base ("/" step)*             step: attribute name, "()" (call result; "()2,cls": with
                                           its shape, two positional arguments and a keyword), "^" (super()),
+                                          ";n" after a call's shape: the n-th entry of ``unions`` holds
+                                          its positional arguments' chains ("" unknown), which bind a
+                                          generic function's type variables (``gparams``),
                                           "=name" (keyword argument of a call: a dataclass-like field),
                                           "*s" / "*m" (a container annotated with these items / values),
                                           "*f" (a callable annotated to give this: Callable[..., R]),
@@ -141,6 +144,11 @@ class _Analyzer(Statements):
                 (instance_chain(self.annotation_chain(scope, a)) or "") if a is not None else ""
                 for a in declared_params
             ]
+        gparams: dict[str, list[list[str] | None]] = {}
+        for path, declared_params, scope in self.generic_calls:
+            binders = [self.binder(scope, a) for a in declared_params]
+            if any(binders):
+                gparams[path] = binders
         fixtures: dict[str, str] = {}
         for name, (path, function, inner) in self.fixtures.items():
             # the value of a fixture: what it returns, or yields once
@@ -174,6 +182,8 @@ class _Analyzer(Statements):
             **({"okwargs": self.opaque_kwargs} if self.opaque_kwargs else {}),
             **({"probes": self.probes} if self.probes else {}),
             **({"nfields": self.tuple_fields} if self.tuple_fields else {}),
+            **({"gparams": gparams} if gparams else {}),
+            **({"tvars": self.type_vars} if self.type_vars else {}),
         }
 
 

@@ -4,6 +4,8 @@ bases, unions, fixtures and steps (attributes, calls, items of containers)."""
 from __future__ import annotations
 
 import posixpath
+import sqlite3
+from typing import Any
 
 from astmcp.resolve.python_lookups import CLASSLIKE, OPAQUE_KEYWORD, Entity, ModuleLookups
 from astmcp.resolve.python_modules import path_key
@@ -62,6 +64,15 @@ _CALLABLE = ("function", "method", "property")
 class Resolver(ModuleLookups):
     """Lazy, memoised resolution over the index; one instance per link run."""
 
+    def __init__(self, conn: sqlite3.Connection, fresh: dict[str, dict[str, Any]]) -> None:
+        super().__init__(conn, fresh)
+        # type variables bound by calls (`B:<n>`), and the return annotations' tuples and unions
+        # made with them (`Q:<n>`, `V:<n>`): (path, chains)
+        self._bound: list[Entity] = []
+        self._bound_ids: dict[Entity, int] = {}
+        self._made: list[tuple[str, tuple[str, ...]]] = []
+        self._made_ids: dict[tuple[str, tuple[str, ...]], int] = {}
+
     def resolve(self, path: str, chain: str) -> Entity:
         key = ("c", path, chain)
         hit = self._memo.get(key)
@@ -76,9 +87,80 @@ class Resolver(ModuleLookups):
 
     def _resolve(self, path: str, chain: str) -> Entity:
         head, sep, step = chain.rpartition("/")
-        if sep:
-            return self.step(self.resolve(path, head), step)
-        return self.base(path, chain)
+        if not sep:
+            return self.base(path, chain)
+        entity = self.resolve(path, head)
+        if ";" in step:  # `f(xs)`: a call with its arguments' chains
+            step, _, entry = step.partition(";")
+            bound = self.generic_call(path, entity, int(entry))
+            if bound is not None:
+                return self.resolve(*bound)
+        return self.step(entity, step)
+
+    def generic_call(self, path: str, callee: Entity, entry: int) -> tuple[str, str] | None:
+        """A call of a project function whose return annotation names type variables its
+        parameters' annotations bind (``def first(xs: Iterable[T]) -> T``): its return chain with
+        each variable the arguments bind (the ``entry``-th of ``path``'s unions: their chains) put
+        in, as (callee's path, chain); None when it is no such call or no variable is bound."""
+        callee = self.deref(callee) if callee is not None and callee[0] == "s" else callee
+        if callee is None or callee[0] != "s" or self.syms[callee[1]].kind != "function":
+            return None
+        sym = self.syms[callee[1]]
+        facts = self.facts(sym.path)
+        binders = facts.get("gparams", {}).get(sym.symbol_path)
+        returned = facts.get("rtypes", {}).get(sym.symbol_path)
+        if not binders or not returned:
+            return None
+        self.deps.update((path, sym.path))
+        arguments = self.facts(path).get("unions", [])[entry]
+        bound: dict[str, Entity] = {}
+        clashing: set[str] = set()
+        for binder, argument in zip(binders, arguments, strict=False):
+            if not binder or not argument or not self.is_type_var(sym.path, binder[0]):
+                continue
+            variable, how = binder
+            value = self.deref(self.resolve(path, argument))
+            if how != "v":
+                value = self.step(value, "()" if how == "c" else how)
+            if value is None or bound.get(variable, value) != value:
+                clashing.add(variable)  # unknown, or bound to two things: left unbound
+            bound[variable] = value
+        heads = {v: f"B:{self.bound_id(e)}" for v, e in bound.items() if v not in clashing}
+        return (sym.path, self.substituted(sym.path, returned, heads)) if heads else None
+
+    def is_type_var(self, path: str, chain: str) -> bool:
+        """Whether ``chain`` (in ``path``) names a ``TypeVar`` declared at module or class level."""
+        found = self.resolve(path, chain)
+        if found is None or found[0] != "s":
+            return False
+        sym = self.syms[found[1]]
+        return sym.kind == "variable" and sym.symbol_path in self.facts(sym.path).get("tvars", ())
+
+    def bound_id(self, entity: Entity) -> int:
+        """The ``B:<n>`` base standing for a type variable bound to ``entity`` (an instance of it)."""
+        found = self._bound_ids.get(entity)
+        if found is None:
+            found = self._bound_ids[entity] = len(self._bound)
+            self._bound.append(entity)
+        return found
+
+    def substituted(self, path: str, chain: str, heads: dict[str, str]) -> str:
+        """``chain`` (in ``path``) with the bases in ``heads`` replaced, also inside the tuples and
+        unions it starts from (``Q:<n>`` / ``V:<n>``: such entries made here)."""
+        base, sep, rest = chain.partition("/")
+        if base in heads:
+            return heads[base] + sep + rest
+        if base[:2] in ("P:", "U:"):
+            parts = self.facts(path).get("unions", [])[int(base[2:])]
+            made = [self.substituted(path, c, heads) if c else c for c in parts]
+            if made != parts:
+                key = (path, tuple(made))
+                found = self._made_ids.get(key)
+                if found is None:
+                    found = self._made_ids[key] = len(self._made)
+                    self._made.append(key)
+                return f"{'Q' if base[0] == 'P' else 'V'}:{found}{sep}{rest}"
+        return chain
 
     def base(self, path: str, chain: str) -> Entity:
         if not chain:
@@ -107,6 +189,13 @@ class Resolver(ModuleLookups):
             self.deps.add(path)
             parts = self.facts(path).get("unions", [])[int(chain[2:])]
             return ("e", ("t", tuple(self.resolve(path, c) if c else None for c in parts)))
+        if tag == "B":  # a type variable a call bound: what it stands for is made by `()`
+            return ("e", ("f", self._bound[int(chain[2:])]))
+        if tag in "QV":  # a tuple / union of a generic function's return annotation, bound
+            made_path, made = self._made[int(chain[2:])]
+            if tag == "V":
+                return self.union(made_path, chain, list(made))
+            return ("e", ("t", tuple(self.resolve(made_path, c) if c else None for c in made)))
         if tag in "UOG":
             self.deps.add(path)  # the module's unions, star imports
         if tag == "U":

@@ -214,6 +214,27 @@ def union_sides(node: ast.expr) -> list[ast.expr]:
     return [node]
 
 
+def string_annotation(node: ast.Constant) -> ast.expr | None:
+    """The annotation a string holds (``"list[T]"``), when it parses (at most 200 characters)."""
+    if not isinstance(node.value, str) or len(node.value) > 200:
+        return None
+    try:
+        return ast.parse(node.value.strip(), mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+
+
+def annotation_names(node: ast.expr) -> set[str]:
+    """The plain names an annotation uses, inside string annotations too."""
+    names: set[str] = set()
+    for part in ast.walk(node):
+        if isinstance(part, ast.Name):
+            names.add(part.id)
+        elif isinstance(part, ast.Constant) and (parsed := string_annotation(part)) is not None:
+            names |= annotation_names(parsed)
+    return names
+
+
 def _head_name(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 

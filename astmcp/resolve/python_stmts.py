@@ -10,6 +10,7 @@ from astmcp.resolve.python_keys import kwargs_keys, opaque_kwargs
 from astmcp.resolve.python_scope import (
     Scope,
     all_args,
+    annotation_names,
     decorator_call,
     decorator_name,
     func_name,
@@ -90,6 +91,13 @@ class Statements(Expressions):
             self.receives.append((path, positional[0].annotation, scope))
         if scope.kind == "class" and any(a.annotation is not None for a in positional[1:]):
             self.param_types.append((path, [a.annotation for a in positional], scope))
+        elif scope.kind != "class" and node.returns is not None and all(n in TRANSPARENT for n in names):
+            returned = annotation_names(node.returns)
+            if any(
+                a.annotation is not None and annotation_names(a.annotation) & returned for a in positional
+            ):
+                annotations = [a.annotation for a in positional]
+                self.generic_calls.append((path, annotations, scope))
         if "overload" in names:
             method = scope.kind == "class" and "staticmethod" not in names
             self.overloads.append((path, signature(node.args), method, node.returns, scope))
