@@ -210,7 +210,7 @@ class Chains(Bindings):
                 return f"L:{base[2:]}" if base[2:] in NEW_CONTAINERS else None
             if base in CASTS and len(node.args) == 2:
                 return instance_chain(self.annotation_chain(scope, node.args[0]))
-            return f"{base}/{call_step(node)}{self.call_arguments(scope, node)}" if base else None
+            return f"{base}/{call_step(node)}{self.call_arguments(scope, base, node)}" if base else None
         if isinstance(node, ast.Subscript):
             items = self.chain(scope, node.value)
             if isinstance(node.slice, ast.Slice):
@@ -285,11 +285,11 @@ class Chains(Bindings):
         parts = classes.elts if isinstance(classes, ast.Tuple) else [classes]
         return self.union([class_instance(self.chain(scope, c)) for c in parts])
 
-    def call_arguments(self, scope: Scope, node: ast.Call) -> str:
+    def call_arguments(self, scope: Scope, callee: str, node: ast.Call) -> str:
         """``;<n>``: the ``unions`` entry holding the chains of a call's positional arguments ("" for
-        an unknown one), which bind a generic function's type variables; "" when none is known or a
-        ``*`` argument hides them."""
-        if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+        an unknown one), which bind a generic function's type variables; "" when none is known, a
+        ``*`` argument hides them, or the callee is a member of a value made by a call (a method)."""
+        if not node.args or "()" in callee or any(isinstance(a, ast.Starred) for a in node.args):
             return ""
         if any(k.arg is None for k in node.keywords):
             return ""
