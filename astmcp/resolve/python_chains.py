@@ -31,6 +31,9 @@ from astmcp.resolve.python_vocab import (
     WRAPPERS,
 )
 
+# displays and comprehensions: a new builtin container of their items
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)
+
 
 class Chains(Bindings):
     def local_type(self, scope: Scope, name: str) -> str | None:
@@ -72,10 +75,15 @@ class Chains(Bindings):
     def local_values(self, sources: list[tuple[str, ast.AST | str, Scope]]) -> list[str | None]:
         """The chains of the values a local is given ([None] when one is unknown)."""
         chains: list[str | None] = []
-        filled = any(kind.startswith("fill") for kind, _node, _where in sources)
+        # `xs = []` then `xs.append(v)`: a list of v; `xs = [a, b] if ... else []`: of a and b
+        filled = any(
+            kind.startswith("fill")
+            or (kind == "expr" and isinstance(node, _DISPLAYS) and not is_empty_container(node))
+            for kind, node, _where in sources
+        )
         for kind, node, where in sources:
             if filled and kind == "expr" and is_empty_container(node):
-                continue  # `xs = []` then `xs.append(v)`: a list of v
+                continue
             if kind.startswith("fill"):
                 assert isinstance(node, ast.expr)
                 value = self.chain(where, node)
@@ -215,6 +223,9 @@ class Chains(Bindings):
             items = self.chain(scope, node.value)
             if isinstance(node.slice, ast.Slice):
                 return f"{items}/[:]" if items else None  # `xs[1:]`
+            index = node.slice
+            if isinstance(index, ast.Constant) and type(index.value) is int and 0 <= index.value < 64:
+                return f"{items}/[{index.value}]" if items else None  # `pair[1]`: a tuple's part
             return f"{items}/[i]" if items else None
         if isinstance(node, ast.BoolOp):
             return self.alternatives_chain(scope, node.values)
@@ -288,8 +299,14 @@ class Chains(Bindings):
     def call_arguments(self, scope: Scope, callee: str, node: ast.Call) -> str:
         """``;<n>``: the ``unions`` entry holding the chains of a call's positional arguments ("" for
         an unknown one), which bind a generic function's type variables; "" when none is known, a
-        ``*`` argument hides them, or the callee is a member of a value made by a call (a method)."""
+        ``*`` argument hides them, or the callee is no function: a member of a value made by a call
+        (a method), a builtin, or named as classes are (``Segment(a, b)``: calls of one class with
+        other arguments keep one chain)."""
         if not node.args or "()" in callee or any(isinstance(a, ast.Starred) for a in node.args):
+            return ""
+        if callee.startswith("G:") and not self.star:
+            return ""
+        if func_name(node.func).lstrip("_")[:1].isupper():
             return ""
         if any(k.arg is None for k in node.keywords):
             return ""
@@ -356,7 +373,8 @@ class Chains(Bindings):
             return self.annotation_chain(scope, sides[0])
         chains = [self.annotation_chain(scope, s) for s in sides]
         plain = all(
-            c and not c.endswith(("/*s", "/*m", "/*f", "/*c")) and not c.startswith("P:") for c in chains
+            c and not c.endswith(("/*s", "/*m", "/*d", "/*f", "/*c")) and not c.startswith("P:")
+            for c in chains
         )
         return f"U:{self.entry([c for c in chains if c])}" if sides and plain else None
 
@@ -416,7 +434,7 @@ class Chains(Bindings):
             if name in ("type", "Type") and not isinstance(node.slice, ast.Tuple):
                 # `type[C]` is the class C itself: `/*c` is dropped where an instance would be made
                 of = self.annotation_chain(scope, node.slice)
-                return f"{of}/*c" if of and not of.endswith(("/*s", "/*m", "/*c")) else None
+                return f"{of}/*c" if of and not of.endswith(("/*s", "/*m", "/*d", "/*c")) else None
             if name in SPECIAL_FORMS:
                 return None
             if name in SEQUENCES or name in MAPPINGS:
@@ -432,6 +450,11 @@ class Chains(Bindings):
                 items = instance_chain(
                     self.annotation_chain(scope, args[-1] if name in MAPPINGS else args[0])
                 )
+                if name in MAPPINGS and len(args) == 2:
+                    # `dict[Layout, Region]`: keys of a type of the project's too (`P:<n>/*d`)
+                    key = instance_chain(self.annotation_chain(scope, args[0]))
+                    if key and not key.startswith("G:"):
+                        return f"P:{self.entry([key, items or ''])}/*d"
                 if items is None:
                     return self.annotation_chain(scope, head)
                 return f"{items}/*m" if name in MAPPINGS else f"{items}/*s"

@@ -8,7 +8,7 @@ from abc import abstractmethod
 from astmcp.resolve.python_namespace import namespace_key
 from astmcp.resolve.python_records import Records
 from astmcp.resolve.python_scope import Pending, Scope, all_args, func_name, narrow_key
-from astmcp.resolve.python_vocab import CASTS, MAX_STRING, NESTED, TYPE_VARS
+from astmcp.resolve.python_vocab import ALIASABLE, CASTS, MAX_STRING, NESTED, TYPE_VARS
 
 
 class Expressions(Records):
@@ -206,6 +206,8 @@ class Expressions(Records):
                 path = f"{scope.path}.{node.id}" if scope.path else node.id
                 if ann is not None:
                     self.deferred_types.append(("v", path, ann, scope, True))
+                elif isinstance(value, ast.Subscript) and func_name(value.value) in ALIASABLE:
+                    self.deferred_types.append(("a", path, value, scope, True))
                 elif value is not None:
                     self.deferred_types.append(("v", path, value, scope, False))
         elif isinstance(node, ast.Tuple | ast.List):

@@ -23,12 +23,14 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
                                           generic function's type variables (``gparams``),
                                           "=name" (keyword argument of a call: a dataclass-like field),
                                           "*s" / "*m" (a container annotated with these items / values),
+                                          "*d" (after ``P:<n>`` of a key and a value: a mapping of both),
                                           "*f" (a callable annotated to give this: Callable[..., R]),
                                           "@n" (what a decorator gives the n-th parameter of the function
                                           it receives: its own `f: Callable[[A, B], R]` parameter),
                                           "%n" (the declared type of a method's n-th positional
                                           parameter: what an override's unannotated one is given),
-                                          "[]" (an item by iteration), "[]#n" (its n-th part), "[i]" (x[k]), "[:]" (x[a:b])
+                                          "[]" (an item by iteration), "[]#n" (its n-th part), "[i]" (x[k]),
+                                          "[n]" (x[n], n a literal int: a tuple's part, else as [i]), "[:]" (x[a:b])
 
 ``target`` None means the receiver is unknown: a ``name``-confidence hit.
 Positions: 1-based line, 1-based code-point column, end exclusive.
@@ -105,6 +107,9 @@ class _Analyzer(Statements):
             assert isinstance(node, ast.expr)
             if table == "b":  # a TypeVar's bound: the variable stands for that class
                 chain = self.annotation_chain(scope, node)
+            elif table == "a":  # `RegionMap = dict[Layout, Region]`: a type whose "call" makes one
+                made = instance_chain(self.annotation_chain(scope, node))
+                chain = f"{made}/*f" if made else None
             else:
                 chain = (
                     instance_chain(self.annotation_chain(scope, node)) if is_ann else self.chain(scope, node)

@@ -17,7 +17,7 @@ from astmcp.resolve.python_resolver import Resolver
 from astmcp.resolve.python_vocab import IDENT
 
 _MAX_ALTERNATIVES = 64
-_ITEM_OF_ITEMS = re.compile(r"/\*s/\[i?\](?=/|$)")
+_ITEM_OF_ITEMS = re.compile(r"/\*s/\[(?:i|\d*)\](?=/|$)")
 
 
 def union_member(resolver: Resolver, path: str, target: str) -> Entity:

@@ -400,8 +400,15 @@ class Resolver(ModuleLookups):
         (``max(xs)[0]`` may be a project object)."""
         if entity is None:
             return None
+        if step[0] == "[" and step[1:-1].isdigit():  # `x[1]`: a tuple's part, else any item
+            if (entity[0] == "e" and entity[1][0] == "t") or entity[0] == "i":
+                return self.item_step(entity, f"#{step[1:-1]}")
+            step = "[i]"
         if step in ("*s", "*m", "*f"):
             return ("e", (step[1], entity))
+        if step == "*d":  # a mapping of keys and values both known (a tuple of the two: `P:<n>/*d`)
+            pair: tuple[Entity, ...] = entity[1][1] if entity[0] == "e" and entity[1][0] == "t" else ()
+            return ("e", ("m", pair[1], pair[0])) if len(pair) == 2 else None
         if entity[0] == "i" and step[0] == "#":
             # `text, style = segment` of a NamedTuple: its n-th field
             cls = self.syms[entity[1]]
@@ -428,6 +435,7 @@ class Resolver(ModuleLookups):
             return None
         kind: str = entity[1][0]
         item: Entity = entity[1][1]
+        key: Entity = entity[1][2] if len(entity[1]) > 2 else None  # a mapping's, when known
         if step.startswith("[]#") and kind == "s":
             # `for name, cmd in pairs`: the n-th part of each item (a tuple annotated part by part)
             return self.item_step(item, step[2:])
@@ -451,15 +459,23 @@ class Resolver(ModuleLookups):
         if kind == "m":
             if step == "[i]":
                 return item
-            if step in ("values", "items"):
-                return ("e", (step, item))
+            if step == "[]":  # `for k in d`: its keys
+                return key
+            if step in ("values", "items") or (step == "keys" and key is not None):
+                return ("e", (step, item, key) if key is not None else (step, item))
             return ("e", ("g1", item)) if step in ("get", "pop") else self.container_method(step, item)
         if kind == "r":
             return None  # `xs.pop()`: an item or another value
         if step == "()":
+            if kind == "keys":
+                return ("e", ("s", key))
+            if kind == "items" and key is not None:
+                return ("e", ("p", item, key))
             return ("e", ("s" if kind == "values" else "p", item))
         if kind == "p" and step == "[]#1":
             return item
+        if kind == "p" and step == "[]#0":
+            return key
         return None
 
     @staticmethod
@@ -516,6 +532,6 @@ def _alike(entity: Entity) -> Entity:
         return None
     if entity[0] == "x":
         return ("x", "")
-    if entity[0] == "e":
-        return ("e", (entity[1][0], _alike(entity[1][1])))
+    if entity[0] == "e":  # a mapping's keys too
+        return ("e", (entity[1][0], *(_alike(part) for part in entity[1][1:])))
     return entity

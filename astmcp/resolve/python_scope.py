@@ -69,13 +69,15 @@ def class_instance(chain: str | None) -> str | None:
         return None
     if chain.endswith("/*c"):
         return chain[:-3]  # a value of type[C] is the class C
-    if chain.endswith(("/*s", "/*m", "/*f")) or (chain[:2] in ("P:", "L:") and "/" not in chain):
+    if chain.endswith(("/*s", "/*m", "/*d", "/*f")) or (chain[:2] in ("P:", "L:") and "/" not in chain):
         return None
     return f"{chain}/()"
 
 
 def instance_chain(chain: str | None) -> str | None:
-    if chain and (chain.endswith(("/*s", "/*m", "/*f")) or (chain.startswith("P:") and "/" not in chain)):
+    if chain and (
+        chain.endswith(("/*s", "/*m", "/*d", "/*f")) or (chain.startswith("P:") and "/" not in chain)
+    ):
         return chain  # an annotated container, tuple or callable is an instance already
     if chain and chain.endswith("/*c"):
         return chain[:-3]  # a value of type[C] is the class C

@@ -59,6 +59,8 @@ SEQUENCES = frozenset(
 MAPPINGS = frozenset(
     {"dict", "Dict", "Mapping", "MutableMapping", "OrderedDict", "defaultdict", "DefaultDict", "ChainMap"}
 )
+# generic forms whose subscription at module or class level is a type alias (`Map = dict[K, V]`)
+ALIASABLE = SEQUENCES | MAPPINGS | {"Union", "Optional"}
 CASTS = frozenset(
     {"I:0:typing:cast", "I:0:typing:/cast", "I:0:typing_extensions:cast", "I:0:typing_extensions:/cast"}
 )
