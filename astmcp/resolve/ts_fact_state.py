@@ -27,6 +27,13 @@ def named_nodes(node: Node | None) -> list[Node]:
     return [c for c in node.named_children if c.type != "comment"] if node is not None else []
 
 
+def unparenthesized(node: Node | None) -> Node | None:
+    """``((x))`` is x."""
+    while node is not None and node.type == "parenthesized_expression" and len(named_nodes(node)) == 1:
+        node = named_nodes(node)[0]
+    return node
+
+
 def is_ident(text: str) -> bool:
     if text.isascii():  # the common case, without a loop over the characters
         return _ASCII_IDENT.fullmatch(text) is not None
@@ -83,6 +90,8 @@ class FactState:
         self.returning: tuple[str, Any] | None = None  # what types the function values returned here
         self.return_type: Desc = None  # the declared return type: what object literals returned here are
         self.expected_objects: dict[tuple[int, int], Desc] = {}  # returned object literal span -> its type
+        # a function passed in a branch of a conditional argument (span) -> its callback typing
+        self.expected_callbacks: dict[tuple[int, int], tuple[Any, ...]] = {}
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value
         self.literal_this: Desc = None  # `this` of the next object-literal method
         self.returns: list[Desc] | None = None  # what the function being visited returns

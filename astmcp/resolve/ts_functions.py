@@ -8,7 +8,13 @@ from tree_sitter import Node
 
 from astmcp.resolve.ts_declarations import Declarations
 from astmcp.resolve.ts_descriptors import DISCRIMINANT
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, MEMBER_NAMES, named_nodes
+from astmcp.resolve.ts_fact_state import (
+    FUNCTION_VALUES,
+    FUNCTIONS,
+    MEMBER_NAMES,
+    named_nodes,
+    unparenthesized,
+)
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
 
 
@@ -33,6 +39,8 @@ class Functions(Declarations):
             elif name.type == "identifier":  # a named function expression sees its own name
                 inner.names[self.text(name)] = Binding(None)
         callback, self.callback = self.callback, None
+        if callback is None and self.expected_callbacks:
+            callback = self.expected_callbacks.pop((node.start_byte, node.end_byte), None)
         ftype, self.ftype = self.ftype, None
         literal_this, self.literal_this = self.literal_this, None
         outer_returns, self.returns = self.returns, []
@@ -161,10 +169,8 @@ class Functions(Declarations):
         # `return null` adds nothing: a function returning an X or null gives an X where it gives one
         if self.returns is not None and node.type != "comment" and not self.nullish(node, scope):
             self.returns.append(self.desc(node, scope) if node.type != "this" else None)
-        inner = node
-        while inner.type == "parenthesized_expression" and len(named_nodes(inner)) == 1:
-            inner = named_nodes(inner)[0]
-        if inner.type in FUNCTION_VALUES:
+        inner = unparenthesized(node)
+        if inner is not None and inner.type in FUNCTION_VALUES:
             self.expect_function(self.returning)
             self.visit(inner, scope)
             self.callback, self.ftype = None, None
@@ -253,6 +259,15 @@ class Functions(Declarations):
             if target is not None and arg.type == "object":
                 self.object(arg, scope, typed=("p", target, k, new, site))
                 continue
+            if target is not None and arg.type == "ternary_expression":
+                # `new Observable(scheduler ? (s) => … : (s) => …)`: each branch is the argument
+                for field in ("consequence", "alternative"):
+                    branch = unparenthesized(arg.child_by_field_name(field))
+                    span = (branch.start_byte, branch.end_byte) if branch is not None else (0, 0)
+                    if branch is not None and branch.type in ("arrow_function", "function_expression"):
+                        self.expected_callbacks[span] = (target, k, new, site)
+                    elif branch is not None and branch.type == "object":
+                        self.expected_objects[span] = ("p", target, k, new, site)
             self.visit(arg, scope)
             self.callback = None
 

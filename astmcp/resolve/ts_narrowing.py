@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from astmcp.resolve.ts_classes import Classes
 from astmcp.resolve.ts_descriptors import DISCRIMINANT
-from astmcp.resolve.ts_fact_state import named_nodes
+from astmcp.resolve.ts_fact_state import named_nodes, unparenthesized
 from astmcp.resolve.ts_scopes import Desc, Scope, chain_of
 
 # (name, property, negated, values): `x.code === "a"` is ("x", "code", False, ("a",)); `x instanceof
@@ -92,8 +92,7 @@ class Narrowing(Classes):
         """The discriminant tests a condition makes when it holds (``negate``: when it fails);
         None when it tells nothing usable. A conjunction's tests hold together; only a single
         test can be negated."""
-        while node is not None and node.type == "parenthesized_expression" and len(named_nodes(node)) == 1:
-            node = named_nodes(node)[0]
+        node = unparenthesized(node)
         if node is not None and node.type == "unary_expression":
             operator = node.child_by_field_name("operator")
             inner = node.child_by_field_name("argument")
@@ -225,8 +224,7 @@ class Narrowing(Classes):
 
     def tests_subject(self, value: Node | None) -> tuple[str, str] | None:
         """``(x, prop)`` of ``switch (x.prop)``."""
-        while value is not None and value.type == "parenthesized_expression" and len(named_nodes(value)) == 1:
-            value = named_nodes(value)[0]
+        value = unparenthesized(value)
         if value is None or value.type != "member_expression":
             return None
         obj, prop = value.child_by_field_name("object"), value.child_by_field_name("property")
