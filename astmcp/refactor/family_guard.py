@@ -1,10 +1,11 @@
 """A safety net under the override family: a class member is refused when a related class
-(by the base names written in class headers, or a TS/JS variable's type annotation for the
-members of its object literal) defines the same name but is not in the family.
+defines the same name but is not in the family. Classes relate through the bases the index
+linked, and through the base names written in class headers that it did not link (or a TS/JS
+variable's type annotation, for the members of its object literal).
 
 The reference engine links bases through resolved edges; a base it could not link (a
 subscripted generic, a dynamic base) would otherwise let a rename split an override
-family silently. Matching by name may over-refuse; it never lets a break through.
+family silently. Matching such a base by name may over-refuse; it never lets a break through.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from collections.abc import Iterable
 
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.resolve.python_external import is_module
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter")
 _TS_HERITAGE = re.compile(r"\b(?:extends|implements)\s+([^{]+)")
@@ -73,64 +75,113 @@ def _ts_annotation(signature: str) -> list[str]:
     return names
 
 
-class _Bases:
-    """Base names of project classes by class name (all declarations of that name merged)."""
+def _found_outside(qualified: str) -> bool:
+    """Whether the module of the outside class ``pkg.mod.Cls`` (or ``pkg.mod.Outer.Inner``) is found:
+    a base the index linked to a module that is nowhere (``from nowhere import Base``) is unlinked."""
+    parts = qualified.split(".")
+    return any(is_module(".".join(parts[:n])) for n in range(len(parts) - 1, 0, -1))
+
+
+class _Classes:
+    """Project classes (and TS/JS variables typed by an annotation) and how they relate: through
+    the bases the index linked (its ``inherits`` edges) and, for a base written in a header that it
+    did not link, every project class of that name."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.cache: dict[str, set[str]] = {}
+        self._named: dict[str, list[int]] = {}
+        self._parents: dict[int, set[int]] = {}
 
-    def of(self, name: str) -> set[str]:
-        if name not in self.cache:
-            found: set[str] = set()
-            for path, signature, kind in self.conn.execute(
-                "SELECT f.path, s.signature, s.kind FROM symbols s JOIN files f ON f.id = s.file_id"
-                " WHERE s.kind IN ('class', 'variable') AND s.name = ?",
-                (name,),
+    def named(self, name: str) -> list[int]:
+        if name not in self._named:
+            self._named[name] = [
+                i
+                for (i,) in self.conn.execute(
+                    "SELECT id FROM symbols WHERE kind IN ('class', 'variable') AND name = ?", (name,)
+                )
+            ]
+        return self._named[name]
+
+    def owner(self, member: SymbolRow) -> int | None:
+        """The class (or variable) ``member`` belongs to."""
+        found = self.conn.execute(
+            "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.symbol_path = ?"
+            " ORDER BY s.line LIMIT 1",
+            (member.file, member.parent_path),
+        ).fetchone()
+        return found[0] if found else None
+
+    def parents(self, class_id: int) -> set[int]:
+        if class_id not in self._parents:
+            found: set[int] = set()
+            linked: set[str] = set()
+            for target, key, name in self.conn.execute(
+                "SELECT e.dst_symbol_id, e.dst_key, d.name FROM edges e LEFT JOIN symbols d ON d.id = e.dst_symbol_id"
+                " WHERE e.src_symbol_id = ? AND e.kind = 'inherits'",
+                (class_id,),
             ):
-                python = path.endswith((".py", ".pyi"))
-                if kind == "variable":
-                    found.update([] if python else _ts_annotation(signature))
-                else:
-                    found.update(_python_bases(signature) if python else _ts_bases(signature))
-            self.cache[name] = found
-        return self.cache[name]
+                if target is not None:
+                    found.add(target)
+                    linked.add(name)
+                elif key and (not self.python(class_id) or _found_outside(key)):
+                    linked.add(re.split(r"[.:/#]", key)[-1])
+            for name in self.written_bases(class_id):
+                if name not in linked:
+                    found.update(self.named(name))
+            self._parents[class_id] = found
+        return self._parents[class_id]
 
-    def ancestors(self, name: str) -> set[str]:
-        seen: set[str] = set()
-        stack = [name]
+    def python(self, class_id: int) -> bool:
+        row = self.conn.execute(
+            "SELECT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?", (class_id,)
+        ).fetchone()
+        return row is not None and row[0].endswith((".py", ".pyi"))
+
+    def written_bases(self, class_id: int) -> list[str]:
+        row = self.conn.execute(
+            "SELECT f.path, s.signature, s.kind FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?",
+            (class_id,),
+        ).fetchone()
+        if row is None:
+            return []
+        path, signature, kind = row
+        python = path.endswith((".py", ".pyi"))
+        if kind == "variable":
+            return [] if python else _ts_annotation(signature)
+        if kind != "class":
+            return []
+        return _python_bases(signature) if python else _ts_bases(signature)
+
+    def ancestors(self, class_ids: Iterable[int]) -> set[int]:
+        seen: set[int] = set()
+        stack = list(class_ids)
         while stack:
-            for base in self.of(stack.pop()):
-                if base not in seen:
-                    seen.add(base)
-                    stack.append(base)
+            for parent in self.parents(stack.pop()):
+                if parent not in seen:
+                    seen.add(parent)
+                    stack.append(parent)
         return seen
-
-
-def _class_name(path: str) -> str:
-    return path.rsplit(".", 1)[-1]
 
 
 def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[SymbolRow]) -> None:
     """MUTATION_BLOCKED when a same-named member of a related class is missing from ``family``."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path:
         return
+    family = list(family)
     members = {(m.file.removesuffix("i"), m.parent_path) for m in family}
-    family_classes = {_class_name(m.parent_path) for m in family if m.parent_path}
-    bases = _Bases(conn)
+    classes = _Classes(conn)
+    family_classes = {c for c in (classes.owner(m) for m in family if m.parent_path) if c is not None}
     marks = ",".join("?" * len(_MEMBER_KINDS))
     candidates = query_symbols(conn, f"s.name = ? AND s.kind IN ({marks})", (row.name, *_MEMBER_KINDS))
-    family_ancestors = set().union(*(bases.ancestors(c) for c in family_classes))
+    family_ancestors = classes.ancestors(family_classes)
     missed: list[str] = []
     for other in candidates:
         if not other.parent_path or (other.file.removesuffix("i"), other.parent_path) in members:
             continue
-        owner = _class_name(other.parent_path)
-        if owner in family_classes:
-            # a namesake of a class the family already links (zod's v3 and v4 `ZodType`): the relation
-            # by name is that class's; the index resolved its bases, and this one is not among them
+        owner = classes.owner(other)
+        if owner is None or owner in family_classes:
             continue
-        if owner in family_ancestors or bases.ancestors(owner) & family_classes:
+        if owner in family_ancestors or classes.ancestors([owner]) & family_classes:
             missed.append(other.selector)
     if missed:
         raise MutationBlocked(

@@ -76,7 +76,6 @@ def family_and_references(
         )
     family: list[SymbolRow] = [row, *(m for m in members if m.id != row.id)]
     family += _same_path(conn, family)
-    check_family(conn, row, family)
     best: dict[tuple[str, int, int], Hit] = {}
     for member in family:
         for ref in engine.collect_references(ws, conn, member, include_name_hits=True, memo=memo):
@@ -92,6 +91,7 @@ def family_and_references(
         for s in query_symbols(conn, "s.name = ?", (row.name,))
         if s.id not in known and (s.file, s.name_line, s.name_col) in best
     ]
+    check_family(conn, row, family)
     if language_of(row.file) != PYTHON:
         check_union_partners(conn, row, family, best)
     if language_of(row.file) != PYTHON and not is_local(ws, conn, row):
