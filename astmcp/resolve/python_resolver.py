@@ -92,10 +92,22 @@ class Resolver(ModuleLookups):
         entity = self.resolve(path, head)
         if ";" in step:  # `f(xs)`: a call with its arguments' chains
             step, _, entry = step.partition(";")
+            if entity is not None and entity[0] == "x" and self.given_instance(path, int(entry)):
+                return None  # `copy.copy(obj)`: what an outside function makes of a project object
             bound = self.generic_call(path, entity, int(entry))
             if bound is not None:
                 return self.resolve(*bound)
         return self.step(entity, step)
+
+    def given_instance(self, path: str, entry: int) -> bool:
+        """Whether a call's positional arguments (the ``entry``-th of ``path``'s unions) include an
+        instance of a project class."""
+        self.deps.add(path)
+        for argument in self.facts(path).get("unions", [])[entry]:
+            value = self.deref(self.resolve(path, argument)) if argument else None
+            if value is not None and value[0] == "i":
+                return True
+        return False
 
     def generic_call(self, path: str, callee: Entity, entry: int) -> tuple[str, str] | None:
         """A call of a project function whose return annotation names type variables its
@@ -288,6 +300,10 @@ class Resolver(ModuleLookups):
         if step[0] in "*[#":
             return self.item_step(self.deref(entity), step)
         if entity[0] == "x":
+            if step == "()" and entity[1].startswith("?.") and "." not in entity[1][2:]:
+                # a method a project class inherits from an outside base may give the instance
+                # itself (`qs.filter()`) or an item of it (`class Stack(list[T])`): unknown
+                return None
             return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
         entity = self.deref(entity)
         if entity is None:
