@@ -359,6 +359,24 @@ class Chains(Bindings):
         chain = self.chain(scope, node)
         return [chain, how] if chain and chain[0] in "SI" else None
 
+    def type_parameters(self, scope: Scope, bases: list[ast.expr]) -> list[str]:
+        """The chains of what may be a class's type variables, in order: ``Generic[K, V]``'s
+        (``Protocol[T]``'s), else the names its subscripted bases are given (``Base[T]``)."""
+        chosen: list[ast.expr] = []
+        for base in bases:
+            if isinstance(base, ast.Subscript):
+                args = base.slice.elts if isinstance(base.slice, ast.Tuple) else [base.slice]
+                if func_name(base.value) in ("Generic", "Protocol"):
+                    chosen = args
+                    break
+                chosen.extend(args)
+        found: list[str] = []
+        for arg in chosen:
+            chain = self.chain(scope, arg) if isinstance(arg, ast.Name | ast.Attribute) else None
+            if chain and chain[0] in "SI" and chain not in found:
+                found.append(chain)
+        return found
+
     def item_of(self, scope: Scope, node: ast.expr) -> str | None:
         """An item of the iterable ``node`` (``*xs`` in a display, an argument of ``zip``)."""
         iterable = self.chain(scope, node)
@@ -458,8 +476,12 @@ class Chains(Bindings):
                 if items is None:
                     return self.annotation_chain(scope, head)
                 return f"{items}/*m" if name in MAPPINGS else f"{items}/*s"
-            # `Box[int]`: an instance of a generic class is an instance of the class
-            return self.annotation_chain(scope, head)
+            # `Box[Item]`: the class given its type arguments (an instance of it: of the class, its
+            # type variables bound to them)
+            klass = self.annotation_chain(scope, head)
+            args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            given = [instance_chain(self.annotation_chain(scope, a)) or "" for a in args]
+            return f"{klass}/<{self.entry(given)}" if klass and any(given) else klass
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return self.union_annotation(scope, node)
         if isinstance(node, ast.Name | ast.Attribute):

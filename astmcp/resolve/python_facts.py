@@ -24,6 +24,8 @@ target, scope)``; ``target`` is a *chain* the linker resolves across files:
                                           "=name" (keyword argument of a call: a dataclass-like field),
                                           "*s" / "*m" (a container annotated with these items / values),
                                           "*d" (after ``P:<n>`` of a key and a value: a mapping of both),
+                                          "<n" (a generic class given the type arguments the n-th entry
+                                          of ``unions`` holds: ``Box[Item]``, by its ``tparams``),
                                           "*f" (a callable annotated to give this: Callable[..., R]),
                                           "@n" (what a decorator gives the n-th parameter of the function
                                           it receives: its own `f: Callable[[A, B], R]` parameter),
@@ -168,6 +170,11 @@ class _Analyzer(Statements):
             path: [self.chain(self.base_scopes[path], generic_origin(b)) or "" for b in exprs]
             for path, exprs in self.bases.items()
         }
+        tparams = {
+            path: found
+            for path, exprs in self.bases.items()
+            if (found := self.type_parameters(self.base_scopes[path], exprs))
+        }
         binds = {k: v for k, v in self.module.binds.items() if v.startswith("I:")}
         return {
             "refs": rows,
@@ -188,6 +195,7 @@ class _Analyzer(Statements):
             **({"probes": self.probes} if self.probes else {}),
             **({"nfields": self.tuple_fields} if self.tuple_fields else {}),
             **({"gparams": gparams} if gparams else {}),
+            **({"tparams": tparams} if tparams else {}),
             **({"tvars": self.type_vars} if self.type_vars else {}),
         }
 

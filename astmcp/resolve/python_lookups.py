@@ -14,7 +14,7 @@ from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.python_modules import ModuleMap, is_package, twin
 from astmcp.resolve.tracking import Tracking
 
-Entity = tuple[str, Any] | None
+Entity = tuple[Any, ...] | None  # (tag, value) or, bound by type arguments, (tag, id, bindings)
 # a keyword argument landing in a `**kwargs` mapping its function uses opaquely: a name hit
 OPAQUE_KEYWORD: Entity = ("k", "")
 _VALUED = ("variable", "attribute")

@@ -7,8 +7,9 @@ import posixpath
 import sqlite3
 from typing import Any
 
-from astmcp.resolve.python_lookups import CLASSLIKE, OPAQUE_KEYWORD, Entity, ModuleLookups
+from astmcp.resolve.python_lookups import CLASSLIKE, OPAQUE_KEYWORD, Entity, ModuleLookups, Sym
 from astmcp.resolve.python_modules import path_key
+from astmcp.resolve.python_vocab import IDENT
 
 # container methods that give no item (`xs.pop()`, `m.get(k)` may be a project object: unknown)
 # container methods whose call gives an item: "g" whatever the arguments, "g1" with one (no default)
@@ -90,6 +91,8 @@ class Resolver(ModuleLookups):
         if not sep:
             return self.base(path, chain)
         entity = self.resolve(path, head)
+        if step[0] == "<":  # `Box[Item]`: the class given its type arguments
+            return self.parameterized(path, entity, int(step[1:]))
         if ";" in step:  # `f(xs)`: a call with its arguments' chains
             step, _, entry = step.partition(";")
             if entity is not None and entity[0] == "x" and self.given_instance(path, int(entry)):
@@ -98,6 +101,65 @@ class Resolver(ModuleLookups):
             if bound is not None:
                 return self.resolve(*bound)
         return self.step(entity, step)
+
+    def parameterized(self, path: str, entity: Entity, entry: int) -> Entity:
+        """A project generic class given type arguments (the ``entry``-th of ``path``'s unions):
+        ``("s", class, bindings)`` with each of its type variables they bind (``B:<n>``); the class
+        itself when it binds none; anything else as it is."""
+        cls = self.deref_class(entity)
+        if cls is None or cls[0] != "s" or self.syms[cls[1]].kind not in CLASSLIKE:
+            return entity
+        sym = self.syms[cls[1]]
+        params = self.facts(sym.path).get("tparams", {}).get(sym.symbol_path)
+        if not params:
+            return cls
+        self.deps.update((path, sym.path))
+        heads: dict[str, str] = {}
+        for param, argument in zip(params, self.facts(path).get("unions", [])[entry], strict=False):
+            if argument and self.is_type_var(sym.path, param):
+                value = self.deref(self.resolve(path, argument))
+                if value is not None and value[0] != "x":  # outside the project (`Any` too): unbound
+                    heads[param] = f"B:{self.bound_id(value)}"
+        return ("s", cls[1], tuple(sorted(heads.items()))) if heads else cls
+
+    def bound_step(
+        self, entity: tuple[str, int, tuple[tuple[str, str], ...]], step: str, shape: str | None
+    ) -> Entity:
+        """A step from a generic class given type arguments, an instance of it, or a member of that
+        instance the class itself declares: what the member's declared type says, the class's type
+        variables bound. Anything else is as without them."""
+        tag, value, binds = entity
+        sym = self.syms[value]
+        call = "()" + (shape or "")
+        plain = call if step == "()" else step
+        if tag == "s" and sym.kind in CLASSLIKE:
+            return ("i", value, binds) if step == "()" else self.step(("s", value), plain)
+        if tag == "i":
+            if step == "[]":  # iterated as its `__iter__` is annotated
+                method = self.bound_step(entity, "__iter__", None)
+                made = (
+                    self.bound_step(method, "()", None) if method is not None and len(method) == 3 else None
+                )
+                return self.item_step(made, "[]") if made is not None else self.step(("i", value), step)
+            if not IDENT.fullmatch(step):
+                return self.step(("i", value), plain)
+            member = self.class_member(value, step, skip_self=False)
+            if member is not None and member[0] == "s" and _declared_in(self.syms[member[1]], sym):
+                return ("s", member[1], binds)
+            return member
+        facts = self.facts(sym.path)
+        if sym.kind in _CALLABLE and sym.kind != "property":
+            overloads = facts.get("otypes", {}).get(sym.symbol_path)
+            chain = (
+                facts.get("rtypes", {}).get(sym.symbol_path) if step == "()" and overloads is None else None
+            )
+            if chain is None:
+                return self.step(("s", value), plain)
+            return self.resolve(sym.path, self.substituted(sym.path, chain, dict(binds)))
+        chain = facts.get("rtypes" if sym.kind == "property" else "vtypes", {}).get(sym.symbol_path)
+        if chain is None:
+            return self.step(("s", value), plain)
+        return self.step(self.resolve(sym.path, self.substituted(sym.path, chain, dict(binds))), plain)
 
     def given_instance(self, path: str, entry: int) -> bool:
         """Whether a call's positional arguments (the ``entry``-th of ``path``'s unions) include an
@@ -134,8 +196,9 @@ class Resolver(ModuleLookups):
             value = self.deref(self.resolve(path, argument))
             if how != "v":
                 value = self.step(value, "()" if how == "c" else how)
-            if value is None or bound.get(variable, value) != value:
-                clashing.add(variable)  # unknown, or bound to two things: left unbound
+            if value is None or value[0] == "x" or bound.get(variable, value) != value:
+                # unknown, outside the project (`Any` too), or bound to two things: left unbound
+                clashing.add(variable)
             bound[variable] = value
         heads = {v: f"B:{self.bound_id(e)}" for v, e in bound.items() if v not in clashing}
         return (sym.path, self.substituted(sym.path, returned, heads)) if heads else None
@@ -297,6 +360,8 @@ class Resolver(ModuleLookups):
         if entity is None:
             # `list[Alias]`: a list whatever its items are
             return ("e", (step[1], None)) if step in ("*s", "*m") else None
+        if len(entity) == 3:  # a generic class given type arguments, its instance, their members
+            return self.bound_step(entity, step, shape)
         if step[0] in "*[#":
             return self.item_step(self.deref(entity), step)
         if entity[0] == "x":
@@ -308,6 +373,8 @@ class Resolver(ModuleLookups):
         entity = self.deref(entity)
         if entity is None:
             return None
+        if len(entity) == 3:  # a variable or property holding one
+            return self.bound_step(entity, step, shape)
         tag, value = entity
         if tag == "e" and value[0] in _ITEM_GIVERS:
             # `xs.pop()`, `xs.pop(i)`: an item of a sequence; `d.get(k)`, `d.pop(k)`: a value of
@@ -539,6 +606,11 @@ def _accepts(params: list[list[object]], count: int, keywords: list[str]) -> boo
         return False
     missing = [p for p in params if p[1] in ("p", "a", "k") and not p[2] and str(p[0]) not in given]
     return all(p[1] != "p" and str(p[0]) in keywords for p in missing)
+
+
+def _declared_in(member: Sym, cls: Sym) -> bool:
+    """Whether ``member`` is declared by the class ``cls`` itself (its type variables are the class's)."""
+    return member.path == cls.path and member.symbol_path.rpartition(".")[0] == cls.symbol_path
 
 
 def _alike(entity: Entity) -> Entity:
