@@ -130,8 +130,12 @@ def prepare_rename(
         edits[path] = (loaded[path], file_edits(loaded[path], file_hits, row.name, new_name, member, ts))
     reason = None
     if unsure and uncertain == "block":
+        strings = sum(1 for h in unsure if h.kind == "string")
+        parts = [f"{strings} in string(s)"] if strings else []
+        if len(unsure) > strings:
+            parts.append(f"{len(unsure) - strings} on a receiver of unknown type")
         reason = (
-            f"{len(unsure)} uncertain reference(s) (same name, receiver unknown); review uncertain_references,"
+            f"{len(unsure)} uncertain reference(s) ({', '.join(parts)}); review uncertain_references,"
             " then prepare again with uncertain: include or skip"
         )
     notes = {
