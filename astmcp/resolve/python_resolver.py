@@ -95,8 +95,10 @@ class Resolver(ModuleLookups):
             return self.parameterized(path, entity, int(step[1:]))
         if ";" in step:  # `f(xs)`: a call with its arguments' chains
             step, _, entry = step.partition(";")
-            if entity is not None and entity[0] == "x" and self.given_instance(path, int(entry)):
-                return None  # `copy.copy(obj)`: what an outside function makes of a project object
+            if entity is not None and entity[0] == "x" and self.given_project(path, int(entry)):
+                # `copy.copy(obj)`, `random.choice(cells)`: what an outside function makes of a
+                # project object may be that object
+                return None
             bound = self.generic_call(path, entity, int(entry))
             if bound is not None:
                 return self.resolve(*bound)
@@ -161,13 +163,13 @@ class Resolver(ModuleLookups):
             return self.step(("s", value), plain)
         return self.step(self.resolve(sym.path, self.substituted(sym.path, chain, dict(binds))), plain)
 
-    def given_instance(self, path: str, entry: int) -> bool:
-        """Whether a call's positional arguments (the ``entry``-th of ``path``'s unions) include an
-        instance of a project class."""
+    def given_project(self, path: str, entry: int) -> bool:
+        """Whether a call's positional arguments (the ``entry``-th of ``path``'s unions) include a
+        project object: an instance, class or function of the project, or a container that may
+        hold one."""
         self.deps.add(path)
         for argument in self.facts(path).get("unions", [])[entry]:
-            value = self.deref(self.resolve(path, argument)) if argument else None
-            if value is not None and value[0] == "i":
+            if argument and _holds_project(self.deref(self.resolve(path, argument))):
                 return True
         return False
 
@@ -606,6 +608,18 @@ def _accepts(params: list[list[object]], count: int, keywords: list[str]) -> boo
         return False
     missing = [p for p in params if p[1] in ("p", "a", "k") and not p[2] and str(p[0]) not in given]
     return all(p[1] != "p" and str(p[0]) in keywords for p in missing)
+
+
+def _holds_project(entity: Entity, depth: int = 0) -> bool:
+    """Whether ``entity`` is or may hold a project object (a builtin container's unknown items may)."""
+    if entity is None or depth > 8:
+        return depth > 0  # an unknown item of a typed container may be anything
+    if entity[0] == "e":
+        kind, *parts = entity[1]
+        if kind == "t":
+            return any(_holds_project(p, depth + 1) for p in parts[0])
+        return any(_holds_project(p, depth + 1) for p in parts)
+    return bool(entity[0] != "x")
 
 
 def _declared_in(member: Sym, cls: Sym) -> bool:
