@@ -308,6 +308,9 @@ class Descriptors(FactState):
                     annotation = member.child_by_field_name("type")
                     typed = member.type == "property_signature" and annotation is not None
                     members[self.text(name)] = self.instance(annotation, scope) if typed else None
+                    literals = self.literal_values(annotation) if typed else None
+                    if literals:  # `{ kind: "min"; … }`: a discriminant of the unions it is part of
+                        self.lits[f"{key}.{self.text(name)}"] = literals
         return ("k", f"L:{key}")
 
     def index_value(self, member: Node, scope: Scope) -> Desc:

@@ -453,14 +453,17 @@ class TypeSteps:
                 alt for alt in (self.narrowed(a, tests, depth + 1) for a in entity[1]) if alt is not _EXCLUDED
             )
             return ("v", kept) if kept else _EXCLUDED
-        if entity[0] != "i":
+        if entity[0] not in ("i", "o"):
             return entity
         for prop, negated, values in tests:
-            member = self.class_member(entity[1], prop)
-            if member is None or member[0] != "s":
-                continue
-            declared = self.syms[member[1]]
-            literals = self.facts(declared.path).get("lits", {}).get(declared.key)
+            if entity[0] == "o":  # an object type written out: its member's literals by its key
+                literals = self.facts(entity[1]).get("lits", {}).get(f"{entity[2]}.{prop}")
+            else:
+                member = self.class_member(entity[1], prop)
+                if member is None or member[0] != "s":
+                    continue
+                declared = self.syms[member[1]]
+                literals = self.facts(declared.path).get("lits", {}).get(declared.key)
             if values == _TRUTHY and not set(literals or ()) <= _BOOLEANS:
                 continue  # truthiness tells only a boolean member's alternatives apart
             if literals and (set(literals) <= values if negated else not values.intersection(literals)):

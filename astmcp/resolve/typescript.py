@@ -383,9 +383,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             member = self.class_member(value, step)
             if member is None and is_ident(step):  # a member it does not declare: its index signature's
                 return self.indexed(entity)
-            if len(entity) > 2 and member is not None and member[0] == "s":
-                bound = self.member_bindings(value, member[1], dict(entity[2]))
-                return ("s", member[1], frozen(bound)) if bound is not None else member
+            if member is not None and member[0] == "s":
+                # the instance's bindings, or those its class gives a generic base declaring the
+                # member (`class ZodString extends ZodType<string, ZodStringDef>`: `_def` is a
+                # ZodStringDef)
+                if len(entity) > 2:
+                    bound = self.member_bindings(value, member[1], dict(entity[2]))
+                    return ("s", member[1], frozen(bound)) if bound is not None else member
+                bound = self.member_bindings(value, member[1], {})
+                return ("s", member[1], frozen(bound)) if bound else member
             return member
         kind = sym.kind
         bound = dict(entity[2]) if len(entity) > 2 else None
