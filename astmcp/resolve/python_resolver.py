@@ -367,9 +367,10 @@ class Resolver(ModuleLookups):
         if step[0] in "*[#":
             return self.item_step(self.deref(entity), step)
         if entity[0] == "x":
-            if step == "()" and entity[1].startswith("?.") and "." not in entity[1][2:]:
+            if entity[1].startswith("?.") and "." not in entity[1][2:]:
                 # a method a project class inherits from an outside base may give the instance
-                # itself (`qs.filter()`) or an item of it (`class Stack(list[T])`): unknown
+                # itself (`qs.filter()`) or an item of it (`class Stack(list[T])`), an attribute it
+                # inherits may hold project objects (`node.parent` of a tree mixin): unknown
                 return None
             return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
         entity = self.deref(entity)
