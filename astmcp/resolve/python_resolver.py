@@ -163,6 +163,10 @@ class Resolver(ModuleLookups):
             return self.step(("s", value), plain)
         return self.step(self.resolve(sym.path, self.substituted(sym.path, chain, dict(binds))), plain)
 
+    def named_tuple(self, class_id: int) -> bool:
+        cls = self.syms[class_id]
+        return cls.symbol_path in self.facts(cls.path).get("nfields", {})
+
     def given_project(self, path: str, entry: int) -> bool:
         """Whether a call's positional arguments (the ``entry``-th of ``path``'s unions) include a
         project object: an instance, class or function of the project, or a container that may
@@ -487,7 +491,9 @@ class Resolver(ModuleLookups):
         if entity is None:
             return None
         if step[0] == "[" and step[1:-1].isdigit():  # `x[1]`: a tuple's part, else any item
-            if (entity[0] == "e" and entity[1][0] == "t") or entity[0] == "i":
+            if (entity[0] == "e" and entity[1][0] == "t") or (
+                entity[0] == "i" and self.named_tuple(entity[1])
+            ):
                 return self.item_step(entity, f"#{step[1:-1]}")
             step = "[i]"
         if step in ("*s", "*m", "*f"):
@@ -509,6 +515,10 @@ class Resolver(ModuleLookups):
             # a slice of a sequence is one of the same items; of something outside, outside
             sequence = entity[0] == "e" and entity[1][0] == "s"
             return entity if sequence or entity[0] == "x" else None
+        if entity[0] == "i" and step == "[i]":
+            # `x[k]` of a project class is what its `__getitem__` is annotated to give
+            method = self.class_member(entity[1], "__getitem__", skip_self=False)
+            return self.step(method, "()1") if method is not None and method[0] == "s" else None
         if entity[0] == "i" and step == "[]":
             # a project class iterates as its `__iter__` is annotated: `-> Iterator[Item]`
             method = self.class_member(entity[1], "__iter__", skip_self=False)
