@@ -330,13 +330,7 @@ class Chains(Bindings):
         node, how = sides[0], "v"
         if isinstance(node, ast.Subscript):
             head = node.value
-            name = (
-                head.attr
-                if isinstance(head, ast.Attribute)
-                else head.id
-                if isinstance(head, ast.Name)
-                else ""
-            )
+            name = func_name(head)
             args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
             if name in ("type", "Type") and len(args) == 1:
                 how = "c"
@@ -431,13 +425,7 @@ class Chains(Bindings):
             return self.annotation_chain(scope, parsed)
         if isinstance(node, ast.Subscript):
             head = node.value
-            name = (
-                head.attr
-                if isinstance(head, ast.Attribute)
-                else head.id
-                if isinstance(head, ast.Name)
-                else ""
-            )
+            name = func_name(head)
             if name in WRAPPERS:
                 inner = node.slice
                 if isinstance(inner, ast.Tuple) and inner.elts:
