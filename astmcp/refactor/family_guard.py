@@ -91,6 +91,7 @@ class _Classes:
         self.conn = conn
         self._named: dict[str, list[int]] = {}
         self._parents: dict[int, set[int]] = {}
+        self._declarations: dict[int, tuple[str, str, str] | None] = {}
 
     def named(self, name: str) -> list[int]:
         if name not in self._named:
@@ -131,20 +132,24 @@ class _Classes:
             self._parents[class_id] = found
         return self._parents[class_id]
 
+    def declaration(self, class_id: int) -> tuple[str, str, str] | None:
+        """(path, signature, kind) of a class or variable."""
+        if class_id not in self._declarations:
+            self._declarations[class_id] = self.conn.execute(
+                "SELECT f.path, s.signature, s.kind FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?",
+                (class_id,),
+            ).fetchone()
+        return self._declarations[class_id]
+
     def python(self, class_id: int) -> bool:
-        row = self.conn.execute(
-            "SELECT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?", (class_id,)
-        ).fetchone()
-        return row is not None and row[0].endswith((".py", ".pyi"))
+        found = self.declaration(class_id)
+        return found is not None and found[0].endswith((".py", ".pyi"))
 
     def written_bases(self, class_id: int) -> list[str]:
-        row = self.conn.execute(
-            "SELECT f.path, s.signature, s.kind FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id = ?",
-            (class_id,),
-        ).fetchone()
-        if row is None:
+        found = self.declaration(class_id)
+        if found is None:
             return []
-        path, signature, kind = row
+        path, signature, kind = found
         python = path.endswith((".py", ".pyi"))
         if kind == "variable":
             return [] if python else _ts_annotation(signature)
