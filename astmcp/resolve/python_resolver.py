@@ -112,13 +112,17 @@ class Resolver(ModuleLookups):
         if cls is None or cls[0] != "s" or self.syms[cls[1]].kind not in CLASSLIKE:
             return entity
         sym = self.syms[cls[1]]
-        params = self.facts(sym.path).get("tparams", {}).get(sym.symbol_path)
+        params = [  # its type variables, in order (the names given to its bases may be classes too)
+            p
+            for p in self.facts(sym.path).get("tparams", {}).get(sym.symbol_path, ())
+            if self.is_type_var(sym.path, p)
+        ]
         if not params:
             return cls
         self.deps.update((path, sym.path))
         heads: dict[str, str] = {}
         for param, argument in zip(params, self.facts(path).get("unions", [])[entry], strict=False):
-            if argument and self.is_type_var(sym.path, param):
+            if argument:
                 value = self.deref(self.resolve(path, argument))
                 if value is not None and value[0] != "x":  # outside the project (`Any` too): unbound
                     heads[param] = f"B:{self.bound_id(value)}"
