@@ -17,6 +17,7 @@ from astmcp.resolve.python_scope import (
     is_empty_container,
     is_none,
     string_annotation,
+    subscript_args,
     union_sides,
 )
 from astmcp.resolve.python_vocab import (
@@ -331,7 +332,7 @@ class Chains(Bindings):
         if isinstance(node, ast.Subscript):
             head = node.value
             name = func_name(head)
-            args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            args = subscript_args(node)
             if name in ("type", "Type") and len(args) == 1:
                 how = "c"
             elif name in MAPPINGS and len(args) == 2:
@@ -359,7 +360,7 @@ class Chains(Bindings):
         chosen: list[ast.expr] = []
         for base in bases:
             if isinstance(base, ast.Subscript):
-                args = base.slice.elts if isinstance(base.slice, ast.Tuple) else [base.slice]
+                args = subscript_args(base)
                 if func_name(base.value) in ("Generic", "Protocol"):
                     chosen = args
                     break
@@ -445,7 +446,7 @@ class Chains(Bindings):
                 return None
             if name in SEQUENCES or name in MAPPINGS:
                 # the instance of a container of known items: `<item>/*s` (`<value>/*m` for mappings)
-                args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                args = subscript_args(node)
                 homogeneous = len(args) == 2 and isinstance(args[1], ast.Constant) and args[1].value is ...
                 if name in ("tuple", "Tuple") and not homogeneous:
                     # `tuple[str, Command]`: each position its own type (`P:<n>`, the entry of `unions`)
@@ -467,7 +468,7 @@ class Chains(Bindings):
             # `Box[Item]`: the class given its type arguments (an instance of it: of the class, its
             # type variables bound to them)
             klass = self.annotation_chain(scope, head)
-            args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+            args = subscript_args(node)
             given = [instance_chain(self.annotation_chain(scope, a)) or "" for a in args]
             return f"{klass}/<{self.entry(given)}" if klass and any(given) else klass
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):

@@ -203,6 +203,11 @@ def _plain_side(node: ast.expr) -> bool:
     return isinstance(node, ast.Name | ast.Attribute) and _head_name(node) in _PLAIN
 
 
+def subscript_args(node: ast.Subscript) -> list[ast.expr]:
+    """The arguments of ``X[a, b]`` (``[a, b]``) or ``X[a]`` (``[a]``)."""
+    return node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+
+
 def union_sides(node: ast.expr) -> list[ast.expr]:
     """The alternatives of ``A | B``, ``Union[A, B]``, ``Optional[A]`` (nested ones flattened;
     ``Optional`` adds ``None``); any other annotation is its only alternative."""
@@ -210,7 +215,7 @@ def union_sides(node: ast.expr) -> list[ast.expr]:
         return union_sides(node.left) + union_sides(node.right)
     head = _head_name(node.value) if isinstance(node, ast.Subscript) else ""
     if isinstance(node, ast.Subscript) and head in ("Union", "Optional"):
-        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        parts = subscript_args(node)
         extra = [ast.Constant(value=None)] if head == "Optional" else []
         return [side for part in parts for side in union_sides(part)] + extra
     return [node]
