@@ -33,7 +33,7 @@ from astmcp.query.common import (
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.string_reach import strings_cannot_reach
-from astmcp.resolve.python import OUTSIDE_INSTANCE, untyped
+from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
 from astmcp.resolve.python_external import class_ancestors, class_defines
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
 from astmcp.resolve.typescript import JS_GLOBAL, MISSING_NAMESPACE
@@ -188,6 +188,7 @@ def collect_references(
     # member names: no string names it (query.string_reach; judged at the first string hit)
     unreachable: bool | None = None if strings_only and not type_only else False
     outside: set[str] | None = None
+    keys = {f"{s.file}::{s.symbol_path}" for s in same}
     if include_name_hits or likely:
         for path, line, col, end_col, kind, target in conn.execute(
             "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r"
@@ -199,11 +200,14 @@ def collect_references(
             missing = symbol.exported and target is not None and target.startswith(MISSING_NAMESPACE)
             if key in out or (strings_only and kind != "string" and not missing):
                 continue
+            either = target is not None and target.startswith(EITHER_MEMBER)
+            if either and not keys & set(judged(str(target))[len(EITHER_MEMBER) :].split("\n")):
+                continue  # a value of one of several project types: a hit of the members it may be
             if target is not None and target.startswith(OUTSIDE_INSTANCE):
                 # an outside class's instance lacking the member: a hit of its project subclasses'
                 if outside is None:
                     outside = _outside_ancestors(conn, symbol, memo)
-                if "*" not in outside and target[len(OUTSIDE_INSTANCE) :] not in outside:
+                if "*" not in outside and judged(target)[len(OUTSIDE_INSTANCE) :] not in outside:
                     continue
             if kind == "string" and unreachable is None:
                 unreachable = strings_cannot_reach(conn, same)

@@ -36,6 +36,18 @@ from astmcp.resolve.python_resolver import Resolver
 UNKNOWN_RECEIVER = "?"
 # the stored target of a name hit on an instance of an outside class lacking the member
 OUTSIDE_INSTANCE = "X:"
+# a member of a value that is one of several project types whose members are of unrelated
+# override families: ``E:`` and the members' keys (``<file>::<symbol path>``, one per line)
+EITHER_MEMBER = "E:"
+# both keep the occurrence's chain after a tab, for the row to be judged anew when relinked
+CHAIN_KEPT = "\t"
+
+
+def judged(target: str) -> str:
+    """What a stored ``X:``/``E:`` target says (the chain it keeps left out)."""
+    return target.partition(CHAIN_KEPT)[0]
+
+
 _EDGE_KIND = {
     "call": "calls",
     "import": "imports",
@@ -265,6 +277,8 @@ class PythonLinker:
                 stored.append((row_id, symbol_id, row[4], confidence, row[5]))
                 if row[5] and row[5].startswith(UNKNOWN_RECEIVER):
                     row[5] = row[5][1:]
+                elif row[5] and CHAIN_KEPT in row[5]:
+                    row[5] = row[5].partition(CHAIN_KEPT)[2]  # `X:`, `E:`: judged anew
                 rows.append(tuple(row))
             conn.execute("DELETE FROM edges WHERE file_id = ?", (file_id,))
             conn.execute("DELETE FROM link_deps WHERE file_id = ?", (file_id,))
@@ -277,15 +291,19 @@ class PythonLinker:
         for row in rows:
             name, line, col, end_col, kind, target, scope = row
             entity = resolver.resolve(path, target) if target is not None else None
+            either: list[int] = []
             if entity is None and target is not None and target.startswith("U:"):
-                entity = union_member(resolver, path, target)
+                entity, either = union_member(resolver, path, target)
             symbol_id, kind, confidence = _classify(resolver, path, row, entity)
             stored_target = target
             if confidence == "name" and target is not None and target[0] != "D" and "/" in target:
                 receiver = target.rpartition("/")[0]
                 outside = undeclared_member_class(target, entity)
-                if outside:
-                    stored_target = OUTSIDE_INSTANCE + outside
+                if either:
+                    keys = (f"{resolver.syms[i].path}::{resolver.syms[i].symbol_path}" for i in either)
+                    stored_target = EITHER_MEMBER + "\n".join(keys) + CHAIN_KEPT + target
+                elif outside:
+                    stored_target = OUTSIDE_INSTANCE + outside + CHAIN_KEPT + target
                 elif resolver.resolve(path, receiver) is None:
                     stored_target = UNKNOWN_RECEIVER + target
             out.append((file_id, symbol_id, stored_target, name, line, col, end_col, kind, confidence, scope))

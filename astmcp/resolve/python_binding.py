@@ -6,6 +6,10 @@ import ast
 
 from astmcp.resolve.python_scope import Pending, Row, Scope, is_test_module
 
+# what a narrowing says a key is: an instance of a class expression (False) or the value of an
+# expression (True), read in a scope
+Narrowing = tuple[ast.expr, Scope, bool]
+
 
 class Bindings:
     def __init__(self, path: str, text: str) -> None:
@@ -31,9 +35,10 @@ class Bindings:
         self.alternatives: dict[str, list[str]] = {}  # module-level names bound more than one way
         self.keep: list[ast.AST] = []  # parsed string annotations (their node ids key the memo)
         # `isinstance(x, C)` narrowing: what is narrowed where the walk is (key: `x`, `self.x`),
-        # and the uses it typed (node id -> the class expression and its scope)
-        self.narrowed: dict[str, tuple[ast.expr, Scope]] = {}
-        self.typed_uses: dict[int, tuple[ast.expr, Scope]] = {}
+        # and the uses it typed (node id -> the class expression, its scope, and False; or, after
+        # `x = value` in a function, the value expression, its scope, and True)
+        self.narrowed: dict[str, Narrowing] = {}
+        self.typed_uses: dict[int, Narrowing] = {}
         # a narrowing whose region rebinds its key later ends at that statement (id -> keys)
         self.narrowing_ends: dict[int, list[str]] = {}
         # a lambda a builtin calls with the items of an iterable (`sorted(xs, key=lambda c: …)`)

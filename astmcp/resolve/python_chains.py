@@ -166,7 +166,11 @@ class Chains(Bindings):
         if self.typed_uses:
             narrowed = self.typed_uses.get(id(node))
             if narrowed is not None:
-                return self.instance_of(narrowed[1], narrowed[0])
+                expr, narrowed_in, value = narrowed
+                if not value:
+                    return self.instance_of(narrowed_in, expr)
+                if isinstance(node, ast.Name) and _one_value(narrowed_in, node.id):
+                    return self.chain(narrowed_in, expr)
         if isinstance(node, ast.Name):
             target, where = self.lookup(scope, node.id)
             if target:
@@ -479,3 +483,10 @@ class Chains(Bindings):
                 return f"S:{cls}" if cls else None
             return self.chain(scope, node)
         return None
+
+
+def _one_value(scope: Scope, name: str) -> bool:
+    """Whether the value last assigned to local ``name`` is all a use after it can see: not when
+    an annotation declares every value (``x: T``) or the scope fills the container it holds
+    (``xs.append(v)``)."""
+    return not any(kind == "ann" or kind.startswith("fill") for kind, _, _ in scope.values.get(name, ()))

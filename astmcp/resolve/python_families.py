@@ -4,8 +4,9 @@ not agree): certain when, for every alternative, the member is of one override f
 ``@pytest.mark.parametrize("obj", [IntRange(0, 1), FloatRange(0, 1)])`` then ``obj.to_info_dict()``:
 each alternative finds a ``to_info_dict`` below ``ParamType``'s, so the occurrence is a reference
 of that family (recorded as the topmost member, as a ``ParamType``-typed receiver would be). An
-alternative that is unknown or outside the project, or members of unrelated families, leave it
-a name hit.
+alternative that is unknown or outside the project leaves it a name hit; members of unrelated
+families (``obj: Command | Parameter``, then ``obj.shell_complete()``) make it a name hit of those
+members alone (stored as ``E:`` and their keys, sorted out by query.references).
 """
 
 from __future__ import annotations
@@ -20,37 +21,49 @@ _MAX_ALTERNATIVES = 64
 _ITEM_OF_ITEMS = re.compile(r"/\*s/\[(?:i|\d*)\](?=/|$)")
 
 
-def union_member(resolver: Resolver, path: str, target: str) -> Entity:
+def union_member(resolver: Resolver, path: str, target: str) -> tuple[Entity, list[int]]:
     """What ``target`` (``U:<n>[/step...]/name``, whose union did not resolve) means when, taking
-    the steps from every alternative of the union, each finds ``name`` in one override family;
-    None otherwise."""
+    the steps from every alternative of the union, each finds ``name`` in one override family
+    (else None), and the members the alternatives find when each finds a project one (else [],
+    as when the union or a step is unknown): the occurrence is a name hit of those alone."""
     head, _, name = target.rpartition("/")
     union, *steps = head.split("/")
     if not union.startswith("U:") or IDENT.fullmatch(name) is None:
-        return None
+        return None, []
     receivers = _receivers(resolver, path, union, steps, set())
     if not receivers:
-        return None
-    roots: set[int] | None = None
+        return None, []
     members: set[int] = set()
     for receiver in receivers:
         member = resolver.step(receiver, name)
         if member is None or member[0] != "s":
-            return None
+            return None, []
         members.add(member[1])
-        found = _roots(resolver, member[1], name)
+    roots: set[int] | None = None
+    every_root: set[int] = set()
+    for member_id in members:
+        found = _roots(resolver, member_id, name)
+        every_root |= found
         roots = found if roots is None else roots & found
-        if not roots:
-            return None
     assert roots is not None
+    if not roots:
+        # unrelated families: a name hit of the members found and of their families' roots
+        tops = {_member_of(resolver, root, name) for root in every_root}
+        return None, sorted(members | {top for top in tops if top is not None})
     if len(members) == 1:
-        return ("s", members.pop())
+        return ("s", members.pop()), []
     top = min(roots, key=lambda i: (resolver.syms[i].path, resolver.syms[i].line))
-    sym = resolver.syms[top]
-    if sym.kind in CLASSLIKE:
-        found_member = resolver.symbol(sym.path, f"{sym.symbol_path}.{name}")
-        return ("s", found_member.id) if found_member is not None else None
-    return ("s", top)
+    found_member = _member_of(resolver, top, name)
+    return (("s", found_member) if found_member is not None else None), []
+
+
+def _member_of(resolver: Resolver, root: int, name: str) -> int | None:
+    """The member ``name`` of a root class (a root that is no class is the member itself)."""
+    sym = resolver.syms[root]
+    if sym.kind not in CLASSLIKE:
+        return root
+    found = resolver.symbol(sym.path, f"{sym.symbol_path}.{name}")
+    return found.id if found is not None else None
 
 
 def _receivers(

@@ -8,6 +8,7 @@ import io
 import tokenize
 from typing import Any
 
+from astmcp.resolve.python_binding import Narrowing
 from astmcp.resolve.python_pytest import PytestFacts
 from astmcp.resolve.python_scope import Pending, Scope, is_class_expr, narrow_key, rebinds, stored_key
 from astmcp.resolve.python_vocab import (
@@ -152,14 +153,17 @@ class Records(PytestFacts):
                 return [(key, test.args[1])]
         return []
 
-    def narrow(self, tests: list[tuple[str, ast.expr]], region: list[Any], scope: Scope) -> None:
-        """Narrow the keys of ``tests`` for the walk of ``region`` (statements or expressions).
+    def narrow(
+        self, tests: list[tuple[str, ast.expr]], region: list[Any], scope: Scope, value: bool = False
+    ) -> None:
+        """Narrow the keys of ``tests`` for the walk of ``region`` (statements or expressions) to
+        instances of the classes (``value``: to the values of the expressions).
         A region that rebinds a key (``x``, or ``x`` of ``x.a``) keeps the narrowing only for
         the statements before the first one that does: from there a use may be of the new value."""
         if not tests:
             return
         stores = [{stored_key(n) for n in ast.walk(part)} - {""} for part in region]
-        added: dict[str, tuple[ast.expr, Scope]] = {}
+        added: dict[str, Narrowing] = {}
         for key, cls in tests:
             first = next((n for n, part in enumerate(stores) if any(rebinds(s, key) for s in part)), None)
             if first is not None and _assigned_after_value(region[first], key):
@@ -168,9 +172,9 @@ class Records(PytestFacts):
                 if first == len(region):
                     first = None
             if first is None:
-                added[key] = (cls, scope)
+                added[key] = (cls, scope, value)
             elif first > 0 and isinstance(region[first], ast.stmt):
-                added[key] = (cls, scope)
+                added[key] = (cls, scope, value)
                 self.narrowing_ends.setdefault(id(region[first]), []).append(key)
         if added:
             self.narrowed = {**self.narrowed, **added}

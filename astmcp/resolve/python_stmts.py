@@ -16,6 +16,8 @@ from astmcp.resolve.python_scope import (
     func_name,
     generic_origin,
     is_class_expr,
+    is_empty_container,
+    is_none,
     signature,
 )
 from astmcp.resolve.python_vocab import EXITS, FIXTURES, NAMES_ITSELF, TRANSPARENT
@@ -42,6 +44,9 @@ class Statements(Expressions):
             elif type(stmt) is ast.If and not stmt.orelse and isinstance(stmt.body[-1], EXITS):
                 # `if not isinstance(x, C): return`: the rest of the block sees x as a C
                 self.narrow(self.isinstance_tests(stmt.test, scope, False), stmts[n + 1 :], scope)
+            elif type(stmt) is ast.Assign and scope.kind == "function":
+                # `x = value`: the rest of the block sees that value, not any x is given elsewhere
+                self.narrow(self.assigned(stmt, scope), stmts[n + 1 :], scope, value=True)
         self.narrowed = saved
 
     def stmt(self, node: ast.stmt, scope: Scope) -> None:
@@ -180,6 +185,24 @@ class Statements(Expressions):
             if scope.kind == "module" and isinstance(target, ast.Name) and target.id == "__all__":
                 self.dunder_all(node.value, replace=True)
             self.target(target, scope, node.value if single else None)
+
+    def assigned(self, node: ast.Assign, scope: Scope) -> list[tuple[str, ast.expr]]:
+        """``x = value`` binding a local of a function: ``[(x, value)]`` (not ``x = None``, whose
+        uses wait for another value, nor a new empty container, which later statements fill, nor a
+        value made from x itself, ``x = x or X()``: the union of x's values settles that)."""
+        target = node.targets[0]
+        if (
+            len(node.targets) != 1
+            or not isinstance(target, ast.Name)
+            or scope.binds.get(target.id) != ""
+            or target.id in scope.globals
+            or target.id in scope.nonlocals
+            or is_none(node.value)
+            or is_empty_container(node.value)
+            or any(isinstance(n, ast.Name) and n.id == target.id for n in ast.walk(node.value))
+        ):
+            return []
+        return [(target.id, node.value)]
 
     def ann_assign(self, node: ast.AnnAssign, scope: Scope) -> None:
         self.expr(node.annotation, scope, "type")

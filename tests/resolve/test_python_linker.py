@@ -183,6 +183,22 @@ def test_a_receiver_that_stops_resolving_after_an_edit_becomes_a_likely_candidat
     ws.index.close()
 
 
+def test_a_member_an_outside_class_lacks_stays_a_name_hit_when_its_file_is_relinked(tmp_path: Path) -> None:
+    errors = "class MyError(Exception):\n    def __init__(self):\n        self.template_debug = 1\n"
+    _write(tmp_path, "errors.py", errors)
+    use = (
+        "from errors import MyError\n\n\ndef f(g):\n    try:\n        g()\n"
+        "    except Exception as e:\n        return e.template_debug, MyError\n"
+    )
+    _write(tmp_path, "use.py", use)
+    ws = Workspace(tmp_path)
+    assert ("use.py", 8, "name") in _refs(ws, "errors.py::MyError.template_debug")
+    # a change to a module use.py imports relinks its rows: the hit is judged anew, not lost
+    _write(tmp_path, "errors.py", errors + "\n    def more(self):\n        pass\n")
+    assert ("use.py", 8, "name") in _refs(ws, "errors.py::MyError.template_debug")
+    ws.index.close()
+
+
 def test_a_union_member_is_rejudged_when_a_base_of_an_alternative_changes(tmp_path: Path) -> None:
     classes = (
         "class A:\n    def info(self):\n        pass\n\n\nclass B:\n    def info(self):\n        pass\n\n\n"
