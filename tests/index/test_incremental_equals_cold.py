@@ -24,6 +24,11 @@ PYTHON_PROJECT = {
     "use_module.py": "import lib\n\nlib.a()\nlib.d()\nlib.C().m()\n",
     "other.py": "def unrelated():\n    return 0\n",
     "use_other.py": "from other import unrelated\n\nunrelated()\n",
+    # name hits kept with their chains: a member an outside class lacks (`X:`), one of a union of
+    # unrelated families (`E:`); lib.py's edits relink them
+    "hits.py": "from lib import C\n\n\nclass Err(Exception):\n    def __init__(self):\n        self.extra = 1\n\n\n"
+    "class D:\n    def m(self):\n        return 2\n\n\ndef f(g, flag):\n    try:\n        g()\n"
+    "    except Exception as e:\n        return e.extra\n    x = C() if flag else D()\n    return x.m()\n",
 }
 LIB_ORIGINAL = PYTHON_PROJECT["lib.py"]
 PYTHON_EDITS = [
