@@ -58,6 +58,8 @@ class Bindings:
         # unannotated functions: (path, return values, body scope, yields) to infer what a call gives
         self.returns: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope]] = []
         self.fixtures: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope]] = {}
+        # `@contextmanager` functions: (path, function, body scope, scope) -> ``ctypes``
+        self.managers: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope, Scope]] = []
         # `@overload` signatures: (path, parameters, is a method, return annotation, scope)
         self.overloads: list[tuple[str, list[list[object]], bool, ast.expr | None, Scope]] = []
         self.decorated: dict[str, str] = {}  # function path -> what its outermost decorator makes

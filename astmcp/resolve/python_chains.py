@@ -97,10 +97,12 @@ class Chains(Bindings):
                 assert isinstance(node, ast.expr)
                 if not is_none(node):  # `x = None` first: x is an Optional of its other values
                     chains.append(self.chain(where, node))
-            elif kind == "enter":
+            elif kind == "enter" or kind.startswith("enter#"):
+                # `with m as x`, `with m as (x, y)` (``enter#1``: the second part)
                 assert isinstance(node, ast.expr)
                 manager = self.chain(where, node)
-                chains.append(f"{manager}/__enter__/()" if manager else None)
+                part = f"/{kind[5:]}" if kind != "enter" else ""
+                chains.append(f"{manager}/__enter__/(){part}" if manager else None)
             elif kind.startswith("part#"):
                 # `a, b = pair`: a is the first part of pair's tuple type
                 assert isinstance(node, ast.expr)

@@ -166,6 +166,17 @@ class _Analyzer(Statements):
                 value = self.union([self.chain(inner, v) for v in yielded or returned if not is_none(v)])
             if value:
                 fixtures[name] = value
+        ctypes: dict[str, str] = {}
+        for path, function, inner, outer in self.managers:
+            # what `with f() as x` gives x: the item of the annotated iterator, or what f yields
+            if function.returns is not None:
+                made = instance_chain(self.annotation_chain(outer, function.returns))
+                entered = f"{made}/[]" if made else None
+            else:
+                _, yielded = returned_values(function)
+                entered = self.union([self.chain(inner, v) for v in yielded if not is_none(v)])
+            if entered:
+                ctypes[path] = entered
         bases = {
             path: [self.chain(self.base_scopes[path], generic_origin(b)) or "" for b in exprs]
             for path, exprs in self.bases.items()
@@ -190,6 +201,7 @@ class _Analyzer(Statements):
             **({"ptypes": ptypes} if any(any(v) for v in ptypes.values()) else {}),
             **({"unions": self.unions} if self.unions else {}),
             **({"fixtures": fixtures} if fixtures else {}),
+            **({"ctypes": ctypes} if ctypes else {}),
             **({"generates": True} if self.generates else {}),
             **({"okwargs": self.opaque_kwargs} if self.opaque_kwargs else {}),
             **({"probes": self.probes} if self.probes else {}),

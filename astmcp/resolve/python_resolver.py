@@ -387,6 +387,11 @@ class Resolver(ModuleLookups):
         if len(entity) == 3:  # a variable or property holding one
             return self.bound_step(entity, step, shape)
         tag, value = entity
+        if tag == "e" and value[0] in ("w", "n"):
+            # `with f() as x` of a `@contextmanager` f: `__enter__` (`n`), called, gives the value
+            if value[0] == "w":
+                return ("e", ("n", value[1])) if step in ("__enter__", "__aenter__") else None
+            return value[1] if step == "()" else None
         if tag == "e" and value[0] in _ITEM_GIVERS:
             # `xs.pop()`, `xs.pop(i)`: an item of a sequence; `d.get(k)`, `d.pop(k)`: a value of
             # a mapping (with a default, the default's type or a value)
@@ -404,6 +409,9 @@ class Resolver(ModuleLookups):
                 return ("i", value)
             if sym.kind in _CALLABLE:
                 facts = self.facts(sym.path)
+                entered = facts.get("ctypes", {}).get(sym.symbol_path)
+                if entered is not None:  # a `@contextmanager` function: what entering it gives
+                    return ("e", ("w", self.resolve(sym.path, entered)))
                 overloads = facts.get("otypes", {}).get(sym.symbol_path)
                 if overloads is not None:  # the overloads the call fits, when they give one thing
                     made = {_alike(self.resolve(sym.path, c)) for c in overload_chains(overloads, shape)}

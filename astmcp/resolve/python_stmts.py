@@ -20,7 +20,7 @@ from astmcp.resolve.python_scope import (
     is_none,
     signature,
 )
-from astmcp.resolve.python_vocab import EXITS, FIXTURES, NAMES_ITSELF, TRANSPARENT
+from astmcp.resolve.python_vocab import CONTEXT_MANAGERS, EXITS, FIXTURES, NAMES_ITSELF, TRANSPARENT
 
 
 class Statements(Expressions):
@@ -106,6 +106,8 @@ class Statements(Expressions):
         if "overload" in names:
             method = scope.kind == "class" and "staticmethod" not in names
             self.overloads.append((path, signature(node.args), method, node.returns, scope))
+        elif node.decorator_list and self.chain(scope, node.decorator_list[0]) in CONTEXT_MANAGERS:
+            self.managers.append((path, node, inner, scope))  # `with f() as x`: what f yields
         elif node.decorator_list and names[0] not in TRANSPARENT:
             # `@command()`: the name holds what the outermost decorator makes of the function
             made = self.chain(scope, node.decorator_list[0])
@@ -261,6 +263,13 @@ class Statements(Expressions):
                 # a module-level `with ... as x` declares no symbol: x is typed like a local
                 scope.binds[target.id] = ""
                 scope.values[target.id] = [("enter", item.context_expr, scope)]
+            elif (
+                isinstance(target, ast.Tuple | ast.List)
+                and scope.kind == "function"
+                and not any(isinstance(e, ast.Starred) for e in target.elts)
+            ):
+                # `with f() as (out, err)`: the parts of what entering gives
+                self.part_targets(target, scope, "enter", item.context_expr, None)
             elif target is not None:
                 self.target(target, scope, None)
         self.body(node.body, scope, False)

@@ -129,5 +129,9 @@ TRANSPARENT = frozenset(
     {"staticmethod", "classmethod", "property", "cached_property", "cache", "lru_cache", "abstractmethod"}
 )
 FIXTURES = frozenset({"I:0:pytest:/fixture", "I:0:pytest:fixture"})
+# decorators making a generator function a context manager: `with f() as x` is what it yields
+CONTEXT_MANAGERS = frozenset(
+    f"I:0:contextlib:{sep}{name}" for sep in ("", "/") for name in ("contextmanager", "asynccontextmanager")
+)
 PARAMETRIZE = frozenset({"I:0:pytest:/mark/parametrize", "I:0:pytest:mark/parametrize"})
 NESTED = (ast.keyword, ast.arguments, ast.comprehension, ast.withitem, ast.match_case, ast.arg, ast.alias)
