@@ -39,6 +39,8 @@ class Bindings:
         # `x = value` in a function, the value expression, its scope, and True)
         self.narrowed: dict[str, Narrowing] = {}
         self.typed_uses: dict[int, Narrowing] = {}
+        # module functions telling what their argument is (python_records.type_guards)
+        self.guards: dict[str, tuple[int, ast.expr | int]] = {}
         # a narrowing whose region rebinds its key later ends at that statement (id -> keys)
         self.narrowing_ends: dict[int, list[str]] = {}
         # a lambda a builtin calls with the items of an iterable (`sorted(xs, key=lambda c: …)`)

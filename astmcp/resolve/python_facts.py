@@ -45,7 +45,7 @@ from typing import Any
 
 from astmcp.resolve.python_namespace import reachable
 from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
-from astmcp.resolve.python_records import AttributeString
+from astmcp.resolve.python_records import AttributeString, type_guards
 from astmcp.resolve.python_scope import generic_origin, instance_chain, is_none, returned_values
 from astmcp.resolve.python_stmts import Statements
 from astmcp.resolve.python_vocab import BUILTINS
@@ -216,6 +216,7 @@ def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:
     """Reference facts of one parsed file (see the module docstring for the format)."""
     analyzer = _Analyzer(path, text)
     analyzer.module_marks = pytest_module_marks(tree)
+    analyzer.guards = type_guards(tree)
     if analyzer.test_file:
         analyzer.displays = module_displays(tree)
     analyzer.generates = any(

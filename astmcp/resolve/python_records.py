@@ -10,7 +10,16 @@ from typing import Any
 
 from astmcp.resolve.python_binding import Narrowing
 from astmcp.resolve.python_pytest import PytestFacts
-from astmcp.resolve.python_scope import Pending, Scope, is_class_expr, narrow_key, rebinds, stored_key
+from astmcp.resolve.python_scope import (
+    Pending,
+    Scope,
+    annotation_names,
+    func_name,
+    is_class_expr,
+    narrow_key,
+    rebinds,
+    stored_key,
+)
 from astmcp.resolve.python_vocab import (
     ANY_OBJECT,
     ATTR_PATCHERS,
@@ -137,6 +146,27 @@ class Records(PytestFacts):
         if isinstance(test, ast.BoolOp):
             if truth and isinstance(test.op, ast.And):
                 return [pair for value in test.values for pair in self.isinstance_tests(value, scope, True)]
+            return []
+        if (
+            truth
+            and isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id in self.guards
+        ):
+            # `is_node(x)` of a module function declared `-> TypeGuard[Node]` (or `TypeIs`), or one
+            # returning `isinstance` of two of its parameters (`_safe_isinstance(x, Node)`)
+            guarded, given = self.guards[test.func.id]
+            args = test.args
+            if (
+                self.lookup(scope, test.func.id)[0] == "S:" + test.func.id
+                and not test.keywords
+                and len(args) > max(guarded, given if isinstance(given, int) else 0)
+                and not any(isinstance(a, ast.Starred) for a in args)
+            ):
+                cls = args[given] if isinstance(given, int) else given
+                key = narrow_key(args[guarded])
+                if key and is_class_expr(cls):
+                    return [(key, cls)]
             return []
         if (
             truth
@@ -435,3 +465,65 @@ def _assigned_after_value(part: Any, key: str) -> bool:
     if not isinstance(part, ast.Assign | ast.AnnAssign) or part.value is None:
         return False
     return not any(rebinds(stored_key(n), key) for n in ast.walk(part.value) if stored_key(n))
+
+
+def type_guards(tree: ast.Module) -> dict[str, tuple[int, ast.expr | int]]:
+    """Module functions that tell what their argument is: ``def f(x) -> TypeGuard[C]`` (also
+    ``TypeIs``) guards its first parameter as a C; a body returning ``isinstance(a, b)`` of two
+    parameters (perhaps in a ``try`` whose handlers return a constant) guards a as the class
+    given for b. Name -> (guarded parameter's position, the class or the position giving it)."""
+    out: dict[str, tuple[int, ast.expr | int]] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef) or node.decorator_list:
+            continue
+        params = [a.arg for a in node.args.posonlyargs + node.args.args]
+        returns = node.returns
+        if (
+            isinstance(returns, ast.Subscript)
+            and func_name(returns.value) in ("TypeGuard", "TypeIs")
+            and is_class_expr(returns.slice)
+            and params
+        ):
+            out[node.name] = (0, returns.slice)
+            continue
+        checked = _returned_isinstance(node.body)
+        if checked is None or not isinstance(checked[0], ast.Name) or checked[0].id not in params:
+            continue
+        cls = checked[1]
+        if isinstance(cls, ast.Name) and cls.id in params:
+            out[node.name] = (params.index(checked[0].id), params.index(cls.id))
+        elif is_class_expr(cls) and not (annotation_names(cls) & set(params)):
+            out[node.name] = (params.index(checked[0].id), cls)  # `isinstance(x, Node)`
+    return out
+
+
+def _returned_isinstance(body: list[ast.stmt]) -> tuple[ast.expr, ast.expr] | None:
+    """``return isinstance(a, b)`` as a body's one statement (after a docstring; in a ``try``
+    whose handlers only return a constant): its two arguments."""
+    stmts = (
+        body[1:]
+        if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+        else body
+    )
+    if len(stmts) != 1:
+        return None
+    stmt = stmts[0]
+    if isinstance(stmt, ast.Try) and not stmt.orelse and not stmt.finalbody:
+        if not all(
+            len(h.body) == 1
+            and isinstance(h.body[0], ast.Return)
+            and isinstance(h.body[0].value, ast.Constant)
+            for h in stmt.handlers
+        ):
+            return None
+        return _returned_isinstance(stmt.body)
+    value = stmt.value if isinstance(stmt, ast.Return) else None
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "isinstance"
+        and len(value.args) == 2
+        and not value.keywords
+    ):
+        return value.args[0], value.args[1]
+    return None
