@@ -21,6 +21,9 @@ class Declarations(Occurrences):
     @abstractmethod
     def object(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None: ...
 
+    @abstractmethod
+    def expect_objects(self, node: Node, typed: Desc) -> None: ...
+
     # -- declarations ----------------------------------------------------------
     def declare(self, scope: Scope, name_node: Node, vtype: Desc = None, symbol: bool | None = None) -> str:
         """Bind a name; a symbol's definition row is emitted. Returns its position key."""
@@ -86,6 +89,9 @@ class Declarations(Occurrences):
                     self.object(value, scope, typed=vtype)
                 else:
                     self.inferred = None
+                    if annotation is not None and vtype is not None:
+                        # `const c: Config = s ? { url: s } : given`: the literals are Configs
+                        self.expect_objects(value, vtype)
                     self.declared_value(annotation, value, scope)
                     if value.type in FUNCTION_VALUES and self.inferred is not None:
                         self.inferred_return(target, name, key, vtype)

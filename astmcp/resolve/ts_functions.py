@@ -183,6 +183,13 @@ class Functions(Declarations):
         """A returned value whose object literals (``return {…}``, ``ctx || {…}``, ``c ? {…} :
         {…}``) are contextually typed by the declared return type: their keys are its members.
         The value is visited as any other (narrowing included); :meth:`object` takes the type."""
+        self.expect_objects(node, typed)
+        self.visit(node, scope)
+
+    def expect_objects(self, node: Node, typed: Desc) -> None:
+        """Note the object literals ``node`` gives as a whole (itself, in parentheses, either
+        branch of ``c ? … : …``, the right of ``a || …``/``a ?? …``) as contextually typed by
+        ``typed``: :meth:`object` takes the type when the walk reaches them."""
         pending = [node]
         while pending:
             part = pending.pop()
@@ -195,7 +202,6 @@ class Functions(Declarations):
             elif part.type == "ternary_expression":
                 branches = (part.child_by_field_name("consequence"), part.child_by_field_name("alternative"))
                 pending.extend(c for c in branches if c is not None)
-        self.visit(node, scope)
 
     def text_of(self, node: Node, field: str) -> str:
         child = node.child_by_field_name(field)
@@ -273,12 +279,17 @@ class Functions(Declarations):
 
     # -- object literals -------------------------------------------------------
     def asserted(self, node: Node, scope: Scope) -> None:
-        """``{…} as T`` / ``{…} satisfies T``: the object literal's keys are members of T."""
+        """``{…} as T`` / ``{…} satisfies T``: the object literal's keys are members of T (also
+        of literals it gives as a whole: ``(c ? { first: x } : { each: x }) as T``)."""
         parts = named_nodes(node)
         if len(parts) == 2 and parts[0].type == "object":
             self.object(parts[0], scope, typed=self.instance(parts[1], scope))
             self.visit(parts[1], scope)
             return
+        if len(parts) == 2 and parts[0].type in ("parenthesized_expression", "ternary_expression"):
+            typed = self.instance(parts[1], scope)
+            if typed is not None:
+                self.expect_objects(parts[0], typed)
         self.children(node, scope)
 
     def object(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:
