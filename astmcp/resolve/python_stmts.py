@@ -293,21 +293,23 @@ class Statements(Expressions):
         self.filled(node.value, scope)
 
     def filled(self, node: ast.expr, scope: Scope) -> None:
-        """``xs.append(v)`` (``add``, ``insert``, ``extend``) on a local of this scope: a value
-        of xs is a container of v (see Chains.local_values)."""
+        """``xs.append(v)`` (``add``, ``insert``, ``extend``) on a local of this function or of
+        one it is nested in: a value of xs is a container of v (see Chains.local_values)."""
         call = node if isinstance(node, ast.Call) and not node.keywords else None
         func = call.func if call is not None else None
         if (
             call is None
             or not isinstance(func, ast.Attribute)
             or not isinstance(func.value, ast.Name)
-            or scope.binds.get(func.value.id) != ""
             or any(isinstance(a, ast.Starred) for a in call.args)
         ):
             return
+        target, where = self.lookup(scope, func.value.id)
+        if target != "" or where is None or (where is not scope and where.kind != "function"):
+            return
         arity = FILLERS.get(func.attr)
         if arity is not None and len(call.args) == arity[0]:
-            scope.values.setdefault(func.value.id, []).append((arity[1], call.args[-1], scope))
+            where.values.setdefault(func.value.id, []).append((arity[1], call.args[-1], scope))
 
     def assert_(self, node: ast.Assert, scope: Scope) -> None:
         self.sink_arguments(node)  # the message is only shown
