@@ -26,8 +26,8 @@ from astmcp.model import PYTHON
 from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
 from astmcp.resolve.python_external import class_defines, is_module
 from astmcp.resolve.python_facts import NAME as FACTS
-from astmcp.resolve.python_families import union_member
-from astmcp.resolve.python_lookups import OPAQUE_KEYWORD, Entity, Sym, name_dep
+from astmcp.resolve.python_families import either_member, union_member
+from astmcp.resolve.python_lookups import OPAQUE_KEYWORD, Entity, Sym, is_either, name_dep
 from astmcp.resolve.python_modules import is_package, path_key
 from astmcp.resolve.python_resolver import Resolver
 
@@ -292,7 +292,12 @@ class PythonLinker:
             name, line, col, end_col, kind, target, scope = row
             entity = resolver.resolve(path, target) if target is not None else None
             either: list[int] = []
-            if entity is None and target is not None and target.startswith("U:"):
+            mixed = False  # one of several things, not all of the project: as untyped as unknown
+            if is_either(entity):  # one of several things: a member of one family, else a name hit
+                assert target is not None
+                entity, either = either_member(resolver, entity, target.rpartition("/")[2])
+                mixed = entity is None and not either
+            elif entity is None and target is not None and target.startswith("U:"):
                 entity, either = union_member(resolver, path, target)
             symbol_id, kind, confidence = _classify(resolver, path, row, entity)
             stored_target = target
@@ -304,7 +309,7 @@ class PythonLinker:
                     stored_target = EITHER_MEMBER + "\n".join(keys) + CHAIN_KEPT + target
                 elif outside:
                     stored_target = OUTSIDE_INSTANCE + outside + CHAIN_KEPT + target
-                elif resolver.resolve(path, receiver) is None:
+                elif mixed or resolver.resolve(path, receiver) is None:
                     stored_target = UNKNOWN_RECEIVER + target
             out.append((file_id, symbol_id, stored_target, name, line, col, end_col, kind, confidence, scope))
             if kind == "definition" or confidence == "name":

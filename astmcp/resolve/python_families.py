@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from astmcp.resolve.python_lookups import CLASSLIKE, Entity
+from astmcp.resolve.python_lookups import CLASSLIKE, Entity, alternatives
 from astmcp.resolve.python_resolver import Resolver
 from astmcp.resolve.python_vocab import IDENT
 
@@ -36,9 +36,27 @@ def union_member(resolver: Resolver, path: str, target: str) -> tuple[Entity, li
     members: set[int] = set()
     for receiver in receivers:
         member = resolver.step(receiver, name)
-        if member is None or member[0] != "s":
+        for alt in alternatives(member):
+            if alt is None or alt[0] != "s":
+                return None, []
+            members.add(alt[1])
+    return family_member(resolver, members, name)
+
+
+def either_member(resolver: Resolver, entity: Entity, name: str) -> tuple[Entity, list[int]]:
+    """What a member ``name`` found as one of several things (``entity``, a union) means:
+    :func:`family_member` of them when each is a project member, else nothing known."""
+    members: set[int] = set()
+    for alt in alternatives(entity):
+        if alt is None or alt[0] != "s":
             return None, []
-        members.add(member[1])
+        members.add(alt[1])
+    return family_member(resolver, members, name)
+
+
+def family_member(resolver: Resolver, members: set[int], name: str) -> tuple[Entity, list[int]]:
+    """Members ``name`` a value may reach: the family's topmost member when they are of one
+    override family, else None and the members and their families' roots (a name hit of those)."""
     roots: set[int] | None = None
     every_root: set[int] = set()
     for member_id in members:
@@ -85,7 +103,7 @@ def _receivers(
         full = _ITEM_OF_ITEMS.sub("", "/".join([chain, *steps]))  # `xs/*s/[]`: an item of xs
         entity = resolver.deref(resolver.resolve(path, full))
         if entity is not None:
-            found: list[Entity] | None = [entity]
+            found: list[Entity] | None = alternatives(entity)
         elif full.startswith("U:"):
             inner, *more = full.split("/")
             found = _receivers(resolver, path, inner, more, seen)

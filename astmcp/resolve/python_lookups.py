@@ -19,6 +19,34 @@ Entity = tuple[Any, ...] | None  # (tag, value) or, bound by type arguments, (ta
 OPAQUE_KEYWORD: Entity = ("k", "")
 _VALUED = ("variable", "attribute")
 CLASSLIKE = ("class",)
+# a value that is one of several known things (``("e", ("v", frozenset(alternatives)))``)
+_MAX_EITHER = 8
+
+
+def either(entities: list[Entity]) -> Entity:
+    """One of ``entities`` (all known): the one they agree on, else a union of them (nested
+    unions spliced in); None when one is unknown or there are too many to follow."""
+    found: set[Any] = set()
+    for entity in entities:
+        if entity is None:
+            return None
+        found.update(alternatives(entity))
+    if len(found) == 1:
+        return found.pop()  # type: ignore[no-any-return]
+    if not found or len(found) > _MAX_EITHER:
+        return None
+    return ("e", ("v", frozenset(found)))
+
+
+def alternatives(entity: Entity) -> list[Entity]:
+    """The things ``entity`` may be: a union's alternatives, else itself."""
+    if entity is not None and entity[0] == "e" and entity[1][0] == "v":
+        return list(entity[1][1])
+    return [entity]
+
+
+def is_either(entity: Entity) -> bool:
+    return entity is not None and entity[0] == "e" and entity[1][0] == "v"
 
 
 class Sym:

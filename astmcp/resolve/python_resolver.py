@@ -7,7 +7,16 @@ import posixpath
 import sqlite3
 from typing import Any
 
-from astmcp.resolve.python_lookups import CLASSLIKE, OPAQUE_KEYWORD, Entity, ModuleLookups, Sym
+from astmcp.resolve.python_lookups import (
+    CLASSLIKE,
+    OPAQUE_KEYWORD,
+    Entity,
+    ModuleLookups,
+    Sym,
+    alternatives,
+    either,
+    is_either,
+)
 from astmcp.resolve.python_modules import path_key
 from astmcp.resolve.python_vocab import IDENT
 
@@ -95,7 +104,8 @@ class Resolver(ModuleLookups):
             return self.parameterized(path, entity, int(step[1:]))
         if ";" in step:  # `f(xs)`: a call with its arguments' chains
             step, _, entry = step.partition(";")
-            if entity is not None and entity[0] == "x" and self.given_project(path, int(entry)):
+            outside = entity is not None and any(a is not None and a[0] == "x" for a in alternatives(entity))
+            if outside and self.given_project(path, int(entry)):
                 # `copy.copy(obj)`, `random.choice(cells)`: what an outside function makes of a
                 # project object may be that object
                 return None
@@ -315,8 +325,11 @@ class Resolver(ModuleLookups):
                 recursive.append(chain)
             else:
                 found.add(entity)
-        if None in found or len(found) != 1:
+        if None in found:
             return None
+        if len(found) != 1:
+            # one of several known things: steps are taken from each (see `step`)
+            return either(list(found)) if not recursive else None
         value = found.pop()
         if recursive:
             # the uses outside (`x.copy` while resolving x) are computed again under the assumption
@@ -358,6 +371,8 @@ class Resolver(ModuleLookups):
         return ("x", f"pytest.{name}") if name in _PYTEST_FIXTURES else None
 
     def step(self, entity: Entity, step: str) -> Entity:
+        if is_either(entity):  # a value that is one of several: the step from each
+            return either([self.step(alt, step) for alt in alternatives(entity)])
         shape = None
         if step.startswith("()"):
             shape, step = step[2:] or None, "()"  # `()1,cls`: a call and its shape
@@ -502,6 +517,8 @@ class Resolver(ModuleLookups):
         (``max(xs)[0]`` may be a project object)."""
         if entity is None:
             return None
+        if is_either(entity):
+            return either([self.item_step(alt, step) for alt in alternatives(entity)])
         if step[0] == "[" and step[1:-1].isdigit():  # `x[1]`: a tuple's part, else any item
             if (entity[0] == "e" and entity[1][0] == "t") or (
                 entity[0] == "i" and self.named_tuple(entity[1])
@@ -639,6 +656,8 @@ def _holds_project(entity: Entity, depth: int = 0) -> bool:
         return depth > 0  # an unknown item of a typed container may be anything
     if entity[0] == "e":
         kind, *parts = entity[1]
+        if kind == "v":
+            return any(_holds_project(p, depth + 1) for p in parts[0])
         if kind == "t":
             return any(_holds_project(p, depth + 1) for p in parts[0])
         return any(_holds_project(p, depth + 1) for p in parts)
@@ -657,6 +676,8 @@ def _alike(entity: Entity) -> Entity:
         return None
     if entity[0] == "x":
         return ("x", "")
+    if is_either(entity):
+        return either([_alike(alt) for alt in alternatives(entity)])
     if entity[0] == "e":  # a mapping's keys too
         return ("e", (entity[1][0], *(_alike(part) for part in entity[1][1:])))
     return entity
