@@ -189,10 +189,21 @@ class Classes(Functions):
                             self.ftypes[key] = self.parameter_types(
                                 member.child_by_field_name("parameters"), inner
                             )
+                        if member.type == "call_signature":
+                            self.call_signature(member, key, inner)
                         self.visit(member, inner)
             else:
                 self.visit(child, inner)
         self.owner = outer
+
+    def call_signature(self, node: Node, key: str, scope: Scope) -> None:
+        """What calling a value of the type ``key`` gives: its call signature's (or function
+        type's) declared return type; nothing when it has several call signatures (overloads)."""
+        if key in self.sigrets:
+            self.sigrets[key] = None
+            return
+        ret = node.child_by_field_name("return_type")
+        self.sigrets[key] = self.instance(ret, scope) if ret is not None else None
 
     def enum(self, node: Node, scope: Scope) -> None:
         name = node.child_by_field_name("name")
@@ -236,6 +247,7 @@ class Classes(Functions):
                 self.vtypes[key] = found
             if value is not None and value.type == "function_type":
                 self.ftypes[key] = self.parameter_types(value.child_by_field_name("parameters"), inner)
+                self.call_signature(value, key, inner)
             if shape:
                 self.shapes.append(key)
             for member in named_nodes(value) if value is not None and value.type == "object_type" else ():
@@ -244,6 +256,8 @@ class Classes(Functions):
                     self.construct_signature(member, key, inner)
                 elif member.type == "call_signature" and key not in self.ftypes:
                     self.ftypes[key] = self.parameter_types(member.child_by_field_name("parameters"), inner)
+                if member.type == "call_signature":
+                    self.call_signature(member, key, inner)
         for child in node.named_children:
             if child == value and value.type == "object_type" and name is not None:
                 for member in child.named_children:  # its members are the alias' own

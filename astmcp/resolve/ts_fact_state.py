@@ -79,6 +79,8 @@ class FactState:
         self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
         self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)
         self.ctypes: dict[str, list[Desc]] = {}  # interface/type with a construct signature -> its parameters
+        # interface/type with one call signature (or a function type) -> what calling one gives
+        self.sigrets: dict[str, Desc] = {}
         self.shapes: list[str] = []  # type aliases of an object type (their members are symbols)
         self.objects: dict[str, dict[str, Desc]] = {}  # object types written out -> member types
         self.tuples: dict[str, list[Desc]] = {}  # tuple types -> their parts (declarations)

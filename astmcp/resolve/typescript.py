@@ -379,7 +379,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.callback_parameter(sym, step) if tag == "s" else None
         if tag == "i":
             if step in ("()", ":"):
-                return entity if step == ":" else None
+                return entity if step == ":" else self.signature_return(entity)
             member = self.class_member(value, step)
             if member is None and is_ident(step):  # a member it does not declare: its index signature's
                 return self.indexed(entity)
@@ -400,6 +400,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return ("i", value)
             if kind in CLASSLIKE or self.twin(sym, CLASSLIKE) is not None or self.is_shape(sym):
                 return self.instance_of(entity, sym.path, "", None)
+            if kind == "type" and self.facts(sym.path).get("sigrets", {}).get(sym.key):
+                # a function type (`type F = () => R`): an instance is a function of that signature
+                return ("i", value, frozen(bound)) if bound else ("i", value)
             if kind == "type" and self.facts(sym.path).get("generics", {}).get(sym.key):
                 # a generic type alias: its unbound type parameters take their defaults
                 return self.alias_instance(sym, bound if bound is not None else {})
@@ -430,6 +433,36 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             spec = self.facts(sym.path).get("nsimports", {}).get(sym.key)
             module = self.module(sym.path, spec) if spec is not None else None
             return self.member(module, step) if module is not None and module[0] == "m" else module
+        return None
+
+    def signature_return(self, entity: tuple[Any, ...], depth: int = 0) -> Entity:
+        """Calling an instance of an interface or type with a call signature (``interface
+        UnaryFunction<T, R> { (source: T): R }``, also through the bases it extends with type
+        arguments, ``OperatorFunction<T, R> extends UnaryFunction<Obs<T>, Obs<R>>``): its return type,
+        the instance's type arguments bound; None when no signature is known."""
+        sym = self.syms[entity[1]]
+        bound = dict(entity[2]) if len(entity) > 2 else {}
+        facts = self.facts(sym.path)
+        chain = facts.get("sigrets", {}).get(sym.key)
+        if chain:
+            return self.resolve_in(sym.path, chain, bound)
+        if depth > 8:
+            return None
+        for base in facts.get("bases", {}).get(sym.key, ()):
+            found = self.resolve(sym.path, base)
+            if found is None or found[0] != "s" or self.syms[found[1]].kind not in CLASSLIKE:
+                continue
+            base_sym = self.syms[found[1]]
+            order = self.facts(base_sym.path).get("generics", {}).get(base_sym.key, ())
+            args = facts.get("bargs", {}).get(sym.key, {}).get(base, ())
+            mapped = {
+                key: self.resolve_in(sym.path, arg, bound, depth + 1)
+                for key, arg in zip(order, args, strict=False)
+                if arg
+            }
+            made = self.signature_return(("i", base_sym.id, frozen(mapped)), depth + 1)
+            if made is not None:
+                return made
         return None
 
     def spread_member(self, sym: Sym, name: str) -> Entity:
