@@ -87,6 +87,7 @@ class Classes(Functions):
                     if vtype is not None:
                         self.vtypes[key] = vtype
                     self.discriminant(key, annotation)
+                    self.function_typed(key, annotation, scope)
                 outer_owner, outer_this = self.owner, self.this
                 self.this = me if static else (("i", me) if me is not None else None)
                 if key is not None and value is not None and value.type in FUNCTION_VALUES:
@@ -116,6 +117,7 @@ class Classes(Functions):
                 kind = named_nodes(node.child_by_field_name("type"))
                 if kind and kind[0].type == "function_type":
                     self.ftypes[key] = self.parameter_types(kind[0].child_by_field_name("parameters"), inner)
+                self.function_typed(key, node.child_by_field_name("type"), inner)
             else:
                 self.signature(node, key, inner)
                 self.callback_types(node, key, inner)  # a function passed to it is typed by them
@@ -132,6 +134,16 @@ class Classes(Functions):
                 if typed is not None:
                     (self.rtypes if node.type != "property_signature" else self.vtypes)[key] = typed
             self.visit(child, inner)
+
+    def function_typed(self, key: str, annotation: Node | None, scope: Scope) -> None:
+        """A member annotated with a function type (``connector: () => SubjectLike<T>``, optional
+        ones too): calling it gives what the type returns (``rtypes``)."""
+        kind = named_nodes(annotation) if annotation is not None else []
+        if kind and kind[0].type == "function_type":
+            ret = kind[0].child_by_field_name("return_type")
+            made = self.instance(ret, scope) if ret is not None else None
+            if made is not None:
+                self.rtypes[key] = made
 
     def index_signature(self, member: Node, key: str, scope: Scope) -> None:
         """An interface's or object type alias' index signature: what ``x[k]`` gives (``indexes``)."""
