@@ -165,15 +165,20 @@ class TypeSteps:
                 base_sym.id, member.symbol_path.rpartition(".")[2]
             ) != ("s", member_id):
                 continue
-            order = self.facts(base_sym.path).get("generics", {}).get(base_sym.key, ())
-            args = facts.get("bargs", {}).get(cls.key, {}).get(base, ())
-            mapped = {
-                key: self.resolve_in(cls.path, arg, bound, depth + 1)
-                for key, arg in zip(order, args, strict=False)
-                if arg
-            }
+            mapped = self.base_bindings(cls, base, base_sym, bound, depth + 1)
             return self.member_bindings(base_sym.id, member_id, mapped, depth + 1)
         return None
+
+    def base_bindings(self, cls: Sym, base: str, base_sym: Sym, bound: Subst, depth: int = 0) -> Subst:
+        """The bindings of ``base_sym``'s type parameters where ``cls`` extends it (``base``, its
+        chain in ``cls``'s bases) with type arguments, ``cls``'s own bound by ``bound``."""
+        order = self.facts(base_sym.path).get("generics", {}).get(base_sym.key, ())
+        args = self.facts(cls.path).get("bargs", {}).get(cls.key, {}).get(base, ())
+        return {
+            key: self.resolve_in(cls.path, arg, bound, depth)
+            for key, arg in zip(order, args, strict=False)
+            if arg
+        }
 
     def type_param(self, path: str, key: str, subst: dict[str, Entity] | None, depth: int = 0) -> Entity:
         """A type parameter: its binding, else (at a call site) its default, else its constraint."""

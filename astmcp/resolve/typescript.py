@@ -453,13 +453,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if found is None or found[0] != "s" or self.syms[found[1]].kind not in CLASSLIKE:
                 continue
             base_sym = self.syms[found[1]]
-            order = self.facts(base_sym.path).get("generics", {}).get(base_sym.key, ())
-            args = facts.get("bargs", {}).get(sym.key, {}).get(base, ())
-            mapped = {
-                key: self.resolve_in(sym.path, arg, bound, depth + 1)
-                for key, arg in zip(order, args, strict=False)
-                if arg
-            }
+            mapped = self.base_bindings(sym, base, base_sym, bound, depth + 1)
             made = self.signature_return(("i", base_sym.id, frozen(mapped)), depth + 1)
             if made is not None:
                 return made
