@@ -34,7 +34,8 @@ from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.string_reach import strings_cannot_reach
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
-from astmcp.resolve.python_external import class_ancestors, class_defines
+from astmcp.resolve.python_external import class_ancestors, class_defines, computed_members
+from astmcp.resolve.python_namespace import TEMPLATE, TEMPLATE_NAME, template_reaches
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
 from astmcp.resolve.typescript import JS_GLOBAL, MISSING_NAMESPACE
 from astmcp.tools import tool
@@ -218,9 +219,30 @@ def collect_references(
             if confidence == "name" and not include_name_hits:
                 continue
             out[key] = Reference(path, line, col, end_col, kind, confidence, False)
+    if python and include_name_hits:
+        for path, line, col, end_col, target in conn.execute(
+            "SELECT f.path, r.line, r.col, r.end_col, r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE r.name = ? AND r.confidence = 'name' AND f.language = 'python'",
+            (TEMPLATE_NAME,),
+        ):
+            # `getattr(self, f"visit_{type(node).__name__}")`: a member whose name fits, or a class
+            # whose name makes one (python_namespace.member_template)
+            if str(target).startswith(TEMPLATE) and template_reaches(
+                str(target), symbol.name, symbol.kind, lambda name: _named(conn, name)
+            ):
+                key = (path, line, col)
+                out.setdefault(key, Reference(path, line, col, end_col, "string", "name", False))
     return sorted(
         out.values(), key=lambda r: (_CONFIDENCE_ORDER[r.confidence] // 2, r.file, r.line, r.column)
     )
+
+
+def _named(conn: sqlite3.Connection, name: str) -> bool:
+    """Whether some symbol of the project is called ``name``."""
+    found = conn.execute(
+        "SELECT 1 FROM symbols WHERE name_lower = ? AND name = ? LIMIT 1", (name.lower(), name)
+    )
+    return found.fetchone() is not None
 
 
 _TS_TYPE_KINDS = ("interface", "type")
@@ -308,6 +330,13 @@ def override_family(
             if base_id is None:
                 if key and _external_defines(memo, key, name):
                     external.append(f"{_shown(key)}.{name}")
+                elif key and not key.startswith("js:"):
+                    # `ast.NodeVisitor` calls `visit_<node class>`: a fitting name is reached from outside
+                    external += [
+                        f"{key}.{target[len(TEMPLATE) + 1 :]}"
+                        for target in computed_members(key)
+                        if template_reaches(target, name, symbol.kind, lambda _: False)
+                    ]
                 continue
             queue.append(base_id)
             if memo.defines_above(base_id, name):

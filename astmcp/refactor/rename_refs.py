@@ -71,7 +71,12 @@ def family_and_references(
         names = sorted(str(n) for n in external)
         raise MutationBlocked(
             f"{row.name!r} belongs to an override family with members outside the project ({', '.join(names)});"
-            " renaming it would break the override",
+            " renaming it would break the override"
+            + (
+                "; `*`: code outside calls members by a name it makes at run time"
+                if any("*" in n for n in names)
+                else ""
+            ),
             {"external_members": names},
         )
     family: list[SymbolRow] = [row, *(m for m in members if m.id != row.id)]

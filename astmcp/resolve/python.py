@@ -29,6 +29,7 @@ from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_families import either_member, union_member
 from astmcp.resolve.python_lookups import OPAQUE_KEYWORD, Entity, Sym, is_either, name_dep
 from astmcp.resolve.python_modules import is_package, path_key
+from astmcp.resolve.python_namespace import TEMPLATE
 from astmcp.resolve.python_resolver import Resolver
 
 # stored before a chain whose receiver resolved to nothing known: such a `name` hit is as
@@ -66,8 +67,8 @@ def _classify(
 ) -> tuple[int | None, str, str]:
     """(symbol id, kind, confidence) of one occurrence."""
     _, line, col, _, kind, target, _ = row
-    if target is None:
-        return None, kind, "name"
+    if target is None or target.startswith(TEMPLATE):
+        return None, kind, "name"  # no chain, or a member name made at run time
     if target[0] == "D" and (entity is None or entity[0] != "s"):
         # a part of a dotted string that reaches no project symbol: the plain string rule
         name = row[0]
@@ -290,7 +291,7 @@ class PythonLinker:
         edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
         for row in rows:
             name, line, col, end_col, kind, target, scope = row
-            entity = resolver.resolve(path, target) if target is not None else None
+            entity = resolver.resolve(path, target) if target and not target.startswith(TEMPLATE) else None
             either: list[int] = []
             mixed = False  # one of several things, not all of the project: as untyped as unknown
             if is_either(entity):  # one of several things: a member of one family, else a name hit

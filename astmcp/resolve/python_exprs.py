@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 from abc import abstractmethod
 
-from astmcp.resolve.python_namespace import namespace_key
+from astmcp.resolve.python_namespace import TEMPLATE, TEMPLATE_NAME, member_template, namespace_key
 from astmcp.resolve.python_records import Records
 from astmcp.resolve.python_scope import Pending, Scope, all_args, func_name, narrow_key
-from astmcp.resolve.python_vocab import ALIASABLE, CASTS, MAX_STRING, NESTED, TYPE_VARS
+from astmcp.resolve.python_vocab import ALIASABLE, CASTS, MAX_STRING, NESTED, STR_ATTR_FUNCS, TYPE_VARS
 
 
 class Expressions(Records):
@@ -69,6 +69,8 @@ class Expressions(Records):
                 and self.chain(scope, node.func) in CASTS
             )
             named = self.attribute_string(node, scope)  # `getattr(x, "name")`: read as `x.name`
+            if named is None:
+                self.computed_member(node, scope)
             self.sink_arguments(node)
             self.item_lambda(node, scope)
             for n, arg in enumerate(node.args):
@@ -151,11 +153,16 @@ class Expressions(Records):
             self.expr(node.value, scope, kind)
         elif cls is ast.JoinedStr:
             assert isinstance(node, ast.JoinedStr)
-            for value in node.values:
-                if isinstance(value, ast.FormattedValue):
-                    self.expr(value.value, scope, "read")
-                    if value.format_spec is not None:
-                        self.expr(value.format_spec, scope, "read")
+            if self.sink_strings and id(node) in self.sink_strings:
+                self.sink_string(node, scope)
+            else:
+                self.fstring(node, scope)
+            fields = [v for v in node.values if isinstance(v, ast.FormattedValue)]
+            while fields:  # the fields' code; a format spec's literal text is part of the f-string's
+                value = fields.pop()
+                self.expr(value.value, scope, "read")
+                if isinstance(value.format_spec, ast.JoinedStr):
+                    fields.extend(v for v in value.format_spec.values if isinstance(v, ast.FormattedValue))
         else:
             self.generic(node, scope, "type" if kind == "type" else "read")
 
@@ -349,6 +356,40 @@ class Expressions(Records):
                 else len(self.line_text(line)) + 1
             )
             self.dynamic.append((line, col, end, *found, scope.path))
+
+    def computed_member(self, node: ast.Call, scope: Scope) -> None:
+        """``getattr(self, f"visit_{type(n).__name__}")`` (also ``hasattr``/``setattr``/``delattr``,
+        ``"do_" + cmd``): a member reached by a name made at run time, stored as one name hit for
+        every symbol whose name fits (python_namespace.member_template)."""
+        func, args = node.func, node.args
+        if not (
+            isinstance(func, ast.Name)
+            and func.id in STR_ATTR_FUNCS
+            and len(args) >= 2
+            and not isinstance(args[1], ast.Starred)
+            and self.lookup(scope, func.id)[0] == "G:" + func.id
+        ):
+            return
+        made = args[1]
+        if isinstance(made, ast.Name) and scope.kind == "function":
+            sources = scope.values.get(made.id, [])  # `name = "visit_" + cls.__name__` just before
+            if len(sources) == 1 and sources[0][0] == "expr" and isinstance(sources[0][1], ast.expr):
+                made = sources[0][1]
+        target = member_template(made)
+        if target is not None:
+            key = args[1]
+            line = key.lineno
+            col = self.col(line, key.col_offset)
+            end = (
+                self.col(line, key.end_col_offset or 0)
+                if key.end_lineno == line
+                else len(self.line_text(line)) + 1
+            )
+            prefix = target[len(TEMPLATE) + 1 :].partition("*")[0]
+            at = self.line_text(line).find(prefix, col - 1, end - 1) if prefix else -1
+            if at >= 0:  # the hit is the literal prefix (`visit_` of `f"visit_{name}"`)
+                col, end = at + 1, at + 1 + len(prefix)
+            self.rows.append((TEMPLATE_NAME, line, col, end, "string", target, scope.path))
 
     def string_annotation(self, node: ast.Constant, scope: Scope) -> bool:
         """Names inside a quoted annotation (``"Conn"``) as type occurrences."""

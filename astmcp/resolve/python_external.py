@@ -13,6 +13,8 @@ import functools
 import os
 import sys
 
+from astmcp.resolve.python_namespace import self_templates
+
 _MAX_DEPTH = 6
 
 
@@ -202,3 +204,22 @@ def _base_name(tree: ast.Module, module: str, path: str, base: ast.expr) -> str 
                     if (alias.asname or alias.name) == base.value.id:
                         return f"{alias.name}.{base.attr}"
     return None
+
+
+@functools.lru_cache(maxsize=1024)
+def computed_members(qualified: str) -> tuple[str, ...]:
+    """The member names the outside class ``qualified`` (or a class it derives from) computes
+    and reads from its own object, as ``python_namespace.member_template`` stores them:
+    ``ast.NodeVisitor`` calls ``visit_<node class name>``, ``cmd.Cmd`` ``do_<command>``. A
+    project subclass's ``visit_Name`` is reached from outside by that name."""
+    found: set[str] = set()
+    for cls in sorted(class_ancestors(qualified) or {qualified}):
+        module, _, name = cls.rpartition(".")
+        path = _module_file(module) if module and module != "builtins" else None
+        tree = _parse(path) if path else None
+        for node in tree.body if tree is not None else ():
+            if isinstance(node, ast.ClassDef) and node.name == name:
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                        found |= self_templates(item)
+    return tuple(sorted(found))

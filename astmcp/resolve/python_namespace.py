@@ -4,11 +4,15 @@
 ``vars()[key]`` at module level and ``getattr(sys.modules[__name__], key)`` may reach any top-level
 name of the module whose name fits the key's literal parts: each such name gets a name hit there, so
 renaming it is never silent. A literal key (``globals()["x"]``) is a plain string, already a hit.
+
+A member name computed the same way (``getattr(self, f"visit_{type(node).__name__}")``) may be any
+member whose name fits, in any file: ``member_template`` stores it for the query to match.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable
 
 from astmcp.resolve.python_keys import KEY_METHODS
@@ -94,3 +98,95 @@ def reachable(names: list[str], prefix: str, suffix: str) -> list[str]:
     """The names a key with these literal parts may be."""
     least = len(prefix) + len(suffix)
     return [n for n in names if len(n) >= least and n.startswith(prefix) and n.endswith(suffix)]
+
+
+# A member name computed from literal parts, ``getattr(self, f"visit_{type(node).__name__}")``:
+# stored as a name hit ``*`` whose target is ``T:`` + mode + prefix + ``*`` + suffix, where the
+# mode ``c`` says the computed part is a class's name (renaming a class ``Block`` leaves
+# ``visit_Block`` unreached) and ``m`` any text; query.references matches it against the name.
+TEMPLATE = "T:"
+TEMPLATE_NAME = "*"
+_NAME_PART = re.compile(r"\w*")
+_LEAST_LITERAL = 3  # `_` or `on` alone could be most of a project's names: too vague to block on
+
+
+def member_template(key: ast.expr) -> str | None:
+    """The stored target of a computed member name (``f"visit_{name}"``, ``"do_" + cmd``,
+    ``"visit_%s" % cls.__name__``), or None: a literal, no literal parts, or too short ones."""
+    if isinstance(key, ast.JoinedStr):
+        parts: list[ast.expr] = list(key.values)
+    elif isinstance(key, ast.BinOp) and isinstance(key.op, ast.Add):
+        parts = _added(key)
+    elif (
+        isinstance(key, ast.BinOp)
+        and isinstance(key.op, ast.Mod)
+        and isinstance(key.left, ast.Constant)
+        and isinstance(key.left.value, str)
+        and key.left.value.count("%") == 1
+        and "%s" in key.left.value
+    ):
+        before, _, after = key.left.value.partition("%s")
+        parts = [ast.Constant(before), key.right, ast.Constant(after)]
+    else:
+        return None
+    if all(isinstance(p, ast.Constant) for p in parts):
+        return None
+    prefix = _literal(parts[0])
+    suffix = _literal(parts[-1]) if len(parts) > 1 else ""
+    middle = [p for p in parts if not isinstance(p, ast.Constant)]
+    if len(middle) != 1 or len(prefix) + len(suffix) < _LEAST_LITERAL:
+        return None
+    if not (_NAME_PART.fullmatch(prefix) and _NAME_PART.fullmatch(suffix)):
+        return None
+    value = middle[0].value if isinstance(middle[0], ast.FormattedValue) else middle[0]
+    named = isinstance(value, ast.Attribute) and value.attr in ("__name__", "__qualname__")
+    return f"{TEMPLATE}{'c' if named else 'm'}{prefix}*{suffix}"
+
+
+def _added(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _added(node.left) + _added(node.right)
+    return [node]
+
+
+def template_reaches(target: str, name: str, kind: str, names: Callable[[str], bool]) -> bool:
+    """Whether the computed member name stored as ``target`` may reach a symbol ``name`` of
+    ``kind``: a member or function whose name fits the literal parts; a class whose name, in
+    them, is the name of something (``names(n)``: some project symbol is called n)."""
+    mode, prefix, _, suffix = target[len(TEMPLATE)], *target[len(TEMPLATE) + 1 :].partition("*")
+    if kind == "class":
+        return mode == "c" and names(f"{prefix}{name}{suffix}")
+    return len(name) > len(prefix) + len(suffix) and name.startswith(prefix) and name.endswith(suffix)
+
+
+def self_templates(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The computed member names a method reads from its own object (``getattr(self, name)``
+    with ``name = "visit_" + node.__class__.__name__`` or the template in place): stored targets
+    as ``member_template`` gives them."""
+    params = func.args.posonlyargs + func.args.args
+    if not params:
+        return set()
+    me = params[0].arg
+    assigned: dict[str, list[ast.expr]] = {}
+    calls: list[ast.Call] = []
+    for node in ast.walk(func):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned.setdefault(node.targets[0].id, []).append(node.value)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("getattr", "hasattr")
+            and len(node.args) >= 2
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == me
+        ):
+            calls.append(node)
+    found = set()
+    for call in calls:
+        key = call.args[1]
+        if isinstance(key, ast.Name) and len(assigned.get(key.id, ())) == 1:
+            key = assigned[key.id][0]
+        target = member_template(key)
+        if target is not None:
+            found.add(target)
+    return found

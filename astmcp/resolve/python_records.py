@@ -9,6 +9,7 @@ import tokenize
 from typing import Any
 
 from astmcp.resolve.python_binding import Narrowing
+from astmcp.resolve.python_fstrings import literal_text
 from astmcp.resolve.python_pytest import PytestFacts
 from astmcp.resolve.python_scope import (
     Pending,
@@ -67,7 +68,7 @@ class Records(PytestFacts):
         super().__init__(path, text)
         self.sink_strings: dict[int, Sink | None] = {}  # string -> its sink (None: always inert)
         self.probes: list[str] = []  # "line:col" of attribute strings that probe (hasattr, getattr(x, n, d))
-        self.sunk: list[tuple[ast.Constant, Sink, Scope]] = []  # judged in settle_sinks
+        self.sunk: list[tuple[ast.Constant | ast.JoinedStr, Sink, Scope]] = []  # judged in settle_sinks
 
     # -- occurrences -----------------------------------------------------------
     def name_occurrence(self, node: ast.Name, scope: Scope, kind: str) -> None:
@@ -350,7 +351,7 @@ class Records(PytestFacts):
             for const in _string_parts(expr):
                 self.sink_strings[id(const)] = (node, accepted)
 
-    def sink_string(self, node: ast.Constant, scope: Scope) -> None:
+    def sink_string(self, node: ast.Constant | ast.JoinedStr, scope: Scope) -> None:
         """A string ``sink_arguments`` noted: no name hits, or judged later."""
         sink = self.sink_strings[id(node)]
         if sink is not None:
@@ -367,10 +368,13 @@ class Records(PytestFacts):
             else:
                 found = self.chain(scope, func) or ""
             if found not in accepted or not self.reason_of(const, call, found):
-                self.string(const, scope)
+                if isinstance(const, ast.JoinedStr):
+                    self.fstring(const, scope)
+                else:
+                    self.string(const, scope)
 
     @staticmethod
-    def reason_of(const: ast.Constant, call: ast.Call, found: str) -> bool:
+    def reason_of(const: ast.Constant | ast.JoinedStr, call: ast.Call, found: str) -> bool:
         """``pytest.skip("why")`` and ``pytest.mark.skip("why")`` give a reason positionally;
         ``pytest.mark.skipif(cond, …)`` only by ``reason=`` (a string condition is code), as
         ``importorskip(module, …)``."""
@@ -415,6 +419,31 @@ class Records(PytestFacts):
                 if whole:
                     return
 
+    def fstring(self, node: ast.JoinedStr, scope: Scope) -> None:
+        """The words of an f-string's literal text, by the rules of ``string`` for a string that is
+        no identifier (SPEC §3: f-strings too): ``f"{ref} = context.eval_ctx.save()"`` is code
+        reading ``save``. Replacement fields are code of their own, walked as expressions."""
+        first, last = node.lineno, node.end_lineno or node.lineno
+        start = self.col(first, node.col_offset) - 1
+        lines = [self.line_text(n) for n in range(first, last + 1)]
+        lines[-1] = lines[-1][: self.col(last, node.end_col_offset or 0) - 1]
+        lines[0] = lines[0][start:]
+        source = "\n".join(lines)
+        if len(source) > MAX_STRING:
+            return
+        text = literal_text(source)
+        if text is None:
+            return
+        for match in IDENT.finditer(text):
+            at = match.start()
+            word = match.group()
+            if (at and text[at - 1] == "\\") or not ("_" in word.strip("_") or _member_at(text, at)):
+                continue  # an escape (`\\n`), or a word prose has too
+            newlines = text.count("\n", 0, at)
+            line = first + newlines
+            col = at - text.rfind("\n", 0, at) if newlines else start + at + 1
+            self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
+
     def string_lines(self, node: ast.Constant, scope: Scope) -> None:
         """A string over several lines (``"import m\\n" "m.C().convert()\\n"``): the members its
         code would access (``x.word``) are name hits; comments between its parts are not read."""
@@ -449,10 +478,11 @@ def _member_at(text: str, at: int) -> bool:
     return at >= 2 and text[at - 1] == "." and (text[at - 2].isalnum() or text[at - 2] in "_)]")
 
 
-def _string_parts(expr: ast.expr | None) -> list[ast.Constant]:
-    """The string literals whose text becomes ``expr``'s value as it is: ``expr`` itself, or the
-    operands of a ``+`` concatenation (not a ``%``/``.format`` template, which reads names)."""
-    if isinstance(expr, ast.Constant) and type(expr.value) is str:
+def _string_parts(expr: ast.expr | None) -> list[ast.Constant | ast.JoinedStr]:
+    """The string literals whose text becomes ``expr``'s value as it is: ``expr`` itself (an
+    f-string too), or the operands of a ``+`` concatenation (not a ``%``/``.format`` template,
+    which reads names)."""
+    if (isinstance(expr, ast.Constant) and type(expr.value) is str) or isinstance(expr, ast.JoinedStr):
         return [expr]
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
         return _string_parts(expr.left) + _string_parts(expr.right)

@@ -88,6 +88,36 @@ def test_names_in_strings_are_uncertain_and_block_by_default(project: Any) -> No
     assert plan["block_reason"].startswith("2 uncertain reference(s) (2 in string(s));")
 
 
+def test_a_member_reached_by_a_computed_name_blocks_and_is_never_half_renamed(project: Any) -> None:
+    p = project(
+        {
+            "m.py": """
+            class Visitor:
+                def visit(self, node):
+                    return getattr(self, f"visit_{type(node).__name__}")(node)
+
+                def visit_Block(self, node):
+                    return node
+
+
+            class Block:
+                pass
+            """
+        }
+    )
+    for selector in ("m.py::Visitor.visit_Block", "m.py::Block"):
+        plan = p("ast_rename_symbol", selector=selector, new_name="renamed")
+        assert plan["blocked"] is True
+        assert [(u["line"], u["kind"]) for u in plan["uncertain_references"]] == [(3, "string")]
+    # included, the computed name has no text to rewrite: the declaration alone changes
+    plan = p(
+        "ast_rename_symbol", selector="m.py::Visitor.visit_Block", new_name="visit_Node", uncertain="include"
+    )
+    p.apply(plan)
+    assert 'f"visit_{type(node).__name__}"' in p.read("m.py")
+    assert "def visit_Node(self, node):" in p.read("m.py")
+
+
 @pytest.mark.parametrize("bad", ["2x", "a-b", "class", "None", "two words", ""])
 def test_new_name_that_is_not_one_python_identifier_is_invalid_input(project: Any, bad: str) -> None:
     p = project({"m.py": "def helper():\n    return 1\n"})
