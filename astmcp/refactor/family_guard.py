@@ -91,6 +91,7 @@ class _Classes:
         self.conn = conn
         self._named: dict[str, list[int]] = {}
         self._parents: dict[int, set[int]] = {}
+        self._unknown: dict[int, bool] = {}
         self._declarations: dict[int, tuple[str, str, str] | None] = {}
 
     def named(self, name: str) -> list[int]:
@@ -116,21 +117,41 @@ class _Classes:
         if class_id not in self._parents:
             found: set[int] = set()
             linked: set[str] = set()
-            for target, key, name in self.conn.execute(
-                "SELECT e.dst_symbol_id, e.dst_key, d.name FROM edges e LEFT JOIN symbols d ON d.id = e.dst_symbol_id"
-                " WHERE e.src_symbol_id = ? AND e.kind = 'inherits'",
+            outside: set[str] = set()  # outside bases whose module is not found
+            # `class Other(serializer.signer)` linked to the attribute `Serializer.signer`: a value
+            # holding some class, not a class
+            unknown = False
+            for target, key, name, kind in self.conn.execute(
+                "SELECT e.dst_symbol_id, e.dst_key, d.name, d.kind FROM edges e"
+                " LEFT JOIN symbols d ON d.id = e.dst_symbol_id WHERE e.src_symbol_id = ? AND e.kind = 'inherits'",
                 (class_id,),
             ):
                 if target is not None:
                     found.add(target)
                     linked.add(name)
+                    unknown = unknown or kind not in ("class", "interface")
                 elif key and (not self.python(class_id) or _found_outside(key)):
                     linked.add(re.split(r"[.:/#]", key)[-1])
+                elif key:
+                    outside.add(re.split(r"[.:/#]", key)[-1])
             for name in self.written_bases(class_id):
                 if name not in linked:
-                    found.update(self.named(name))
+                    named = self.named(name)
+                    found.update(named)
+                    unknown = unknown or (not named and name not in outside)
             self._parents[class_id] = found
+            # `class Other(serializer.signer)`: a base nothing resolves may be any class of the project
+            self._unknown[class_id] = unknown and self.python(class_id)
         return self._parents[class_id]
+
+    def unknown_base(self, class_ids: Iterable[int]) -> bool:
+        """Whether one of ``class_ids`` (Python) has a base written in its header that is neither
+        linked nor the name of a project class: it may derive from any class."""
+        for class_id in class_ids:
+            self.parents(class_id)
+            if self._unknown[class_id]:
+                return True
+        return False
 
     def declaration(self, class_id: int) -> tuple[str, str, str] | None:
         """(path, signature, kind) of a class or variable."""
@@ -186,11 +207,13 @@ def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[Symb
         owner = classes.owner(other)
         if owner is None or owner in family_classes:
             continue
-        if owner in family_ancestors or classes.ancestors([owner]) & family_classes:
+        above = classes.ancestors([owner])
+        if owner in family_ancestors or above & family_classes or classes.unknown_base({owner} | above):
             missed.append(other.selector)
     if missed:
         raise MutationBlocked(
             f"{row.name!r} is also defined by related class member(s) the index did not link into its"
-            f" override family ({', '.join(sorted(missed)[:5])}); renaming one would split the family",
+            f" override family ({', '.join(sorted(missed)[:5])}), or by classes whose base it cannot"
+            " resolve; renaming one would split the family",
             {"unlinked_members": sorted(missed)},
         )

@@ -22,6 +22,7 @@ from astmcp.resolve.python_scope import (
 )
 from astmcp.resolve.python_vocab import (
     CASTS,
+    COPIES,
     ITERATORS,
     LITERALS,
     MAPPINGS,
@@ -225,6 +226,8 @@ class Chains(Bindings):
                 return f"L:{base[2:]}" if base[2:] in NEW_CONTAINERS else None
             if base in CASTS and len(node.args) == 2:
                 return instance_chain(self.annotation_chain(scope, node.args[0]))
+            if base in COPIES and node.args and not isinstance(node.args[0], ast.Starred):
+                return self.chain(scope, node.args[0])  # `copy.deepcopy(x)`: what x is
             return f"{base}/{call_step(node)}{self.call_arguments(scope, base, node)}" if base else None
         if isinstance(node, ast.Subscript):
             items = self.chain(scope, node.value)

@@ -87,7 +87,20 @@ def _defines(module: str, name: str, member: str, depth: int) -> bool | None:
                 if (alias.asname or alias.name) == name:
                     source = _absolute(module, path, node)
                     return _defines(source, alias.name, member, depth + 1)
+    for source in _star_sources(tree, module, path):  # `collections.abc`: `from _collections_abc import *`
+        found = _defines(source, name, member, depth + 1)
+        if found is not None:
+            return found
     return None
+
+
+def _star_sources(tree: ast.Module, module: str, path: str) -> list[str]:
+    """The modules ``module`` star-imports (``from m import *``), in order."""
+    return [
+        _absolute(module, path, node)
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
+    ]
 
 
 def _body_defines(node: ast.ClassDef, member: str) -> bool:
@@ -181,7 +194,18 @@ def _collect_ancestors(qualified: str, found: set[str], depth: int) -> bool:
                     return _collect_ancestors(
                         f"{_absolute(module, path, node)}.{alias.name}", found, depth + 1
                     )
+    for source in _star_sources(tree, module, path):
+        if _declares(source, name):
+            found.discard(qualified)
+            return _collect_ancestors(f"{source}.{name}", found, depth + 1)
     return False
+
+
+def _declares(module: str, name: str) -> bool:
+    """Whether ``module``'s source defines a class ``name`` at its top level."""
+    path = _module_file(module)
+    tree = _parse(path) if path else None
+    return tree is not None and any(isinstance(n, ast.ClassDef) and n.name == name for n in tree.body)
 
 
 def _base_name(tree: ast.Module, module: str, path: str, base: ast.expr) -> str | None:

@@ -393,7 +393,7 @@ class Records(PytestFacts):
             return
         whole = IDENT.fullmatch(value) is not None
         dotted = not whole and DOTTED.fullmatch(value) is not None
-        if not whole and not dotted and "_" not in value and "." not in value:
+        if not whole and not dotted and not any(c in value for c in "_.(<"):
             return
         line = node.lineno
         text = self.line_text(line)
@@ -412,7 +412,7 @@ class Records(PytestFacts):
         segment = text[start:end]
         for match in IDENT.finditer(segment):
             word = match.group()
-            member = _member_at(segment, match.start())  # code in a string: `x.word`
+            member = _code_at(segment, match.start(), match.end())  # code in a string: `x.word`, `word(`
             if word == value if whole else (("_" in word.strip("_") and word in value) or member):
                 col = start + match.start() + 1
                 self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
@@ -437,7 +437,9 @@ class Records(PytestFacts):
         for match in IDENT.finditer(text):
             at = match.start()
             word = match.group()
-            if (at and text[at - 1] == "\\") or not ("_" in word.strip("_") or _member_at(text, at)):
+            if (at and text[at - 1] == "\\") or not (
+                "_" in word.strip("_") or _code_at(text, at, match.end())
+            ):
                 continue  # an escape (`\\n`), or a word prose has too
             newlines = text.count("\n", 0, at)
             line = first + newlines
@@ -463,13 +465,20 @@ class Records(PytestFacts):
             shift = (start if row == 1 else 0) + col
             for match in IDENT.finditer(tok.string):
                 at = match.start()
-                if _member_at(tok.string, at):
+                if _code_at(tok.string, at, match.end()):
                     word = match.group()
                     # a triple-quoted part spans lines: the word's own line and column
                     newlines = tok.string.count("\n", 0, at)
                     begin = at - tok.string.rfind("\n", 0, at) if newlines else shift + at + 1
                     line = first + row - 1 + newlines
                     self.rows.append((word, line, begin, begin + len(word), "string", None, scope.path))
+
+
+def _code_at(text: str, at: int, end: int) -> bool:
+    """Whether the word at ``at:end`` in a string's text reads as code or its printed form: a
+    member (``x.word``), a call (``word(``: ``"Regexp(regex=…)"`` is what a repr prints) or a
+    tag (``<word``: ``"<Regexp …>"``)."""
+    return _member_at(text, at) or text[end : end + 1] == "(" or (at >= 1 and text[at - 1] == "<")
 
 
 def _member_at(text: str, at: int) -> bool:

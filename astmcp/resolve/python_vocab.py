@@ -64,6 +64,13 @@ ALIASABLE = SEQUENCES | MAPPINGS | {"Union", "Optional"}
 CASTS = frozenset(
     {"I:0:typing:cast", "I:0:typing:/cast", "I:0:typing_extensions:cast", "I:0:typing_extensions:/cast"}
 )
+# outside functions giving an object of their first argument's type (a copy, a changed copy)
+COPIES = frozenset(
+    f"I:0:{module}:{sep}{name}"
+    for module, names in (("copy", ("copy", "deepcopy", "replace")), ("dataclasses", ("replace",)))
+    for name in names
+    for sep in ("", "/")
+)
 # builtins whose items are the items of their first argument
 SAME_ITEMS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
 # builtins making a new builtin container of an iterable's items
