@@ -314,7 +314,9 @@ class Expressions(Records):
                 inner.self_name = arg.arg
                 self.bind(inner, arg.arg, "", ("chain", inner.self_chain))
             elif arg.annotation is not None and arg is not args.vararg and arg is not args.kwarg:
-                self.bind(inner, arg.arg, "", ("ann", arg.annotation))
+                # read where Python evaluates it: the enclosing scope (a method's: its class body,
+                # so `finalize: _FinalizeInfo` names the nested class)
+                self.bind(inner, arg.arg, "", ("ann", arg.annotation), inner.parent)
             elif given and not inner.self_chain and arg in positional:
                 self.bind(inner, arg.arg, "", ("chain", f"{given}/@{n}"))
             elif inner.self_chain and inner.cls and n > 0 and arg in positional and overriding(node):

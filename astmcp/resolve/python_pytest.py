@@ -22,13 +22,16 @@ class PytestFacts(Chains):
             ),
             None,
         )
-        if fixture is not None and inner.parent is self.module:
+        outer_scope = inner.parent
+        if fixture is not None and outer_scope is not None and (outer_scope is self.module or inner.cls):
             name = node.name
             if isinstance(fixture, ast.Call):
                 for keyword in fixture.keywords:
                     if keyword.arg == "name" and isinstance(keyword.value, ast.Constant):
                         name = str(keyword.value.value)
-            self.fixtures.setdefault(name, (path, node, inner))
+            # a test class's own fixture serves its methods: `<class path>:<name>`
+            key = name if outer_scope is self.module else f"{inner.cls}:{name}"
+            self.fixtures.setdefault(key, (path, node, inner))
         if fixture is None and not (self.test_file and node.name.startswith("test")):
             return
         args = node.args
@@ -53,7 +56,8 @@ class PytestFacts(Chains):
                     # `@parametrize("x", [A(), A()])`: x is any of the values
                     inner.values[name] = [("expr", v, inner.parent or inner) for v in values]
                 continue
-            inner.values[name] = [("chain", f"F:{name}", inner)]
+            request = f"F:{inner.cls}:{name}" if inner.cls else f"F:{name}"
+            inner.values[name] = [("chain", request, inner)]
 
     def argnames(self, marks: list[ast.expr], scope: Scope) -> list[ast.Constant]:
         """The strings of ``@pytest.mark.parametrize`` marks that name the arguments of the tests

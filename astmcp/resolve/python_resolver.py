@@ -18,7 +18,7 @@ from astmcp.resolve.python_lookups import (
     is_either,
 )
 from astmcp.resolve.python_modules import path_key
-from astmcp.resolve.python_vocab import IDENT
+from astmcp.resolve.python_vocab import BUILTINS, IDENT, MODULE_NAMES
 
 # container methods that give no item (`xs.pop()`, `m.get(k)` may be a project object: unknown)
 # container methods whose call gives an item: "g" whatever the arguments, "g1" with one (no default)
@@ -303,13 +303,18 @@ class Resolver(ModuleLookups):
             return ("x", "") if outside else None
         if tag == "G":
             name = chain[2:]
+            outside_star = False
             for star in self.facts(path).get("star", ()):
                 mod = self.resolve(path, star)
                 if mod is not None and mod[0] in ("m", "d"):
                     found = self.member(mod, name, exported_only=True)
                     if found is not None and found[0] != "x":
                         return found
-            return ("x", name)
+                else:
+                    outside_star = True
+            # a builtin, or what an outside module's `import *` may bring; any other name nothing
+            # binds (a class-body name read from a method, one made by `exec`) is unknown
+            return ("x", name) if name in BUILTINS or name in MODULE_NAMES or outside_star else None
         return None
 
     def union(self, path: str, union: str, chains: list[str]) -> Entity:
@@ -350,7 +355,11 @@ class Resolver(ModuleLookups):
         """The value of the pytest fixture ``name`` for a test in ``path``: the module's own,
         else the nearest ``conftest.py`` up the folders'."""
         self.deps.add(path)
-        chain = self.facts(path).get("fixtures", {}).get(name)
+        own = self.facts(path).get("fixtures", {})
+        chain = own.get(name)
+        if chain is None and ":" in name:  # `Class:name`: the test class's own fixture, else the module's
+            name = name.rpartition(":")[2]
+            chain = own.get(name)
         if chain is not None:
             return self.resolve(path, chain)
         folder = posixpath.dirname(path)
