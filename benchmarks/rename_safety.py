@@ -2,7 +2,10 @@
 rope and jedi on the same symbols), each applied rename checked by an independent oracle, then
 the tree restored.
 
-- ``--corpus click``: click 8.5.1 (PyPI sdist), checked by click's own test suite.
+- ``--corpus click``: click 8.5.1 (PyPI sdist), checked by click's own test suite; likewise
+  ``jinja2`` 3.1.6, ``marshmallow`` 3.26.1 and ``itsdangerous`` 2.2.0, whose suites run in a venv of
+  their own under ``benchmarks/.cache/tools`` with their test requirements (marshmallow's test of
+  its installed distribution's metadata is left out: a source tree has none).
 - ``--corpus zod``: zod 4.6.7 ``src`` (npm), checked by ``tsc -p .`` from typescript 7.0.2: a rename
   is broken when it adds any diagnostic (multiset on code, file, message; positions ignored).
 - ``--corpus rxjs``: rxjs 7.8.2 ``src`` (npm) with its own tsconfig (made acceptable to typescript 7),
@@ -18,7 +21,8 @@ committed. Writes ``benchmarks/results/rename_safety_<corpus>.json`` and the REA
 corpora; ``--report`` only rewrites the section). ``--tools`` reruns some tools and keeps the others'
 results from the JSON when the sample is the same.
 
-    python benchmarks/rename_safety.py [--corpus click|zod|rxjs] [--tools astmcp,rope,jedi]
+    python benchmarks/rename_safety.py [--corpus click|jinja2|marshmallow|itsdangerous|zod|rxjs]
+                                       [--tools astmcp,rope,jedi]
                                        [--sample 50] [--seed 0] [--workdir DIR] [--report]
 """
 
@@ -48,7 +52,20 @@ from astmcp.tools import call_tool
 from astmcp.workspace import Workspaces
 
 RESULTS = Path(__file__).resolve().parent / "results"
-CORPORA = {"click": ("click", "8.5.1"), "zod": ("zod", "4.6.7"), "rxjs": ("rxjs", "7.8.2")}
+# Python corpora: name, version, test requirements beyond pytest (None: click's need none, its
+# tests run in this interpreter), test files left out
+PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...]]] = {
+    "click": ("click", "8.5.1", None, ()),
+    "jinja2": ("jinja2", "3.1.6", ("MarkupSafe==3.0.4", "trio==0.35.0"), ()),
+    "marshmallow": ("marshmallow", "3.26.1", ("simplejson==4.3.0",), ("tests/test_version_attributes.py",)),
+    "itsdangerous": ("itsdangerous", "2.2.0", ("freezegun==1.5.5",), ()),
+}
+CORPORA = {
+    **{key: (name, version) for key, (name, version, _, _) in PYTHON_CORPORA.items()},
+    "zod": ("zod", "4.6.7"),
+    "rxjs": ("rxjs", "7.8.2"),
+}
+PYTEST = "pytest==9.2.0"
 TYPESCRIPT = ("typescript", "7.0.2")
 ROPE = "rope==1.15.0"
 JEDI = "jedi==0.20.1"
@@ -130,8 +147,37 @@ def tool_python(name: str, requirement: str) -> Path:
 # -- corpora and oracles ---------------------------------------------------------------------------
 
 
-def pristine_click() -> Path:
-    return fetch_pypi_sdist(*CORPORA["click"])
+def pristine_python(corpus: str, workdir: Path) -> Path:
+    """The sdist's tree (click: as extracted; others: a copy without the tests left out)."""
+    name, version, _, left_out = PYTHON_CORPORA[corpus]
+    sdist = fetch_pypi_sdist(name, version)
+    if not left_out:
+        return sdist
+    pristine = workdir / "pristine"
+    if not (pristine / "src").is_dir():
+        shutil.rmtree(pristine, ignore_errors=True)
+        shutil.copytree(sdist, pristine)
+        for rel in left_out:
+            (pristine / rel).unlink(missing_ok=True)
+    return pristine
+
+
+def tests_python(corpus: str) -> str:
+    """The interpreter running a Python corpus's tests: this one for click, else a venv of its own
+    with pytest and the corpus's test requirements."""
+    _, _, requirements, _ = PYTHON_CORPORA[corpus]
+    if requirements is None:
+        return sys.executable
+    env = CACHE / "tools" / f"tests-{corpus}-venv"
+    python = env / "bin" / "python"
+    marker = env / "requirements.txt"
+    wanted = "\n".join((PYTEST, *requirements))
+    if not python.exists() or not marker.is_file() or marker.read_text(encoding="utf-8") != wanted:
+        shutil.rmtree(env, ignore_errors=True)
+        venv.create(env, with_pip=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", PYTEST, *requirements], check=True)
+        marker.write_text(wanted, encoding="utf-8")
+    return str(python)
 
 
 def pristine_zod(workdir: Path) -> Path:
@@ -194,9 +240,9 @@ def restore(root: Path, pristine: Path) -> list[str]:
     return sorted(changed)
 
 
-def run_tests(root: Path) -> tuple[bool, str]:
+def run_tests(root: Path, python: str = sys.executable) -> tuple[bool, str]:
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "tests", "-x", "-q", "-p", "no:cacheprovider"],
+        [python, "-m", "pytest", "tests", "-x", "-q", "-p", "no:cacheprovider"],
         cwd=root,
         env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
         capture_output=True,
@@ -235,10 +281,11 @@ def checked(oracle: Callable[[], tuple[bool, str]]) -> tuple[str, str]:
 
 def sample(workspaces: Workspaces, size: int, seed: int, corpus: str) -> list[dict[str, Any]]:
     conn = workspaces.get(None).db()
-    kinds = KINDS if corpus == "click" else TS_KINDS
+    python = corpus in PYTHON_CORPORA
+    kinds = KINDS if python else TS_KINDS
     where = (
-        "f.path LIKE 'src/click/%'"
-        if corpus == "click"
+        f"f.path LIKE 'src/{PYTHON_CORPORA[corpus][0]}/%'"
+        if python
         else "f.path NOT LIKE '%test%' AND f.path LIKE 'src/%'"
     )
     marks = ",".join("?" * len(kinds))
@@ -264,7 +311,7 @@ def renamed(name: str, corpus: str) -> str:
     """The new name: ``name_rn`` (Python) / ``nameRn`` (TS); a quoted member name that is no
     identifier (``"~validate"``) keeps its identifier characters (``validateRn``)."""
     base = re.sub(r"[^\w$]", "", name) or "member"
-    return f"{base}_rn" if corpus == "click" else f"{base}Rn"
+    return f"{base}_rn" if corpus in PYTHON_CORPORA else f"{base}Rn"
 
 
 def reason_class(kinds: Counter[str]) -> str:
@@ -366,9 +413,10 @@ def external_rename(
 
 
 def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Path) -> dict[str, Any]:
+    python = corpus in PYTHON_CORPORA
     pristine = (
-        pristine_click()
-        if corpus == "click"
+        pristine_python(corpus, workdir)
+        if python
         else pristine_zod(workdir)
         if corpus == "zod"
         else pristine_rxjs(workdir)
@@ -376,13 +424,14 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
     root = workdir / "work"
     shutil.rmtree(root, ignore_errors=True)
     shutil.copytree(pristine, root)
-    if corpus == "click":
-        ok, tail = run_tests(root)
+    if python:
+        interpreter = tests_python(corpus)
+        ok, tail = run_tests(root, interpreter)
         if not ok:
-            raise SystemExit(f"click's tests fail before any rename: {tail}")
+            raise SystemExit(f"{corpus}'s tests fail before any rename: {tail}")
 
         def oracle() -> tuple[bool, str]:
-            return run_tests(root)
+            return run_tests(root, interpreter)
     else:
         tsc = npm_tool(*TYPESCRIPT, "tsc")
         baseline = Counter(tsc_errors(root, tsc))
@@ -392,9 +441,7 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
             return not added, f"{len(added)} new tsc error(s)" + (f": {added[0][:160]}" if added else "")
 
     pythons = (
-        {t: tool_python(t, r) for t, r in (("rope", ROPE), ("jedi", JEDI)) if t in tools}
-        if corpus == "click"
-        else {}
+        {t: tool_python(t, r) for t, r in (("rope", ROPE), ("jedi", JEDI)) if t in tools} if python else {}
     )
     runners = {"rope": ROPE_RUNNER, "jedi": JEDI_RUNNER}
     workspaces = Workspaces(root.resolve())
@@ -445,8 +492,10 @@ def merge(fresh: dict[str, Any], path: Path) -> dict[str, Any]:
 def report() -> None:
     lines = [
         "`python benchmarks/rename_safety.py --corpus click`, `--corpus zod` and `--corpus rxjs` (50 seeded symbols each, seed 0,",
-        "no dunders). Each applied rename is checked by an oracle, then the tree is restored: click's own",
-        "test suite (2,400+ tests), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
+        "no dunders), and `--corpus jinja2|marshmallow|itsdangerous` (corpora added in the ninth round to",
+        "look for breaks on code not tuned against). Each applied rename is checked by an oracle, then the",
+        "tree is restored: the project's own test suite (click: 2,400+ tests; jinja2 909, marshmallow",
+        "1,237, itsdangerous 297), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
         "code/file/message) over zod's `src` with its published package.json and `customConditions:",
         "[\"@zod/source\"]` (zod's own set-up), so the tests' `zod/v4` self-imports type-check against the",
         "sources and are judged too (tsc only: a name left behind in generated code or a test title is not",
@@ -523,10 +572,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", action="store_true", help="only rewrite the README section")
     args = parser.parse_args(argv)
     if not args.report:
+        python = args.corpus in PYTHON_CORPORA
         default = "astmcp,rope,jedi" if args.corpus == "click" else "astmcp"
         tools = [t for t in (args.tools or default).split(",") if t]
         unknown = set(tools) - {"astmcp", "rope", "jedi"} or (
-            set(tools) - {"astmcp"} if args.corpus != "click" else set()
+            set(tools) - {"astmcp"} if not python else set()
         )
         if unknown:
             parser.error(f"unknown or unsupported tools for {args.corpus}: {sorted(unknown)}")

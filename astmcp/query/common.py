@@ -168,3 +168,10 @@ def read_indexed_lines(ws: Workspace, conn: sqlite3.Connection, path: str) -> li
     if row is None or hashlib.sha256(data).hexdigest() != row[0]:
         return None
     return data.decode("utf-8-sig", errors="replace").splitlines(keepends=True)
+
+
+def mangled(symbol: SymbolRow) -> bool:
+    """A Python class's private ``__name``: mangled to ``_Class__name``, so no other class's
+    member of that name is the same, and none overrides it."""
+    name = symbol.name
+    return symbol.file.endswith((".py", ".pyi")) and name.startswith("__") and not name.endswith("__")

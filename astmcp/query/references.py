@@ -26,6 +26,7 @@ from astmcp.query.common import (
     PageOut,
     SymbolRow,
     SymbolTarget,
+    mangled,
     page_fields,
     query_symbols,
     read_indexed_lines,
@@ -305,7 +306,7 @@ def override_family(
     symbol that is no class member is its own family.
     """
     memo = memo or FamilyMemo(conn)
-    if not symbol.parent_path or symbol.kind not in _MEMBER_KINDS:
+    if not symbol.parent_path or symbol.kind not in _MEMBER_KINDS or mangled(symbol):
         return memo.twins(symbol), []
     owner = query_symbols(
         conn,

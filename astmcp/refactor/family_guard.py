@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Iterable
 
 from astmcp.errors import MutationBlocked
-from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.common import SymbolRow, mangled, query_symbols
 from astmcp.resolve.python_external import is_module
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter")
@@ -191,7 +191,7 @@ class _Classes:
 
 def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[SymbolRow]) -> None:
     """MUTATION_BLOCKED when a same-named member of a related class is missing from ``family``."""
-    if row.kind not in _MEMBER_KINDS or not row.parent_path:
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or mangled(row):
         return
     family = list(family)
     members = {(m.file.removesuffix("i"), m.parent_path) for m in family}
