@@ -36,7 +36,7 @@ from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.string_reach import strings_cannot_reach
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
 from astmcp.resolve.python_external import class_ancestors, class_defines, computed_members
-from astmcp.resolve.python_namespace import TEMPLATE, TEMPLATE_NAME, template_reaches
+from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, template_reaches
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
 from astmcp.resolve.typescript import JS_GLOBAL, MISSING_NAMESPACE
 from astmcp.tools import tool
@@ -220,14 +220,16 @@ def collect_references(
             if confidence == "name" and not include_name_hits:
                 continue
             out[key] = Reference(path, line, col, end_col, kind, confidence, False)
-    if python and include_name_hits:
+    # TS/JS: a made name reaches members (`this[…]`), and classes by `x.constructor.name`; what
+    # else a module holds is read by name through its namespace object alone (string_reach)
+    if include_name_hits and not type_only and (python or symbol.kind in (*_MEMBER_KINDS, "class")):
         for path, line, col, end_col, target in conn.execute(
             "SELECT f.path, r.line, r.col, r.end_col, r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
-            " WHERE r.name = ? AND r.confidence = 'name' AND f.language = 'python'",
-            (TEMPLATE_NAME,),
+            " WHERE r.name = ? AND r.confidence = 'name' AND f.language IN (?, ?)",
+            (TEMPLATE_NAME, languages[0], languages[-1]),
         ):
-            # `getattr(self, f"visit_{type(node).__name__}")`: a member whose name fits, or a class
-            # whose name makes one (python_namespace.member_template)
+            # `getattr(self, f"visit_{type(node).__name__}")`, `this[`visit${kind}`]`: a member
+            # whose name fits, or a class whose name makes one (resolve/templates.py)
             if str(target).startswith(TEMPLATE) and template_reaches(
                 str(target), symbol.name, symbol.kind, lambda name: _named(conn, name)
             ):

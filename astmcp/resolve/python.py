@@ -29,8 +29,8 @@ from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_families import either_member, union_member
 from astmcp.resolve.python_lookups import OPAQUE_KEYWORD, Entity, Sym, is_either, name_dep
 from astmcp.resolve.python_modules import is_package, path_key
-from astmcp.resolve.python_namespace import TEMPLATE
 from astmcp.resolve.python_resolver import Resolver
+from astmcp.resolve.templates import TEMPLATE
 
 # stored before a chain whose receiver resolved to nothing known: such a `name` hit is as
 # untyped as one without a chain (the unique-member rule may make it `likely`)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import ast
 from abc import abstractmethod
 
-from astmcp.resolve.python_namespace import TEMPLATE, TEMPLATE_NAME, member_template, namespace_key
+from astmcp.resolve.python_namespace import member_template, namespace_key
 from astmcp.resolve.python_records import Records
 from astmcp.resolve.python_scope import Pending, Scope, all_args, func_name, narrow_key
 from astmcp.resolve.python_vocab import ALIASABLE, CASTS, MAX_STRING, NESTED, STR_ATTR_FUNCS, TYPE_VARS
+from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME
 
 
 class Expressions(Records):

@@ -12,10 +12,10 @@ member whose name fits, in any file: ``member_template`` stores it for the query
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Callable
 
 from astmcp.resolve.python_keys import KEY_METHODS
+from astmcp.resolve.templates import template_target
 
 # what `sys.modules` is to the fact pass's chains (`import sys` / `from sys import modules`)
 SYS_MODULES = frozenset({"I:0:sys:/modules", "I:0:sys:modules"})
@@ -100,16 +100,6 @@ def reachable(names: list[str], prefix: str, suffix: str) -> list[str]:
     return [n for n in names if len(n) >= least and n.startswith(prefix) and n.endswith(suffix)]
 
 
-# A member name computed from literal parts, ``getattr(self, f"visit_{type(node).__name__}")``:
-# stored as a name hit ``*`` whose target is ``T:`` + mode + prefix + ``*`` + suffix, where the
-# mode ``c`` says the computed part is a class's name (renaming a class ``Block`` leaves
-# ``visit_Block`` unreached) and ``m`` any text; query.references matches it against the name.
-TEMPLATE = "T:"
-TEMPLATE_NAME = "*"
-_NAME_PART = re.compile(r"\w*")
-_LEAST_LITERAL = 3  # `_` or `on` alone could be most of a project's names: too vague to block on
-
-
 def member_template(key: ast.expr) -> str | None:
     """The stored target of a computed member name (``f"visit_{name}"``, ``"do_" + cmd``,
     ``"visit_%s" % cls.__name__``), or None: a literal, no literal parts, or too short ones."""
@@ -134,29 +124,17 @@ def member_template(key: ast.expr) -> str | None:
     prefix = _literal(parts[0])
     suffix = _literal(parts[-1]) if len(parts) > 1 else ""
     middle = [p for p in parts if not isinstance(p, ast.Constant)]
-    if len(middle) != 1 or len(prefix) + len(suffix) < _LEAST_LITERAL:
-        return None
-    if not (_NAME_PART.fullmatch(prefix) and _NAME_PART.fullmatch(suffix)):
+    if len(middle) != 1:
         return None
     value = middle[0].value if isinstance(middle[0], ast.FormattedValue) else middle[0]
     named = isinstance(value, ast.Attribute) and value.attr in ("__name__", "__qualname__")
-    return f"{TEMPLATE}{'c' if named else 'm'}{prefix}*{suffix}"
+    return template_target(prefix, suffix, named)
 
 
 def _added(node: ast.expr) -> list[ast.expr]:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return _added(node.left) + _added(node.right)
     return [node]
-
-
-def template_reaches(target: str, name: str, kind: str, names: Callable[[str], bool]) -> bool:
-    """Whether the computed member name stored as ``target`` may reach a symbol ``name`` of
-    ``kind``: a member or function whose name fits the literal parts; a class whose name, in
-    them, is the name of something (``names(n)``: some project symbol is called n)."""
-    mode, prefix, _, suffix = target[len(TEMPLATE)], *target[len(TEMPLATE) + 1 :].partition("*")
-    if kind == "class":
-        return mode == "c" and names(f"{prefix}{name}{suffix}")
-    return len(name) > len(prefix) + len(suffix) and name.startswith(prefix) and name.endswith(suffix)
 
 
 def self_templates(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:

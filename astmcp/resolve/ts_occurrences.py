@@ -6,6 +6,7 @@ import re
 
 from tree_sitter import Node, Point
 
+from astmcp.resolve.templates import TEMPLATE_NAME, template_target
 from astmcp.resolve.ts_descriptors import Descriptors
 from astmcp.resolve.ts_fact_state import MEMBER_NAMES, UNTYPED_KEY, is_ident, named_nodes
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope
@@ -224,7 +225,33 @@ class Occurrences(Descriptors):
         elif index.type == "string":
             self.string_hit(index)
         else:
+            if index.type == "template_string":
+                self.computed_member(index)
             self.visit(index, scope)
+
+    def computed_member(self, index: Node) -> None:
+        """``this[`visit${node.kind}`]``: a member reached by a name made at run time, stored as one
+        name hit for every symbol whose name fits (python_namespace.member_template's format; the
+        mode ``c`` when the made part is a class's name, ``x.constructor.name``)."""
+        parts = index.named_children
+        fields = [p for p in parts if p.type == "template_substitution"]
+        if len(fields) != 1 or not parts:
+            return
+        prefix = self.text(parts[0]) if parts[0].type == "string_fragment" else ""
+        suffix = self.text(parts[-1]) if len(parts) > 1 and parts[-1].type == "string_fragment" else ""
+        made = fields[0].named_children[0] if fields[0].named_children else None
+        named = (
+            made is not None
+            and made.type == "member_expression"
+            and self.text(made).endswith(".constructor.name")
+        )
+        target = template_target(prefix, suffix, named)
+        if target is None:
+            return
+        at = parts[0] if prefix else index
+        self.pending.append(
+            (TEMPLATE_NAME, at.start_point, at.end_point, "string", ("k", target), self.owner, False)
+        )
 
     def string_literal(self, node: Node, scope: Scope) -> None:
         """SPEC names in strings: a string that is one identifier is a name hit of it; in a longer

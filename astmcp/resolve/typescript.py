@@ -31,6 +31,7 @@ from typing import Any
 from astmcp.index.indexer import Changes
 from astmcp.resolve.link_rows import cached_facts, drop_indexes, remap_symbol_ids
 from astmcp.resolve.python import UNKNOWN_RECEIVER
+from astmcp.resolve.templates import TEMPLATE
 from astmcp.resolve.tracking import Tracking
 from astmcp.resolve.ts_descriptors import INDEXED
 from astmcp.resolve.ts_fact_state import is_ident
@@ -757,8 +758,8 @@ class TsLinker:
             symbol_id: int | None = None
             if target is not None and target.startswith((MISSING_NAMESPACE, UNKNOWN_RECEIVER)):  # judge anew
                 target = target[1 if target[0] == UNKNOWN_RECEIVER else len(MISSING_NAMESPACE) :]
-            if target is None or target == UNTYPED_KEY:
-                confidence = "name"
+            if target is None or target == UNTYPED_KEY or target.startswith(TEMPLATE):
+                confidence = "name"  # a string, an untyped key, a member name made at run time
             else:
                 entity = seen.get(target, _UNSEEN)
                 if entity is _UNSEEN:

@@ -1,0 +1,38 @@
+"""Member names made at run time from literal parts, in any language.
+
+``getattr(self, f"visit_{type(node).__name__}")`` (Python) and ``this[`visit${node.kind}`]``
+(TS/JS) reach every member whose name fits the literal parts. Each is stored as one name hit named
+``*`` whose target is ``*T:`` + mode + prefix + ``*`` + suffix; the mode ``c`` says the made part is
+a class's name (renaming a class ``Block`` leaves ``visit_Block`` unreached), ``m`` any text.
+query.references matches the stored targets against the name of the symbol asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+TEMPLATE = "*T:"  # no chain of either language starts so
+TEMPLATE_NAME = "*"
+LEAST_LITERAL = 3  # `_` or `on` alone could be most of a project's names: too vague to block on
+_NAME_PART = re.compile(r"[\w$]*")
+
+
+def template_target(prefix: str, suffix: str, class_name: bool) -> str | None:
+    """The stored target of a name made as ``prefix + <something> + suffix``; None when the
+    literal parts are too short or could not be part of a name."""
+    if len(prefix) + len(suffix) < LEAST_LITERAL:
+        return None
+    if not (_NAME_PART.fullmatch(prefix) and _NAME_PART.fullmatch(suffix)):
+        return None
+    return f"{TEMPLATE}{'c' if class_name else 'm'}{prefix}*{suffix}"
+
+
+def template_reaches(target: str, name: str, kind: str, names: Callable[[str], bool]) -> bool:
+    """Whether the made name stored as ``target`` may reach a symbol ``name`` of ``kind``: a
+    member or function whose name fits the literal parts; a class whose name, in them, is the name
+    of something (``names(n)``: some project symbol is called n)."""
+    mode, prefix, _, suffix = target[len(TEMPLATE)], *target[len(TEMPLATE) + 1 :].partition("*")
+    if kind == "class":
+        return mode == "c" and names(f"{prefix}{name}{suffix}")
+    return len(name) > len(prefix) + len(suffix) and name.startswith(prefix) and name.endswith(suffix)
