@@ -48,7 +48,7 @@ from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
 from astmcp.resolve.python_records import AttributeString, type_guards
 from astmcp.resolve.python_scope import generic_origin, instance_chain, is_none, returned_values
 from astmcp.resolve.python_stmts import Statements
-from astmcp.resolve.python_vocab import BUILTINS
+from astmcp.resolve.python_vocab import BUILTINS, COPIES
 
 NAME = "python_refs"
 
@@ -79,8 +79,17 @@ class _Analyzer(Statements):
                 if p.kind == "string":  # a key of a `**kwargs` mapping passed to the call
                     target = f"{callee}/~{p.name}" if callee else None
                     rows.append((p.name, p.line, p.col, p.end, p.kind, target, p.scope.path))
-                elif callee:
-                    rows.append((p.name, p.line, p.col, p.end, p.kind, f"{callee}/={p.name}", p.scope.path))
+                else:
+                    if callee:
+                        rows.append(
+                            (p.name, p.line, p.col, p.end, p.kind, f"{callee}/={p.name}", p.scope.path)
+                        )
+                    changed = _replaced(node, callee)
+                    if changed is not None:
+                        # `info._replace(src=…)`, `dataclasses.replace(p, x=…)`: a field of the object
+                        base = self.chain(p.scope, changed)
+                        target = f"{base}/{p.name}" if base else None
+                        rows.append((p.name, p.line, p.col, p.end, "write", target, p.scope.path))
             elif isinstance(node, AttributeString):
                 self.attribute_string_row(p)
             else:
@@ -224,3 +233,14 @@ def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:
     )
     analyzer.body(tree.body, analyzer.module, True)
     return analyzer.finish()
+
+
+def _replaced(call: ast.Call, callee: str | None) -> ast.expr | None:
+    """The object whose fields a call's keywords name: ``x`` of ``x._replace(…)`` (a named tuple's
+    changed copy) and of ``dataclasses.replace(x, …)`` / ``copy.replace(x, …)``."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "_replace":
+        return func.value
+    if callee in COPIES and call.args and not isinstance(call.args[0], ast.Starred):
+        return call.args[0]
+    return None
