@@ -476,9 +476,14 @@ class Records(PytestFacts):
 
 def _code_at(text: str, at: int, end: int) -> bool:
     """Whether the word at ``at:end`` in a string's text reads as code or its printed form: a
-    member (``x.word``), a call (``word(``: ``"Regexp(regex=…)"`` is what a repr prints) or a
-    tag (``<word``: ``"<Regexp …>"``)."""
-    return _member_at(text, at) or text[end : end + 1] == "(" or (at >= 1 and text[at - 1] == "<")
+    member (``x.word``), a call (``word(``: ``"Regexp(regex=…)"`` is what a repr prints; not one
+    letter, as a regex's ``T(?P<time>…)`` has) or a class's tag (``"<Regexp …>"``: a capital, not
+    HTML's ``<style>``)."""
+    if _member_at(text, at):
+        return True
+    if text[end : end + 1] == "(" and end - at > 1:
+        return True
+    return at >= 1 and text[at - 1] == "<" and text[at].isupper()
 
 
 def _member_at(text: str, at: int) -> bool:
