@@ -121,11 +121,13 @@ class _Classes:
             # `class Other(serializer.signer)` linked to the attribute `Serializer.signer`: a value
             # holding some class, not a class
             unknown = False
-            for target, key, name, kind in self.conn.execute(
+            edges = self.conn.execute(
                 "SELECT e.dst_symbol_id, e.dst_key, d.name, d.kind FROM edges e"
                 " LEFT JOIN symbols d ON d.id = e.dst_symbol_id WHERE e.src_symbol_id = ? AND e.kind = 'inherits'",
                 (class_id,),
-            ):
+            ).fetchall()
+            written = self.written_bases(class_id)
+            for target, key, name, kind in edges:
                 if target is not None:
                     found.add(target)
                     linked.add(name)
@@ -134,11 +136,14 @@ class _Classes:
                     linked.add(re.split(r"[.:/#]", key)[-1])
                 elif key:
                     outside.add(re.split(r"[.:/#]", key)[-1])
-            for name in self.written_bases(class_id):
+            # a base is unknown when fewer were linked than written (`class S(DBStore)`, imported
+            # `as DBStore`, is linked under its own name) and its name is no project class
+            short = len({(t, k) for t, k, _, _ in edges}) < len(written)
+            for name in written:
                 if name not in linked:
                     named = self.named(name)
                     found.update(named)
-                    unknown = unknown or (not named and name not in outside)
+                    unknown = unknown or (short and not named and name not in outside)
             self._parents[class_id] = found
             # `class Other(serializer.signer)`: a base nothing resolves may be any class of the project
             self._unknown[class_id] = unknown and self.python(class_id)
@@ -189,10 +194,12 @@ class _Classes:
         return seen
 
 
-def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[SymbolRow]) -> None:
-    """MUTATION_BLOCKED when a same-named member of a related class is missing from ``family``."""
+def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[SymbolRow]) -> list[SymbolRow]:
+    """MUTATION_BLOCKED when a same-named member of a related class is missing from ``family``;
+    the same-named members of classes whose base may be any class (unresolved, or a value holding
+    a class), which may or may not override it: their uses are uncertain references."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or mangled(row):
-        return
+        return []
     family = list(family)
     members = {(m.file.removesuffix("i"), m.parent_path) for m in family}
     classes = _Classes(conn)
@@ -201,6 +208,7 @@ def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[Symb
     candidates = query_symbols(conn, f"s.name = ? AND s.kind IN ({marks})", (row.name, *_MEMBER_KINDS))
     family_ancestors = classes.ancestors(family_classes)
     missed: list[str] = []
+    maybe: list[SymbolRow] = []
     for other in candidates:
         if not other.parent_path or (other.file.removesuffix("i"), other.parent_path) in members:
             continue
@@ -208,12 +216,14 @@ def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[Symb
         if owner is None or owner in family_classes:
             continue
         above = classes.ancestors([owner])
-        if owner in family_ancestors or above & family_classes or classes.unknown_base({owner} | above):
+        if owner in family_ancestors or above & family_classes:
             missed.append(other.selector)
+        elif classes.unknown_base({owner} | above):
+            maybe.append(other)
     if missed:
         raise MutationBlocked(
             f"{row.name!r} is also defined by related class member(s) the index did not link into its"
-            f" override family ({', '.join(sorted(missed)[:5])}), or by classes whose base it cannot"
-            " resolve; renaming one would split the family",
+            f" override family ({', '.join(sorted(missed)[:5])}); renaming one would split the family",
             {"unlinked_members": sorted(missed)},
         )
+    return maybe

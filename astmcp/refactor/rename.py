@@ -131,9 +131,14 @@ def prepare_rename(
     reason = None
     if unsure and uncertain == "block":
         strings = sum(1 for h in unsure if h.kind == "string")
+        overrides = sum(1 for h in unsure if h.kind == "override")
         parts = [f"{strings} in string(s)"] if strings else []
-        if len(unsure) > strings:
-            parts.append(f"{len(unsure) - strings} on a receiver of unknown type")
+        if len(unsure) > strings + overrides:
+            parts.append(f"{len(unsure) - strings - overrides} on a receiver of unknown type")
+        if overrides:
+            parts.append(
+                f"{overrides} same-named member(s) of classes whose base is unknown, which may override it"
+            )
         reason = (
             f"{len(unsure)} uncertain reference(s) ({', '.join(parts)}); review uncertain_references,"
             " then prepare again with uncertain: include or skip"

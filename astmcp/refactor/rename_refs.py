@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import re
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from astmcp.errors import AstmcpError, InternalError, MutationBlocked
@@ -96,7 +96,13 @@ def family_and_references(
         for s in query_symbols(conn, "s.name = ?", (row.name,))
         if s.id not in known and (s.file, s.name_line, s.name_col) in best
     ]
-    check_family(conn, row, family)
+    for member in check_family(conn, row, family):
+        # `class Other(serializer.signer)`: Other.old may override it or not; it and its uses are
+        # uncertain (kind `override` when declared), renamed only with `uncertain: include`
+        for ref in engine.collect_references(ws, conn, member, include_name_hits=False, memo=memo):
+            hit = Hit.of(ref)
+            kind = "override" if hit.is_declaration else hit.kind
+            best.setdefault((hit.file, hit.line, hit.column), replace(hit, kind=kind, confidence="name"))
     if language_of(row.file) != PYTHON:
         check_union_partners(conn, row, family, best)
     if language_of(row.file) != PYTHON and not is_local(ws, conn, row):
