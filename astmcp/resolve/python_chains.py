@@ -27,6 +27,7 @@ from astmcp.resolve.python_vocab import (
     LITERALS,
     MAPPINGS,
     NEW_CONTAINERS,
+    PARTIALS,
     PASS_THROUGH,
     SEQUENCES,
     SPECIAL_FORMS,
@@ -226,8 +227,9 @@ class Chains(Bindings):
                 return f"L:{base[2:]}" if base[2:] in NEW_CONTAINERS else None
             if base in CASTS and len(node.args) == 2:
                 return instance_chain(self.annotation_chain(scope, node.args[0]))
-            if base in COPIES and node.args and not isinstance(node.args[0], ast.Starred):
-                return self.chain(scope, node.args[0])  # `copy.deepcopy(x)`: what x is
+            if base in (COPIES | PARTIALS) and node.args and not isinstance(node.args[0], ast.Starred):
+                # `copy.deepcopy(x)`: what x is; `partial(Signer, key=k)`: called, a Signer is made
+                return self.chain(scope, node.args[0])
             return f"{base}/{call_step(node)}{self.call_arguments(scope, base, node)}" if base else None
         if isinstance(node, ast.Subscript):
             items = self.chain(scope, node.value)

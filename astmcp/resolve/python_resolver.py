@@ -357,8 +357,12 @@ class Resolver(ModuleLookups):
         self.deps.add(path)
         own = self.facts(path).get("fixtures", {})
         chain = own.get(name)
-        if chain is None and ":" in name:  # `Class:name`: the test class's own fixture, else the module's
-            name = name.rpartition(":")[2]
+        if chain is None and ":" in name:
+            # `Class:name`: the test class's own fixture, else one of its (project) bases', else the module's
+            cls, _, name = name.rpartition(":")
+            found = self._class_fixture(path, cls, name, 0)
+            if found is not None:
+                return self.resolve(*found)
             chain = own.get(name)
         if chain is not None:
             return self.resolve(path, chain)
@@ -378,6 +382,23 @@ class Resolver(ModuleLookups):
                 break
             folder = posixpath.dirname(folder)
         return ("x", f"pytest.{name}") if name in _PYTEST_FIXTURES else None
+
+    def _class_fixture(self, path: str, cls: str, name: str, depth: int) -> tuple[str, str] | None:
+        """(path, chain) of the fixture ``name`` the test class ``cls`` of ``path`` defines or inherits."""
+        chain = self.facts(path).get("fixtures", {}).get(f"{cls}:{name}")
+        if chain is not None:
+            return path, chain
+        if depth > 8:
+            return None
+        for base in self.facts(path).get("bases", {}).get(cls, ()):
+            found = self.deref_class(self.resolve(path, base) if base else None)
+            if found is not None and found[0] == "s":
+                sym = self.syms[found[1]]
+                self.deps.add(sym.path)
+                inherited = self._class_fixture(sym.path, sym.symbol_path, name, depth + 1)
+                if inherited is not None:
+                    return inherited
+        return None
 
     def step(self, entity: Entity, step: str) -> Entity:
         if is_either(entity):  # a value that is one of several: the step from each

@@ -76,6 +76,8 @@ COPIES = frozenset(
     for name in names
     for sep in ("", "/")
 )
+# `functools.partial(f, …)`: called, it is f called
+PARTIALS = frozenset({"I:0:functools:partial", "I:0:functools:/partial"})
 # builtins whose items are the items of their first argument
 SAME_ITEMS = frozenset({"sorted", "reversed", "list", "tuple", "set", "frozenset", "iter"})
 # builtins making a new builtin container of an iterable's items
