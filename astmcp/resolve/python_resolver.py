@@ -44,6 +44,8 @@ _NO_ITEM_METHODS = frozenset(
     }
 )
 # pytest's own fixtures: outside the project unless a conftest.py or the module defines the name
+# what pytest's `request` gives that the tests made: a fixture's `params` value, another fixture
+_REQUEST_VALUES = frozenset({"param", "getfixturevalue"})
 _PYTEST_FIXTURES = frozenset(
     {
         "request",
@@ -356,14 +358,16 @@ class Resolver(ModuleLookups):
         else the nearest ``conftest.py`` up the folders'."""
         self.deps.add(path)
         own = self.facts(path).get("fixtures", {})
-        chain = own.get(name)
-        if chain is None and ":" in name:
+        chain = None
+        if ":" in name:
             # `Class:name`: the test class's own fixture, else one of its (project) bases', else the module's
             cls, _, name = name.rpartition(":")
             found = self._class_fixture(path, cls, name, 0)
             if found is not None:
-                return self.resolve(*found)
-            chain = own.get(name)
+                # one made from other fixtures (`signer_factory()`) is what a subclass's overrides
+                # of those make when the subclass runs the inherited tests: unknown
+                return None if "F:" in found[1] else self.resolve(*found)
+        chain = own.get(name)
         if chain is not None:
             return self.resolve(path, chain)
         folder = posixpath.dirname(path)
@@ -425,6 +429,8 @@ class Resolver(ModuleLookups):
                 # itself (`qs.filter()`) or an item of it (`class Stack(list[T])`), an attribute it
                 # inherits may hold project objects (`node.parent` of a tree mixin): unknown
                 return None
+            if entity[1] == "pytest.request" and step in _REQUEST_VALUES:
+                return None  # a parametrized fixture's `request.param`: one of the project's values
             return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
         entity = self.deref(entity)
         if entity is None:
