@@ -6,6 +6,9 @@ variable's type annotation, for the members of its object literal).
 The reference engine links bases through resolved edges; a base it could not link (a
 subscripted generic, a dynamic base) would otherwise let a rename split an override
 family silently. Matching such a base by name may over-refuse; it never lets a break through.
+A Python class whose base is a value holding some class (`class Other(serializer.signer)`) or
+resolves to nothing may derive from any class: its same-named members are returned to be made
+uncertain references of the rename (blocked by default), not refused.
 """
 
 from __future__ import annotations
@@ -145,7 +148,6 @@ class _Classes:
                     found.update(named)
                     unknown = unknown or (short and not named and name not in outside)
             self._parents[class_id] = found
-            # `class Other(serializer.signer)`: a base nothing resolves may be any class of the project
             self._unknown[class_id] = unknown and self.python(class_id)
         return self._parents[class_id]
 
