@@ -351,14 +351,7 @@ class Expressions(Records):
             scope.kind == "module",
         )
         if found is not None:
-            line = node.lineno
-            col = self.col(line, node.col_offset)
-            end = (
-                self.col(line, node.end_col_offset or 0)
-                if node.end_lineno == line
-                else len(self.line_text(line)) + 1
-            )
-            self.dynamic.append((line, col, end, *found, scope.path))
+            self.dynamic.append((*self.first_line_span(node), *found, scope.path))
 
     def computed_member(self, node: ast.Call, scope: Scope) -> None:
         """``getattr(self, f"visit_{type(n).__name__}")`` (also ``hasattr``/``setattr``/``delattr``,
@@ -380,19 +373,23 @@ class Expressions(Records):
                 made = sources[0][1]
         target = member_template(made)
         if target is not None:
-            key = args[1]
-            line = key.lineno
-            col = self.col(line, key.col_offset)
-            end = (
-                self.col(line, key.end_col_offset or 0)
-                if key.end_lineno == line
-                else len(self.line_text(line)) + 1
-            )
+            line, col, end = self.first_line_span(args[1])
             prefix = target[len(TEMPLATE) + 1 :].partition("*")[0]
             at = self.line_text(line).find(prefix, col - 1, end - 1) if prefix else -1
             if at >= 0:  # the hit is the literal prefix (`visit_` of `f"visit_{name}"`)
                 col, end = at + 1, at + 1 + len(prefix)
             self.rows.append((TEMPLATE_NAME, line, col, end, "string", target, scope.path))
+
+    def first_line_span(self, node: ast.expr) -> tuple[int, int, int]:
+        """(line, column, end column) of ``node`` on its first line (to the line's end when it
+        goes on), 1-based code-point columns."""
+        line = node.lineno
+        end = (
+            self.col(line, node.end_col_offset or 0)
+            if node.end_lineno == line
+            else len(self.line_text(line)) + 1
+        )
+        return line, self.col(line, node.col_offset), end
 
     def string_annotation(self, node: ast.Constant, scope: Scope) -> bool:
         """Names inside a quoted annotation (``"Conn"``) as type occurrences."""

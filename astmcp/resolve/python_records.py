@@ -423,11 +423,7 @@ class Records(PytestFacts):
         """The words of an f-string's literal text, by the rules of ``string`` for a string that is
         no identifier (SPEC §3: f-strings too): ``f"{ref} = context.eval_ctx.save()"`` is code
         reading ``save``. Replacement fields are code of their own, walked as expressions."""
-        first, last = node.lineno, node.end_lineno or node.lineno
-        start = self.col(first, node.col_offset) - 1
-        lines = [self.line_text(n) for n in range(first, last + 1)]
-        lines[-1] = lines[-1][: self.col(last, node.end_col_offset or 0) - 1]
-        lines[0] = lines[0][start:]
+        first, start, lines = self.source_lines(node)
         source = "\n".join(lines)
         if len(source) > MAX_STRING:
             return
@@ -446,14 +442,19 @@ class Records(PytestFacts):
             col = at - text.rfind("\n", 0, at) if newlines else start + at + 1
             self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
 
-    def string_lines(self, node: ast.Constant, scope: Scope) -> None:
-        """A string over several lines (``"import m\\n" "m.C().convert()\\n"``): the members its
-        code would access (``x.word``) are name hits; comments between its parts are not read."""
+    def source_lines(self, node: ast.expr) -> tuple[int, int, list[str]]:
+        """(first line, 0-based start column on it, the source lines) of ``node``, cut to its span."""
         first, last = node.lineno, node.end_lineno or node.lineno
         start = self.col(first, node.col_offset) - 1
         lines = [self.line_text(n) for n in range(first, last + 1)]
         lines[-1] = lines[-1][: self.col(last, node.end_col_offset or 0) - 1]
         lines[0] = lines[0][start:]
+        return first, start, lines
+
+    def string_lines(self, node: ast.Constant, scope: Scope) -> None:
+        """A string over several lines (``"import m\\n" "m.C().convert()\\n"``): the members its
+        code would access (``x.word``) are name hits; comments between its parts are not read."""
+        first, start, lines = self.source_lines(node)
         try:
             tokens = list(tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline))
         except (tokenize.TokenError, SyntaxError):

@@ -231,8 +231,8 @@ class Occurrences(Descriptors):
 
     def computed_member(self, index: Node) -> None:
         """``this[`visit${node.kind}`]``: a member reached by a name made at run time, stored as one
-        name hit for every symbol whose name fits (python_namespace.member_template's format; the
-        mode ``c`` when the made part is a class's name, ``x.constructor.name``)."""
+        name hit for every symbol whose name fits (resolve/templates.py; the mode ``c`` when the
+        made part is a class's name, ``x.constructor.name``)."""
         parts = index.named_children
         fields = [p for p in parts if p.type == "template_substitution"]
         if len(fields) != 1 or not parts:
