@@ -12,6 +12,7 @@ import builtins
 import functools
 import os
 import sys
+from dataclasses import dataclass
 
 from astmcp.resolve.python_namespace import self_templates
 
@@ -29,13 +30,42 @@ def _module_file(module: str) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=256)
-def _parse(path: str) -> ast.Module | None:
+@dataclass(frozen=True)
+class _Class:
+    """What the lookups need of an outside class: its base expressions, every name its body
+    defines (see ``_body_defines``) and the computed member names its methods read."""
+
+    bases: tuple[ast.expr, ...]
+    defines: frozenset[str]
+    templates: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Module:
+    """An outside module's top level, summarised once: its classes and its imports (a parsed
+    tree of every module a project's classes derive from would hold ~100 MB on django)."""
+
+    classes: dict[str, _Class]
+    imports: tuple[ast.Import | ast.ImportFrom, ...]
+
+
+@functools.lru_cache(maxsize=512)
+def _parse(path: str) -> _Module | None:
     try:
         with open(path, encoding="utf-8") as handle:
-            return ast.parse(handle.read())
+            tree = ast.parse(handle.read())
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
         return None
+    classes: dict[str, _Class] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name not in classes:
+            templates: set[str] = set()
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                    templates |= self_templates(item)
+            classes[node.name] = _Class(tuple(node.bases), _body_defines(node), frozenset(templates))
+    imports = tuple(n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom))
+    return _Module(classes, imports)
 
 
 def is_module(qualified: str) -> bool:
@@ -67,58 +97,76 @@ def _defines(module: str, name: str, member: str, depth: int) -> bool | None:
     if depth > _MAX_DEPTH:
         return None
     path = _module_file(module)
-    tree = _parse(path) if path else None
-    if tree is None or path is None:
+    summary = _parse(path) if path else None
+    if summary is None or path is None:
         return None
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == name:
-            if _body_defines(node, member):
+    cls = summary.classes.get(name)
+    if cls is not None:
+        if member in cls.defines:
+            return True
+        unknown = False
+        for base in cls.bases:
+            found = _base_defines(summary, module, path, base, member, depth + 1)
+            if found:
                 return True
-            unknown = False
-            for base in node.bases:
-                found = _base_defines(tree, module, path, base, member, depth + 1)
-                if found:
-                    return True
-                unknown = unknown or found is None
-            return None if unknown else False
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                if (alias.asname or alias.name) == name:
-                    source = _absolute(module, path, node)
-                    return _defines(source, alias.name, member, depth + 1)
-    for source in _star_sources(tree, module, path):  # `collections.abc`: `from _collections_abc import *`
+            unknown = unknown or found is None
+        return None if unknown else False
+    imported = _imported_from(summary, module, path, name)
+    if imported is not None:
+        return _defines(*imported, member, depth + 1)
+    for source in _star_sources(summary, module, path):  # `collections.abc`: `from _collections_abc import *`
         found = _defines(source, name, member, depth + 1)
         if found is not None:
             return found
     return None
 
 
-def _star_sources(tree: ast.Module, module: str, path: str) -> list[str]:
+def _imported_from(summary: _Module, module: str, path: str, name: str) -> tuple[str, str] | None:
+    """(module, name) a ``from m import name [as alias]`` of ``module`` binds ``name`` to."""
+    for node in summary.imports:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    return _absolute(module, path, node), alias.name
+    return None
+
+
+def _imported_module(summary: _Module, name: str) -> str | None:
+    """The module an ``import m [as name]`` of the module binds ``name`` to."""
+    for node in summary.imports:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    return alias.name
+    return None
+
+
+def _star_sources(summary: _Module, module: str, path: str) -> list[str]:
     """The modules ``module`` star-imports (``from m import *``), in order."""
     return [
         _absolute(module, path, node)
-        for node in tree.body
+        for node in summary.imports
         if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
     ]
 
 
-def _body_defines(node: ast.ClassDef, member: str) -> bool:
-    """A method, nested class, class attribute or ``self.member = …`` of the class body."""
+def _body_defines(node: ast.ClassDef) -> frozenset[str]:
+    """What the class body defines: methods, nested classes, class attributes and ``self.x = …``
+    (names bound anywhere in it, the class's own name included)."""
+    found: set[str] = set()
     for stmt in ast.walk(node):
-        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and stmt.name == member:
-            return True
-        if isinstance(stmt, ast.Name) and isinstance(stmt.ctx, ast.Store) and stmt.id == member:
-            return True
-        if (
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.add(stmt.name)
+        elif isinstance(stmt, ast.Name) and isinstance(stmt.ctx, ast.Store):
+            found.add(stmt.id)
+        elif (
             isinstance(stmt, ast.Attribute)
             and isinstance(stmt.ctx, ast.Store)
-            and stmt.attr == member
             and isinstance(stmt.value, ast.Name)
             and stmt.value.id == "self"
         ):
-            return True
-    return False
+            found.add(stmt.attr)
+    return frozenset(found)
 
 
 def _absolute(module: str, path: str, node: ast.ImportFrom) -> str:
@@ -131,28 +179,24 @@ def _absolute(module: str, path: str, node: ast.ImportFrom) -> str:
 
 
 def _base_defines(
-    tree: ast.Module, module: str, path: str, base: ast.expr, member: str, depth: int
+    summary: _Module, module: str, path: str, base: ast.expr, member: str, depth: int
 ) -> bool | None:
     if isinstance(base, ast.Name):
         if base.id == "object":
             return hasattr(object, member)
-        for node in tree.body:
-            if isinstance(node, ast.ClassDef) and node.name == base.id:
-                return _defines(module, base.id, member, depth)
-            if isinstance(node, ast.ImportFrom):
-                for alias in node.names:
-                    if (alias.asname or alias.name) == base.id:
-                        return _defines(_absolute(module, path, node), alias.name, member, depth)
+        if base.id in summary.classes:
+            return _defines(module, base.id, member, depth)
+        imported = _imported_from(summary, module, path, base.id)
+        if imported is not None:
+            return _defines(*imported, member, depth)
         builtin = getattr(builtins, base.id, None)
         if isinstance(builtin, type):
             return hasattr(builtin, member)
         return None
     if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
-        for node in tree.body:
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if (alias.asname or alias.name) == base.value.id:
-                        return _defines(alias.name, base.attr, member, depth)
+        source = _imported_module(summary, base.value.id)
+        if source is not None:
+            return _defines(source, base.attr, member, depth)
     return None
 
 
@@ -176,25 +220,21 @@ def _collect_ancestors(qualified: str, found: set[str], depth: int) -> bool:
         found.update(f"builtins.{c.__name__}" for c in value.__mro__ if c.__module__ == "builtins")
         return True
     path = _module_file(module) if module and depth <= _MAX_DEPTH else None
-    tree = _parse(path) if path else None
-    if tree is None or path is None:
+    summary = _parse(path) if path else None
+    if summary is None or path is None:
         return False
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == name:
-            return all(
-                (base := _base_name(tree, module, path, expr)) is not None
-                and _collect_ancestors(base, found, depth + 1)
-                for expr in node.bases
-            )
-    for node in tree.body:
-        if isinstance(node, ast.ImportFrom):
-            for alias in node.names:
-                if (alias.asname or alias.name) == name:
-                    found.discard(qualified)  # a re-export: the class is the imported one
-                    return _collect_ancestors(
-                        f"{_absolute(module, path, node)}.{alias.name}", found, depth + 1
-                    )
-    for source in _star_sources(tree, module, path):
+    cls = summary.classes.get(name)
+    if cls is not None:
+        return all(
+            (base := _base_name(summary, module, path, expr)) is not None
+            and _collect_ancestors(base, found, depth + 1)
+            for expr in cls.bases
+        )
+    imported = _imported_from(summary, module, path, name)
+    if imported is not None:
+        found.discard(qualified)  # a re-export: the class is the imported one
+        return _collect_ancestors(".".join(imported), found, depth + 1)
+    for source in _star_sources(summary, module, path):
         if _declares(source, name):
             found.discard(qualified)
             return _collect_ancestors(f"{source}.{name}", found, depth + 1)
@@ -204,29 +244,25 @@ def _collect_ancestors(qualified: str, found: set[str], depth: int) -> bool:
 def _declares(module: str, name: str) -> bool:
     """Whether ``module``'s source defines a class ``name`` at its top level."""
     path = _module_file(module)
-    tree = _parse(path) if path else None
-    return tree is not None and any(isinstance(n, ast.ClassDef) and n.name == name for n in tree.body)
+    summary = _parse(path) if path else None
+    return summary is not None and name in summary.classes
 
 
-def _base_name(tree: ast.Module, module: str, path: str, base: ast.expr) -> str | None:
+def _base_name(summary: _Module, module: str, path: str, base: ast.expr) -> str | None:
     """The qualified name of a base class expression of a class in ``module``."""
     if isinstance(base, ast.Subscript):  # `Generic[T]`, `Mapping[str, int]`
         base = base.value
     if isinstance(base, ast.Name):
-        for node in tree.body:
-            if isinstance(node, ast.ClassDef) and node.name == base.id:
-                return f"{module}.{base.id}"
-            if isinstance(node, ast.ImportFrom):
-                for alias in node.names:
-                    if (alias.asname or alias.name) == base.id:
-                        return f"{_absolute(module, path, node)}.{alias.name}"
+        if base.id in summary.classes:
+            return f"{module}.{base.id}"
+        imported = _imported_from(summary, module, path, base.id)
+        if imported is not None:
+            return ".".join(imported)
         return f"builtins.{base.id}" if isinstance(getattr(builtins, base.id, None), type) else None
     if isinstance(base, ast.Attribute) and isinstance(base.value, ast.Name):
-        for node in tree.body:
-            if isinstance(node, ast.Import):
-                for alias in node.names:
-                    if (alias.asname or alias.name) == base.value.id:
-                        return f"{alias.name}.{base.attr}"
+        source = _imported_module(summary, base.value.id)
+        if source is not None:
+            return f"{source}.{base.attr}"
     return None
 
 
@@ -237,13 +273,11 @@ def computed_members(qualified: str) -> tuple[str, ...]:
     ``ast.NodeVisitor`` calls ``visit_<node class name>``, ``cmd.Cmd`` ``do_<command>``. A
     project subclass's ``visit_Name`` is reached from outside by that name."""
     found: set[str] = set()
-    for cls in sorted(class_ancestors(qualified) or {qualified}):
-        module, _, name = cls.rpartition(".")
+    for qualified_class in sorted(class_ancestors(qualified) or {qualified}):
+        module, _, name = qualified_class.rpartition(".")
         path = _module_file(module) if module and module != "builtins" else None
-        tree = _parse(path) if path else None
-        for node in tree.body if tree is not None else ():
-            if isinstance(node, ast.ClassDef) and node.name == name:
-                for item in node.body:
-                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-                        found |= self_templates(item)
+        summary = _parse(path) if path else None
+        cls = summary.classes.get(name) if summary is not None else None
+        if cls is not None:
+            found |= cls.templates
     return tuple(sorted(found))

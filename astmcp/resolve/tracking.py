@@ -27,6 +27,9 @@ class Tracking(Generic[E]):
     def __init__(self, *, keep_cut_short: bool) -> None:
         self.keep_cut_short = keep_cut_short
         self._memo: dict[Key, tuple[E | None, frozenset[str]]] = {}
+        # one copy of each distinct dependency set: most results consulted the same few files
+        # (a set per memo entry was ~80 MB of django's link)
+        self._dep_sets: dict[frozenset[str], frozenset[str]] = {}
         self._busy: set[Key] = set()
         self._cycles = 0  # cycles met so far
         self.deps: set[str] = set()
@@ -57,5 +60,6 @@ class Tracking(Generic[E]):
             mine, self.deps = self.deps, outer
             self.deps |= mine
         if self.keep_cut_short or self.provisional() == before or self.settled(key):
-            self._memo[key] = (result, frozenset(mine))
+            deps = frozenset(mine)
+            self._memo[key] = (result, self._dep_sets.setdefault(deps, deps))
         return result
