@@ -16,7 +16,6 @@ changed, not the project.
 from __future__ import annotations
 
 import json
-import posixpath
 import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -28,7 +27,7 @@ from astmcp.resolve.python_external import class_defines, is_module
 from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_families import either_member, union_member
 from astmcp.resolve.python_lookups import OPAQUE_KEYWORD, Entity, Sym, is_either, name_dep
-from astmcp.resolve.python_modules import is_package, path_key
+from astmcp.resolve.python_modules import TEST_CLASSES, is_package, is_test_file, path_key
 from astmcp.resolve.python_resolver import Resolver
 from astmcp.resolve.templates import TEMPLATE
 
@@ -139,18 +138,6 @@ def untyped(target: str | None) -> bool:
     return target is None or target.startswith(UNKNOWN_RECEIVER)
 
 
-def is_test_file(path: str) -> bool:
-    """pytest/unittest naming: test_*.py, *_test.py, tests.py, conftest.py, or under tests/."""
-    name = posixpath.basename(path)
-    return (
-        name.startswith("test_")
-        or name.endswith(("_test.py", "_tests.py"))
-        or name in ("tests.py", "conftest.py")
-        or "/tests/" in f"/{path}"
-        or "/test/" in f"/{path}"
-    )
-
-
 def _test_symbols(table: dict[str, list[Sym]], facts: dict[str, Any]) -> set[str]:
     """Symbol paths of pytest/unittest tests in a test file."""
     bases = facts.get("bases", {})
@@ -233,8 +220,11 @@ class PythonLinker:
     ) -> set[str]:
         """Files that consulted any of ``paths`` (whole modules: any of their names too)
         or any of ``names`` (``path::name`` keys)."""
+        paths = list(paths)
         keys: set[str] = set(names)
         ids: set[int] = set()
+        if any(is_test_file(p) for p in paths) or any(is_test_file(n.partition("::")[0]) for n in keys):
+            keys.add(TEST_CLASSES)  # a test class may have come, gone or changed its bases
         for path in paths:
             if not path.endswith((".py", ".pyi")):
                 continue

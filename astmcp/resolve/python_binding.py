@@ -60,6 +60,9 @@ class Bindings:
         # unannotated functions: (path, return values, body scope, yields) to infer what a call gives
         self.returns: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope]] = []
         self.fixtures: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope]] = {}
+        # parametrized fixtures' bodies (scope ids): the `params=` values `request.param` is one of
+        # (evaluated in the scope the fixture is defined in)
+        self.fixture_params: dict[int, tuple[list[ast.expr], Scope]] = {}
         # `@contextmanager` functions: (path, function, body scope, scope) -> ``ctypes``
         self.managers: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope, Scope]] = []
         # `@overload` signatures: (path, parameters, is a method, return annotation, scope)

@@ -181,6 +181,10 @@ class Chains(Bindings):
                 return target
             return self.local_type(where, node.id) if where is not None else None
         if isinstance(node, ast.Attribute):
+            if node.attr == "param" and isinstance(node.value, ast.Name) and self.fixture_params:
+                given = self.request_param(scope, node.value.id)
+                if given is not None:
+                    return self.alternatives_chain(given[1], given[0])
             base = self.chain(scope, node.value)
             return f"{base}/{node.attr}" if base else None
         if isinstance(node, ast.Call):
@@ -258,6 +262,16 @@ class Chains(Bindings):
             kind = type(node.value)
             return f"L:{kind.__name__}" if kind in (str, bytes, int, float, complex, bool) else None
         return self.display_chain(scope, node)
+
+    def request_param(self, scope: Scope, name: str) -> tuple[list[ast.expr], Scope] | None:
+        """The values ``<name>.param`` is one of when ``name`` is the ``request`` a parametrized
+        fixture is given (and never rebound), else None."""
+        _, where = self.lookup(scope, name)
+        given = self.fixture_params.get(id(where)) if where is not None and name == "request" else None
+        sources = where.values.get(name, ()) if where is not None else ()
+        if given is None or len(sources) != 1 or sources[0][0] not in ("chain", "ann"):
+            return None
+        return given
 
     def display_chain(self, scope: Scope, node: ast.expr) -> str | None:
         """A display or comprehension: a container of its elements' type when they agree."""

@@ -14,6 +14,23 @@ import sys
 _SUFFIXES = (".pyi", ".py")
 
 
+# the `link_deps` key of what consulted the test classes deriving from a class (a fixture's value
+# as each runs the tests it inherits): relinked when a test file's classes or bases change
+TEST_CLASSES = "?test-classes"
+
+
+def is_test_file(path: str) -> bool:
+    """pytest/unittest naming: test_*.py, *_test.py, tests.py, conftest.py, or under tests/."""
+    name = posixpath.basename(path)
+    return (
+        name.startswith("test_")
+        or name.endswith(("_test.py", "_tests.py"))
+        or name in ("tests.py", "conftest.py")
+        or "/tests/" in f"/{path}"
+        or "/test/" in f"/{path}"
+    )
+
+
 def path_key(path: str) -> str:
     """``pkg/mod.py`` and ``pkg/mod/__init__.pyi`` -> ``pkg/mod``."""
     stem = path[: -len(".pyi")] if path.endswith(".pyi") else path[: -len(".py")]

@@ -32,6 +32,9 @@ class PytestFacts(Chains):
             # a test class's own fixture serves its methods: `<class path>:<name>`
             key = name if outer_scope is self.module else f"{inner.cls}:{name}"
             self.fixtures.setdefault(key, (path, node, inner))
+            params = self.fixture_param_values(fixture)
+            if params is not None:
+                self.fixture_params[id(inner)] = (params, outer_scope)
         if fixture is None and not (self.test_file and node.name.startswith("test")):
             return
         args = node.args
@@ -58,6 +61,27 @@ class PytestFacts(Chains):
                 continue
             request = f"F:{inner.cls}:{name}" if inner.cls else f"F:{name}"
             inner.values[name] = [("chain", request, inner)]
+
+    def fixture_param_values(self, fixture: ast.expr) -> list[ast.expr] | None:
+        """The values ``@pytest.fixture(params=[...])`` gives ``request.param`` (a display, or a
+        module constant holding one; ``pytest.param(v, ...)`` gives v); None when unreadable."""
+        if not isinstance(fixture, ast.Call):
+            return None
+        params = next((k.value for k in fixture.keywords if k.arg == "params"), None)
+        if isinstance(params, ast.Name):
+            params = self.displays.get(params.id)
+        if not isinstance(params, ast.List | ast.Tuple) or not params.elts:
+            return None
+        values: list[ast.expr] = []
+        for value in params.elts:
+            if isinstance(value, ast.Starred):
+                return None
+            if isinstance(value, ast.Call) and func_name(value.func) == "param":
+                if len(value.args) != 1 or isinstance(value.args[0], ast.Starred):
+                    return None
+                value = value.args[0]
+            values.append(value)
+        return values
 
     def argnames(self, marks: list[ast.expr], scope: Scope) -> list[ast.Constant]:
         """The strings of ``@pytest.mark.parametrize`` marks that name the arguments of the tests

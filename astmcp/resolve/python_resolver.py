@@ -4,6 +4,7 @@ bases, unions, fixtures and steps (attributes, calls, items of containers)."""
 from __future__ import annotations
 
 import posixpath
+import re
 import sqlite3
 from typing import Any
 
@@ -17,7 +18,7 @@ from astmcp.resolve.python_lookups import (
     either,
     is_either,
 )
-from astmcp.resolve.python_modules import path_key
+from astmcp.resolve.python_modules import TEST_CLASSES, is_test_file, path_key
 from astmcp.resolve.python_vocab import BUILTINS, IDENT, MODULE_NAMES
 
 # container methods that give no item (`xs.pop()`, `m.get(k)` may be a project object: unknown)
@@ -71,6 +72,8 @@ _PYTEST_FIXTURES = frozenset(
     }
 )
 _CALLABLE = ("function", "method", "property")
+_UNIONS = re.compile(r"\bU:(\d+)")
+_MAX_TEST_SUBCLASSES = 64  # test classes followed below one that requests a fixture
 
 
 class Resolver(ModuleLookups):
@@ -84,6 +87,8 @@ class Resolver(ModuleLookups):
         self._bound_ids: dict[Entity, int] = {}
         self._made: list[tuple[str, tuple[str, ...]]] = []
         self._made_ids: dict[tuple[str, tuple[str, ...]], int] = {}
+        # test files' classes by the last name of each base (see `test_subclasses`)
+        self._test_bases: dict[str, list[tuple[str, str]]] | None = None
 
     def resolve(self, path: str, chain: str) -> Entity:
         key = ("c", path, chain)
@@ -355,19 +360,19 @@ class Resolver(ModuleLookups):
 
     def fixture(self, path: str, name: str) -> Entity:
         """The value of the pytest fixture ``name`` for a test in ``path``: the module's own,
-        else the nearest ``conftest.py`` up the folders'."""
+        else the nearest ``conftest.py`` up the folders'. ``Class:name``: for a test of that
+        class, which runs in the class and in each of its project subclasses, the value in
+        each (:meth:`runner_fixture`), one of them all."""
         self.deps.add(path)
-        own = self.facts(path).get("fixtures", {})
-        chain = None
         if ":" in name:
-            # `Class:name`: the test class's own fixture, else one of its (project) bases', else the module's
             cls, _, name = name.rpartition(":")
-            found = self._class_fixture(path, cls, name, 0)
-            if found is not None:
-                # one made from other fixtures (`signer_factory()`) is what a subclass's overrides
-                # of those make when the subclass runs the inherited tests: unknown
-                return None if "F:" in found[1] else self.resolve(*found)
-        chain = own.get(name)
+            if cls.startswith("#"):  # `F:#<class id>:name`: as the subclass with that id runs it
+                return self.runner_fixture(int(cls[1:]), name)
+            sym = self.symbol(path, cls)
+            if sym is None or sym.kind not in CLASSLIKE:
+                return None
+            return either([self.runner_fixture(r, name) for r in [sym.id, *self.test_subclasses(sym.id)]])
+        chain = self.facts(path).get("fixtures", {}).get(name)
         if chain is not None:
             return self.resolve(path, chain)
         folder = posixpath.dirname(path)
@@ -387,11 +392,65 @@ class Resolver(ModuleLookups):
             folder = posixpath.dirname(folder)
         return ("x", f"pytest.{name}") if name in _PYTEST_FIXTURES else None
 
-    def _class_fixture(self, path: str, cls: str, name: str, depth: int) -> tuple[str, str] | None:
-        """(path, chain) of the fixture ``name`` the test class ``cls`` of ``path`` defines or inherits."""
+    def runner_fixture(self, runner: int, name: str) -> Entity:
+        """The fixture ``name`` as a test run in the test class ``runner`` (a symbol id) gets it:
+        the class's own or inherited one, else its module's (or a conftest's). One a base class
+        makes from other fixtures (``return signer_factory()``) takes those as ``runner`` has
+        them (a subclass overrides ``signer_factory``); used otherwise than as its value's head,
+        they leave it unknown."""
+        sym = self.syms[runner]
+        found = self._class_fixture(sym.path, sym.symbol_path, name, 0)
+        if found is None:
+            return self.fixture(sym.path, name)
+        path, chain, owner = found
+        head = f"F:{owner}:"
+        if chain.startswith(head):
+            chain = f"F:#{runner}:{chain[len(head) :]}"
+        if self._uses_fixtures(path, chain[2:]):
+            return None
+        return self.resolve(path, chain)
+
+    def _uses_fixtures(self, path: str, chain: str) -> bool:
+        """Whether ``chain`` (or a union it holds) takes the value of a fixture."""
+        if "F:" in chain:
+            return True
+        unions = self.facts(path).get("unions", [])
+        return any("F:" in "\n".join(unions[int(n)]) for n in _UNIONS.findall(chain) if int(n) < len(unions))
+
+    def test_subclasses(self, class_id: int) -> list[int]:
+        """The project classes in test files deriving from ``class_id``, directly or not: each
+        runs the tests it inherits (pytest collects test classes from test files only)."""
+        self.deps.add(TEST_CLASSES)
+        if self._test_bases is None:
+            self._test_bases = {}
+            for path in sorted(self.file_ids):
+                if path.endswith(".py") and is_test_file(path):
+                    for cls, bases in self.facts(path).get("bases", {}).items():
+                        for base in bases:
+                            last = base.rpartition("/")[2].rpartition(":")[2]
+                            self._test_bases.setdefault(last, []).append((path, cls))
+        found: list[int] = []
+        todo = [class_id]
+        while todo and len(found) < _MAX_TEST_SUBCLASSES:
+            parent = todo.pop()
+            for path, cls in self._test_bases.get(self.syms[parent].symbol_path.rpartition(".")[2], ()):
+                sym = self.symbol(path, cls)
+                if sym is None or sym.id in found or sym.id == class_id:
+                    continue
+                bases = self.facts(path).get("bases", {}).get(cls, ())
+                if any(
+                    self.deref_class(self.resolve(path, b) if b else None) == ("s", parent) for b in bases
+                ):
+                    found.append(sym.id)
+                    todo.append(sym.id)
+        return found
+
+    def _class_fixture(self, path: str, cls: str, name: str, depth: int) -> tuple[str, str, str] | None:
+        """(path, chain, defining class) of the fixture ``name`` the test class ``cls`` of ``path``
+        defines or inherits."""
         chain = self.facts(path).get("fixtures", {}).get(f"{cls}:{name}")
         if chain is not None:
-            return path, chain
+            return path, chain, cls
         if depth > 8:
             return None
         for base in self.facts(path).get("bases", {}).get(cls, ()):

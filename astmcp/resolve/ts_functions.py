@@ -350,13 +350,26 @@ class Functions(Declarations):
                 clauses.append((self.text(key), False, (value,)))
         return ("d", typed, tuple(clauses)) if clauses else typed
 
+    def member_value(self, key: str, value: Node, scope: Scope) -> None:
+        """What calling a function-valued member of an object literal bound to a name gives
+        (``const api = { get: (): Item => …, make: () => new Item() }``): its declared return
+        type, else what its single ``return`` gives. TypeScript types the member by its
+        initializer, so whatever is assigned to it later returns that too."""
+        if value.type not in FUNCTION_VALUES:
+            return
+        ret = value.child_by_field_name("return_type")
+        made = self.instance(ret, scope) if ret is not None else self.inferred
+        if made is not None:
+            self.rtypes.setdefault(key, made)
+
     def pair(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:
         key = node.child_by_field_name("key")
         value = node.child_by_field_name("value")
+        member_key = None
         if key is not None:
             if key.type in MEMBER_NAMES:
                 if members:
-                    self.definition(key)
+                    member_key = self.definition(key)
                     if typed is not None:
                         self.row(key, "write", ("o", typed))
                 else:
@@ -375,5 +388,8 @@ class Functions(Declarations):
                 functional = value.type in ("arrow_function", "function_expression")
                 if typed is not None and key is not None and key.type in MEMBER_NAMES and functional:
                     self.callback = (("m", typed, self.text(key)), -1, False, None)
+                self.inferred = None
                 self.visit(value, scope)
                 self.callback = None
+                if member_key is not None and typed is None:
+                    self.member_value(member_key, value, scope)

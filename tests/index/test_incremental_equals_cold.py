@@ -29,7 +29,14 @@ PYTHON_PROJECT = {
     "hits.py": "from lib import C\n\n\nclass Err(Exception):\n    def __init__(self):\n        self.extra = 1\n\n\n"
     "class D:\n    def m(self):\n        return 2\n\n\ndef f(g, flag):\n    try:\n        g()\n"
     "    except Exception as e:\n        return e.extra\n    x = C() if flag else D()\n    return x.m()\n",
+    # a test runs in its class and in each subclass, with the fixtures as each has them: a subclass
+    # coming, overriding or going relinks the base's tests (`made.m()` certain, then a name hit)
+    "test_made.py": "import pytest\n\nfrom lib import C\n\n\nclass TestMade:\n    @pytest.fixture()\n"
+    "    def factory(self):\n        return C\n\n    @pytest.fixture()\n    def made(self, factory):\n"
+    "        return factory()\n\n    def test_m(self, made):\n        assert made.m()\n",
+    "test_made_sub.py": "import pytest\n",
 }
+SUBCLASS = "from test_made import TestMade\n\n\nclass TestSub(TestMade):\n"
 LIB_ORIGINAL = PYTHON_PROJECT["lib.py"]
 PYTHON_EDITS = [
     ("lib.py", LIB_ORIGINAL + "\n\ndef d():\n    return 4\n"),  # a new name, used by star and module users
@@ -41,6 +48,12 @@ PYTHON_EDITS = [
     ("reexp.py", "from lib import b as a2, a as b\n"),  # a re-export pointed elsewhere
     ("star.py", "from other import *\n"),  # a star import pointed elsewhere
     ("lib.py", LIB_ORIGINAL),
+    ("test_made_sub.py", "import pytest\n\n" + SUBCLASS + "    pass\n"),
+    (
+        "test_made_sub.py",
+        "import pytest\n\n" + SUBCLASS + "    @pytest.fixture()\n    def factory(self):\n        return 1\n",
+    ),
+    ("test_made_sub.py", "import pytest\n\n" + SUBCLASS.replace("(TestMade)", "") + "    pass\n"),
 ]
 
 TS_PROJECT = {
