@@ -10,7 +10,7 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.graph_index import Graph, edge_of
 from astmcp.query.graph_requests import Details, Lookup, Overview, Tests, Tour, Trace
 from astmcp.query.search import SearchHit, SearchInput, SearchOutput, search_symbols, words
-from astmcp.resolve.python import is_test_file
+from astmcp.resolve.python_modules import is_test_file
 from astmcp.workspace import Workspace
 
 _FLOW = ("calls", "references", "inherits")

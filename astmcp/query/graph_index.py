@@ -13,7 +13,8 @@ from astmcp.query.common import SymbolRow, SymbolTarget, query_symbols, resolve_
 from astmcp.query.graph_likely import EDGE_KIND, Likely, is_python
 from astmcp.query.graph_tests import TestBlocks, is_block_selector
 from astmcp.query.references import twins
-from astmcp.resolve.python import is_test_file, untyped
+from astmcp.resolve.python import untyped
+from astmcp.resolve.python_modules import is_test_file
 from astmcp.workspace import Workspace
 
 _SIG_CHARS = 160
