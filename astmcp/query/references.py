@@ -43,6 +43,7 @@ from astmcp.tools import tool
 from astmcp.workspace import Workspace
 
 __all__ = [
+    "STRUCTURAL_BASES",
     "FamilyMemo",
     "Reference",
     "collect_references",
@@ -56,6 +57,10 @@ _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter", "constru
 _CONFIDENCE_ORDER = {"certain": 0, "likely": 1, "name": 2}
 _CONTEXT_CHARS = 200
 _READ_ATTEMPTS = 5
+
+
+# outside bases that make a class a structural type: a member's implementations need not name it
+STRUCTURAL_BASES = frozenset({"typing.Protocol", "typing_extensions.Protocol"})
 
 
 def twins(conn: sqlite3.Connection, symbol: SymbolRow) -> list[SymbolRow]:
@@ -331,7 +336,11 @@ def override_family(
         defining_above = False
         for base_id, key in memo.bases(cls):
             if base_id is None:
-                if key and _external_defines(memo, key, name):
+                if key in STRUCTURAL_BASES:
+                    # whatever has the member implements the protocol, named or not (`json` a
+                    # `dumps` protocol): the implementations outside the family keep the old name
+                    external.append(f"{key}.{name}")
+                elif key and _external_defines(memo, key, name):
                     external.append(f"{_shown(key)}.{name}")
                 elif key and not key.startswith("js:"):
                     # `ast.NodeVisitor` calls `visit_<node class>`: a fitting name is reached from outside

@@ -76,6 +76,12 @@ def family_and_references(
                 "; `*`: code outside calls members by a name it makes at run time"
                 if any("*" in n for n in names)
                 else ""
+            )
+            + (
+                "; a Protocol is implemented by whatever has its members, without naming it"
+                " (`json` implements a `dumps` protocol): rename those implementations first"
+                if any(n.rpartition(".")[0] in engine.STRUCTURAL_BASES for n in names)
+                else ""
             ),
             {"external_members": names},
         )
