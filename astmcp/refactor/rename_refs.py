@@ -57,6 +57,31 @@ class Hit:
         }
 
 
+def structural_partners(
+    conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow], structural: frozenset[str]
+) -> list[SymbolRow]:
+    """Same-named members of the project's Protocol classes outside ``family`` (a class member's
+    rename): a class implements a Protocol by having its members, so a call through a value typed
+    as the Protocol (``self.serializer.loads``) may reach this member without naming its class."""
+    if not row.parent_path:
+        return []
+    known = {m.id for m in family}
+    protocols = conn.execute(
+        "SELECT s.symbol_path, f.path FROM edges e JOIN symbols s ON s.id = e.src_symbol_id"
+        f" JOIN files f ON f.id = s.file_id WHERE e.kind = 'inherits' AND e.dst_key IN"
+        f" ({','.join('?' * len(structural))})",
+        tuple(sorted(structural)),
+    ).fetchall()
+    out: list[SymbolRow] = []
+    for class_path, path in protocols:
+        for member in query_symbols(
+            conn, "f.path = ? AND s.symbol_path = ?", (path, f"{class_path}.{row.name}")
+        ):
+            if member.id not in known:
+                out.append(member)
+    return out
+
+
 def family_and_references(
     ws: Workspace, conn: sqlite3.Connection, row: SymbolRow
 ) -> tuple[list[SymbolRow], list[Hit]]:
@@ -109,6 +134,13 @@ def family_and_references(
             hit = Hit.of(ref)
             kind = "override" if hit.is_declaration else hit.kind
             best.setdefault((hit.file, hit.line, hit.column), replace(hit, kind=kind, confidence="name"))
+    if language_of(row.file) == PYTHON:
+        for member in structural_partners(conn, row, family, engine.STRUCTURAL_BASES):
+            # a Protocol's member called where this class's instances may be passed as one
+            for ref in engine.collect_references(ws, conn, member, include_name_hits=False, memo=memo):
+                hit = Hit.of(ref)
+                if not hit.is_declaration:
+                    best.setdefault((hit.file, hit.line, hit.column), replace(hit, confidence="name"))
     if language_of(row.file) != PYTHON:
         check_union_partners(conn, row, family, best)
     if language_of(row.file) != PYTHON and not is_local(ws, conn, row):
