@@ -21,6 +21,7 @@ from astmcp.resolve.python_scope import (
     union_sides,
 )
 from astmcp.resolve.python_vocab import (
+    ANY_TYPES,
     CASTS,
     COPIES,
     ITERATORS,
@@ -29,6 +30,7 @@ from astmcp.resolve.python_vocab import (
     NEW_CONTAINERS,
     PARTIALS,
     PASS_THROUGH,
+    SELF_TYPES,
     SEQUENCES,
     SPECIAL_FORMS,
     WRAPPERS,
@@ -499,10 +501,11 @@ class Chains(Bindings):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return self.union_annotation(scope, node)
         if isinstance(node, ast.Name | ast.Attribute):
-            if isinstance(node, ast.Name) and node.id == "Self":
-                cls = enclosing_class(scope)
+            named = self.chain(scope, node)
+            if named in SELF_TYPES or (isinstance(node, ast.Name) and node.id == "Self"):
+                cls = enclosing_class(scope)  # `-> te.Self`: the class of the method
                 return f"S:{cls}" if cls else None
-            return self.chain(scope, node)
+            return None if named in ANY_TYPES else named  # `x: Any`: anything, not a class
         return None
 
 

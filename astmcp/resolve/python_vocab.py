@@ -143,6 +143,11 @@ TRANSPARENT = frozenset(
     {"staticmethod", "classmethod", "property", "cached_property", "cache", "lru_cache", "abstractmethod"}
 )
 FIXTURES = frozenset({"I:0:pytest:/fixture", "I:0:pytest:fixture"})
+# annotations that name no class: `Any` (anything: its members are name hits) and `Self` (the
+# enclosing class), however imported
+_TYPING = ("typing", "typing_extensions")
+ANY_TYPES = frozenset(f"I:0:{m}:{sep}Any" for m in _TYPING for sep in ("", "/"))
+SELF_TYPES = frozenset(f"I:0:{m}:{sep}Self" for m in _TYPING for sep in ("", "/"))
 # decorators making a generator function a context manager: `with f() as x` is what it yields
 CONTEXT_MANAGERS = frozenset(
     f"I:0:contextlib:{sep}{name}" for sep in ("", "/") for name in ("contextmanager", "asynccontextmanager")
