@@ -404,11 +404,11 @@ class Resolver(ModuleLookups):
             return self.fixture(sym.path, name)
         path, chain, owner = found
         head = f"F:{owner}:"
-        if chain.startswith(head):
-            chain = f"F:#{runner}:{chain[len(head) :]}"
-        if self._uses_fixtures(path, chain[2:]):
+        made = chain.startswith(head)  # made from other fixtures: taken as `runner` has them
+        rest = chain[len(head) :] if made else chain
+        if self._uses_fixtures(path, rest):
             return None
-        return self.resolve(path, chain)
+        return self.resolve(path, f"F:#{runner}:{rest}" if made else chain)
 
     def _uses_fixtures(self, path: str, chain: str) -> bool:
         """Whether ``chain`` (or a union it holds) takes the value of a fixture."""
