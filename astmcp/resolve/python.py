@@ -26,7 +26,14 @@ from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
 from astmcp.resolve.python_external import class_defines, is_module
 from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_families import either_member, union_member
-from astmcp.resolve.python_lookups import OPAQUE_KEYWORD, Entity, Sym, is_either, name_dep
+from astmcp.resolve.python_lookups import (
+    OPAQUE_KEYWORD,
+    Entity,
+    Sym,
+    alternatives,
+    is_either,
+    name_dep,
+)
 from astmcp.resolve.python_modules import TEST_CLASSES, is_package, is_test_file, path_key
 from astmcp.resolve.python_resolver import Resolver
 from astmcp.resolve.templates import TEMPLATE
@@ -106,6 +113,12 @@ def undeclared_member_class(target: str, entity: Entity) -> str:
     if target.startswith("G:") and "." not in cls:
         cls = f"builtins.{cls}"
     return cls if class_defines(cls, member) is False else ""
+
+
+def _outside_member(target: str, entity: Entity) -> bool:
+    """Whether ``entity``, one thing a member may be, is something outside the project's: a
+    builtin container's member, or an outside value's that its class declares."""
+    return entity is not None and entity[0] in ("x", "e") and not undeclared_member_class(target, entity)
 
 
 def _probe_outside(resolver: Resolver, path: str, target: str, probe: bool = False) -> bool:
@@ -286,7 +299,10 @@ class PythonLinker:
             mixed = False  # one of several things, not all of the project: as untyped as unknown
             if is_either(entity):  # one of several things: a member of one family, else a name hit
                 assert target is not None
+                choices = alternatives(entity)
                 entity, either = either_member(resolver, entity, target.rpartition("/")[2])
+                if entity is None and not either and all(_outside_member(target, c) for c in choices):
+                    entity = ("x", "")  # `DEFAULTS.copy()` of a dict of values of several kinds
                 mixed = entity is None and not either
             elif entity is None and target is not None and target.startswith("U:"):
                 entity, either = union_member(resolver, path, target)

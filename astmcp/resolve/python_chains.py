@@ -28,6 +28,7 @@ from astmcp.resolve.python_vocab import (
     LITERALS,
     MAPPINGS,
     NEW_CONTAINERS,
+    OBJECT_STRINGS,
     PARTIALS,
     PASS_THROUGH,
     SELF_TYPES,
@@ -187,7 +188,13 @@ class Chains(Bindings):
                 given = self.request_param(scope, node.value.id)
                 if given is not None:
                     return self.alternatives_chain(given[1], given[0])
+            if node.attr in OBJECT_STRINGS:
+                return "L:str"  # `type(x).__name__`, `x.__module__`: whatever x is
+            if node.attr == "__dict__":
+                return "L:dict"
             base = self.chain(scope, node.value)
+            if node.attr == "__class__":
+                return call_head(base)  # as `type(x)`
             return f"{base}/{node.attr}" if base else None
         if isinstance(node, ast.Call):
             func = node.func
@@ -198,6 +205,15 @@ class Chains(Bindings):
             ):
                 cls = enclosing_class(scope)
                 return f"S:{cls}/^" if cls else None
+            if (
+                isinstance(func, ast.Attribute)
+                and func.attr == "__new__"
+                and node.args
+                and not isinstance(node.args[0], ast.Starred)
+            ):
+                # `object.__new__(cls)`, `super().__new__(mcs, name, bases, ns)`: an instance of
+                # the class given, not of the class whose `__new__` is called
+                return class_instance(self.chain(scope, node.args[0]))
             base = self.chain(scope, func)
             if base is not None and base[2:] in PASS_THROUGH and base == "G:" + base[2:]:
                 if base == "G:type" and len(node.args) == 1:
@@ -248,6 +264,12 @@ class Chains(Bindings):
         if isinstance(node, ast.BoolOp):
             return self.alternatives_chain(scope, node.values)
         if isinstance(node, ast.BinOp):
+            if (
+                isinstance(node.op, ast.Mod)
+                and isinstance(node.left, ast.Constant)
+                and isinstance(node.left.value, str | bytes)
+            ):
+                return f"L:{type(node.left.value).__name__}"  # `"%s" % x`: formatted, whatever x is
             # `tmp_path / "x"`: outside the project when both operands are
             left, right = self.chain(scope, node.left), self.chain(scope, node.right)
             return f"O:{self.entry([left, right])}" if left and right else None

@@ -311,10 +311,13 @@ class Expressions(Records):
         params = all_args(args)
         positional = args.posonlyargs + args.args
         for n, arg in enumerate(params):
-            if n == 0 and inner.self_chain and arg in positional[:1]:
+            if arg is args.vararg or arg is args.kwarg:
+                # `*args` is a tuple, `**kwargs` a dict, whatever their items are annotated as
+                self.bind(inner, arg.arg, "", ("chain", "L:tuple" if arg is args.vararg else "L:dict"))
+            elif n == 0 and inner.self_chain and arg in positional[:1]:
                 inner.self_name = arg.arg
                 self.bind(inner, arg.arg, "", ("chain", inner.self_chain))
-            elif arg.annotation is not None and arg is not args.vararg and arg is not args.kwarg:
+            elif arg.annotation is not None:
                 # read where Python evaluates it: the enclosing scope (a method's: its class body,
                 # so `finalize: _FinalizeInfo` names the nested class)
                 self.bind(inner, arg.arg, "", ("ann", arg.annotation), inner.parent)

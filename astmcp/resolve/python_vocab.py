@@ -12,6 +12,8 @@ MODULE_NAMES = frozenset(
     {"__file__", "__name__", "__doc__", "__spec__", "__loader__", "__package__", "__builtins__", "__path__"}
     | {"__cached__", "__annotations__", "__dict__", "__getattr__", "__all__"}
 )
+# members every object, class or module has, holding a string
+OBJECT_STRINGS = frozenset({"__name__", "__qualname__", "__module__"})
 IDENT = re.compile(r"[^\W\d]\w*")
 DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)+")
 DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
