@@ -27,6 +27,7 @@ from astmcp.resolve.python_external import class_defines, is_module
 from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_families import either_member, union_member
 from astmcp.resolve.python_lookups import (
+    CLASSLIKE,
     OPAQUE_KEYWORD,
     Entity,
     Sym,
@@ -113,6 +114,18 @@ def undeclared_member_class(target: str, entity: Entity) -> str:
     if target.startswith("G:") and "." not in cls:
         cls = f"builtins.{cls}"
     return cls if class_defines(cls, member) is False else ""
+
+
+def _held_class(resolver: Resolver, symbol_id: int) -> int:
+    """The class a base written as a value holds (``class Other(serializer.signer)`` of a
+    ``signer: type[Signer]``: Signer or a subclass, whose members Other's override), else the
+    symbol itself (a class, or a value of unknown type: a base that may be any class)."""
+    if resolver.syms[symbol_id].kind in CLASSLIKE:
+        return symbol_id
+    held = resolver.deref_class(("s", symbol_id))
+    if held is not None and held[0] == "s" and resolver.syms[held[1]].kind in CLASSLIKE:
+        return held[1]
+    return symbol_id
 
 
 def _outside_member(target: str, entity: Entity) -> bool:
@@ -325,6 +338,8 @@ class PythonLinker:
             src = src_sym[0].id if src_sym else None
             if symbol_id is not None:
                 edge_kind = _EDGE_KIND.get(kind, "references")
+                if kind == "inherit":
+                    symbol_id = _held_class(resolver, symbol_id)
                 key = (src, symbol_id, None, edge_kind)
                 edges.setdefault(key, line)
                 if tests and scope and symbol_id != src:

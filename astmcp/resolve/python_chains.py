@@ -22,6 +22,7 @@ from astmcp.resolve.python_scope import (
 )
 from astmcp.resolve.python_vocab import (
     ANY_TYPES,
+    ASSERT_RAISES,
     CASTS,
     COPIES,
     ITERATORS,
@@ -31,6 +32,7 @@ from astmcp.resolve.python_vocab import (
     OBJECT_STRINGS,
     PARTIALS,
     PASS_THROUGH,
+    RAISES,
     SELF_TYPES,
     SEQUENCES,
     SPECIAL_FORMS,
@@ -105,9 +107,13 @@ class Chains(Bindings):
             elif kind == "enter" or kind.startswith("enter#"):
                 # `with m as x`, `with m as (x, y)` (``enter#1``: the second part)
                 assert isinstance(node, ast.expr)
+                raised = self.raised(where, node) if kind == "enter" else None
                 manager = self.chain(where, node)
                 part = f"/{kind[5:]}" if kind != "enter" else ""
-                chains.append(f"{manager}/__enter__/(){part}" if manager else None)
+                if raised is not None:
+                    chains.append(f"{raised}/*x")
+                else:
+                    chains.append(f"{manager}/__enter__/(){part}" if manager else None)
             elif kind.startswith("part#"):
                 # `a, b = pair`: a is the first part of pair's tuple type
                 assert isinstance(node, ast.expr)
@@ -127,6 +133,17 @@ class Chains(Bindings):
             if None in chains:
                 return [None]
         return chains
+
+    def raised(self, scope: Scope, manager: ast.expr) -> str | None:
+        """``pytest.raises(E)``, ``self.assertRaises(E)``: an instance of E (the exception the
+        ``as`` target holds, as ``*x``), else None."""
+        if not isinstance(manager, ast.Call) or not manager.args or isinstance(manager.args[0], ast.Starred):
+            return None
+        func = manager.func
+        unittest = isinstance(func, ast.Attribute) and func.attr in ASSERT_RAISES
+        if not unittest and self.chain(scope, func) not in RAISES:
+            return None
+        return self.instance_of(scope, manager.args[0])
 
     def union(self, chains: Sequence[str | None]) -> str | None:
         """One chain for a value that is any of ``chains`` (all must be known)."""

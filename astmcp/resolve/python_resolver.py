@@ -620,7 +620,7 @@ class Resolver(ModuleLookups):
             ):
                 return self.item_step(entity, f"#{step[1:-1]}")
             step = "[i]"
-        if step in ("*s", "*m", "*f"):
+        if step in ("*s", "*m", "*f", "*x"):
             return ("e", (step[1], entity))
         if step == "*d":  # a mapping of keys and values both known (a tuple of the two: `P:<n>/*d`)
             pair: tuple[Entity, ...] = entity[1][1] if entity[0] == "e" and entity[1][0] == "t" else ()
@@ -672,6 +672,10 @@ class Resolver(ModuleLookups):
             return None
         if kind == "f":
             return item if step == "()" else None  # a member of a callable: unknown
+        if kind == "x":
+            # what `pytest.raises(E)` / `case.assertRaises(E)` gives: the exception raised, its
+            # class (unknown: E or a subclass), or the helper's own members
+            return item if step in _RAISED else None if step == "type" else ("x", "")
         if kind == "s":
             if step in ("[]", "[i]"):
                 return item
@@ -705,6 +709,9 @@ class Resolver(ModuleLookups):
         if step in _NO_ITEM_METHODS or step[0] in "[*=^(":
             return ("x", "") if step in _NO_ITEM_METHODS else None
         return ("e", ("r", item))
+
+
+_RAISED = frozenset({"value", "exception"})
 
 
 def overload_chains(overloads: list[list[object]], shape: str | None) -> set[str]:

@@ -78,6 +78,10 @@ COPIES = frozenset(
     for name in names
     for sep in ("", "/")
 )
+# `with pytest.raises(E) as info`: `info.value` is the E raised
+RAISES = frozenset({"I:0:pytest:raises", "I:0:pytest:/raises"})
+# `with case.assertRaises(E) as cm` of a unittest case (a name unittest alone uses): `cm.exception` is the E raised
+ASSERT_RAISES = frozenset({"assertRaises", "assertRaisesRegex"})
 # `functools.partial(f, …)`: called, it is f called
 PARTIALS = frozenset({"I:0:functools:partial", "I:0:functools:/partial"})
 # builtins whose items are the items of their first argument
