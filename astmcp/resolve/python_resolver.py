@@ -523,9 +523,9 @@ class Resolver(ModuleLookups):
                 if entered is not None:  # a `@contextmanager` function: what entering it gives
                     return ("e", ("w", self.resolve(sym.path, entered)))
                 overloads = facts.get("otypes", {}).get(sym.symbol_path)
-                if overloads is not None:  # the overloads the call fits, when they give one thing
+                if overloads is not None:  # one of the returns of the overloads the call fits
                     made = {_alike(self.resolve(sym.path, c)) for c in overload_chains(overloads, shape)}
-                    return made.pop() if len(made) == 1 else None
+                    return made.pop() if len(made) == 1 else either(list(made))
                 chain = facts.get("rtypes", {}).get(sym.symbol_path)
                 return self.resolve(sym.path, chain) if chain else None
             return None
