@@ -46,11 +46,18 @@ from typing import Any
 from astmcp.resolve.python_namespace import reachable
 from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
 from astmcp.resolve.python_records import AttributeString, type_guards
-from astmcp.resolve.python_scope import generic_origin, instance_chain, is_none, returned_values
+from astmcp.resolve.python_scope import (
+    generic_origin,
+    instance_chain,
+    is_empty_container,
+    is_none,
+    returned_values,
+)
 from astmcp.resolve.python_stmts import Statements
 from astmcp.resolve.python_vocab import BUILTINS, COPIES
 
 NAME = "python_refs"
+_CONTAINER_STEPS = ("/*s", "/*m", "/*d")
 
 
 class _Analyzer(Statements):
@@ -114,6 +121,7 @@ class _Analyzer(Statements):
         rtypes: dict[str, str] = {}
         declared: dict[str, str] = {}
         assigned: dict[str, list[str]] = {}
+        emptied: dict[str, list[str]] = {}
         for table, path, node, scope, is_ann in self.deferred_types:
             assert isinstance(node, ast.expr)
             if table == "b":  # a TypeVar's bound: the variable stands for that class
@@ -131,9 +139,16 @@ class _Analyzer(Statements):
                 rtypes.setdefault(path, chain)
             elif is_ann:
                 declared.setdefault(path, chain)
+            elif is_empty_container(node):
+                emptied.setdefault(path, []).append(chain)
             else:
                 assigned.setdefault(path, []).append(chain)
         # an annotation declares the type of every value; else the value is any of those assigned
+        # (a new empty container, `self._iter = iter(())`, holds none of the other containers' items)
+        for path, chains in emptied.items():
+            filled = assigned.setdefault(path, [])
+            if not filled or not all(c.endswith(_CONTAINER_STEPS) for c in filled):
+                filled.extend(chains)
         for path, chains in assigned.items():
             union = self.union(chains) if path not in declared else None
             if union:

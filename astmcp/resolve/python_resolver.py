@@ -649,6 +649,10 @@ class Resolver(ModuleLookups):
             if method is None or method[0] != "s":
                 return None
             entity = self.step(method, "()")
+            if entity is not None and entity[0] == "i":
+                # `__iter__` gives a project iterator: an item is what its `__next__` gives
+                following = self.class_member(entity[1], "__next__", skip_self=False)
+                return self.step(following, "()") if following is not None and following[0] == "s" else None
             if entity is None or entity[0] != "e" or entity[1][0] != "s":
                 return None
         if entity[0] != "e":
@@ -679,7 +683,7 @@ class Resolver(ModuleLookups):
         if kind == "s":
             if step in ("[]", "[i]"):
                 return item
-            return ("e", ("g", item)) if step == "pop" else self.container_method(step, item)
+            return ("e", ("g", item)) if step in ("pop", "popleft") else self.container_method(step, item)
         if kind == "m":
             if step == "[i]":
                 return item

@@ -143,11 +143,20 @@ def is_none(node: ast.expr) -> bool:
 
 
 def is_empty_container(node: ast.AST | str) -> bool:
-    """``[]``, ``{}``, ``()``, ``set()``, ``list()``: a new container with nothing in it yet."""
+    """``[]``, ``{}``, ``()``, ``set()``, ``list()``: a new container with nothing in it yet;
+    ``iter(())``: an iterator over nothing."""
     if isinstance(node, ast.List | ast.Tuple):
         return not node.elts
     if isinstance(node, ast.Dict):
         return not node.keys
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "iter"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        return is_empty_container(node.args[0])
     return (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
