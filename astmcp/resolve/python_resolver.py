@@ -550,10 +550,31 @@ class Resolver(ModuleLookups):
         if tag in ("s", "i"):
             if self.syms[value].kind not in CLASSLIKE:
                 return self.decorated_step(value, step) if tag == "s" else None
+            if tag == "i" and self.metaclass(value):
+                # an instance of a metaclass is a class: its own attributes come first
+                return None
             return self.class_member(value, step, skip_self=False)
         if tag == "u":
             return self.class_member(value, step, skip_self=True)
         return None
+
+    def metaclass(self, class_id: int, seen: frozenset[int] = frozenset()) -> bool:
+        """Whether the project class ``class_id`` derives from ``type`` (or an outside metaclass)."""
+        cls = self.syms[class_id]
+        for base in self.facts(cls.path).get("bases", {}).get(cls.symbol_path, ()):
+            found = self.deref_class(self.resolve(cls.path, base) if base else None)
+            if found is None:
+                continue
+            if found[0] == "x" and str(found[1]).rpartition(".")[2] in _METACLASSES:
+                return True
+            if (
+                found[0] == "s"
+                and found[1] not in seen
+                and self.syms[found[1]].kind in CLASSLIKE
+                and self.metaclass(found[1], seen | {class_id})
+            ):
+                return True
+        return False
 
     def keyword(self, sym_id: int, name: str) -> Entity:
         """A keyword argument of a call to the project function ``sym_id``: no symbol (a parameter),
@@ -716,6 +737,8 @@ class Resolver(ModuleLookups):
 
 
 _RAISED = frozenset({"value", "exception"})
+# outside metaclasses: a project class deriving from one makes classes
+_METACLASSES = frozenset({"type", "ABCMeta", "EnumMeta", "EnumType", "_ProtocolMeta"})
 
 
 def overload_chains(overloads: list[list[object]], shape: str | None) -> set[str]:
