@@ -232,6 +232,14 @@ class Chains(Bindings):
                 # the class given, not of the class whose `__new__` is called
                 return class_instance(self.chain(scope, node.args[0]))
             base = self.chain(scope, func)
+            if base in RAISES and len(node.args) > 1:
+                # `pytest.raises(E, f, *args)` calls f: what it gives holds the E raised
+                raised = (
+                    self.instance_of(scope, node.args[0])
+                    if not isinstance(node.args[0], ast.Starred)
+                    else None
+                )
+                return f"{raised}/*x" if raised else None
             if base is not None and base[2:] in PASS_THROUGH and base == "G:" + base[2:]:
                 if base == "G:type" and len(node.args) == 1:
                     # `type(self)`: the class of an instance
@@ -392,6 +400,18 @@ class Chains(Bindings):
         if annotation is None:
             return None
         sides = [side for side in union_sides(annotation) if not is_none(side)]
+        if len(sides) == 2 and all(isinstance(side, ast.Subscript) for side in sides):
+            # `type[T] | tuple[type[T], ...]` (as `isinstance` takes): the class given, or any of them
+            ways = [self.binder(scope, side) for side in sides]
+            tupled = [
+                self.binder(scope, subscript_args(side)[0])
+                for side in sides
+                if func_name(side.value) in ("tuple", "Tuple") and len(subscript_args(side)) == 2
+            ]
+            if ways[0] is not None and ways[0][1] == "c" and tupled == [ways[0]]:
+                return ways[0]
+            if ways[1] is not None and ways[1][1] == "c" and tupled == [ways[1]]:
+                return ways[1]
         if len(sides) != 1:
             return None
         node, how = sides[0], "v"

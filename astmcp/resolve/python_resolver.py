@@ -221,7 +221,9 @@ class Resolver(ModuleLookups):
                 continue
             variable, how = binder
             value = self.deref(self.resolve(path, argument))
-            if how != "v":
+            if how == "c" and value is not None and value[0] == "e" and value[1][0] == "t":
+                value = either([self.step(part, "()") for part in value[1][1]])  # a tuple of classes
+            elif how != "v":
                 value = self.step(value, "()" if how == "c" else how)
             if value is None or value[0] == "x" or bound.get(variable, value) != value:
                 # unknown, outside the project (`Any` too), or bound to two things: left unbound
