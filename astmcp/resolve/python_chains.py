@@ -377,7 +377,10 @@ class Chains(Bindings):
         ``*`` argument hides them, or the callee is no function: a member of a value made by a call
         (a method), a builtin, or named as classes are (``Segment(a, b)``: calls of one class with
         other arguments keep one chain)."""
-        if not node.args or "()" in callee or any(isinstance(a, ast.Starred) for a in node.args):
+        if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+            return ""
+        if "()" in callee and not (callee.endswith("/" + func_name(node.func)) and _class_given(node.args)):
+            # a method called on an instance: when it is given a class (`node.find_all(Name)`)
             return ""
         if callee.startswith("G:") and not self.star:
             return ""
@@ -566,6 +569,16 @@ class Chains(Bindings):
                 return f"S:{cls}" if cls else None
             return None if named in ANY_TYPES else named  # `x: Any`: anything, not a class
         return None
+
+
+def _class_given(args: list[ast.expr]) -> bool:
+    """Whether a call's arguments include what reads as a class (``Name``, ``nodes.Name``) or a
+    tuple of them: what a method's ``type[T]`` parameter binds."""
+    for arg in args:
+        parts = arg.elts if isinstance(arg, ast.Tuple) else [arg]
+        if parts and all(func_name(p).lstrip("_")[:1].isupper() for p in parts):
+            return True
+    return False
 
 
 def _one_value(scope: Scope, name: str) -> bool:

@@ -204,7 +204,7 @@ class Resolver(ModuleLookups):
         each variable the arguments bind (the ``entry``-th of ``path``'s unions: their chains) put
         in, as (callee's path, chain); None when it is no such call or no variable is bound."""
         callee = self.deref(callee) if callee is not None and callee[0] == "s" else callee
-        if callee is None or callee[0] != "s" or self.syms[callee[1]].kind != "function":
+        if callee is None or callee[0] != "s" or self.syms[callee[1]].kind not in ("function", "method"):
             return None
         sym = self.syms[callee[1]]
         facts = self.facts(sym.path)

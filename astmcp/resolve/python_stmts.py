@@ -96,13 +96,12 @@ class Statements(Expressions):
             self.receives.append((path, positional[0].annotation, scope))
         if scope.kind == "class" and any(a.annotation is not None for a in positional[1:]):
             self.param_types.append((path, [a.annotation for a in positional], scope))
-        elif scope.kind != "class" and node.returns is not None and all(n in TRANSPARENT for n in names):
+        if node.returns is not None and all(n in TRANSPARENT for n in names):
+            # a method's arguments, called on an instance, start after self (or cls)
+            given = positional[1:] if scope.kind == "class" and "staticmethod" not in names else positional
             returned = annotation_names(node.returns)
-            if any(
-                a.annotation is not None and annotation_names(a.annotation) & returned for a in positional
-            ):
-                annotations = [a.annotation for a in positional]
-                self.generic_calls.append((path, annotations, scope))
+            if any(a.annotation is not None and annotation_names(a.annotation) & returned for a in given):
+                self.generic_calls.append((path, [a.annotation for a in given], scope))
         if "overload" in names:
             method = scope.kind == "class" and "staticmethod" not in names
             self.overloads.append((path, signature(node.args), method, node.returns, scope))
