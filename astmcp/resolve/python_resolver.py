@@ -703,6 +703,8 @@ class Resolver(ModuleLookups):
             # what `pytest.raises(E)` / `case.assertRaises(E)` gives: the exception raised, its
             # class (unknown: E or a subclass), or the helper's own members
             return item if step in _RAISED else None if step == "type" else ("x", "")
+        if kind in ("s", "m") and step == "copy":
+            return ("e", ("n", entity))  # `xs.copy()`: a container of the same items
         if kind == "s":
             if step in ("[]", "[i]"):
                 return item
