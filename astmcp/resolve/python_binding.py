@@ -75,6 +75,9 @@ class Bindings:
         # functions whose return annotation names what a parameter's annotation does (a TypeVar,
         # perhaps): (path, positional annotations, scope) -> ``gparams``
         self.generic_calls: list[tuple[str, list[ast.expr | None], Scope]] = []
+        # containers changed in place (`NAMES.append(x)`, `self.table[k] = v`): `N:<name>` of a
+        # name, `A:<attr>` of an attribute; what their displays hold is not all they hold
+        self.changed: set[str] = set()
         self.type_vars: list[str] = []  # `T = TypeVar("T")` at module or class level: their paths
         # comprehension node -> the scope of its targets; lambda -> the scope of its body
         self.comp_scopes: dict[int, Scope] = {}

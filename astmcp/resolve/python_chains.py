@@ -32,6 +32,7 @@ from astmcp.resolve.python_vocab import (
     OBJECT_STRINGS,
     PARTIALS,
     PASS_THROUGH,
+    PYTEST_PARAMS,
     RAISES,
     SELF_TYPES,
     SEQUENCES,
@@ -232,6 +233,12 @@ class Chains(Bindings):
                 # the class given, not of the class whose `__new__` is called
                 return class_instance(self.chain(scope, node.args[0]))
             base = self.chain(scope, func)
+            if base in PYTEST_PARAMS and node.args and not any(isinstance(a, ast.Starred) for a in node.args):
+                # `pytest.param(v, id=…)` in a parametrize list: the test is given v (or the values)
+                if len(node.args) == 1:
+                    return self.chain(scope, node.args[0])
+                parts = [self.chain(scope, a) or "" for a in node.args]
+                return f"P:{self.entry(parts)}" if any(parts) else None
             if base in RAISES and len(node.args) > 1:
                 # `pytest.raises(E, f, *args)` calls f: what it gives holds the E raised
                 raised = (

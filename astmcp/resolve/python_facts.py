@@ -152,7 +152,7 @@ class _Analyzer(Statements):
         for path, chains in assigned.items():
             union = self.union(chains) if path not in declared else None
             if union:
-                vtypes[path] = union
+                vtypes[path] = self.unchanged(path, union)
         vtypes.update(declared)
         for path, function, inner in self.returns:
             returned, yielded = returned_values(function)
@@ -234,6 +234,17 @@ class _Analyzer(Statements):
             **({"tparams": tparams} if tparams else {}),
             **({"tvars": self.type_vars} if self.type_vars else {}),
         }
+
+    def unchanged(self, path: str, chain: str) -> str:
+        """The chain of a container variable or attribute as far as its values show it: one
+        changed in place in the module (`HANDLERS["b"] = B` after `HANDLERS = {"a": A}`) holds
+        items its displays do not show: a container of unknown items."""
+        owner, _, name = path.rpartition(".")
+        if ("A:" + name if owner else "N:" + name) not in self.changed:
+            return chain
+        if chain.endswith("/*s"):
+            return "L:list"
+        return "L:dict" if chain.endswith(("/*m", "/*d")) else chain
 
 
 def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:

@@ -20,7 +20,7 @@ OPAQUE_KEYWORD: Entity = ("k", "")
 _VALUED = ("variable", "attribute")
 CLASSLIKE = ("class",)
 # a value that is one of several known things (``("e", ("v", frozenset(alternatives)))``)
-_MAX_EITHER = 8
+_MAX_EITHER = 32
 
 
 def either(entities: list[Entity]) -> Entity:
@@ -106,6 +106,19 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
         found = self.table(path).get(symbol_path)
         return found[0] if found else None
 
+    def imports_own_submodule(self, path: str, bind: str, name: str) -> bool:
+        """Whether the package ``path`` (an ``__init__``) binds ``name`` by importing it from
+        itself (``from . import name``, ``from pkg import name``): a submodule when there is one."""
+        if not bind.startswith("I:") or not bind.endswith(":" + name):
+            return False
+        _, level, module, _ = bind.split(":", 3)
+        relative = level == "1" and not module
+        if not relative and not (level == "0" and module in self.modules.names_of(path)):
+            return False
+        folder = posixpath.dirname(path)
+        self.deps.add("?@" + f"{folder}/{name}" if folder else "?@" + name)
+        return self.modules.child(folder, name) is not None
+
     def provisional(self) -> int:
         # both only grow: the sum is unchanged exactly when neither a cycle nor an assumption was met
         return self._cycles + self._assumption_uses
@@ -178,6 +191,8 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
             return ("s", sym.id)
         fallback: Entity = None
         bind = facts.get("binds", {}).get(name)
+        if bind and is_package(path) and self.imports_own_submodule(path, bind, name):
+            bind = None  # `from . import fields` in the package's __init__: the submodule, below
         if bind:
             found = self.resolve(path, bind)
             if found is not None and found[0] != "x":

@@ -44,6 +44,7 @@ class PytestFacts(Chains):
             a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None
         }
         given = parametrize_values(node.decorator_list, self.displays)  # the test's own marks
+        listed = parametrize_lists(node.decorator_list)
         outer = parametrize_values(
             self.module_marks + (self.class_marks.get(inner.cls, []) if inner.cls else []), self.displays
         )
@@ -58,6 +59,9 @@ class PytestFacts(Chains):
                 if values is not None:
                     # `@parametrize("x", [A(), A()])`: x is any of the values
                     inner.values[name] = [("expr", v, inner.parent or inner) for v in values]
+                elif name in listed:
+                    # `@parametrize("x", FIELDS)` of a list made elsewhere: an item of it
+                    inner.values[name] = [(listed[name][0], listed[name][1], inner.parent or inner)]
                 continue
             request = f"F:{inner.cls}:{name}" if inner.cls else f"F:{name}"
             inner.values[name] = [("chain", request, inner)]
@@ -143,6 +147,27 @@ def parametrize_values(
                 columns[n].append(part)
         for n, name in enumerate(names):
             out[name] = columns[n] if readable and name not in out else None
+    return out
+
+
+def parametrize_lists(marks: list[ast.expr]) -> dict[str, tuple[str, ast.expr]]:
+    """What the parametrize marks whose values are a list named or made elsewhere
+    (``parametrize("cls", ALL_FIELDS)``, ``parametrize("a, b", cases())``) give each argument:
+    ``("iter", rows)`` (an item) or ``("iter#n", rows)`` (the n-th part of each item)."""
+    out: dict[str, tuple[str, ast.expr]] = {}
+    for mark in marks:
+        if not (isinstance(mark, ast.Call) and func_name(mark.func) == "parametrize"):
+            continue
+        options = {k.arg: k.value for k in mark.keywords if k.arg}
+        first = mark.args[0] if mark.args else options.get("argnames")
+        rows = mark.args[1] if len(mark.args) > 1 else options.get("argvalues")
+        if "indirect" in options or rows is None or isinstance(rows, ast.List | ast.Tuple | ast.Starred):
+            continue
+        if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+            continue
+        names = [part.strip() for part in first.value.split(",") if part.strip()]
+        for n, name in enumerate(names):
+            out.setdefault(name, ("iter" if len(names) == 1 else f"iter#{n}", rows))
     return out
 
 

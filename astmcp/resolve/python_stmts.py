@@ -183,6 +183,8 @@ class Statements(Expressions):
             self.expr(node.value, scope, "read")  # __all__ strings are certain rows, not name hits
         single = len(node.targets) == 1
         for target in node.targets:
+            if isinstance(target, ast.Subscript):
+                self.changed_in_place(target.value)
             if scope.kind == "module" and isinstance(target, ast.Name) and target.id == "__all__":
                 self.dunder_all(node.value, replace=True)
             self.target(target, scope, node.value if single else None)
@@ -219,6 +221,7 @@ class Statements(Expressions):
 
     def aug_assign(self, node: ast.AugAssign, scope: Scope) -> None:
         target = node.target
+        self.changed_in_place(target.value if isinstance(target, ast.Subscript) else target)
         if not (isinstance(target, ast.Name) and target.id == "__all__" and scope.kind == "module"):
             self.expr(node.value, scope, "read")
         if isinstance(target, ast.Name):
@@ -290,6 +293,20 @@ class Statements(Expressions):
     def expr_stmt(self, node: ast.Expr, scope: Scope) -> None:
         self.expr(node.value, scope, "read")
         self.filled(node.value, scope)
+        value = node.value
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr in CHANGERS
+        ):
+            self.changed_in_place(value.func.value)
+
+    def changed_in_place(self, container: ast.expr) -> None:
+        """Notes a container changed in place (see Bindings.changed)."""
+        if isinstance(container, ast.Name):
+            self.changed.add("N:" + container.id)
+        elif isinstance(container, ast.Attribute):
+            self.changed.add("A:" + container.attr)
 
     def filled(self, node: ast.expr, scope: Scope) -> None:
         """``xs.append(v)`` (``add``, ``insert``, ``extend``) on a local of this function or of
@@ -315,6 +332,10 @@ class Statements(Expressions):
         self.generic(node, scope, "read")
 
 
+# container methods that put values into it
+CHANGERS = frozenset(
+    {"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft"}
+)
 # a container method putting one value (`fill`) or the items of one (`fill*`) into it: its arity
 FILLERS = {"append": (1, "fill"), "add": (1, "fill"), "insert": (2, "fill"), "extend": (1, "fill*")}
 

@@ -78,6 +78,8 @@ COPIES = frozenset(
     for name in names
     for sep in ("", "/")
 )
+# `pytest.param(v, …)` in a parametrize list: what the test is given
+PYTEST_PARAMS = frozenset({"I:0:pytest:param", "I:0:pytest:/param"})
 # `with pytest.raises(E) as info`: `info.value` is the E raised
 RAISES = frozenset({"I:0:pytest:raises", "I:0:pytest:/raises"})
 # `with case.assertRaises(E) as cm` of a unittest case (a name unittest alone uses): `cm.exception` is the E raised
