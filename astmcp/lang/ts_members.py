@@ -16,6 +16,9 @@ from astmcp.lang.ts_walk import (
     value_text,
 )
 
+# what a value is wrapped in without changing what it is at run time
+_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
+
 
 class MemberWalker(WalkerBase):
     def class_body(self, node: Node, scope: Scope) -> None:
@@ -187,6 +190,8 @@ class MemberWalker(WalkerBase):
             elif kind == "pair":
                 value = member.child_by_field_name("value")
                 key = member.child_by_field_name("key")
+                while value is not None and value.type in _WRAPPERS and value.named_children:
+                    value = value.named_children[0]  # `((arg) => make(arg)) as Maker`: a function
                 if value is None or key is None or value.type not in FUNCTION_VALUES:
                     comment = None
                     continue

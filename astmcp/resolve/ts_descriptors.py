@@ -243,6 +243,8 @@ class Descriptors(FactState):
             parts = node.named_children
             member = self.literal_name(parts[1]) if len(parts) == 2 else None
             base = self.tdesc(parts[0], scope) if member is not None else None
+            if base is not None and self.value_type(parts[0]):
+                return ("m", base, member)  # `(typeof Cls)["create"]`: the class's own member
             return ("m", ("i", base), member) if base is not None else None
         if kind in ("nested_type_identifier", "nested_identifier", "member_expression"):
             parts = node.named_children
@@ -372,6 +374,16 @@ class Descriptors(FactState):
             )
         return self.tdesc(node, scope)
 
+    def value_type(self, node: Node | None) -> bool:
+        """Whether the type ``node`` is that of one value (``typeof x``, ``(typeof X)["key"]``)."""
+        inner = self.unwrapped(node)
+        if inner is None:
+            return False
+        if inner.type == "lookup_type":
+            parts = inner.named_children
+            return len(parts) == 2 and self.value_type(parts[0])
+        return inner.type == "type_query"
+
     def unwrapped(self, node: Node | None) -> Node | None:
         """The type a (parenthesized) annotation or a distributive conditional type stands for."""
         while node is not None:
@@ -490,6 +502,10 @@ class Descriptors(FactState):
         if found is None or found[0] == "f":  # a function value has no instance of its own
             return found
         inner = self.unwrapped(node)
+        if self.value_type(inner):
+            # a value of `typeof x` is x (of `typeof SomeClass`: the class itself); of
+            # `(typeof Cls)["create"]`, the class's own member
+            return found
         if (
             inner is not None
             and inner.type == "generic_type"

@@ -17,6 +17,9 @@ from astmcp.resolve.ts_fact_state import (
 )
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
 
+# what a value is wrapped in without changing what it is at run time
+_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
+
 
 class Functions(Declarations):
     # -- functions -------------------------------------------------------------
@@ -355,6 +358,8 @@ class Functions(Declarations):
         (``const api = { get: (): Item => …, make: () => new Item() }``): its declared return
         type, else what its single ``return`` gives. TypeScript types the member by its
         initializer, so whatever is assigned to it later returns that too."""
+        while value.type in _WRAPPERS and value.named_children:
+            value = value.named_children[0]  # `((arg) => make(arg)) as Maker`: the function itself
         if value.type not in FUNCTION_VALUES:
             return
         ret = value.child_by_field_name("return_type")
