@@ -15,7 +15,7 @@ from astmcp.resolve.ts_fact_state import (
     named_nodes,
     unparenthesized,
 )
-from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
+from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site, chain_of
 
 # what a value is wrapped in without changing what it is at run time
 _WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
@@ -127,12 +127,14 @@ class Functions(Declarations):
         return None
 
     def single_return(self, node: Node) -> Desc:
-        """What a function without a declared return type returns when it has one ``return`` of a
+        """What a function without a declared return type returns when its ``return``s give one
         typed value (an arrow's expression body too; an async function's is a promise of it); None
-        for several, a generator, or ``return this``."""
+        for different ones, a generator, or ``return this``."""
         found = self.returns
-        if found is None or len(found) != 1 or found[0] is None:
+        if found is None or not found or None in found:
             return None
+        if len(found) > 1 and len({chain_of(d) for d in found}) != 1:
+            return None  # several `return`s: known when they all give one thing
         tokens = {c.type for c in node.children}
         if "*" in tokens or node.type in ("generator_function", "generator_function_declaration"):
             return None
