@@ -77,6 +77,9 @@ class Classes(Functions):
                 annotation = member.child_by_field_name("type")
                 value = member.child_by_field_name("value")
                 key = None
+                outer_owner, outer_this = self.owner, self.this
+                # an initializer runs on the instance (`min = this.gte`), a static one on the class
+                self.this = me if static else (("i", me) if me is not None else None)
                 if name is not None and name.type in MEMBER_NAMES and me is not None:
                     key = self.definition(name)
                     vtype = (
@@ -88,18 +91,20 @@ class Classes(Functions):
                         self.vtypes[key] = vtype
                     self.discriminant(key, annotation)
                     self.function_typed(key, annotation, scope)
-                outer_owner, outer_this = self.owner, self.this
-                self.this = me if static else (("i", me) if me is not None else None)
                 if key is not None and value is not None and value.type in FUNCTION_VALUES:
                     self.owner = key
                     ret = value.child_by_field_name("return_type")
                     if ret is not None:
                         self.rtypes[key] = self.instance(ret, scope)
+                self.inferred = None
                 for child in member.named_children:
                     if child == value:  # `handler: Handler = (a) => …`
                         self.declared_value(annotation, child, scope)
                     elif child != name or child.type not in MEMBER_NAMES:
                         self.visit(child, scope)
+                functional = value is not None and value.type in FUNCTION_VALUES
+                if key is not None and functional and annotation is None and self.inferred is not None:
+                    self.rtypes.setdefault(key, self.inferred)  # `static make = () => new Num()`
                 self.owner, self.this = outer_owner, outer_this
             elif kind == "abstract_method_signature" or kind == "method_signature":
                 self.member_signature(member, scope, owned=me is not None)
