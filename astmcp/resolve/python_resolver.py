@@ -19,7 +19,7 @@ from astmcp.resolve.python_lookups import (
     is_either,
 )
 from astmcp.resolve.python_modules import TEST_CLASSES, is_test_file, path_key
-from astmcp.resolve.python_vocab import BUILTINS, IDENT, MODULE_NAMES
+from astmcp.resolve.python_vocab import BUILTINS, CLOSED_ORIGINS, IDENT, MODULE_NAMES
 
 # container methods that give no item (`xs.pop()`, `m.get(k)` may be a project object: unknown)
 # container methods whose call gives an item: "g" whatever the arguments, "g1" with one (no default)
@@ -678,6 +678,8 @@ class Resolver(ModuleLookups):
                 return self.step(following, "()") if following is not None and following[0] == "s" else None
             if entity is None or entity[0] != "e" or entity[1][0] != "s":
                 return None
+        if entity[0] == "x" and str(entity[1]).partition(".")[0] in CLOSED_ORIGINS:
+            return ("x", "")  # an item of what `re`, `os` or a str made: never a project object
         if entity[0] != "e":
             return None
         kind: str = entity[1][0]

@@ -78,6 +78,14 @@ COPIES = frozenset(
     for name in names
     for sep in ("", "/")
 )
+# standard modules and builtin types whose functions and methods, and what those make, give only
+# values of their own or builtin types, whatever they are passed (`text.split()`, `re.finditer`; not
+# `json`, `copy`, `functools`, `traceback`: hooks and frames hand back the caller's objects)
+CLOSED_ORIGINS = frozenset(
+    {"re", "os", "posixpath", "ntpath", "string", "math", "cmath", "time", "struct", "hashlib", "hmac"}
+    | {"base64", "binascii", "zlib", "unicodedata", "textwrap", "shlex", "fnmatch", "glob", "pathlib"}
+    | {"str", "bytes", "bytearray", "int", "float", "complex", "bool", "range"}
+)
 # `pytest.param(v, …)` in a parametrize list: what the test is given
 PYTEST_PARAMS = frozenset({"I:0:pytest:param", "I:0:pytest:/param"})
 # `with pytest.raises(E) as info`: `info.value` is the E raised
