@@ -79,7 +79,7 @@ class ImportFact:
     alias: str | None
     line: int
     level: int = 0  # Python relative-import dots
-    kind: str = "import"  # import | reexport | star | require | dynamic
+    kind: str = "import"  # import | reexport | star | require | dynamic | augment
     resolved: str | None = None  # project-relative file, when resolved
 
 

@@ -315,7 +315,7 @@ class ImportChecker:
         self.last_targets = set()
         seen: set[tuple[str, str | None, int]] = set()
         for module, name, level, kind, resolved, line in imports:
-            if kind == "dynamic" or line in guarded:
+            if kind in ("dynamic", "augment") or line in guarded:  # `declare module "x"` may declare x
                 continue
             if kind == "require" and language == JAVASCRIPT:
                 continue  # bundles (browserify, webpack output) carry their own require maps

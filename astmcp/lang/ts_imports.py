@@ -3,7 +3,7 @@
 Kinds: ``import`` (ES import, ``import x = require()``'s ES form), ``reexport``
 (``export { a } from``, ``export * as ns from``), ``star`` (``export * from``),
 ``require`` (``require("m")``, ``import x = require("m")``), ``dynamic``
-(``import("m")``). ``name`` is the imported name (``default`` for a default
+(``import("m")``), ``augment`` (``declare module "m" { … }``). ``name`` is the imported name (``default`` for a default
 import, ``*`` for a star re-export, None for the whole module); ``alias`` the
 local (or re-exported) binding.
 """
@@ -56,6 +56,15 @@ class ImportCollector:
             self.export_statement(node)
         elif kind == "expression_statement":
             self.module_exports(node)
+        elif kind == "ambient_declaration":
+            for child in node.named_children:
+                spec = (
+                    _string_value(self.src, child.child_by_field_name("name"))
+                    if child.type == "module"
+                    else None
+                )
+                if spec:  # `declare module "pkg" { interface I … }` merges into pkg's I
+                    self.facts.append(ImportFact(spec, None, None, node.start_point.row + 1, kind="augment"))
 
     def import_statement(self, node: Node) -> None:
         line = node.start_point.row + 1

@@ -140,6 +140,8 @@ class SymbolWalker(DeclarationWalker):
         elif kind == "expression_statement":
             self.expression_statement(node, scope, comment)
         elif kind == "ambient_declaration":
+            if scope.kind == "module":
+                self.out.statements.append(node)  # `declare module "pkg" { … }` augments pkg
             self.ambient(node, scope, node, comment)
         elif kind in _CONTROL:
             for child in _bodies(node):

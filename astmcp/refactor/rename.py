@@ -11,7 +11,7 @@ from typing import Any
 
 from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.model import PYTHON
-from astmcp.query.common import SymbolRow
+from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor import collisions
 from astmcp.refactor.identifiers import check_new_name, language_of
 from astmcp.refactor.plan import Plan
@@ -111,6 +111,7 @@ def prepare_rename(
         raise InvalidInput("an anonymous default export has no name to rename; importers choose their own")
     if new_name == row.name:
         raise InvalidInput(f"{row.name!r} already has that name")
+    row = merged_into(conn, row)
     family, hits = family_and_references(ws, conn, row)
     hits, docstrings = prose_hits(ws, hits)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
@@ -158,6 +159,23 @@ def prepare_rename(
         uncertain_reason=reason,
         notes={p: n for p, n in notes.items() if n},
     )
+
+
+def merged_into(conn: sqlite3.Connection, row: SymbolRow) -> SymbolRow:
+    """The declaration a TS module augmentation merges into (``declare module "pkg" { interface
+    I … }`` names pkg's ``I``): one symbol, renamed from either end; else ``row`` itself."""
+    if language_of(row.file) == PYTHON:
+        return row
+    found = conn.execute(
+        "SELECT r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
+        " AND r.col = ? AND r.kind = 'type' AND r.confidence = 'certain' AND r.symbol_id IS NOT NULL"
+        " AND r.symbol_id != ?",
+        (row.file, row.name_line, row.name_col, row.id),
+    ).fetchone()
+    if found is None:
+        return row
+    merged = query_symbols(conn, "s.id = ?", (found[0],))
+    return merged[0] if merged and merged[0].name == row.name else row
 
 
 def comment_note(path: str, text: str, name: str, docstrings: list[int] | None = None) -> str:

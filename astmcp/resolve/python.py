@@ -124,7 +124,7 @@ def _held_class(resolver: Resolver, symbol_id: int) -> int:
         return symbol_id
     held = resolver.deref_class(("s", symbol_id))
     if held is not None and held[0] == "s" and resolver.syms[held[1]].kind in CLASSLIKE:
-        return held[1]
+        return int(held[1])
     return symbol_id
 
 

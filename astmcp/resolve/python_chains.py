@@ -410,12 +410,13 @@ class Chains(Bindings):
         if annotation is None:
             return None
         sides = [side for side in union_sides(annotation) if not is_none(side)]
-        if len(sides) == 2 and all(isinstance(side, ast.Subscript) for side in sides):
+        subscripts = [side for side in sides if isinstance(side, ast.Subscript)]
+        if len(sides) == 2 and len(subscripts) == 2:
             # `type[T] | tuple[type[T], ...]` (as `isinstance` takes): the class given, or any of them
-            ways = [self.binder(scope, side) for side in sides]
+            ways = [self.binder(scope, side) for side in subscripts]
             tupled = [
                 self.binder(scope, subscript_args(side)[0])
-                for side in sides
+                for side in subscripts
                 if func_name(side.value) in ("tuple", "Tuple") and len(subscript_args(side)) == 2
             ]
             if ways[0] is not None and ways[0][1] == "c" and tupled == [ways[0]]:

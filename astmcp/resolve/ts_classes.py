@@ -167,6 +167,10 @@ class Classes(Functions):
         name = node.child_by_field_name("name")
         inner = Scope(scope, False)
         key = self.declare(scope, name, None, True) if name is not None else self.key(node)
+        if name is not None and self.augmenting is not None and self.augmenting[0] is scope:
+            # merged into the interface of that name the augmented module exports: a reference
+            # to it, renamed with it
+            self.row(name, "type", ("k", f"I:{self.text(name)}:{self.augmenting[1]}"))
         self.type_parameters(node, key)
         outer = self.owner
         self.owner = key
@@ -301,5 +305,10 @@ class Classes(Functions):
             if first.type == "identifier":
                 self.declare(scope, first, None, True)
         body = node.child_by_field_name("body")
-        if body is not None:
-            self.children(body, inner)
+        if body is None:
+            return
+        outer = self.augmenting
+        if name is not None and name.type == "string" and len(self.text(name)) > 2:
+            self.augmenting = (inner, self.text(name)[1:-1])  # `declare module "pkg" { … }`
+        self.children(body, inner)
+        self.augmenting = outer

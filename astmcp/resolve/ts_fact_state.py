@@ -58,6 +58,8 @@ class FactState:
         self.named: list[tuple[Node, Scope]] | None = [] if check_unbound else None
         self.raw = src.raw
         self.module = Scope(None, True, symbolic=True)
+        # `declare module "spec" { … }`: the body scope and the module it augments, while walked
+        self.augmenting: tuple[Scope, str] | None = None
         self.pending: list[tuple[str, Any, Any, str, Desc, str | None, bool]] = []
         self.row_nodes: dict[int, Node] = {}  # index in pending -> the row's node (rows with a chain)
         # index in pending of member strings that probe (`"key" in x`): their step is `!key`

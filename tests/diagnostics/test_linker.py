@@ -112,3 +112,17 @@ def test_editing_tsconfig_paths_rejudges_unchanged_importers(tmp_path: Any, call
     (root / "tsconfig.json").write_text(config % "moved", encoding="utf-8")
     found = [(d["file"], d["message"]) for d in project("ast_get_diagnostics")["diagnostics"]]
     assert found == [("src/main.ts", "cannot resolve module '@lib/ok'")]
+
+
+def test_a_module_declaration_is_no_import_to_resolve(tmp_path: Any, caller: Any) -> None:
+    root = tmp_path / "ambient"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "lib.ts").write_text("export interface Shape {\n  size: number;\n}\n", encoding="utf-8")
+    (root / "src" / "shims.ts").write_text(
+        'import "./lib";\ndeclare module "./lib" {\n  interface Shape {\n    color: string;\n  }\n}\n'
+        'declare module "./gone" {\n  interface Shape {}\n}\nimport { x } from "./gone";\n',
+        encoding="utf-8",
+    )
+    found = [(d["line"], d["message"]) for d in caller(root)("ast_get_diagnostics")["diagnostics"]]
+    # `declare module "./gone"` may declare a module nothing provides; the import of it may not
+    assert found == [(10, "cannot resolve module './gone'")]
