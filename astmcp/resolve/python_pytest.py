@@ -4,6 +4,7 @@ class or the module's ``pytestmark``) give its arguments."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from astmcp.resolve.python_chains import Chains
 from astmcp.resolve.python_scope import Scope, decorator_call, func_name
@@ -104,6 +105,17 @@ class PytestFacts(Chains):
         return out
 
 
+def _parametrize_marks(
+    marks: list[ast.expr],
+) -> Iterator[tuple[dict[str, ast.expr], ast.expr | None, ast.expr | None]]:
+    """(keywords, argnames, argvalues) of each ``parametrize(...)`` mark among ``marks``."""
+    for mark in marks:
+        if isinstance(mark, ast.Call) and func_name(mark.func) == "parametrize":
+            options = {k.arg: k.value for k in mark.keywords if k.arg}
+            first = mark.args[0] if mark.args else options.get("argnames")
+            yield options, first, mark.args[1] if len(mark.args) > 1 else options.get("argvalues")
+
+
 def parametrize_values(
     marks: list[ast.expr], displays: dict[str, ast.List | ast.Tuple] | None = None
 ) -> dict[str, list[ast.expr] | None]:
@@ -113,12 +125,7 @@ def parametrize_values(
     ``displays``: module constants read in place of their name (``CASES``, ``pytest.param(*CASE)``)."""
     displays = displays or {}
     out: dict[str, list[ast.expr] | None] = {}
-    for mark in marks:
-        if not (isinstance(mark, ast.Call) and func_name(mark.func) == "parametrize"):
-            continue
-        options = {k.arg: k.value for k in mark.keywords if k.arg}
-        first = mark.args[0] if mark.args else options.get("argnames")
-        rows = mark.args[1] if len(mark.args) > 1 else options.get("argvalues")
+    for options, first, rows in _parametrize_marks(marks):
         if isinstance(rows, ast.Name):
             rows = displays.get(rows.id, rows)
         if isinstance(first, ast.Constant) and isinstance(first.value, str):
@@ -155,12 +162,7 @@ def parametrize_lists(marks: list[ast.expr]) -> dict[str, tuple[str, ast.expr]]:
     (``parametrize("cls", ALL_FIELDS)``, ``parametrize("a, b", cases())``) give each argument:
     ``("iter", rows)`` (an item) or ``("iter#n", rows)`` (the n-th part of each item)."""
     out: dict[str, tuple[str, ast.expr]] = {}
-    for mark in marks:
-        if not (isinstance(mark, ast.Call) and func_name(mark.func) == "parametrize"):
-            continue
-        options = {k.arg: k.value for k in mark.keywords if k.arg}
-        first = mark.args[0] if mark.args else options.get("argnames")
-        rows = mark.args[1] if len(mark.args) > 1 else options.get("argvalues")
+    for options, first, rows in _parametrize_marks(marks):
         if "indirect" in options or rows is None or isinstance(rows, ast.List | ast.Tuple | ast.Starred):
             continue
         if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
