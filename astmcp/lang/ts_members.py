@@ -13,11 +13,9 @@ from astmcp.lang.ts_walk import (
     first_decorator,
     first_non_decorator,
     modifiers,
+    unwrapped_value,
     value_text,
 )
-
-# what a value is wrapped in without changing what it is at run time
-_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
 
 
 class MemberWalker(WalkerBase):
@@ -190,8 +188,7 @@ class MemberWalker(WalkerBase):
             elif kind == "pair":
                 value = member.child_by_field_name("value")
                 key = member.child_by_field_name("key")
-                while value is not None and value.type in _WRAPPERS and value.named_children:
-                    value = value.named_children[0]  # `((arg) => make(arg)) as Maker`: a function
+                value = unwrapped_value(value) if value is not None else None  # `(f) as Maker`: f
                 if value is None or key is None or value.type not in FUNCTION_VALUES:
                     comment = None
                     continue

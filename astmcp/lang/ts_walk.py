@@ -37,6 +37,17 @@ class Declarations:
     statements: list[Node] = field(default_factory=list)  # import/export statements, for imports
 
 
+# what a value is wrapped in without changing what it is at run time
+_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
+
+
+def unwrapped_value(node: Node) -> Node:
+    """The value inside parentheses and type assertions: ``((a) => make(a)) as Maker`` is the function."""
+    while node.type in _WRAPPERS and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
 def has_child(node: Node, kind: str) -> bool:
     return any(child.type == kind for child in node.children)
 

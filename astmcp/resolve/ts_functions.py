@@ -6,6 +6,7 @@ from typing import Any
 
 from tree_sitter import Node
 
+from astmcp.lang.ts_walk import unwrapped_value
 from astmcp.resolve.ts_declarations import Declarations
 from astmcp.resolve.ts_descriptors import DISCRIMINANT
 from astmcp.resolve.ts_fact_state import (
@@ -16,9 +17,6 @@ from astmcp.resolve.ts_fact_state import (
     unparenthesized,
 )
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site, chain_of
-
-# what a value is wrapped in without changing what it is at run time
-_WRAPPERS = frozenset({"parenthesized_expression", "as_expression", "satisfies_expression"})
 
 
 class Functions(Declarations):
@@ -360,8 +358,7 @@ class Functions(Declarations):
         (``const api = { get: (): Item => …, make: () => new Item() }``): its declared return
         type, else what its single ``return`` gives. TypeScript types the member by its
         initializer, so whatever is assigned to it later returns that too."""
-        while value.type in _WRAPPERS and value.named_children:
-            value = value.named_children[0]  # `((arg) => make(arg)) as Maker`: the function itself
+        value = unwrapped_value(value)  # `((arg) => make(arg)) as Maker`: the function itself
         if value.type not in FUNCTION_VALUES:
             return
         ret = value.child_by_field_name("return_type")
