@@ -18,7 +18,7 @@ from pathlib import Path
 
 from astmcp.errors import Locked
 
-SCHEMA_VERSION = "11"
+SCHEMA_VERSION = "12"
 LOCK_TIMEOUT_S = 120.0
 
 SCHEMA = """
@@ -126,6 +126,10 @@ CREATE TABLE IF NOT EXISTS link_deps (file_id INTEGER NOT NULL, dep TEXT NOT NUL
 CREATE INDEX IF NOT EXISTS link_deps_dep ON link_deps(dep);
 CREATE INDEX IF NOT EXISTS link_deps_file ON link_deps(file_id);
 CREATE TABLE IF NOT EXISTS stats (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+-- Python containers a file changes in place (`from m import REG; REG.append(x)`): the changing
+-- file's path and the changed variable or attribute as "<path>::<symbol path>" (resolve/python.py).
+CREATE TABLE IF NOT EXISTS py_changes (path TEXT NOT NULL, target TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS py_changes_path ON py_changes(path);
 -- TS/JS test blocks (describe/it/test calls): graph-only nodes, no symbols (resolve/ts_tests.py).
 CREATE TABLE IF NOT EXISTS test_blocks (
     id INTEGER PRIMARY KEY,

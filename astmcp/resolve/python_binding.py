@@ -78,6 +78,7 @@ class Bindings:
         # containers changed in place (`NAMES.append(x)`, `self.table[k] = v`): `N:<name>` of a
         # name, `A:<attr>` of an attribute; what their displays hold is not all they hold
         self.changed: set[str] = set()
+        self.changed_elsewhere: list[tuple[Scope, ast.expr]] = []  # -> ``changes``
         self.type_vars: list[str] = []  # `T = TypeVar("T")` at module or class level: their paths
         # comprehension node -> the scope of its targets; lambda -> the scope of its body
         self.comp_scopes: dict[int, Scope] = {}

@@ -54,7 +54,7 @@ from astmcp.resolve.python_scope import (
     returned_values,
 )
 from astmcp.resolve.python_stmts import Statements
-from astmcp.resolve.python_vocab import BUILTINS, COPIES
+from astmcp.resolve.python_vocab import BUILTINS, COPIES, unknown_items
 
 NAME = "python_refs"
 _CONTAINER_STEPS = ("/*s", "/*m", "/*d")
@@ -154,6 +154,8 @@ class _Analyzer(Statements):
             if union:
                 vtypes[path] = self.unchanged(path, union)
         vtypes.update(declared)
+        # containers whose annotation says what they hold, however they are changed
+        kept = sorted(p for p, c in declared.items() if c.endswith(_CONTAINER_STEPS))
         for path, function, inner in self.returns:
             returned, yielded = returned_values(function)
             if not yielded:
@@ -211,6 +213,7 @@ class _Analyzer(Statements):
             if (found := self.type_parameters(self.base_scopes[path], exprs))
         }
         binds = {k: v for k, v in self.module.binds.items() if v.startswith("I:")}
+        changes = sorted({c for scope, node in self.changed_elsewhere if (c := self.chain(scope, node))})
         return {
             "refs": rows,
             "binds": binds,
@@ -233,6 +236,8 @@ class _Analyzer(Statements):
             **({"gparams": gparams} if gparams else {}),
             **({"tparams": tparams} if tparams else {}),
             **({"tvars": self.type_vars} if self.type_vars else {}),
+            **({"changes": changes} if changes else {}),
+            **({"vkept": kept} if kept else {}),
         }
 
     def unchanged(self, path: str, chain: str) -> str:
@@ -242,9 +247,7 @@ class _Analyzer(Statements):
         owner, _, name = path.rpartition(".")
         if ("A:" + name if owner else "N:" + name) not in self.changed:
             return chain
-        if chain.endswith("/*s"):
-            return "L:list"
-        return "L:dict" if chain.endswith(("/*m", "/*d")) else chain
+        return unknown_items(chain)
 
 
 def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:

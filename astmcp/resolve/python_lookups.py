@@ -12,6 +12,7 @@ from astmcp.model import PYTHON
 from astmcp.resolve.link_rows import cached_facts
 from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.python_modules import ModuleMap, is_package, twin
+from astmcp.resolve.python_vocab import unknown_items
 from astmcp.resolve.tracking import Tracking
 
 Entity = tuple[Any, ...] | None  # (tag, value) or, bound by type arguments, (tag, id, bindings)
@@ -70,6 +71,8 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
         self._facts: dict[str, dict[str, Any]] = {}
         self._tables: dict[str, dict[str, list[Sym]]] = {}
         self.syms: dict[int, Sym] = {}
+        # "<path>::<symbol path>" of the containers some file changes in place (py_changes)
+        self.changed: frozenset[str] | None = None
         # A result cut short by a cycle, or resting on an assumption, is not final: not memoised.
         Tracking.__init__(self, keep_cut_short=False)
         # unions being checked: the value assumed for a use of the union inside its own alternatives
@@ -152,12 +155,25 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
             return entity
         sym = self.syms[entity[1]]
         if sym.kind in _VALUED:
-            chain = self.facts(sym.path).get("vtypes", {}).get(sym.symbol_path)
+            chain = self.value_chain(sym)
             return self.resolve(sym.path, chain) if chain else None
         if sym.kind == "property":
             chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
             return self.resolve(sym.path, chain) if chain else None
         return entity
+
+    def value_chain(self, sym: Sym) -> str | None:
+        """A variable's or attribute's value chain (``vtypes``), its items unknown when a file
+        changes it in place (``from m import REG; REG.append(x)``: the display is not all it
+        holds; changes inside its own module are judged by the fact pass). A declared container
+        holds what its annotation says."""
+        facts = self.facts(sym.path)
+        chain: str | None = facts.get("vtypes", {}).get(sym.symbol_path)
+        if chain is None or sym.symbol_path in facts.get("vkept", ()):  # declared: it holds what it says
+            return chain
+        if self.changed is None:
+            self.changed = frozenset(row[0] for row in self.conn.execute("SELECT target FROM py_changes"))
+        return unknown_items(chain) if f"{sym.path}::{sym.symbol_path}" in self.changed else chain
 
     def member(self, module: Entity, name: str, exported_only: bool = False) -> Entity:
         assert module is not None

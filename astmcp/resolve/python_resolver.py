@@ -179,7 +179,9 @@ class Resolver(ModuleLookups):
             if chain is None:
                 return self.step(("s", value), plain)
             return self.resolve(sym.path, self.substituted(sym.path, chain, dict(binds)))
-        chain = facts.get("rtypes" if sym.kind == "property" else "vtypes", {}).get(sym.symbol_path)
+        chain = (
+            facts.get("rtypes", {}).get(sym.symbol_path) if sym.kind == "property" else self.value_chain(sym)
+        )
         if chain is None:
             return self.step(("s", value), plain)
         return self.step(self.resolve(sym.path, self.substituted(sym.path, chain, dict(binds))), plain)

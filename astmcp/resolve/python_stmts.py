@@ -184,7 +184,7 @@ class Statements(Expressions):
         single = len(node.targets) == 1
         for target in node.targets:
             if isinstance(target, ast.Subscript):
-                self.changed_in_place(target.value)
+                self.changed_in_place(target.value, scope)
             if scope.kind == "module" and isinstance(target, ast.Name) and target.id == "__all__":
                 self.dunder_all(node.value, replace=True)
             self.target(target, scope, node.value if single else None)
@@ -221,7 +221,7 @@ class Statements(Expressions):
 
     def aug_assign(self, node: ast.AugAssign, scope: Scope) -> None:
         target = node.target
-        self.changed_in_place(target.value if isinstance(target, ast.Subscript) else target)
+        self.changed_in_place(target.value if isinstance(target, ast.Subscript) else target, scope)
         if not (isinstance(target, ast.Name) and target.id == "__all__" and scope.kind == "module"):
             self.expr(node.value, scope, "read")
         if isinstance(target, ast.Name):
@@ -299,14 +299,18 @@ class Statements(Expressions):
             and isinstance(value.func, ast.Attribute)
             and value.func.attr in CHANGERS
         ):
-            self.changed_in_place(value.func.value)
+            self.changed_in_place(value.func.value, scope)
 
-    def changed_in_place(self, container: ast.expr) -> None:
-        """Notes a container changed in place (see Bindings.changed)."""
+    def changed_in_place(self, container: ast.expr, scope: Scope) -> None:
+        """Notes a container changed in place (see Bindings.changed), and one perhaps declared
+        in another module (an imported name, an attribute of an object) for ``changes``."""
         if isinstance(container, ast.Name):
             self.changed.add("N:" + container.id)
         elif isinstance(container, ast.Attribute):
             self.changed.add("A:" + container.attr)
+        else:
+            return
+        self.changed_elsewhere.append((scope, container))
 
     def filled(self, node: ast.expr, scope: Scope) -> None:
         """``xs.append(v)`` (``add``, ``insert``, ``extend``) on a local of this function or of

@@ -170,3 +170,11 @@ CONTEXT_MANAGERS = frozenset(
 )
 PARAMETRIZE = frozenset({"I:0:pytest:/mark/parametrize", "I:0:pytest:mark/parametrize"})
 NESTED = (ast.keyword, ast.arguments, ast.comprehension, ast.withitem, ast.match_case, ast.arg, ast.alias)
+
+
+def unknown_items(chain: str) -> str:
+    """A container value's chain with its items unknown (it is changed in place: what its
+    displays hold is not all it holds): a list or dict of unknown items, else as it was."""
+    if chain.endswith("/*s"):
+        return "L:list"
+    return "L:dict" if chain.endswith(("/*m", "/*d")) else chain

@@ -34,6 +34,10 @@ class Tracking(Generic[E]):
         self._cycles = 0  # cycles met so far
         self.deps: set[str] = set()
 
+    def forget(self) -> None:
+        """Drop the memoised results (what they rested on is about to change)."""
+        self._memo.clear()
+
     def provisional(self) -> int:
         """How many answers so far were no final ones (cycles cut; a subclass adds its own)."""
         return self._cycles

@@ -217,3 +217,25 @@ def test_a_union_member_is_rejudged_when_a_base_of_an_alternative_changes(tmp_pa
     assert ("use.py", 6, "certain") in _refs(ws, "types_.py::A.info")
     assert ("use.py", 6, "name") not in _refs(ws, "types_.py::B.info")
     ws.index.close()
+
+
+def test_a_container_another_module_starts_or_stops_changing_is_rejudged(tmp_path: Path) -> None:
+    registry = (
+        "class A:\n    def run(self):\n        pass\n\n\nITEMS = [A()]\n\n\ndef go():\n    ITEMS[0].run()\n"
+    )
+    _write(tmp_path, "registry.py", registry)
+    _write(tmp_path, "use.py", "from registry import ITEMS\n\nITEMS[0].run()\n")
+    _write(tmp_path, "plugin.py", "from registry import ITEMS\n")
+    ws = Workspace(tmp_path)
+    certain = {("registry.py", 2, "certain"), ("registry.py", 10, "certain"), ("use.py", 3, "certain")}
+    assert _refs(ws, "registry.py::A.run") == certain
+    # another module puts something else in: the items are unknown, in its module and its importers
+    _write(tmp_path, "plugin.py", "from registry import ITEMS\n\nITEMS.append(object())\n")
+    assert _refs(ws, "registry.py::A.run") == {
+        ("registry.py", 2, "certain"),
+        ("registry.py", 10, "name"),
+        ("use.py", 3, "name"),
+    }
+    _write(tmp_path, "plugin.py", "from registry import ITEMS\n")
+    assert _refs(ws, "registry.py::A.run") == certain
+    ws.index.close()
