@@ -126,10 +126,12 @@ CREATE TABLE IF NOT EXISTS link_deps (file_id INTEGER NOT NULL, dep TEXT NOT NUL
 CREATE INDEX IF NOT EXISTS link_deps_dep ON link_deps(dep);
 CREATE INDEX IF NOT EXISTS link_deps_file ON link_deps(file_id);
 CREATE TABLE IF NOT EXISTS stats (key TEXT PRIMARY KEY, value TEXT NOT NULL);
--- Python containers a file changes in place (`from m import REG; REG.append(x)`): the changing
--- file's path and the changed variable or attribute as "<path>::<symbol path>" (resolve/python.py).
-CREATE TABLE IF NOT EXISTS py_changes (path TEXT NOT NULL, target TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS py_changes_path ON py_changes(path);
+-- Values a Python file gives a variable or attribute its declaring class or module does not show
+-- (resolve/python.py): the file's path, the target as "<path>::<symbol path>", and the value: NULL
+-- when the file changes the container in place (`REG.append(x)`), a chain in the file
+-- (`holder.handler = B()`), "@<symbol path>" for a subclass's member overriding it, "" unknown.
+CREATE TABLE IF NOT EXISTS py_values (path TEXT NOT NULL, target TEXT NOT NULL, value TEXT);
+CREATE INDEX IF NOT EXISTS py_values_path ON py_values(path);
 -- TS/JS test blocks (describe/it/test calls): graph-only nodes, no symbols (resolve/ts_tests.py).
 CREATE TABLE IF NOT EXISTS test_blocks (
     id INTEGER PRIMARY KEY,

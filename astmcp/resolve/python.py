@@ -37,6 +37,7 @@ from astmcp.resolve.python_lookups import (
 )
 from astmcp.resolve.python_modules import TEST_CLASSES, is_package, is_test_file, path_key
 from astmcp.resolve.python_resolver import Resolver
+from astmcp.resolve.python_values import record_values
 from astmcp.resolve.templates import TEMPLATE
 
 # stored before a chain whose receiver resolved to nothing known: such a `name` hit is as
@@ -230,12 +231,16 @@ class PythonLinker:
             targets = sorted(
                 set(fresh) | self.dependants(conn, resolver, [*reshaped, *changes.removed_paths], renamed)
             )
+        # Values files give what others declare (python_values), recorded before any file is
+        # linked; where those moved, the declaring modules and what consulted them are linked too.
         if full:
-            conn.execute("DELETE FROM py_changes")
+            conn.execute("DELETE FROM py_values")
         else:
             for path in changes.removed_paths:
-                conn.execute("DELETE FROM py_changes WHERE path = ?", (path,))
-        targets = self.record_changes(conn, resolver, targets, full)
+                conn.execute("DELETE FROM py_values WHERE path = ?", (path,))
+        moved = record_values(conn, resolver, targets)
+        if moved and not full:
+            targets = sorted(set(targets) | moved | self.dependants(conn, resolver, moved))
         # A bulk load is faster into unindexed tables; the indexes come back at the end.
         dropped = drop_indexes(conn) if full else []
         try:
@@ -245,38 +250,6 @@ class PythonLinker:
         finally:
             for sql in dropped:
                 conn.execute(sql)
-
-    def record_changes(
-        self, conn: sqlite3.Connection, resolver: Resolver, targets: list[str], full: bool
-    ) -> list[str]:
-        """Records the containers each file to link changes in place (its ``changes`` chains,
-        resolved to variables and attributes) before any file is linked, since a value typed by
-        its display may hold more (:meth:`ModuleLookups.value_chain`). Where the set of changed
-        containers moved, their modules and whatever consulted them are linked too: the
-        targets, extended."""
-        before = frozenset(row[0] for row in conn.execute("SELECT target FROM py_changes"))
-        resolver.changed = frozenset()  # a change's own container is found without them
-        for path in targets:
-            if path not in resolver.file_ids:
-                continue
-            conn.execute("DELETE FROM py_changes WHERE path = ?", (path,))
-            found: set[str] = set()
-            for chain in resolver.facts(path).get("changes", ()):
-                for entity in alternatives(resolver.resolve(path, chain)):
-                    if entity is not None and entity[0] == "s":
-                        sym = resolver.syms[entity[1]]
-                        if sym.kind in ("variable", "attribute"):
-                            found.add(f"{sym.path}::{sym.symbol_path}")
-            conn.executemany(
-                "INSERT INTO py_changes(path, target) VALUES (?, ?)", [(path, t) for t in sorted(found)]
-            )
-        resolver.deps = set()
-        resolver.changed = frozenset(row[0] for row in conn.execute("SELECT target FROM py_changes"))
-        resolver.forget()
-        moved = {key.partition("::")[0] for key in before ^ resolver.changed}
-        if full or not moved:
-            return targets
-        return sorted(set(targets) | moved | self.dependants(conn, resolver, moved))
 
     @staticmethod
     def dependants(

@@ -79,6 +79,8 @@ class Bindings:
         # name, `A:<attr>` of an attribute; what their displays hold is not all they hold
         self.changed: set[str] = set()
         self.changed_elsewhere: list[tuple[Scope, ast.expr]] = []  # -> ``changes``
+        # attributes set through another receiver than the method's self: (scope, target, value)
+        self.attribute_stores: list[tuple[Scope, ast.Attribute, ast.expr | None]] = []
         self.type_vars: list[str] = []  # `T = TypeVar("T")` at module or class level: their paths
         # comprehension node -> the scope of its targets; lambda -> the scope of its body
         self.comp_scopes: dict[int, Scope] = {}

@@ -7,7 +7,7 @@ from abc import abstractmethod
 
 from astmcp.resolve.python_namespace import member_template, namespace_key
 from astmcp.resolve.python_records import Records
-from astmcp.resolve.python_scope import Pending, Scope, all_args, func_name, narrow_key
+from astmcp.resolve.python_scope import Pending, Scope, all_args, func_name, is_none, narrow_key
 from astmcp.resolve.python_vocab import ALIASABLE, CASTS, MAX_STRING, NESTED, STR_ATTR_FUNCS, TYPE_VARS
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME
 
@@ -242,6 +242,10 @@ class Expressions(Records):
                     self.deferred_types.append(("v", path, ann, scope, True))
                 elif value is not None:
                     self.deferred_types.append(("v", path, value, scope, False))
+            elif value is None or not is_none(value):
+                # `holder.handler = B()`, `registry.HANDLER = B()`: a value its declaration and
+                # its class's methods do not show (-> ``stores``)
+                self.attribute_stores.append((scope, node, value))
         else:
             self.expr(node, scope, "read")
 

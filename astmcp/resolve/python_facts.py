@@ -122,8 +122,12 @@ class _Analyzer(Statements):
         declared: dict[str, str] = {}
         assigned: dict[str, list[str]] = {}
         emptied: dict[str, list[str]] = {}
+        nones: set[str] = set()  # values assigned None
         for table, path, node, scope, is_ann in self.deferred_types:
             assert isinstance(node, ast.expr)
+            if table == "v" and not is_ann and is_none(node):
+                nones.add(path)
+                continue
             if table == "b":  # a TypeVar's bound: the variable stands for that class
                 chain = self.annotation_chain(scope, node)
             elif table == "a":  # `RegionMap = dict[Layout, Region]`: a type whose "call" makes one
@@ -154,8 +158,8 @@ class _Analyzer(Statements):
             if union:
                 vtypes[path] = self.unchanged(path, union)
         vtypes.update(declared)
-        # containers whose annotation says what they hold, however they are changed
-        kept = sorted(p for p, c in declared.items() if c.endswith(_CONTAINER_STEPS))
+        kept = sorted(declared)  # values whose annotation says what they are, however set or changed
+        only_none = sorted(nones - vtypes.keys())  # given nothing but None
         for path, function, inner in self.returns:
             returned, yielded = returned_values(function)
             if not yielded:
@@ -214,6 +218,13 @@ class _Analyzer(Statements):
         }
         binds = {k: v for k, v in self.module.binds.items() if v.startswith("I:")}
         changes = sorted({c for scope, node in self.changed_elsewhere if (c := self.chain(scope, node))})
+        stores = sorted(
+            {
+                (target, (self.chain(scope, value) or "") if value is not None else "")
+                for scope, node, value in self.attribute_stores
+                if (target := self.chain(scope, node))
+            }
+        )
         return {
             "refs": rows,
             "binds": binds,
@@ -237,7 +248,9 @@ class _Analyzer(Statements):
             **({"tparams": tparams} if tparams else {}),
             **({"tvars": self.type_vars} if self.type_vars else {}),
             **({"changes": changes} if changes else {}),
+            **({"stores": [list(pair) for pair in stores]} if stores else {}),
             **({"vkept": kept} if kept else {}),
+            **({"vnone": only_none} if only_none else {}),
         }
 
     def unchanged(self, path: str, chain: str) -> str:

@@ -22,6 +22,7 @@ _VALUED = ("variable", "attribute")
 CLASSLIKE = ("class",)
 # a value that is one of several known things (``("e", ("v", frozenset(alternatives)))``)
 _MAX_EITHER = 32
+_MAX_ASSUMPTIONS = 3  # values assumed for a member given values made from its own
 
 
 def either(entities: list[Entity]) -> Entity:
@@ -44,6 +45,20 @@ def alternatives(entity: Entity) -> list[Entity]:
     if entity is not None and entity[0] == "e" and entity[1][0] == "v":
         return list(entity[1][1])
     return [entity]
+
+
+def alike(entity: Entity) -> Entity:
+    """An entity compared by what a step on it finds: things outside the project are alike
+    whatever their names (``str`` and ``builtins.str.()``), containers by their items."""
+    if entity is None:
+        return None
+    if entity[0] == "x":
+        return ("x", "")
+    if is_either(entity):
+        return either([alike(alt) for alt in alternatives(entity)])
+    if entity[0] == "e":  # a mapping's keys too
+        return ("e", (entity[1][0], *(alike(part) for part in entity[1][1:])))
+    return entity
 
 
 def is_either(entity: Entity) -> bool:
@@ -71,8 +86,10 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
         self._facts: dict[str, dict[str, Any]] = {}
         self._tables: dict[str, dict[str, list[Sym]]] = {}
         self.syms: dict[int, Sym] = {}
-        # "<path>::<symbol path>" of the containers some file changes in place (py_changes)
-        self.changed: frozenset[str] | None = None
+        # values files give variables and attributes elsewhere (table py_values): by target key,
+        # (the giving file, its value: None changed in place, "" unknown, "@<symbol path>", a chain)
+        self.stores: dict[str, list[tuple[str, str | None]]] | None = None
+        self._valuing: dict[int, Entity] = {}  # members being valued -> the value assumed
         # A result cut short by a cycle, or resting on an assumption, is not final: not memoised.
         Tracking.__init__(self, keep_cut_short=False)
         # unions being checked: the value assumed for a use of the union inside its own alternatives
@@ -155,25 +172,84 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
             return entity
         sym = self.syms[entity[1]]
         if sym.kind in _VALUED:
-            chain = self.value_chain(sym)
-            return self.resolve(sym.path, chain) if chain else None
+            return self.value_of(sym)
         if sym.kind == "property":
             chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
             return self.resolve(sym.path, chain) if chain else None
         return entity
 
     def value_chain(self, sym: Sym) -> str | None:
-        """A variable's or attribute's value chain (``vtypes``), its items unknown when a file
-        changes it in place (``from m import REG; REG.append(x)``: the display is not all it
-        holds; changes inside its own module are judged by the fact pass). A declared container
-        holds what its annotation says."""
+        """A variable's or attribute's own value chain (``vtypes``), its items unknown when a
+        file changes it in place (``from m import REG; REG.append(x)``: the display is not all it
+        holds; changes inside its own module are judged by the fact pass). A declared one holds
+        what its annotation says."""
         facts = self.facts(sym.path)
         chain: str | None = facts.get("vtypes", {}).get(sym.symbol_path)
-        if chain is None or sym.symbol_path in facts.get("vkept", ()):  # declared: it holds what it says
+        if chain is None or sym.symbol_path in facts.get("vkept", ()):
             return chain
-        if self.changed is None:
-            self.changed = frozenset(row[0] for row in self.conn.execute("SELECT target FROM py_changes"))
-        return unknown_items(chain) if f"{sym.path}::{sym.symbol_path}" in self.changed else chain
+        if any(value is None for _, value in self.stored(sym)):
+            return unknown_items(chain)
+        return chain
+
+    def value_of(self, sym: Sym) -> Entity:
+        """What a variable or attribute holds: its own value (:meth:`value_chain`), or any value
+        other files set (``holder.handler = B()``) or a project subclass's member overriding it
+        holds (``class Sub(Holder): handler = B()``); unknown when one of those is. A declared
+        one holds what its annotation says. A value given from its own (``frame.symbols =
+        self.symbols.copy()``) is taken with the value assumed, which must then hold."""
+        chain = self.value_chain(sym)
+        own = self.resolve(sym.path, chain) if chain else None
+        if own is None or sym.symbol_path in self.facts(sym.path).get("vkept", ()):
+            return own
+        given = [(path, value) for path, value in self.stored(sym) if value is not None]
+        if not given:
+            return own
+        if sym.id in self._valuing:  # used in a value given to it: as assumed
+            self._assumption_uses += 1
+            return self._valuing[sym.id]
+        assumed = own
+        for _ in range(_MAX_ASSUMPTIONS):
+            self._valuing[sym.id] = assumed
+            uses = self._assumption_uses
+            # what is being resolved around this (`frame.symbols.copy` itself) is resolved anew
+            outer, self._busy = self._busy, set()
+            try:
+                found = self._given(own, given)
+            finally:
+                del self._valuing[sym.id]
+                self._busy = outer
+            if found is None or found == assumed or self._assumption_uses == uses:
+                return found
+            assumed = found
+        return None
+
+    def _given(self, own: Entity, given: list[tuple[str, str]]) -> Entity:
+        """``own`` when every given value is alike (what a step on it finds), else one of them
+        all, each taken for what it holds (unknown when one is unknown)."""
+        values: list[Entity] = [self.deref(own)]
+        for path, value in given:
+            self.deps.add(path)
+            if not value:
+                return None
+            if value.startswith("@"):
+                other = self.symbol(path, value[1:])
+                values.append(self.deref(self.value_of(other)) if other is not None else None)
+            else:
+                values.append(self.deref(self.resolve(path, value)))
+        if None in values:
+            return None
+        first = alike(values[0])
+        if all(alike(v) == first for v in values[1:]):
+            return own
+        return either(values)
+
+    def stored(self, sym: Sym) -> list[tuple[str, str | None]]:
+        """The values other files (or classes) give ``sym`` (table ``py_values``)."""
+        if self.stores is None:
+            self.stores = {}
+            for path, target, value in self.conn.execute("SELECT path, target, value FROM py_values"):
+                self.stores.setdefault(target, []).append((path, value))
+        return self.stores.get(f"{sym.path}::{sym.symbol_path}", [])
 
     def member(self, module: Entity, name: str, exported_only: bool = False) -> Entity:
         assert module is not None

@@ -14,6 +14,7 @@ from astmcp.resolve.python_lookups import (
     Entity,
     ModuleLookups,
     Sym,
+    alike,
     alternatives,
     either,
     is_either,
@@ -87,6 +88,7 @@ class Resolver(ModuleLookups):
         self._bound_ids: dict[Entity, int] = {}
         self._made: list[tuple[str, tuple[str, ...]]] = []
         self._made_ids: dict[tuple[str, tuple[str, ...]], int] = {}
+        self._stepping: set[tuple[Any, ...]] = set()  # steps from variables holding unions
         # test files' classes by the last name of each base (see `test_subclasses`)
         self._test_bases: dict[str, list[tuple[str, str]]] | None = None
 
@@ -310,7 +312,7 @@ class Resolver(ModuleLookups):
             return self.fixture(path, chain[2:])
         if tag == "O":
             operands = self.facts(path).get("unions", [])[int(chain[2:])]
-            outside = all(_alike(self.deref(self.resolve(path, c))) == ("x", "") for c in operands)
+            outside = all(alike(self.deref(self.resolve(path, c))) == ("x", "") for c in operands)
             return ("x", "") if outside else None
         if tag == "G":
             name = chain[2:]
@@ -336,7 +338,7 @@ class Resolver(ModuleLookups):
         recursive = []
         for chain in chains:
             cycles = self._cycles
-            entity = _alike(self.deref(self.resolve(path, chain)))  # a property, variable: what it holds
+            entity = alike(self.deref(self.resolve(path, chain)))  # a property, variable: what it holds
             if self._cycles != cycles:  # cut short by a cycle (`U:1/items/()/[]#1/*m`)
                 recursive.append(chain)
             else:
@@ -353,7 +355,7 @@ class Resolver(ModuleLookups):
             self._assumed[key] = value
             outer, self._busy = self._busy, {key}
             try:
-                if any(_alike(self.deref(self.resolve(path, chain))) != value for chain in recursive):
+                if any(alike(self.deref(self.resolve(path, chain))) != value for chain in recursive):
                     return None
             finally:
                 del self._assumed[key]
@@ -498,6 +500,16 @@ class Resolver(ModuleLookups):
         entity = self.deref(entity)
         if entity is None:
             return None
+        if is_either(entity):  # a variable holding one of several things
+            key = (entity, step, shape)
+            if key in self._stepping:  # variables holding one another
+                self._cycles += 1
+                return None
+            self._stepping.add(key)
+            try:
+                return self.step(entity, step if shape is None else f"(){shape}")
+            finally:
+                self._stepping.discard(key)
         if len(entity) == 3:  # a variable or property holding one
             return self.bound_step(entity, step, shape)
         tag, value = entity
@@ -528,7 +540,7 @@ class Resolver(ModuleLookups):
                     return ("e", ("w", self.resolve(sym.path, entered)))
                 overloads = facts.get("otypes", {}).get(sym.symbol_path)
                 if overloads is not None:  # one of the returns of the overloads the call fits
-                    made = {_alike(self.resolve(sym.path, c)) for c in overload_chains(overloads, shape)}
+                    made = {alike(self.resolve(sym.path, c)) for c in overload_chains(overloads, shape)}
                     return made.pop() if len(made) == 1 else either(list(made))
                 chain = facts.get("rtypes", {}).get(sym.symbol_path)
                 return self.resolve(sym.path, chain) if chain else None
@@ -696,8 +708,8 @@ class Resolver(ModuleLookups):
                 n = int(step[1:])
                 return parts[n] if 0 <= n < len(parts) else None
             if step in ("[]", "[i]"):  # any part: known when they are all alike
-                alike = {_alike(p) for p in parts}
-                return parts[0] if len(alike) == 1 and None not in alike else None
+                kinds = {alike(p) for p in parts}
+                return parts[0] if len(kinds) == 1 and None not in kinds else None
             return self.container_method(step, None) if step[0] not in "[*" else None
         if step[0] == "#":
             return None
@@ -804,17 +816,3 @@ def _holds_project(entity: Entity, depth: int = 0) -> bool:
 def _declared_in(member: Sym, cls: Sym) -> bool:
     """Whether ``member`` is declared by the class ``cls`` itself (its type variables are the class's)."""
     return member.path == cls.path and member.symbol_path.rpartition(".")[0] == cls.symbol_path
-
-
-def _alike(entity: Entity) -> Entity:
-    """An entity compared by what a step on it finds: things outside the project are alike
-    whatever their names (``str`` and ``builtins.str.()``), containers by their items."""
-    if entity is None:
-        return None
-    if entity[0] == "x":
-        return ("x", "")
-    if is_either(entity):
-        return either([_alike(alt) for alt in alternatives(entity)])
-    if entity[0] == "e":  # a mapping's keys too
-        return ("e", (entity[1][0], *(_alike(part) for part in entity[1][1:])))
-    return entity

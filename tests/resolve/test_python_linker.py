@@ -239,3 +239,22 @@ def test_a_container_another_module_starts_or_stops_changing_is_rejudged(tmp_pat
     _write(tmp_path, "plugin.py", "from registry import ITEMS\n")
     assert _refs(ws, "registry.py::A.run") == certain
     ws.index.close()
+
+
+def test_a_subclass_overriding_an_attribute_in_another_module_is_seen_as_it_comes_and_goes(
+    tmp_path: Path,
+) -> None:
+    holder = (
+        "class A:\n    def run(self):\n        pass\n\n\n"
+        "class Holder:\n    factory = A\n\n    def go(self):\n        self.factory().run()\n"
+    )
+    _write(tmp_path, "holder.py", holder)
+    _write(tmp_path, "sub.py", "from holder import Holder\n")
+    ws = Workspace(tmp_path)
+    assert _refs(ws, "holder.py::A.run") == {("holder.py", 2, "certain"), ("holder.py", 10, "certain")}
+    # a subclass elsewhere makes `factory` another class: `self.factory()` may be either
+    _write(tmp_path, "sub.py", "from holder import Holder\n\n\nclass Sub(Holder):\n    factory = object\n")
+    assert _refs(ws, "holder.py::A.run") == {("holder.py", 2, "certain"), ("holder.py", 10, "name")}
+    _write(tmp_path, "sub.py", "from holder import Holder\n")
+    assert _refs(ws, "holder.py::A.run") == {("holder.py", 2, "certain"), ("holder.py", 10, "certain")}
+    ws.index.close()

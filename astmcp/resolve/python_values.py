@@ -1,0 +1,106 @@
+"""Values files give variables and attributes that their own declarations do not show.
+
+A variable or attribute is typed by the values its module (or its class's methods) assign it. Other
+code may give it more, and a reference typed by the assignments alone would then be a certain
+reference of the wrong member: ``HANDLERS[k]().run()`` of ``A.run`` alone while a plugin module does
+``HANDLERS["b"] = B``. Before the linker resolves any reference it records, for each file it links:
+
+- the containers the file changes in place (fact ``changes``: ``REG.append(x)``, ``REG[k] = v``
+  on an imported or attribute container): their items are unknown (value NULL);
+- the attributes it sets through another receiver than a method's own ``self`` (fact ``stores``:
+  ``holder.handler = B()``, ``registry.HANDLER = B()``): the value's chain in that file;
+- the members of its classes that override a base's variable or attribute (``class Sub(Holder):
+  handler = B()``, or ``self.handler = B()`` in Sub's methods): ``@<symbol path>`` of the
+  overriding member, since ``self.handler`` in Holder's methods may be a Sub's (one only ever
+  set to None adds nothing: fact ``vnone``).
+
+Rows go to table ``py_values`` (path, ``<path>::<symbol path>`` of the target, value), read by
+:meth:`ModuleLookups.value_of`. A declared target (an annotation) keeps what it declares.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+
+from astmcp.resolve.python_lookups import CLASSLIKE, Sym, alternatives
+from astmcp.resolve.python_resolver import Resolver
+
+__all__ = ["record_values"]
+
+_VALUED = ("variable", "attribute")
+Row = tuple[str, str | None]
+
+
+def record_values(conn: sqlite3.Connection, resolver: Resolver, paths: list[str]) -> set[str]:
+    """Records the ``py_values`` rows of ``paths`` (replacing theirs) and returns the files
+    declaring a target whose rows came or went: what was resolved through those is stale."""
+    before = set(conn.execute("SELECT target, value FROM py_values"))
+    resolver.stores = {}  # targets are found as their own declarations show them
+    for path in paths:
+        if path not in resolver.file_ids:
+            continue
+        conn.execute("DELETE FROM py_values WHERE path = ?", (path,))
+        rows = sorted(set(_rows(resolver, path)), key=lambda row: (row[0], row[1] or ""))
+        conn.executemany(
+            "INSERT INTO py_values(path, target, value) VALUES (?, ?, ?)", [(path, *row) for row in rows]
+        )
+    resolver.deps = set()
+    resolver.stores = None
+    resolver.forget()
+    after = set(conn.execute("SELECT target, value FROM py_values"))
+    return {target.partition("::")[0] for target, _ in before ^ after}
+
+
+def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
+    facts = resolver.facts(path)
+    for chain in facts.get("changes", ()):
+        for target in _targets(resolver, path, chain):
+            yield target, None
+    for chain, value in facts.get("stores", ()):
+        for target in _targets(resolver, path, chain):
+            yield target, value
+    nothing = set(facts.get("vnone", ()))  # a member only ever set to None adds no value
+    for symbol_path, syms in resolver.table(path).items():
+        sym = syms[0]
+        owner_path, _, name = symbol_path.rpartition(".")
+        if sym.kind not in _VALUED or not owner_path or symbol_path in nothing:
+            continue
+        owner = resolver.symbol(path, owner_path)
+        if owner is not None and owner.kind in CLASSLIKE:
+            for base_member in _overridden(resolver, owner, name):
+                yield _key(base_member), "@" + symbol_path
+
+
+def _targets(resolver: Resolver, path: str, chain: str) -> Iterator[str]:
+    """The variables and attributes ``chain`` (in ``path``) may be."""
+    for entity in alternatives(resolver.resolve(path, chain)):
+        if entity is not None and entity[0] == "s":
+            sym = resolver.syms[entity[1]]
+            if sym.kind in _VALUED:
+                yield _key(sym)
+
+
+def _overridden(resolver: Resolver, cls: Sym, name: str) -> Iterator[Sym]:
+    """The nearest variables or attributes ``name`` of ``cls``'s project bases, on each path up."""
+    seen = {cls.id}
+    todo = [cls]
+    while todo:
+        current = todo.pop()
+        for base in resolver.facts(current.path).get("bases", {}).get(current.symbol_path, ()):
+            found = resolver.deref_class(resolver.resolve(current.path, base) if base else None)
+            if found is None or found[0] != "s" or found[1] in seen:
+                continue
+            seen.add(found[1])
+            base_cls = resolver.syms[found[1]]
+            if base_cls.kind not in CLASSLIKE:
+                continue
+            member = resolver.symbol(base_cls.path, f"{base_cls.symbol_path}.{name}")
+            if member is None:
+                todo.append(base_cls)
+            elif member.kind in _VALUED:
+                yield member
+
+
+def _key(sym: Sym) -> str:
+    return f"{sym.path}::{sym.symbol_path}"
