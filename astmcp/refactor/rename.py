@@ -138,7 +138,8 @@ def prepare_rename(
             parts.append(f"{len(unsure) - strings - overrides} on a receiver of unknown type")
         if overrides:
             parts.append(
-                f"{overrides} same-named member(s) of classes whose base is unknown, which may override it"
+                f"{overrides} same-named member(s) of related types (a class whose base is unknown,"
+                " which may override it; TS: a type that may be used as this one or the other way round)"
             )
         reason = (
             f"{len(unsure)} uncertain reference(s) ({', '.join(parts)}); review uncertain_references,"

@@ -21,6 +21,7 @@ from astmcp.refactor.family_guard import check_family
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes, resolve
+from astmcp.refactor.ts_structural import structural_partners as ts_structural_partners
 from astmcp.workspace import Workspace
 
 RANK = {"certain": 0, "likely": 1, "name": 2}
@@ -127,9 +128,14 @@ def family_and_references(
         for s in query_symbols(conn, "s.name = ?", (row.name,))
         if s.id not in known and (s.file, s.name_line, s.name_col) in best
     ]
-    for member in check_family(conn, row, family):
-        # `class Other(serializer.signer)`: Other.old may override it or not; it and its uses are
-        # uncertain (kind `override` when declared), renamed only with `uncertain: include`
+    maybe = check_family(conn, row, family)
+    if language_of(row.file) != PYTHON:
+        # a type used as another (`use(new B())` with `use(a: Runner)`) keeps its members' names
+        maybe += [m for m in ts_structural_partners(conn, row, family) if m not in maybe]
+    for member in maybe:
+        # `class Other(serializer.signer)`: Other.old may override it or not (TS: a type usable as
+        # the member's type or the other way round); it and its uses are uncertain (kind
+        # `override` when declared), renamed only with `uncertain: include`
         for ref in engine.collect_references(ws, conn, member, include_name_hits=False, memo=memo):
             hit = Hit.of(ref)
             kind = "override" if hit.is_declaration else hit.kind

@@ -1,0 +1,176 @@
+"""TS/JS members a type must keep to stay usable as another (SPEC §3: "members a class must
+provide to satisfy an interface it is used as").
+
+TypeScript types are structural: ``use(new B())`` with ``use(a: Runner)`` compiles because B has
+every member Runner requires, whether or not B names Runner. Renaming ``Runner.run`` alone then
+breaks every place a B is used as a Runner, and renaming ``B.run`` alone breaks them too. Where a B
+flows is not in the index, so the same-named members of the types that may be used as one another
+are partners of a rename: a type outside the member's override family that has every member the
+other requires (own or inherited; optional and static members are not required). A type with a
+private member (``private``, ``#x``) is satisfied by its subclasses alone. A type with a base
+outside the project may have any member.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+from astmcp.query.common import SymbolRow, query_symbols
+
+__all__ = ["structural_partners"]
+
+_MEMBER_KINDS = ("method", "property", "getter", "setter")
+_TYPE_KINDS = ("class", "interface")
+_PRIVATE = re.compile(r"^\s*(?:[\w\s]*\s)?(?:private|protected)\s")
+_STATIC = re.compile(r"^\s*(?:[\w\s]*\s)?static\s")
+
+
+# a unit type (`"small"`, `3`, `true`, `typeof Kind.a`, `Kind.A`): only the same one is assignable
+_UNIT = re.compile(
+    r"""^(?:"[^"]*"|'[^']*'|-?\d[\d_.]*|true|false|null|undefined|typeof [\w$.]+|[\w$]+\.[\w$]+)$"""
+)
+_PRIMITIVES = frozenset({"number", "bigint", "string", "boolean", "symbol", "null", "undefined"})
+# a class field set to a string, number or boolean (`size = 2`): not callable
+_PLAIN = re.compile(r"""^(?:"[^"]*"|'[^']*'|`[^`$]*`|-?\d[\d_.]*|true|false)$""")
+
+
+class _Member:
+    """What a member's declaration says of its type, as far as assignability needs it."""
+
+    def __init__(self, kind: str, name: str, signature: str) -> None:
+        self.callable = kind == "method"
+        rest = signature[signature.find(name) + len(name) :] if name in signature else ""
+        rest = rest.removeprefix("?").strip()
+        self.unit: str | None = None
+        self.plain = False
+        self.primitives: frozenset[str] | None = None  # `number | null`: exactly those
+        if rest.startswith(":"):
+            declared = rest[1:].strip().rstrip(";").strip()
+            self.unit = declared if _UNIT.match(declared) else None
+            parts = frozenset(part.strip() for part in declared.split("|"))
+            self.primitives = parts if parts <= _PRIMITIVES else None
+        elif rest.startswith("="):
+            self.plain = bool(_PLAIN.match(rest[1:].strip().rstrip(";").strip()))
+
+    def fits(self, expected: _Member) -> bool:
+        """Whether this member may be given where ``expected`` is declared."""
+        if expected.unit is not None:
+            return self.unit == expected.unit
+        if self.primitives is not None and expected.primitives is not None:
+            return self.primitives <= expected.primitives
+        if expected.callable:
+            return not (self.plain or self.unit is not None)
+        return not (expected.plain and self.callable)
+
+
+class _Type:
+    """One class or interface: its members (own and inherited) and those it requires."""
+
+    def __init__(self, members: dict[str, _Member], required: set[str], nominal: bool, open_: bool) -> None:
+        self.members = members
+        self.required = required
+        self.nominal = nominal  # has a private member: only its subclasses satisfy it
+        self.open = open_  # a base outside the project: any member may be there
+
+    def satisfies(self, other: _Type) -> bool:
+        """Whether a value of this type may be used where ``other`` is expected."""
+        if other.nominal:
+            return False
+        for name in other.required:
+            mine = self.members.get(name)
+            if mine is None:
+                if not self.open:
+                    return False
+            elif not mine.fits(other.members[name]):
+                return False
+        return True
+
+
+class _Types:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._types: dict[int, _Type] = {}
+
+    def of(self, type_id: int, seen: frozenset[int] = frozenset()) -> _Type:
+        found = self._types.get(type_id)
+        if found is not None:
+            return found
+        members: dict[str, _Member] = {}
+        required: set[str] = set()
+        nominal = False
+        open_ = False
+        for base_id, key in self.conn.execute(
+            "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'",
+            (type_id,),
+        ):
+            if base_id is None:
+                open_ = open_ or key is not None
+                continue
+            if base_id in seen:
+                continue
+            base = self.of(base_id, seen | {type_id})
+            members.update(base.members)
+            required |= base.required
+            nominal = nominal or base.nominal
+            open_ = open_ or base.open
+        marks = ",".join("?" * len(_MEMBER_KINDS))
+        for name, kind, signature in self.conn.execute(
+            "SELECT m.name, m.kind, m.signature FROM symbols t JOIN symbols m ON m.file_id = t.file_id"
+            f" AND m.symbol_path = t.symbol_path || '.' || m.name WHERE t.id = ? AND m.kind IN ({marks})",
+            (type_id, *_MEMBER_KINDS),
+        ):
+            if name.startswith("#") or _PRIVATE.match(signature):
+                nominal = True
+                continue
+            if _STATIC.match(signature):
+                continue
+            members[name] = _Member(kind, name, signature)
+            if _optional(name, signature):
+                required.discard(name)
+            else:
+                required.add(name)
+        found = _Type(members, required, nominal, open_)
+        self._types[type_id] = found
+        return found
+
+
+def _optional(name: str, signature: str) -> bool:
+    at = signature.find(name)
+    return at >= 0 and signature[at + len(name) : at + len(name) + 1] == "?"
+
+
+def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow]) -> list[SymbolRow]:
+    """Same-named members of project classes and interfaces outside ``family`` whose type may be
+    used as the renamed member's type, or the other way round."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path:
+        return []
+    owner = _owner(conn, row)
+    if owner is None:
+        return []
+    types = _Types(conn)
+    mine = types.of(owner.id)
+    known = {m.id for m in family}
+    family_owners = {o.id for o in (_owner(conn, m) for m in family if m.parent_path) if o is not None}
+    out: list[SymbolRow] = []
+    marks = ",".join("?" * len(_MEMBER_KINDS))
+    candidates = query_symbols(conn, f"s.name = ? AND s.kind IN ({marks})", (row.name, *_MEMBER_KINDS))
+    for other in candidates:
+        if other.id in known or not other.parent_path or other.file.endswith((".py", ".pyi")):
+            continue
+        other_owner = _owner(conn, other)
+        if other_owner is None or other_owner.id in family_owners:
+            continue
+        theirs = types.of(other_owner.id)
+        if theirs.satisfies(mine) or mine.satisfies(theirs):
+            out.append(other)
+    return out
+
+
+def _owner(conn: sqlite3.Connection, member: SymbolRow) -> SymbolRow | None:
+    found = query_symbols(
+        conn,
+        f"f.path = ? AND s.symbol_path = ? AND s.kind IN ({','.join('?' * len(_TYPE_KINDS))})",
+        (member.file, member.parent_path, *_TYPE_KINDS),
+    )
+    return found[0] if found else None
