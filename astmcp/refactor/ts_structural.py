@@ -143,7 +143,7 @@ def _optional(name: str, signature: str) -> bool:
 def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow]) -> list[SymbolRow]:
     """Same-named members of project classes and interfaces outside ``family`` whose type may be
     used as the renamed member's type, or the other way round."""
-    if row.kind not in _MEMBER_KINDS or not row.parent_path:
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or _hidden(row):
         return []
     owner = _owner(conn, row)
     if owner is None:
@@ -156,8 +156,13 @@ def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[S
     marks = ",".join("?" * len(_MEMBER_KINDS))
     candidates = query_symbols(conn, f"s.name = ? AND s.kind IN ({marks})", (row.name, *_MEMBER_KINDS))
     for other in candidates:
-        if other.id in known or not other.parent_path or other.file.endswith((".py", ".pyi")):
-            continue
+        if (
+            other.id in known
+            or not other.parent_path
+            or other.file.endswith((".py", ".pyi"))
+            or _hidden(other)
+        ):
+            continue  # a private or protected member stands for no public one
         other_owner = _owner(conn, other)
         if other_owner is None or other_owner.id in family_owners:
             continue
@@ -165,6 +170,10 @@ def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[S
         if theirs.satisfies(mine) or mine.satisfies(theirs):
             out.append(other)
     return out
+
+
+def _hidden(member: SymbolRow) -> bool:
+    return member.name.startswith("#") or bool(_PRIVATE.match(member.signature))
 
 
 def _owner(conn: sqlite3.Connection, member: SymbolRow) -> SymbolRow | None:
