@@ -315,11 +315,24 @@ def renamed(name: str, corpus: str) -> str:
 
 
 def reason_class(kinds: Counter[str]) -> str:
-    """Why a plan blocked: names in strings, receivers that could not be typed, or both."""
-    strings = kinds.get("string", 0)
-    if strings and strings == sum(kinds.values()):
-        return "strings"
-    return "receivers+strings" if strings else "receivers"
+    """Why a plan blocked: names in strings, receivers that could not be typed, same-named
+    members of related types (``override`` hits), joined by ``+``."""
+    parts = []
+    if kinds.get("override", 0):
+        parts.append("related")
+    if sum(n for kind, n in kinds.items() if kind not in ("string", "override")):
+        parts.append("receivers")
+    if kinds.get("string", 0):
+        parts.append("strings")
+    return "+".join(parts) or "receivers"
+
+
+def _why(record: dict[str, Any]) -> str:
+    """A blocked or refused record's class (a blocked one's classed anew from its kinds)."""
+    kinds = record.get("uncertain_kinds")
+    if record["outcome"] == "blocked" and kinds:
+        return reason_class(Counter(kinds))
+    return str(record.get("reason", "?"))
 
 
 def astmcp_rename(
@@ -537,9 +550,7 @@ def report() -> None:
                 parts = ", ".join(f"{k} {v}" for k, v in sorted(fate.items()))
                 reasons.append(f"- {doc['corpus']}: the {c['broken']} symbols {tool} broke, astmcp: {parts}")
             why = Counter(
-                f"{r['outcome']}: {r.get('reason', '?')}"
-                for r in records
-                if r["outcome"] in ("blocked", "refused")
+                f"{r['outcome']}: {_why(r)}" for r in records if r["outcome"] in ("blocked", "refused")
             )
             if why:
                 parts = ", ".join(f"{k} {v}" for k, v in sorted(why.items()))
@@ -550,7 +561,9 @@ def report() -> None:
         "a fresh process that computes and writes the rename), never the oracle.",
         "Why not clean, by class. astmcp `blocked`: *strings* = only names inside string literals (dict keys,",
         "`getattr`/`setattr` arguments, TS string-keyed access and literal types); *receivers* = only",
-        "`obj.name` hits whose receiver could not be typed; *receivers+strings* = both. `refused`: the error",
+        "`obj.name` hits whose receiver could not be typed; *related* = same-named members of related types",
+        "(a class whose base is unknown; TS: a type usable as the member's, or the other way round); joined",
+        "by `+` where a plan has several. `refused`: the error",
         "code (`MUTATION_BLOCKED` = an override family with a member outside the project, or a related",
         "member the index did not link — the family guard; or a use read through a union with another",
         "type's member, which renaming one would break; `INVALID_INPUT` = no renamable name, e.g. an",
