@@ -18,7 +18,7 @@ from astmcp.resolve.tracking import Tracking
 Entity = tuple[Any, ...] | None  # (tag, value) or, bound by type arguments, (tag, id, bindings)
 # a keyword argument landing in a `**kwargs` mapping its function uses opaquely: a name hit
 OPAQUE_KEYWORD: Entity = ("k", "")
-_VALUED = ("variable", "attribute")
+VALUED = ("variable", "attribute")  # symbols holding a value (vtypes)
 CLASSLIKE = ("class",)
 # a value that is one of several known things (``("e", ("v", frozenset(alternatives)))``)
 _MAX_EITHER = 32
@@ -171,7 +171,7 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
         if entity is None or entity[0] != "s":
             return entity
         sym = self.syms[entity[1]]
-        if sym.kind in _VALUED:
+        if sym.kind in VALUED:
             return self.value_of(sym)
         if sym.kind == "property":
             chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
@@ -347,7 +347,7 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
     def deref_class(self, entity: Entity) -> Entity:
         if entity is not None and entity[0] == "s":
             sym = self.syms[entity[1]]
-            if sym.kind in _VALUED:
+            if sym.kind in VALUED:
                 return self.deref(entity)
             if sym.kind not in CLASSLIKE:
                 return None

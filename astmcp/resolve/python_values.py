@@ -23,12 +23,11 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-from astmcp.resolve.python_lookups import CLASSLIKE, Sym, alternatives
+from astmcp.resolve.python_lookups import CLASSLIKE, VALUED, Sym, alternatives
 from astmcp.resolve.python_resolver import Resolver
 
 __all__ = ["record_values"]
 
-_VALUED = ("variable", "attribute")
 Row = tuple[str, str | None]
 
 
@@ -64,7 +63,7 @@ def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
     for symbol_path, syms in resolver.table(path).items():
         sym = syms[0]
         owner_path, _, name = symbol_path.rpartition(".")
-        if sym.kind not in _VALUED or not owner_path or symbol_path in nothing:
+        if sym.kind not in VALUED or not owner_path or symbol_path in nothing:
             continue
         owner = resolver.symbol(path, owner_path)
         if owner is not None and owner.kind in CLASSLIKE:
@@ -77,7 +76,7 @@ def _targets(resolver: Resolver, path: str, chain: str) -> Iterator[str]:
     for entity in alternatives(resolver.resolve(path, chain)):
         if entity is not None and entity[0] == "s":
             sym = resolver.syms[entity[1]]
-            if sym.kind in _VALUED:
+            if sym.kind in VALUED:
                 yield _key(sym)
 
 
@@ -98,7 +97,7 @@ def _overridden(resolver: Resolver, cls: Sym, name: str) -> Iterator[Sym]:
             member = resolver.symbol(base_cls.path, f"{base_cls.symbol_path}.{name}")
             if member is None:
                 todo.append(base_cls)
-            elif member.kind in _VALUED:
+            elif member.kind in VALUED:
                 yield member
 
 
