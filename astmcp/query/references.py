@@ -34,6 +34,7 @@ from astmcp.query.common import (
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.string_reach import strings_cannot_reach
+from astmcp.query.ts_parts import ModuleParts
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
 from astmcp.resolve.python_external import class_ancestors, class_defines, computed_members
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, template_reaches
@@ -196,6 +197,7 @@ def collect_references(
     unreachable: bool | None = None if strings_only and not type_only else False
     outside: set[str] | None = None
     keys = {f"{s.file}::{s.symbol_path}" for s in same}
+    files = {s.file for s in same}
     if include_name_hits or likely:
         for path, line, col, end_col, kind, target in conn.execute(
             "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r"
@@ -221,6 +223,8 @@ def collect_references(
             if (type_only or unreachable) and kind == "string":
                 continue
             # only a receiver nobody could type is a candidate; a typed one lacking the member is not
+            if not python and memo.parts.apart(path, files):
+                continue  # TS/JS: no import chain joins the file to the symbol's (query.ts_parts)
             confidence = "likely" if likely and kind != "string" and untyped(target) else "name"
             if confidence == "name" and not include_name_hits:
                 continue
@@ -235,8 +239,10 @@ def collect_references(
         ):
             # `getattr(self, f"visit_{type(node).__name__}")`, `this[`visit${kind}`]`: a member
             # whose name fits, or a class whose name makes one (resolve/templates.py)
-            if str(target).startswith(TEMPLATE) and template_reaches(
-                str(target), symbol.name, symbol.kind, lambda name: _named(conn, name)
+            if (
+                str(target).startswith(TEMPLATE)
+                and template_reaches(str(target), symbol.name, symbol.kind, lambda name: _named(conn, name))
+                and (python or not memo.parts.apart(path, files))
             ):
                 key = (path, line, col)
                 out.setdefault(key, Reference(path, line, col, end_col, "string", "name", False))
@@ -430,6 +436,7 @@ class FamilyMemo:
         self._above: dict[tuple[int, str], bool] = {}
         self._below: dict[tuple[tuple[int, ...], str], tuple[dict[int, SymbolRow], list[str]]] = {}
         self.providing: set[int] = set()  # object-literal members being resolved (no cycles)
+        self.parts = ModuleParts(conn)  # TS/JS: files no import chain joins
 
     def twins(self, symbol: SymbolRow) -> list[SymbolRow]:
         if symbol.id not in self._twins:

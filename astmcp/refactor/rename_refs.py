@@ -131,7 +131,13 @@ def family_and_references(
     maybe = check_family(conn, row, family)
     if language_of(row.file) != PYTHON:
         # a type used as another (`use(new B())` with `use(a: Runner)`) keeps its members' names
-        maybe += [m for m in ts_structural_partners(conn, row, family) if m not in maybe]
+        # (never one no import chain joins to the family: no value is used as the other's type)
+        files = {m.file for m in family}
+        maybe += [
+            m
+            for m in ts_structural_partners(conn, row, family)
+            if m not in maybe and not memo.parts.apart(m.file, files)
+        ]
     for member in maybe:
         # `class Other(serializer.signer)`: Other.old may override it or not (TS: a type usable as
         # the member's type or the other way round); it and its uses are uncertain (kind

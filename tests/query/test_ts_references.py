@@ -69,7 +69,9 @@ def test_extending_a_standard_global_relinks_its_readers(tmp_path: Path) -> None
     root = tmp_path / "globals"
     root.mkdir()
     (root / "interop.ts").write_text("export class Interop {\n  observable = 1;\n}\n", encoding="utf-8")
-    (root / "use.ts").write_text("export const key = Symbol.observable;\n", encoding="utf-8")
+    (root / "use.ts").write_text(  # it imports interop.ts: an Interop may be in its hands (query.ts_parts)
+        'export const key = Symbol.observable;\nexport { Interop } from "./interop";\n', encoding="utf-8"
+    )
     types = root / "types.ts"
     types.write_text("export type Id = string;\n", encoding="utf-8")
     ws = Workspace(root)
@@ -189,6 +191,8 @@ def test_strings_never_name_a_type_only_declaration(caller: Any, tmp_path: Path)
     (root / "c.ts").write_text(
         'import * as a from "./a";\nexport const keys = Object.keys(a);\n', encoding="utf-8"
     )
+    # an entry point joins the strings' module to the others (query.ts_parts)
+    (root / "main.ts").write_text('import "./b";\nimport "./c";\n', encoding="utf-8")
     call = caller(root)
 
     def strings(selector: str) -> list[tuple[str, int, int]]:

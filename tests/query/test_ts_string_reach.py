@@ -15,6 +15,12 @@ _INDEX = 'export * from "./a";\nexport * as ns from "./a";\nimport * as z from "
 
 def _string_hits(caller: Any, root: Path, files: dict[str, str], selector: str = "a.ts::string") -> list[str]:
     root.mkdir()
+    # an entry point importing the strings' module and the declaring one: values of either may
+    # meet (no import chain joining them would make every string no hit: query.ts_parts)
+    script = selector.partition("::")[0].endswith(".js")
+    joiner = "app.js" if script else "app.ts"
+    strings = "s.js" if script else "s.ts"
+    files = {**files, joiner: f'import "./{strings}";\nimport "./{selector.partition("::")[0]}";\n'}
     for name, text in files.items():
         (root / name).write_text(text, encoding="utf-8")
     out = caller(root)("ast_find_references", selector=selector, include_declaration=False)
