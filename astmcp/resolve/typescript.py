@@ -480,7 +480,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if self._alias_depth > 24:
             return None
         value = self.typed(sym, "vtypes", bound)
-        if value is None or value[0] != "s" or len(value) > 2:
+        if value is None or value[0] != "s":
             return None
         target = self.syms[value[1]]
         if target.id == sym.id or target.kind not in ("function", "method", "variable", "property"):
