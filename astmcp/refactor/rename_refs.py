@@ -206,7 +206,8 @@ def destructuring_hits(
     """Name hits the index may lack: TS/JS destructuring that reads a property of the same name
     (``const { old } = await import("./m")``) in files that mention the name. One the index
     resolved (to this symbol or, typed, to another: ``const { x } = this`` in another class) is
-    not one it lacks."""
+    not one it lacks; the analyzer gives every pattern key a row, so only files it has no facts
+    of (it gave up on them: ``{}``, as a file with nothing in it) are read."""
     from astmcp.refactor.tsscopes import TsFile
 
     known = known | {
@@ -218,14 +219,20 @@ def destructuring_hits(
             (row.name,),
         )
     }
-    word = re.compile(rf"(?<![\w$]){re.escape(row.name)}(?![\w$])")
+    # a pattern's key follows `{` or `,` and comes before `,`, `}`, `:` or `=` (comments and
+    # whitespace between): files without one are not parsed (most of a big project, for `type`)
+    gap = r"(?:\s|/\*.*?\*/|//[^\n]*\n)*"
+    key = re.compile(rf"[{{,]{gap}(?<![\w$]){re.escape(row.name)}(?![\w$]){gap}[,}}:=]", re.S)
     hits: list[Hit] = []
-    for (path,) in conn.execute("SELECT path FROM files WHERE language IN ('typescript', 'javascript')"):
+    for (path,) in conn.execute(
+        "SELECT path FROM files WHERE language IN ('typescript', 'javascript')"
+        " AND path NOT IN (SELECT path FROM module_facts WHERE data != '{}')"
+    ):
         try:
             text = load_file(ws, path).source.text
         except (OSError, AstmcpError):
             continue
-        if not word.search(text):
+        if row.name not in text or not key.search(text):
             continue
         for line, column, end in TsFile(path, text).destructured(row.name):
             if (path, line, column) not in known:
