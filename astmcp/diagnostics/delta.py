@@ -62,13 +62,16 @@ def _difference(left: list[Located], right: list[Located]) -> list[Located]:
     return out
 
 
-def diagnostics_delta(ws: Workspace, post_images: dict[str, str]) -> DiagnosticsDelta:
+def diagnostics_delta(
+    ws: Workspace, post_images: dict[str, str], same_scopes: frozenset[str] = frozenset()
+) -> DiagnosticsDelta:
     """What changes in the project's diagnostics if ``post_images`` (project-relative path ->
-    full new text) replaced those files. Nothing is written."""
+    full new text) replaced those files. Nothing is written. ``same_scopes``: TS/JS files whose
+    edits only respell member names (see :func:`post_builtin`)."""
     conn = ws.db()
     images = {ws.relative(path): text for path, text in post_images.items()}
     before = indexed_diagnostics(conn)
-    after = post_builtin(ws, conn, images)
+    after = post_builtin(ws, conn, images, frozenset(ws.relative(p) for p in same_scopes))
     if any(name != "builtin" for name in ws.config.diagnostics):
         external_before, external_after = run_external_pair(ws, conn, images)
         before.extend(external_before)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from dataclasses import dataclass
+from typing import Any
 
-from astmcp.diagnostics import python_checks, ts_checks
+from astmcp.diagnostics import python_checks, ts_checks, ts_undefined
 from astmcp.diagnostics.facts import (
     Owners,
     analyzer_diagnostics,
@@ -64,9 +65,10 @@ def selector_for(conn: sqlite3.Connection, file: str, symbol_path: str, line: in
     return str(rows[0][0]) if rows else None
 
 
-def _analyze(path: str, text: str) -> FileFacts | None:
+def _analyze(path: str, text: str, indexed: dict[str, Any] | None = None) -> FileFacts | None:
     """Front end plus the analyzers built-in checks read (for TS/JS the reference analyzer's
-    scopes give the unbound identifiers)."""
+    scopes give the unbound identifiers; ``indexed`` stands in for its answer where the edit
+    cannot change it)."""
     suffix = "." + path.rsplit(".", 1)[-1] if "." in path else ""
     language = LANGUAGE_BY_SUFFIX.get(suffix)
     if language is None:
@@ -76,17 +78,34 @@ def _analyze(path: str, text: str) -> FileFacts | None:
     tree, facts = parse_text(path, language, text)
     if tree is not None:
         analyzers = (python_checks,) if language == PYTHON else (ts_facts, ts_checks)
+        if indexed is not None and language != PYTHON:
+            facts.extra[ts_facts.NAME] = indexed
+            analyzers = (ts_checks,)
         for checks in analyzers:
             with contextlib.suppress(RecursionError):  # the indexer skips such a file the same way
                 facts.extra[checks.NAME] = checks.analyze(path, text, tree)
     return facts
 
 
-def post_builtin(ws: Workspace, conn: sqlite3.Connection, post_images: dict[str, str]) -> list[Located]:
-    """Every built-in diagnostic of the project as it would be with ``post_images`` applied."""
+def post_builtin(
+    ws: Workspace,
+    conn: sqlite3.Connection,
+    post_images: dict[str, str],
+    same_scopes: frozenset[str] = frozenset(),
+) -> list[Located]:
+    """Every built-in diagnostic of the project as it would be with ``post_images`` applied.
+
+    A TS/JS file of ``same_scopes`` has edits that only respell member names (``x.old``, a
+    member's declaration, a string's text): its bindings, free names and globals are those
+    indexed, so the reference analyzer (most of the time a big file costs) is not run on it."""
     ensure_schema(conn)
     base = indexed_diagnostics(conn)
-    facts = {path: f for path, text in post_images.items() if (f := _analyze(path, text)) is not None}
+    facts = {
+        path: f
+        for path, text in post_images.items()
+        if (f := _analyze(path, text, _indexed_scopes(conn, path) if path in same_scopes else None))
+        is not None
+    }
     indexed = {row[0]: (row[1], row[2]) for row in conn.execute("SELECT path, id, language FROM files")}
     paths = set(indexed) | set(facts)
     added_paths = set(facts) - set(indexed)
@@ -181,6 +200,33 @@ def post_builtin(ws: Workspace, conn: sqlite3.Connection, post_images: dict[str,
             continue
         for diag in checker.check_file(path, language, imports, guarded):
             out.append(Located(path, owners.attribute(diag)))
+    return out
+
+
+def _indexed_scopes(conn: sqlite3.Connection, path: str) -> dict[str, Any] | None:
+    """The reference analyzer's diagnostics answer for ``path`` as indexed: its undefined-name
+    candidates and the globals it declares; None when the index has no analysis of it."""
+    found = conn.execute("SELECT 1 FROM module_facts WHERE path = ? AND data != '{}'", (path,)).fetchone()
+    if found is None:
+        return None
+    undefined = [
+        [name, line, col]
+        for name, line, col in conn.execute(
+            "SELECT name, line, col FROM diag_undefined WHERE path = ? AND code = ? ORDER BY line, col",
+            (path, ts_undefined.UNDEFINED_NAME),
+        )
+    ]
+    ambient = sorted(
+        name
+        for (name,) in conn.execute(
+            "SELECT name FROM diag_injected WHERE path = ? AND code = ?", (path, ts_undefined.UNDEFINED_NAME)
+        )
+    )
+    out: dict[str, Any] = {}
+    if undefined:
+        out["undefined"] = undefined
+    if ambient:
+        out["ambient"] = ambient
     return out
 
 

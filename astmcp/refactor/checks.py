@@ -63,12 +63,15 @@ def syntax_delta(originals: dict[str, str], post_images: dict[str, str]) -> dict
 
 
 def diagnostics_delta(
-    ws: Workspace, originals: dict[str, str], post_images: dict[str, str]
+    ws: Workspace,
+    originals: dict[str, str],
+    post_images: dict[str, str],
+    same_scopes: frozenset[str] = frozenset(),
 ) -> dict[str, Any]:
     engine = optional_module("astmcp.diagnostics.delta")
     if engine is None:
         return syntax_delta(originals, post_images)
-    delta = engine.diagnostics_delta(ws, post_images)
+    delta = engine.diagnostics_delta(ws, post_images, same_scopes)
     return {
         "added": list(delta.added),
         "removed": list(delta.removed),

@@ -55,10 +55,13 @@ def build_plan(
     uncertain: list[dict[str, Any]] | None = None,
     uncertain_reason: str | None = None,
     notes: dict[str, str] | None = None,
+    same_scopes: frozenset[str] = frozenset(),
 ) -> Plan:
     """A stored plan for ``edits`` (path -> (file as read, new text)); unchanged files are dropped.
 
-    ``notes`` (path -> text) go before that file's diff header, where patch tools ignore them."""
+    ``notes`` (path -> text) go before that file's diff header, where patch tools ignore them.
+    ``same_scopes``: TS/JS files whose edits only respell member names (their scopes, free
+    names and declarations stay as indexed: the diagnostics check does not re-analyze them)."""
     changes: list[FileChange] = []
     originals: dict[str, str] = {}
     post_images: dict[str, str] = {}
@@ -93,7 +96,7 @@ def build_plan(
     post = dict(files)
     for change in changes:
         post[change.file] = change.updated_hash
-    delta = checks.diagnostics_delta(ws, originals, post_images)
+    delta = checks.diagnostics_delta(ws, originals, post_images, same_scopes)
     reasons = []
     if delta["added_errors"] > 0 and not allow_new_errors:
         reasons.append(f"the change adds {delta['added_errors']} error diagnostic(s); see diagnostics.added")

@@ -7,7 +7,7 @@ import io
 import re
 import sqlite3
 import tokenize
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.model import PYTHON
@@ -19,6 +19,9 @@ from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
 from astmcp.refactor.rename_refs import Hit, family_and_references, is_local, prose_hits
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.workspace import Workspace
+
+if TYPE_CHECKING:
+    from astmcp.refactor.tsscopes import TsFile
 
 __all__ = ["Hit", "comment_note", "file_edits", "prepare_rename", "with_context"]
 
@@ -126,9 +129,12 @@ def prepare_rename(
             del by_file[path], loaded[path]
     member = row.kind in _MEMBER_KINDS
     edits: dict[str, tuple[LoadedFile, str]] = {}
+    same_scopes: set[str] = set()
     for path, file_hits in by_file.items():
         ts = collisions.ts_file(path, loaded[path].source.text)
         edits[path] = (loaded[path], file_edits(loaded[path], file_hits, row.name, new_name, member, ts))
+        if member and ts is not None and all(_member_name(ts, h) for h in file_hits):
+            same_scopes.add(path)
     reason = None
     if unsure and uncertain == "block":
         strings = sum(1 for h in unsure if h.kind == "string")
@@ -159,7 +165,17 @@ def prepare_rename(
         uncertain=with_context(ws, unsure, loaded),
         uncertain_reason=reason,
         notes={p: n for p, n in notes.items() if n},
+        same_scopes=frozenset(same_scopes),
     )
+
+
+# TS/JS tokens that name a member or sit in a string: respelling one binds or frees no name
+_MEMBER_NAME_NODES = frozenset({"property_identifier", "private_property_identifier", "string_fragment"})
+
+
+def _member_name(ts: TsFile, hit: Hit) -> bool:
+    node = ts.node_at(hit.line, hit.column)
+    return node is not None and node.type in _MEMBER_NAME_NODES and node.start_point[0] == hit.line - 1
 
 
 def merged_into(conn: sqlite3.Connection, row: SymbolRow) -> SymbolRow:
