@@ -59,6 +59,19 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "jinja2": ("jinja2", "3.1.6", ("MarkupSafe==3.0.4", "trio==0.35.0"), ()),
     "marshmallow": ("marshmallow", "3.26.1", ("simplejson==4.3.0",), ("tests/test_version_attributes.py",)),
     "itsdangerous": ("itsdangerous", "2.2.0", ("freezegun==1.5.5",), ()),
+    "flask": (
+        "flask",
+        "3.1.2",
+        (
+            "Werkzeug==3.1.9",
+            "Jinja2==3.1.6",
+            "itsdangerous==2.2.0",
+            "click==8.5.1",
+            "blinker==1.9.0",
+            "asgiref==3.13.0",
+        ),
+        (),
+    ),
 }
 CORPORA = {
     **{key: (name, version) for key, (name, version, _, _) in PYTHON_CORPORA.items()},
