@@ -524,9 +524,10 @@ def report() -> None:
     lines = [
         "`python benchmarks/rename_safety.py --corpus click`, `--corpus zod` and `--corpus rxjs` (50 seeded symbols each, seed 0,",
         "no dunders), and `--corpus jinja2|marshmallow|itsdangerous` (corpora added in the ninth round to",
-        "look for breaks on code not tuned against). Each applied rename is checked by an oracle, then the",
-        "tree is restored: the project's own test suite (click: 2,400+ tests; jinja2 909, marshmallow",
-        "1,237, itsdangerous 297), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
+        "look for breaks on code not tuned against; `flask` in the thirteenth). Each applied rename is checked",
+        "by an oracle, then the tree is restored: the project's own test suite (click: 2,400+ tests; jinja2",
+        "909, marshmallow 1,237, itsdangerous 297, flask 485 with pytest 8.4.2 and its dependencies as of",
+        "3.1.2), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
         "code/file/message) over zod's `src` with its published package.json and `customConditions:",
         "[\"@zod/source\"]` (zod's own set-up), so the tests' `zod/v4` self-imports type-check against the",
         "sources and are judged too (tsc only: a name left behind in generated code or a test title is not",
