@@ -9,7 +9,10 @@ The worst case measured on real code is added (``--no-family`` skips it): renami
 zod 4.6.7's ``_zod`` override family (113 members across the v4 classes; npm, cached in
 ``benchmarks/.cache``), where each member's references walk the same class graph.
 
-    python benchmarks/plan_speed.py [--filler 400] [--runs 7] [--no-family]
+A seeded sample of zod's ``src/`` symbols (``--sample 40 --seed 3``; 0 skips it) is prepared once
+each: the times a user sees on a project with big files.
+
+    python benchmarks/plan_speed.py [--filler 400] [--runs 7] [--no-family] [--sample 40] [--seed 3]
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shutil
 import statistics
 import sys
@@ -96,11 +100,58 @@ def family_case(runs: int) -> dict[str, Any]:
     }
 
 
+def sample_case(size: int, seed: int) -> dict[str, Any]:
+    """One warm prepare (``ast_rename_symbol``, default options) of each of ``size`` seeded symbols of
+    zod's ``src/`` (not tests): the times a user sees on a real project with big files (5,000 lines)."""
+    name, version = FAMILY_CASE[:2]
+    kinds = ("function", "method", "class", "interface", "type", "variable", "property")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp).resolve() / name
+        shutil.copytree(fetch_npm(name, version) / "src", root / "src")
+        (root / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+        workspaces = Workspaces(root)
+        ws = workspaces.get(None)
+        ws.plans.state_dir = Path(tmp) / "state"
+        conn = ws.db()
+        marks = ",".join("?" * len(kinds))
+        rows = [
+            (selector, symbol_name)
+            for selector, symbol_name, path in conn.execute(
+                f"SELECT s.selector, s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id"
+                f" WHERE s.kind IN ({marks}) ORDER BY f.path, s.line",
+                kinds,
+            )
+            if "/tests/" not in path and ".test." not in path
+        ]
+        ws.release()
+        picked = random.Random(seed).sample(rows, min(size, len(rows)))
+        times: list[float] = []
+        outcomes: dict[str, int] = {}
+        for selector, symbol_name in picked:
+            t0 = time.perf_counter()
+            result = call_tool(
+                workspaces, "ast_rename_symbol", {"selector": selector, "new_name": symbol_name + "Rn"}
+            )
+            times.append(time.perf_counter() - t0)
+            outcome = "refused" if result.is_error else "blocked" if result.data["blocked"] else "ready"
+            outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        workspaces.close()
+    return {
+        "sample_case": f"{name} {version} src/ (no tests), {len(picked)} symbols, seed {seed}",
+        "sample_outcomes": outcomes,
+        "sample_prepare_s_median": round(statistics.median(times), 3),
+        "sample_prepare_s_mean": round(statistics.mean(times), 3),
+        "sample_prepare_s_max": round(max(times), 3),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--filler", type=int, default=400)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--no-family", action="store_true", help="skip the zod override-family case")
+    parser.add_argument("--sample", type=int, default=40, help="zod symbols prepared once each (0: skip)")
+    parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "plan_speed.json"))
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
@@ -151,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     }
     if not args.no_family:
         result_doc.update(family_case(max(3, args.runs // 2)))
+    if args.sample > 0:
+        result_doc.update(sample_case(args.sample, args.seed))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result_doc, indent=2) + "\n", encoding="utf-8")
@@ -163,7 +216,9 @@ def main(argv: list[str] | None = None) -> int:
         "5 times by each of 20 modules (plus filler modules); the median of warm `ast_rename_symbol` prepares\n"
         "(target ≤ 1 s), one apply, and the worst case found on real code: a member of zod's `_zod` override\n"
         "family (`family_outcome`: a blocked plan, or since the union guard a refusal raised after every\n"
-        "member's references were collected; either way the prepare does all the work).\n\n" + table,
+        "member's references were collected; either way the prepare does all the work), and one prepare\n"
+        "of each of a seeded sample of zod's `src/` symbols (`sample_*`: files of up to 5,000 lines).\n\n"
+        + table,
     )
     return 0
 
