@@ -334,11 +334,14 @@ def renamed(name: str, corpus: str) -> str:
 
 def reason_class(kinds: Counter[str]) -> str:
     """Why a plan blocked: names in strings, receivers that could not be typed, same-named
-    members of related types (``override`` hits), joined by ``+``."""
+    members of related types (``override`` hits), outside bases astmcp could not read (``base``),
+    joined by ``+``."""
     parts = []
     if kinds.get("override", 0):
         parts.append("related")
-    if sum(n for kind, n in kinds.items() if kind not in ("string", "override")):
+    if kinds.get("base", 0):
+        parts.append("unread-base")
+    if sum(n for kind, n in kinds.items() if kind not in ("string", "override", "base")):
         parts.append("receivers")
     if kinds.get("string", 0):
         parts.append("strings")
@@ -581,8 +584,10 @@ def report() -> None:
         "Why not clean, by class. astmcp `blocked`: *strings* = only names inside string literals (dict keys,",
         "`getattr`/`setattr` arguments, TS string-keyed access and literal types); *receivers* = only",
         "`obj.name` hits whose receiver could not be typed; *related* = same-named members of related types",
-        "(a class whose base is unknown; TS: a type usable as the member's, or the other way round); joined",
-        "by `+` where a plan has several. `refused`: the error",
+        "(a class whose base is unknown; TS: a type usable as the member's, or the other way round);",
+        "*unread-base* = a class deriving from an outside class astmcp could not read (its package not",
+        "installed where astmcp runs), which may define the member; joined by `+` where a plan has several.",
+        "`refused`: the error",
         "code (`MUTATION_BLOCKED` = an override family with a member outside the project, or a related",
         "member the index did not link — the family guard; or a use read through a union with another",
         "type's member, which renaming one would break; `INVALID_INPUT` = no renamable name, e.g. an",

@@ -52,6 +52,7 @@ __all__ = [
     "override_family",
     "single_candidate",
     "twins",
+    "unread_bases",
 ]
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter", "constructor")
@@ -300,6 +301,44 @@ def _external_defines(memo: FamilyMemo, key: str, name: str) -> bool | None:
         root = memo.root()
         return package_defines(root, key[3:], name) if root is not None else None
     return class_defines(key, name)
+
+
+def unread_bases(
+    conn: sqlite3.Connection, members: list[SymbolRow], memo: FamilyMemo | None = None
+) -> list[tuple[SymbolRow, str]]:
+    """``(class, outside base)`` for each outside class that a class of ``members`` or one of its
+    project ancestors derives from and whose members cannot be read (a package not installed where
+    astmcp runs, a module it cannot parse): it may define the name, and a rename would then break
+    the override without a word. Structural bases (Protocols) are judged by :func:`override_family`."""
+    memo = memo or FamilyMemo(conn)
+    name = members[0].name if members else ""
+    queue: deque[int] = deque()
+    for member in members:
+        if member.parent_path and member.kind in _MEMBER_KINDS:
+            owner = query_symbols(
+                conn,
+                "f.path = ? AND s.symbol_path = ? AND s.kind IN ('class', 'interface')",
+                (member.file, member.parent_path),
+            )
+            queue.extend(row.id for row in owner)
+    out: list[tuple[SymbolRow, str]] = []
+    seen: set[int] = set()
+    while queue:
+        cls = queue.popleft()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        for base_id, key in memo.bases(cls):
+            if base_id is not None:
+                queue.append(base_id)
+            elif (
+                key
+                and key not in STRUCTURAL_BASES
+                and "." in key.removeprefix("js:")
+                and _external_defines(memo, key, name) is None
+            ):
+                out.extend((row, _shown(key)) for row in query_symbols(conn, "s.id = ?", (cls,)))
+    return out
 
 
 def _shown(key: str) -> str:

@@ -119,7 +119,8 @@ def prepare_rename(
     hits, docstrings = prose_hits(ws, hits)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
-    chosen = sure + (unsure if uncertain == "include" else [])
+    # `base`: a class whose outside base could not be read; there is nothing to edit there
+    chosen = sure + ([h for h in unsure if h.kind != "base"] if uncertain == "include" else [])
     by_file, loaded = load_checked(ws, conn, family, chosen, row.name, new_name)
     # a hit whose text is not the name (`globals()[f"_{name}"]` computes it) has nothing to rewrite
     for path in list(by_file):
@@ -139,9 +140,16 @@ def prepare_rename(
     if unsure and uncertain == "block":
         strings = sum(1 for h in unsure if h.kind == "string")
         overrides = sum(1 for h in unsure if h.kind == "override")
+        bases = sum(1 for h in unsure if h.kind == "base")
         parts = [f"{strings} in string(s)"] if strings else []
-        if len(unsure) > strings + overrides:
-            parts.append(f"{len(unsure) - strings - overrides} on a receiver of unknown type")
+        if len(unsure) > strings + overrides + bases:
+            parts.append(f"{len(unsure) - strings - overrides - bases} on a receiver of unknown type")
+        if bases:
+            parts.append(
+                f"{bases} class(es) deriving from an outside class astmcp could not read (its package is not"
+                " installed where astmcp runs), which may define the member: install it there, or check it"
+                " yourself"
+            )
         if overrides:
             parts.append(
                 f"{overrides} same-named member(s) of related types (a class whose base is unknown,"

@@ -40,6 +40,7 @@ class Hit:
     kind: str
     confidence: str  # certain | likely | name
     is_declaration: bool = False
+    note: str = ""  # why an uncertain hit is one, where its line does not say
 
     @classmethod
     def of(cls, ref: Any) -> Hit:
@@ -48,7 +49,7 @@ class Hit:
         )
 
     def wire(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "file": self.file,
             "line": self.line,
             "column": self.column,
@@ -56,6 +57,9 @@ class Hit:
             "kind": self.kind,
             "confidence": self.confidence,
         }
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
 def structural_partners(
@@ -153,6 +157,12 @@ def family_and_references(
                 hit = Hit.of(ref)
                 if not hit.is_declaration:
                     best.setdefault((hit.file, hit.line, hit.column), replace(hit, confidence="name"))
+    for cls, base in engine.unread_bases(conn, family, memo):
+        # an outside base astmcp cannot read may define the member: the class is an uncertain hit
+        # (kind `base`, never edited) naming it, so the plan is blocked for review
+        note = f"{cls.name} derives from {base}, which astmcp could not read; it may define {row.name!r}"
+        hit = Hit(cls.file, cls.name_line, cls.name_col, cls.name_end_col, "base", "name", note=note)
+        best.setdefault((cls.file, cls.name_line, cls.name_col), hit)
     if language_of(row.file) != PYTHON:
         check_union_partners(conn, row, family, best)
     if language_of(row.file) != PYTHON and not is_local(ws, conn, row):
