@@ -45,7 +45,7 @@ from astmcp.query.parameter_calls import (
     self_constructions,
 )
 from astmcp.query.parameters import Parameter, function_node, is_python, parameters_of, read_text
-from astmcp.query.references import collect_references, override_family, twins
+from astmcp.query.references import collect_references, override_family, twins, unread_bases
 from astmcp.workspace import Workspace
 
 __all__ = ["CallSite", "ParameterReferences", "parameter_references"]
@@ -130,6 +130,8 @@ def _family(
     external: list[str] = []
     if param.by_keyword and function.kind == "method" and function.name not in _CONSTRUCTORS:
         family, external = override_family(conn, function)
+        # an outside base astmcp cannot read may define the method and call it with the keyword
+        external += [f"{base}.{function.name} (could not be read)" for _, base in unread_bases(conn, family)]
     else:
         family = twins(conn, function)
     members, forwarding = [param], []
