@@ -42,7 +42,10 @@ def linkers() -> list[Linker]:
 
 class Workspace:
     def __init__(self, root: Path, config: Config | None = None) -> None:
+        from astmcp.resolve.python_external import search_project_environment
+
         self.root = root
+        search_project_environment(root)  # outside classes: from the project's virtualenv too
         self.config = config if config is not None else load_config(root)
         self.index = Index(root, self.config, linkers)  # imported on the first write
         self.lock = threading.RLock()

@@ -1,6 +1,7 @@
 """Members of classes defined outside the project (stdlib, installed packages).
 
-Read from the source files found on ``sys.path`` with ``ast`` (nothing is
+Read from the source files found on ``sys.path`` (then the project's own virtualenv:
+``search_project_environment``) with ``ast`` (nothing is
 imported, nothing executed); builtins are looked up on the interpreter's own
 types. Used to tell whether a method overrides something the project does not own.
 """
@@ -13,16 +14,42 @@ import functools
 import os
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from astmcp.resolve.python_namespace import self_templates
 
 _MAX_DEPTH = 6
+# folders searched after ``sys.path``: the site-packages of the project's own virtualenv, when
+# astmcp runs from another environment (a tool install); see ``search_project_environment``
+_EXTRA_PATHS: list[str] = []
+
+
+def search_project_environment(root: Path) -> None:
+    """Also read outside modules from the project's virtualenv: ``$VIRTUAL_ENV``, else a
+    ``.venv``, ``venv`` or ``env`` folder of ``root`` holding a ``pyvenv.cfg``. Its site-packages
+    come after astmcp's own path; lookups cached before are dropped when it adds any."""
+    found: list[str] = []
+    virtual_env = os.environ.get("VIRTUAL_ENV")
+    for folder in [
+        *([Path(virtual_env)] if virtual_env else []),
+        *(root / n for n in (".venv", "venv", "env")),
+    ]:
+        if not (folder / "pyvenv.cfg").is_file():
+            continue
+        found += sorted(str(p) for p in folder.glob("lib/python3*/site-packages") if p.is_dir())
+        if (folder / "Lib" / "site-packages").is_dir():  # Windows layout
+            found.append(str(folder / "Lib" / "site-packages"))
+    added = [p for p in found if p not in sys.path and p not in _EXTRA_PATHS]
+    if added:
+        _EXTRA_PATHS.extend(added)
+        for cached in (_module_file, class_defines, class_ancestors, computed_members):
+            cached.cache_clear()
 
 
 @functools.lru_cache(maxsize=256)
 def _module_file(module: str) -> str | None:
     parts = module.split(".")
-    for entry in sys.path:
+    for entry in [*sys.path, *_EXTRA_PATHS]:
         base = os.path.join(entry or os.getcwd(), *parts)
         for candidate in (base + ".py", base + ".pyi", os.path.join(base, "__init__.py")):
             if os.path.isfile(candidate):

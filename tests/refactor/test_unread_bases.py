@@ -47,3 +47,39 @@ def test_a_readable_outside_base_without_the_member_is_no_hit(tmp_path: Path) ->
     finally:
         workspaces.close()
     assert not plan.is_error and plan.data["blocked"] is False and plan.data["uncertain_references"] == []
+
+
+def _venv_package(root: Path, package: str, source: str) -> None:
+    """A virtualenv in the project (``.venv`` with a pyvenv.cfg) holding ``package``."""
+    (root / ".venv").mkdir(parents=True)
+    (root / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    site = root / ".venv" / "lib" / "python3.11" / "site-packages" / package
+    site.mkdir(parents=True)
+    (site / "__init__.py").write_text("", encoding="utf-8")
+    (site / "wrappers.py").write_text(source, encoding="utf-8")
+
+
+def test_an_outside_base_in_the_projects_virtualenv_is_read(tmp_path: Path) -> None:
+    app = (
+        "from {0}.wrappers import Response as Base\n\n\nclass Response(Base):\n"
+        '    default_mimetype = "text/html"\n    charset = "utf-8"\n'
+    )
+    root = tmp_path / "p"
+    _venv_package(root, "venvweb_a", 'class Response:\n    default_mimetype = "text/plain"\n')
+    (root / "app.py").write_text(app.format("venvweb_a"), encoding="utf-8")
+    workspaces = Workspaces(root)
+    try:
+        overrides = call_tool(
+            workspaces,
+            "ast_rename_symbol",
+            {"selector": "app.py::Response.default_mimetype", "new_name": "mime"},
+        )
+        own = call_tool(
+            workspaces, "ast_rename_symbol", {"selector": "app.py::Response.charset", "new_name": "enc"}
+        )
+    finally:
+        workspaces.close()
+    # read there: the base defines default_mimetype (refused, named) and not charset (a clean plan)
+    assert overrides.is_error and overrides.data["error"]["code"] == "MUTATION_BLOCKED"
+    assert "venvweb_a.wrappers.Response.default_mimetype" in overrides.data["error"]["message"]
+    assert not own.is_error and own.data["blocked"] is False and own.data["uncertain_references"] == []
