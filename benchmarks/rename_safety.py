@@ -460,6 +460,10 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
     shutil.copytree(pristine, root)
     if python:
         interpreter = tests_python(corpus)
+        if interpreter != sys.executable:
+            # the corpus's dependencies live there: astmcp runs as with the project's virtualenv
+            # active, and reads outside classes from it (resolve.python_external)
+            os.environ["VIRTUAL_ENV"] = str(Path(interpreter).parent.parent)
         ok, tail = run_tests(root, interpreter)
         if not ok:
             raise SystemExit(f"{corpus}'s tests fail before any rename: {tail}")
@@ -530,7 +534,8 @@ def report() -> None:
         "look for breaks on code not tuned against; `flask` in the thirteenth). Each applied rename is checked",
         "by an oracle, then the tree is restored: the project's own test suite (click: 2,400+ tests; jinja2",
         "909, marshmallow 1,237, itsdangerous 297, flask 485 with pytest 8.4.2 and its dependencies as of",
-        "3.1.2), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
+        "3.1.2; astmcp runs with that test virtualenv as `VIRTUAL_ENV`, so it reads the corpus's dependencies",
+        "as from a user's project virtualenv), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
         "code/file/message) over zod's `src` with its published package.json and `customConditions:",
         "[\"@zod/source\"]` (zod's own set-up), so the tests' `zod/v4` self-imports type-check against the",
         "sources and are judged too (tsc only: a name left behind in generated code or a test title is not",
