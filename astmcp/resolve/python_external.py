@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import builtins
 import functools
+import importlib
 import os
 import sys
 from dataclasses import dataclass
@@ -126,7 +127,7 @@ def _defines(module: str, name: str, member: str, depth: int) -> bool | None:
     path = _module_file(module)
     summary = _parse(path) if path else None
     if summary is None or path is None:
-        return None
+        return _compiled_stdlib_defines(module, name, member) if path is None else None
     cls = summary.classes.get(name)
     if cls is not None:
         if member in cls.defines:
@@ -146,6 +147,20 @@ def _defines(module: str, name: str, member: str, depth: int) -> bool | None:
         if found is not None:
             return found
     return None
+
+
+def _compiled_stdlib_defines(module: str, name: str, member: str) -> bool | None:
+    """A class of a standard-library module without Python source (``_io.TextIOWrapper``,
+    ``_ctypes.Structure``), asked of the interpreter (stdlib is the only code astmcp imports):
+    True when it has the member; else None, not False, since compiled code may read names its
+    subclasses give (``ctypes.Structure`` reads ``_fields_``) without having them itself."""
+    if module.partition(".")[0] not in sys.stdlib_module_names:
+        return None
+    try:
+        value = getattr(importlib.import_module(module), name, None)
+    except Exception:  # a module this platform lacks (`_winapi`) reads as unknown
+        return None
+    return True if isinstance(value, type) and hasattr(value, member) else None
 
 
 def _imported_from(summary: _Module, module: str, path: str, name: str) -> tuple[str, str] | None:
