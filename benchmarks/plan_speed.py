@@ -61,17 +61,24 @@ def build(root: Path, filler: int) -> None:
         (pkg / f"filler{i}.py").write_text(f"import os\n\n\n{body}", encoding="utf-8")
 
 
+def _zod_workspaces(tmp: Path) -> Workspaces:
+    """zod's ``src`` (npm, cached) copied under ``tmp``, opened; plans kept in ``tmp/state``."""
+    name, version = FAMILY_CASE[:2]
+    root = tmp.resolve() / name
+    shutil.copytree(fetch_npm(name, version) / "src", root / "src")
+    (root / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
+    workspaces = Workspaces(root)
+    workspaces.get(None).plans.state_dir = tmp / "state"
+    return workspaces
+
+
 def family_case(runs: int) -> dict[str, Any]:
     """Warm prepares of the rename of one member of zod's ``_zod`` family (blocked plans, or the
     union guard's refusal once every reference is collected; the time is the prepare's all the same)."""
     name, version, selector, new_name = FAMILY_CASE
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp).resolve() / name
-        shutil.copytree(fetch_npm(name, version) / "src", root / "src")
-        (root / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
-        workspaces = Workspaces(root)
+        workspaces = _zod_workspaces(Path(tmp))
         ws = workspaces.get(None)
-        ws.plans.state_dir = Path(tmp) / "state"
         conn = ws.db()
         row = query_symbols(conn, "s.selector = ?", (selector,))[0]
         members = len(override_family(conn, row)[0])
@@ -106,12 +113,8 @@ def sample_case(size: int, seed: int) -> dict[str, Any]:
     name, version = FAMILY_CASE[:2]
     kinds = ("function", "method", "class", "interface", "type", "variable", "property")
     with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp).resolve() / name
-        shutil.copytree(fetch_npm(name, version) / "src", root / "src")
-        (root / "package.json").write_text('{"type": "module"}\n', encoding="utf-8")
-        workspaces = Workspaces(root)
+        workspaces = _zod_workspaces(Path(tmp))
         ws = workspaces.get(None)
-        ws.plans.state_dir = Path(tmp) / "state"
         conn = ws.db()
         marks = ",".join("?" * len(kinds))
         rows = [

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import deque
+from collections.abc import Iterable
 from pathlib import Path
 from typing import ClassVar, Literal
 
@@ -322,22 +323,13 @@ def unread_bases(
             )
             queue.extend(row.id for row in owner)
     out: list[tuple[SymbolRow, str]] = []
-    seen: set[int] = set()
-    while queue:
-        cls = queue.popleft()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        for base_id, key in memo.bases(cls):
-            if base_id is not None:
-                queue.append(base_id)
-            elif (
-                key
-                and key not in STRUCTURAL_BASES
-                and "." in key.removeprefix("js:")
-                and _external_defines(memo, key, name) is None
-            ):
-                out.extend((row, _shown(key)) for row in query_symbols(conn, "s.id = ?", (cls,)))
+    for cls, key in memo.outside_bases(queue):
+        if (
+            key not in STRUCTURAL_BASES
+            and "." in key.removeprefix("js:")
+            and _external_defines(memo, key, name) is None
+        ):
+            out.extend((row, _shown(key)) for row in query_symbols(conn, "s.id = ?", (cls,)))
     return out
 
 
@@ -424,18 +416,8 @@ def _outside_ancestors(conn: sqlite3.Connection, symbol: SymbolRow, memo: Family
     if not owner:
         return set()
     found = {"builtins.object"}  # every class is one (`x: object` then `x.name`: any class's)
-    queue = deque(cls.id for cls in owner)
-    seen: set[int] = set()
-    while queue:
-        cls = queue.popleft()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        for base_id, key in memo.bases(cls):
-            if base_id is not None:
-                queue.append(base_id)
-            elif key:
-                found |= class_ancestors(key) or {key, "*"}
+    for _, key in memo.outside_bases(cls.id for cls in owner):
+        found |= class_ancestors(key) or {key, "*"}
     return found
 
 
@@ -528,6 +510,23 @@ class FamilyMemo:
                 )
             )
         return self._bases[class_id]
+
+    def outside_bases(self, class_ids: Iterable[int]) -> list[tuple[int, str]]:
+        """``(class, key)`` of every outside base of the classes and of their project ancestors."""
+        queue = deque(class_ids)
+        seen: set[int] = set()
+        out: list[tuple[int, str]] = []
+        while queue:
+            cls = queue.popleft()
+            if cls in seen:
+                continue
+            seen.add(cls)
+            for base_id, key in self.bases(cls):
+                if base_id is not None:
+                    queue.append(base_id)
+                elif key:
+                    out.append((cls, key))
+        return out
 
     def subclasses(self, class_id: int) -> list[int]:
         if class_id not in self._subclasses:
