@@ -229,10 +229,7 @@ def destructuring_hits(
             (row.name,),
         )
     }
-    # a pattern's key follows `{` or `,` and comes before `,`, `}`, `:` or `=` (comments and
-    # whitespace between): files without one are not parsed (most of a big project, for `type`)
-    gap = r"(?:\s|/\*.*?\*/|//[^\n]*\n)*"
-    key = re.compile(rf"[{{,]{gap}(?<![\w$]){re.escape(row.name)}(?![\w$]){gap}[,}}:=]", re.S)
+    word = re.compile(rf"(?<![\w$]){re.escape(row.name)}(?![\w$])")
     hits: list[Hit] = []
     for (path,) in conn.execute(
         "SELECT path FROM files WHERE language IN ('typescript', 'javascript')"
@@ -242,7 +239,7 @@ def destructuring_hits(
             text = load_file(ws, path).source.text
         except (OSError, AstmcpError):
             continue
-        if row.name not in text or not key.search(text):
+        if not word.search(text):
             continue
         for line, column, end in TsFile(path, text).destructured(row.name):
             if (path, line, column) not in known:
