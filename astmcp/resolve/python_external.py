@@ -43,7 +43,7 @@ def search_project_environment(root: Path) -> None:
     added = [p for p in found if p not in sys.path and p not in _EXTRA_PATHS]
     if added:
         _EXTRA_PATHS.extend(added)
-        for cached in (_module_file, class_defines, class_ancestors, computed_members):
+        for cached in (_module_file, class_defines, class_ancestors, computed_members, method_returns):
             cached.cache_clear()
 
 
@@ -66,6 +66,9 @@ class _Class:
     bases: tuple[ast.expr, ...]
     defines: frozenset[str]
     templates: frozenset[str]
+    # the return annotation of each plain method defined once in the body (no other decorator
+    # than staticmethod/classmethod/abstractmethod): what calling it gives
+    returns: dict[str, ast.expr]
 
 
 @dataclass(frozen=True)
@@ -91,9 +94,45 @@ def _parse(path: str) -> _Module | None:
             for item in node.body:
                 if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
                     templates |= self_templates(item)
-            classes[node.name] = _Class(tuple(node.bases), _body_defines(node), frozenset(templates))
+            classes[node.name] = _Class(
+                tuple(node.bases), _body_defines(node), frozenset(templates), _method_returns(node)
+            )
     imports = tuple(n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom))
     return _Module(classes, imports)
+
+
+_PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "abstractmethod"})
+
+
+def _method_returns(node: ast.ClassDef) -> dict[str, ast.expr]:
+    """The return annotations of the class body's plain methods (``def`` once, not async, not
+    overloaded, not a property or any other decorated thing)."""
+    found: dict[str, ast.expr] = {}
+    seen: set[str] = set()
+    for item in node.body:
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            name = item.name
+        elif isinstance(item, ast.Assign | ast.AnnAssign):
+            targets = item.targets if isinstance(item, ast.Assign) else [item.target]
+            seen.update(t.id for t in targets if isinstance(t, ast.Name))
+            continue
+        else:
+            continue
+        plain = isinstance(item, ast.FunctionDef) and all(
+            _decorator_name(d) in _PLAIN_DECORATORS for d in item.decorator_list
+        )
+        if name in seen or not plain:
+            found.pop(name, None)
+        elif isinstance(item, ast.FunctionDef) and item.returns is not None:
+            found[name] = item.returns
+        seen.add(name)
+    return found
+
+
+def _decorator_name(node: ast.expr) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    return node.attr if isinstance(node, ast.Attribute) else ""
 
 
 def is_module(qualified: str) -> bool:
@@ -323,3 +362,79 @@ def computed_members(qualified: str) -> tuple[str, ...]:
         if cls is not None:
             found |= cls.templates
     return tuple(sorted(found))
+
+
+@functools.lru_cache(maxsize=4096)
+def method_returns(qualified: str, member: str) -> str | None:
+    """The outside class (qualified) whose instance calling the method ``member`` of the outside
+    class ``qualified`` gives, by the return annotation of the definition its instances use
+    (werkzeug's ``Client.get`` -> ``werkzeug.test.TestResponse``). None when that is unknown: no
+    annotation, anything but one class (or ``X | None``), a class ``qualified`` derives from or
+    is (``-> Self``, ``-> "Headers"`` on ``Headers.copy``: the value may be the project
+    subclass's instance), or a definition astmcp cannot find."""
+    found = _returns(qualified, member, 0)
+    if found is None or found.startswith("builtins."):
+        return found
+    ancestors = class_ancestors(qualified)
+    if ancestors is None or found in ancestors or not _is_class(found, 0):
+        return None
+    return found
+
+
+def _returns(qualified: str, member: str, depth: int) -> str | None:
+    module, _, name = qualified.rpartition(".")
+    path = _module_file(module) if module and module != "builtins" and depth <= _MAX_DEPTH else None
+    summary = _parse(path) if path else None
+    if summary is None or path is None:
+        return None
+    cls = summary.classes.get(name)
+    if cls is None:
+        imported = _imported_from(summary, module, path, name)
+        return _returns(".".join(imported), member, depth + 1) if imported is not None else None
+    if member in cls.defines:
+        annotation = cls.returns.get(member)
+        return _annotated_class(summary, module, path, annotation) if annotation is not None else None
+    for expr in cls.bases:
+        base = _base_name(summary, module, path, expr)
+        if base is None:
+            return None
+        has = class_defines(base, member)
+        if has:
+            return _returns(base, member, depth + 1)
+        if has is None:
+            return None
+    return None
+
+
+def _annotated_class(summary: _Module, module: str, path: str, annotation: ast.expr) -> str | None:
+    """The qualified class a return annotation names: ``Cls``, ``mod.Cls``, ``"Cls"``, ``Cls |
+    None``, ``Optional[Cls]``; None for anything else (generics, unions, type variables)."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return None
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        sides = [annotation.left, annotation.right]
+        kept = [s for s in sides if not (isinstance(s, ast.Constant) and s.value is None)]
+        return _annotated_class(summary, module, path, kept[0]) if len(kept) == 1 else None
+    if isinstance(annotation, ast.Subscript):
+        if _decorator_name(annotation.value) != "Optional":
+            return None
+        return _annotated_class(summary, module, path, annotation.slice)
+    if isinstance(annotation, ast.Name | ast.Attribute):
+        return _base_name(summary, module, path, annotation)
+    return None
+
+
+def _is_class(qualified: str, depth: int) -> bool:
+    """Whether ``pkg.mod.Cls`` is a class statement of outside source (through re-exports)."""
+    module, _, name = qualified.rpartition(".")
+    path = _module_file(module) if module and depth <= _MAX_DEPTH else None
+    summary = _parse(path) if path else None
+    if summary is None or path is None:
+        return False
+    if name in summary.classes:
+        return True
+    imported = _imported_from(summary, module, path, name)
+    return imported is not None and _is_class(".".join(imported), depth + 1)

@@ -327,7 +327,7 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
             sym = self.symbol(cls.path, f"{cls.symbol_path}.{name}")
             if sym is not None:
                 return ("s", sym.id)
-        external = False
+        external = ""  # "?" then the outside class the member is inherited from, when known
         for base in self.facts(cls.path).get("bases", {}).get(cls.symbol_path, ()):
             found = self.deref_class(self.resolve(cls.path, base) if base else None)
             if found is None:
@@ -335,14 +335,19 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
             if found[0] == "x":
                 # an outside base is where the member lives unless its source shows it has none
                 # (`Generic`, `ABC`, `object`): then the member is unknown, a name hit
-                external = external or (bool(found[1]) and class_defines(found[1], name) is not False)
+                has = class_defines(found[1], name) if found[1] else None
+                if has is not False and not external:
+                    external = f"?{found[1]}" if has else "?"
                 continue
             if found[0] == "s":
                 member = self.class_member(found[1], name, skip_self=False)
                 if member is not None and member[0] != "x":
                     return member
-                external = external or member is not None
-        return ("x", f"?.{name}") if external else None
+                if member is not None and not external:
+                    external = str(member[1]).rpartition(".")[0] or "?"
+        # `?werkzeug.test.Client.get`: a member of that outside class (python_resolver.step reads
+        # what calling it gives); `?.name`: of an outside class not known
+        return ("x", f"{external}.{name}") if external else None
 
     def deref_class(self, entity: Entity) -> Entity:
         if entity is not None and entity[0] == "s":

@@ -8,6 +8,7 @@ import re
 import sqlite3
 from typing import Any
 
+from astmcp.resolve.python_external import method_returns
 from astmcp.resolve.python_lookups import (
     CLASSLIKE,
     OPAQUE_KEYWORD,
@@ -489,11 +490,14 @@ class Resolver(ModuleLookups):
         if step[0] in "*[#":
             return self.item_step(self.deref(entity), step)
         if entity[0] == "x":
-            if entity[1].startswith("?.") and "." not in entity[1][2:]:
+            if entity[1].startswith("?"):
                 # a method a project class inherits from an outside base may give the instance
                 # itself (`qs.filter()`) or an item of it (`class Stack(list[T])`), an attribute it
-                # inherits may hold project objects (`node.parent` of a tree mixin): unknown
-                return None
+                # inherits may hold project objects (`node.parent` of a tree mixin): unknown, but
+                # for a call of a method annotated to return another outside class
+                owner, _, member = entity[1][1:].rpartition(".")
+                made = method_returns(owner, member) if owner and step == "()" else None
+                return ("x", f"{made}.()") if made else None
             if entity[1] == "pytest.request" and step in _REQUEST_VALUES:
                 return None  # a parametrized fixture's `request.param`: one of the project's values
             return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
