@@ -496,8 +496,8 @@ class Resolver(ModuleLookups):
                 # inherits may hold project objects (`node.parent` of a tree mixin): unknown, but
                 # for a call of a method annotated to return another outside class
                 owner, _, member = entity[1][1:].rpartition(".")
-                made = method_returns(owner, member) if owner and step == "()" else None
-                return ("x", f"{made}.()") if made else None
+                returned = method_returns(owner, member) if owner and step == "()" else None
+                return ("x", f"{returned}.()") if returned else None
             if entity[1] == "pytest.request" and step in _REQUEST_VALUES:
                 return None  # a parametrized fixture's `request.param`: one of the project's values
             return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
