@@ -43,7 +43,7 @@ def search_project_environment(root: Path) -> None:
     added = [p for p in found if p not in sys.path and p not in _EXTRA_PATHS]
     if added:
         _EXTRA_PATHS.extend(added)
-        for cached in (_module_file, class_defines, class_ancestors, computed_members, method_returns):
+        for cached in (_module_file, class_defines, class_ancestors, computed_members, member_type):
             cached.cache_clear()
 
 
@@ -66,9 +66,8 @@ class _Class:
     bases: tuple[ast.expr, ...]
     defines: frozenset[str]
     templates: frozenset[str]
-    # the return annotation of each plain method defined once in the body (no other decorator
-    # than staticmethod/classmethod/abstractmethod): what calling it gives
-    returns: dict[str, ast.expr]
+    # what the annotations of its members say calling (True) or reading (False) them gives
+    types: dict[str, tuple[bool, ast.expr]]
 
 
 @dataclass(frozen=True)
@@ -95,37 +94,46 @@ def _parse(path: str) -> _Module | None:
                 if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
                     templates |= self_templates(item)
             classes[node.name] = _Class(
-                tuple(node.bases), _body_defines(node), frozenset(templates), _method_returns(node)
+                tuple(node.bases), _body_defines(node), frozenset(templates), _member_types(node)
             )
     imports = tuple(n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom))
     return _Module(classes, imports)
 
 
 _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "abstractmethod"})
+_PROPERTIES = frozenset({"property", "cached_property"})
 
 
-def _method_returns(node: ast.ClassDef) -> dict[str, ast.expr]:
-    """The return annotations of the class body's plain methods (``def`` once, not async, not
-    overloaded, not a property or any other decorated thing)."""
-    found: dict[str, ast.expr] = {}
+def _member_types(node: ast.ClassDef) -> dict[str, tuple[bool, ast.expr]]:
+    """``name -> (called, annotation)`` for the class body's members whose type an annotation
+    gives, each defined once: a plain method (``def``, no decorator but staticmethod, classmethod
+    or abstractmethod: what calling it gives), a property or cached_property (what reading it
+    gives) and an annotated class attribute (``headers: Headers``)."""
+    found: dict[str, tuple[bool, ast.expr]] = {}
     seen: set[str] = set()
     for item in node.body:
+        typed: tuple[bool, ast.expr] | None = None
         if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            name = item.name
-        elif isinstance(item, ast.Assign | ast.AnnAssign):
-            targets = item.targets if isinstance(item, ast.Assign) else [item.target]
-            seen.update(t.id for t in targets if isinstance(t, ast.Name))
-            continue
+            names = [item.name]
+            decorators = {_decorator_name(d) for d in getattr(item, "decorator_list", [])}
+            if isinstance(item, ast.FunctionDef) and item.returns is not None:
+                if decorators <= _PLAIN_DECORATORS:
+                    typed = (True, item.returns)
+                elif len(decorators) == 1 and decorators <= _PROPERTIES:
+                    typed = (False, item.returns)
+        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+            names = [item.target.id]
+            typed = (False, item.annotation)
+        elif isinstance(item, ast.Assign):
+            names = [t.id for t in item.targets if isinstance(t, ast.Name)]
         else:
             continue
-        plain = isinstance(item, ast.FunctionDef) and all(
-            _decorator_name(d) in _PLAIN_DECORATORS for d in item.decorator_list
-        )
-        if name in seen or not plain:
-            found.pop(name, None)
-        elif isinstance(item, ast.FunctionDef) and item.returns is not None:
-            found[name] = item.returns
-        seen.add(name)
+        for name in names:
+            if name in seen or typed is None:
+                found.pop(name, None)
+            else:
+                found[name] = typed
+            seen.add(name)
     return found
 
 
@@ -365,14 +373,16 @@ def computed_members(qualified: str) -> tuple[str, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
-def method_returns(qualified: str, member: str) -> str | None:
-    """The outside class (qualified) whose instance calling the method ``member`` of the outside
-    class ``qualified`` gives, by the return annotation of the definition its instances use
-    (werkzeug's ``Client.get`` -> ``werkzeug.test.TestResponse``). None when that is unknown: no
-    annotation, anything but one class (or ``X | None``), a class ``qualified`` derives from or
-    is (``-> Self``, ``-> "Headers"`` on ``Headers.copy``: the value may be the project
-    subclass's instance), or a definition astmcp cannot find."""
-    found = _returns(qualified, member, 0)
+def member_type(qualified: str, member: str, called: bool) -> str | None:
+    """The outside class (qualified) whose instance calling (``called``) or reading the member
+    ``member`` of the outside class ``qualified`` gives, by the annotation of the definition its
+    instances use: werkzeug's ``Client.get`` -> ``werkzeug.test.TestResponse``, ``Request.form``
+    (a cached_property) -> ``werkzeug.datastructures.ImmutableMultiDict``. None when that is
+    unknown: no annotation, anything but one class (or ``X | None``, or a generic class given
+    builtin types only), a class ``qualified`` derives from or is (``-> Self``, ``-> "Headers"``
+    on ``Headers.copy``: the value may be the project subclass's instance), a method read or a
+    property called, or a definition astmcp cannot find."""
+    found = _member_type(qualified, member, called, 0)
     if found is None or found.startswith("builtins."):
         return found
     ancestors = class_ancestors(qualified)
@@ -381,7 +391,7 @@ def method_returns(qualified: str, member: str) -> str | None:
     return found
 
 
-def _returns(qualified: str, member: str, depth: int) -> str | None:
+def _member_type(qualified: str, member: str, called: bool, depth: int) -> str | None:
     module, _, name = qualified.rpartition(".")
     path = _module_file(module) if module and module != "builtins" and depth <= _MAX_DEPTH else None
     summary = _parse(path) if path else None
@@ -390,17 +400,19 @@ def _returns(qualified: str, member: str, depth: int) -> str | None:
     cls = summary.classes.get(name)
     if cls is None:
         imported = _imported_from(summary, module, path, name)
-        return _returns(".".join(imported), member, depth + 1) if imported is not None else None
+        return _member_type(".".join(imported), member, called, depth + 1) if imported is not None else None
     if member in cls.defines:
-        annotation = cls.returns.get(member)
-        return _annotated_class(summary, module, path, annotation) if annotation is not None else None
+        typed = cls.types.get(member)
+        if typed is None or typed[0] != called:
+            return None
+        return _annotated_class(summary, module, path, typed[1])
     for expr in cls.bases:
         base = _base_name(summary, module, path, expr)
         if base is None:
             return None
         has = class_defines(base, member)
         if has:
-            return _returns(base, member, depth + 1)
+            return _member_type(base, member, called, depth + 1)
         if has is None:
             return None
     return None
@@ -419,12 +431,35 @@ def _annotated_class(summary: _Module, module: str, path: str, annotation: ast.e
         kept = [s for s in sides if not (isinstance(s, ast.Constant) and s.value is None)]
         return _annotated_class(summary, module, path, kept[0]) if len(kept) == 1 else None
     if isinstance(annotation, ast.Subscript):
-        if _decorator_name(annotation.value) != "Optional":
+        if _decorator_name(annotation.value) == "Optional":
+            return _annotated_class(summary, module, path, annotation.slice)
+        # a generic class given builtin types (`MultiDict[str, str]`): what it holds is no
+        # project object; given others (`t.Any`, a type variable) it may hold one: unknown
+        given = annotation.slice.elts if isinstance(annotation.slice, ast.Tuple) else [annotation.slice]
+        if not all(_builtin_type(summary, module, path, arg) for arg in given):
             return None
-        return _annotated_class(summary, module, path, annotation.slice)
+        annotation = annotation.value
+        if isinstance(annotation, ast.Name) and not (
+            annotation.id in summary.classes or _imported_from(summary, module, path, annotation.id)
+        ):
+            return None  # `list[str]`, `type[str]`: a builtin container or a class object
     if isinstance(annotation, ast.Name | ast.Attribute):
         return _base_name(summary, module, path, annotation)
     return None
+
+
+def _builtin_type(summary: _Module, module: str, path: str, node: ast.expr) -> bool:
+    """Whether a type argument is a builtin scalar type (``str``, ``bytes``, ``int``, …)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return False
+    named = _base_name(summary, module, path, node) if isinstance(node, ast.Name) else None
+    return named in _SCALARS
+
+
+_SCALARS = frozenset(f"builtins.{n}" for n in ("str", "bytes", "int", "float", "bool", "complex"))
 
 
 def _is_class(qualified: str, depth: int) -> bool:

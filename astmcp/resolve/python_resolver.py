@@ -8,7 +8,7 @@ import re
 import sqlite3
 from typing import Any
 
-from astmcp.resolve.python_external import method_returns
+from astmcp.resolve.python_external import member_type
 from astmcp.resolve.python_lookups import (
     CLASSLIKE,
     OPAQUE_KEYWORD,
@@ -494,10 +494,12 @@ class Resolver(ModuleLookups):
                 # a method a project class inherits from an outside base may give the instance
                 # itself (`qs.filter()`) or an item of it (`class Stack(list[T])`), an attribute it
                 # inherits may hold project objects (`node.parent` of a tree mixin): unknown, but
-                # for a call of a method annotated to return another outside class
+                # for a method or property annotated to give another outside class
                 owner, _, member = entity[1][1:].rpartition(".")
-                returned = method_returns(owner, member) if owner and step == "()" else None
-                return ("x", f"{returned}.()") if returned else None
+                typed = member_type(owner, member, step == "()") if owner else None
+                if typed is None:
+                    return None
+                return ("x", f"{typed}.()") if step == "()" else ("x", f"{typed}.().{step}")
             if entity[1] == "pytest.request" and step in _REQUEST_VALUES:
                 return None  # a parametrized fixture's `request.param`: one of the project's values
             return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")

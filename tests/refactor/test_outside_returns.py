@@ -13,8 +13,17 @@ from astmcp.workspace import Workspaces
 _TEST_MODULE = """from __future__ import annotations
 
 import typing as t
+from functools import cached_property
 
 from .wrappers import Response
+
+K = t.TypeVar("K")
+V = t.TypeVar("V")
+
+
+class Bag(t.Generic[K, V]):
+    def get(self, key: K) -> V:
+        raise KeyError(key)
 
 
 class TestResponse(Response):
@@ -34,6 +43,14 @@ class Client:
     @property
     def last(self) -> TestResponse:
         return TestResponse()
+
+    @cached_property
+    def form(self) -> Bag[str, str]:
+        return Bag()
+
+    @cached_property
+    def anyform(self) -> Bag[str, t.Any]:
+        return Bag()
 """
 
 _APP = """from outret_web.test import Client, TestResponse
@@ -69,6 +86,8 @@ def check(client: FlaskClient) -> None:
     print(client.get("/").history)
     print(client.copy().data)
     print(client.get("/").extra)
+    print(client.last.data, client.form.get("a").data)
+    print(client.anyform.get("a").data)
 """
 
 
@@ -105,10 +124,12 @@ def test_an_inherited_outside_methods_annotated_result_is_an_outside_instance(tm
         tmp_path, ["app.py::ScriptInfo.data", "app.py::ScriptInfo.status", "app.py::ScriptInfo.history"]
     )
     # `-> TestResponse`, `-> t.Optional["TestResponse"]`: its members (`data`, `status` inherited,
-    # `history` its own) are werkzeug's, no hit; `-> Client`, the class itself: the value may be
-    # the project subclass's instance, so `client.copy().data` stays a hit (line 32)
+    # `history` its own) are werkzeug's, no hit, as are those of what a property gives (`last`) or
+    # a generic class given builtin types holds (`form`); `-> Client`, the class itself: the value
+    # may be the project subclass's instance, so `client.copy().data` stays a hit (line 32), as
+    # does a value of a `Bag[str, t.Any]` (line 35)
     assert found == {
-        "app.py::ScriptInfo.data": [32],
+        "app.py::ScriptInfo.data": [32, 35],
         "app.py::ScriptInfo.status": [],
         "app.py::ScriptInfo.history": [],
     }
