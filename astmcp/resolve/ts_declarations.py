@@ -74,6 +74,12 @@ class Declarations(Occurrences):
                 ret = value.child_by_field_name("return_type")
                 if ret is not None:
                     self.rtypes[key] = self.instance(ret, scope)
+                if value.child_by_field_name("type_parameters") is None:
+                    # `const f = (o: { a: A }) => …`: what an object literal passed to f is checked
+                    # against (a generic one's parameter types need its call's bindings: not kept)
+                    types = self.parameter_types(value.child_by_field_name("parameters"), scope)
+                    if any(t is not None for t in types):
+                        self.ptypes[key] = types
             outer = self.owner
             if target.symbolic:
                 self.owner = key
