@@ -102,6 +102,7 @@ class FactState:
         self.inferred: Desc = None  # what the function value visited last returns (one typed `return`)
         self.narrowing: dict[str, tuple[Binding | None, Desc]] = {}  # name -> (its binding, narrowed value)
         self.instance_tests: dict[str, Node] = {}  # `x instanceof C`: C's node by its span
+        self.itests: dict[str, Desc] = {}  # C of a typed `x instanceof C`, by C's span (fact `itests`)
         self.sites: dict[int, Site] = {}  # call node id -> its site
         self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises
         self.owner: str | None = None

@@ -216,6 +216,9 @@ class _Walker(ModuleFacts):
         spreads = {k: [chain_of(d) for d in ds] for k, ds in self.spreads.items()}
         if spreads:
             out["spreads"] = spreads
+        itests = {k: c for k, d in self.itests.items() if (c := chain_of(d)) is not None}
+        if itests:
+            out["itests"] = itests
         tuples = {k: [chain_of(d) for d in ds] for k, ds in self.tuples.items()}
         if any(any(v) for v in tuples.values()):
             out["tuples"] = {k: v for k, v in tuples.items() if any(v)}

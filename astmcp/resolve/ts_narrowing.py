@@ -16,7 +16,7 @@ from tree_sitter import Node
 from astmcp.resolve.ts_classes import Classes
 from astmcp.resolve.ts_descriptors import DISCRIMINANT
 from astmcp.resolve.ts_fact_state import named_nodes, unparenthesized
-from astmcp.resolve.ts_scopes import Desc, Scope, chain_of
+from astmcp.resolve.ts_scopes import Desc, Scope
 
 # (name, property, negated, values): `x.code === "a"` is ("x", "code", False, ("a",)); `x instanceof
 # C` is ("x", INSTANCEOF, False, (<key of C's node in instance_tests>,))
@@ -60,15 +60,17 @@ class Narrowing(Classes):
 
     def instance_narrowed(self, current: Desc, cls: Node, scope: Scope) -> Desc:
         """``x instanceof C`` where nothing types ``x`` (a catch clause's error, an ``unknown``
-        or ``any`` parameter): ``x`` is a ``C`` there. A typed ``x`` is kept (TypeScript narrows
-        it to its alternatives assignable to C, or ``x & C``), and so is one tested against a
-        global class (``instanceof Error``: a project subclass's own members may be read)."""
-        if current is None or chain_of(current) is not None:
-            return current
-        if cls.type == "identifier" and scope.lookup(self.text(cls)) is None:
-            return current
+        or ``any`` parameter): ``x`` is a ``C`` there. A typed ``x`` is a C where C derives from
+        its type (``schema: ZodTypeAny``, then ``schema instanceof ZodOptional``: the linker
+        judges, chain step ``~^<key>``); else it is kept (TypeScript narrows it to its alternatives
+        assignable to C, or ``x & C``). One tested against a global class is kept (``instanceof
+        Error``: a project subclass's own members may be read)."""
         value = self.desc(cls, scope)
-        return ("i", value) if value is not None else current
+        if current is None or value is None:
+            return current
+        key = f"{cls.start_byte}:{cls.end_byte}"
+        self.itests[key] = value
+        return ("j", current, key, value)
 
     def current(self, name: str, scope: Scope) -> Desc:
         """What ``name`` stands for here (already narrowed, or its binding)."""

@@ -144,6 +144,8 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         local = _local_function(desc[1])
         if local is not None:  # what a local function's declared types tell
             return chain_of(_local_type(local, tag, desc), depth + 1)
+    if tag == "j":  # `x instanceof C` (judged once every name is bound: C may be declared later)
+        return _instance_tested(desc, depth)
     base = chain_of(desc[1], depth + 1)
     if base is None:
         return None
@@ -187,6 +189,20 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
             return f"{base}|%{desc[3]}{suffix}"
         return f"{base}|{'@@' if desc[4] else '@'}{desc[2]}.{desc[3]}{suffix}"
     return None
+
+
+def _instance_tested(desc: tuple[Any, ...], depth: int) -> str | None:
+    """``("j", x, key, C)``: x where ``x instanceof C`` holds. Tested against a global class
+    (``instanceof Error``: a project subclass's own members may be read), x is kept; else an
+    untyped x is a C, and a typed one a C where C derives from its type (chain step ``~^<key>``,
+    C's chain in the fact ``itests``: the linker judges)."""
+    value, key, tested = desc[1], desc[2], desc[3]
+    if tested[0] == "n" and tested[1].lookup(tested[2]) is None:
+        return chain_of(value, depth + 1)
+    base = chain_of(value, depth + 1)
+    if base is None:
+        return chain_of(("i", tested), depth + 1)
+    return f"{base}|~^{key}"
 
 
 def _local_function(callee: Desc) -> Desc:

@@ -178,6 +178,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if entity is None and step == "&0" and head.rpartition("|")[2] in ARRAY_TAKERS:
                 return self.element_of(self.resolve_in(path, head.rpartition("|")[0], subst))
             return self.parameter_type(entity, step, path, site)
+        if step.startswith("~^"):  # tested by `instanceof C`: a C where C derives from its type
+            return self.instance_test(entity, path, step[2:])
         if step[0] == "~":  # a variable's value, narrowed; anything else is kept as it is
             value = self.as_instance(entity) if entity is not None and entity[0] == "s" else entity
             return self.narrow(value, step[1:]) if value is not None else entity
@@ -188,6 +190,38 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if found is not None:
                 return found
         return self.step(entity, step)
+
+    def instance_test(self, entity: Entity, path: str, key: str) -> Entity:
+        """``x instanceof C`` where x is typed: an instance of C where C is a project class deriving
+        from x's class or interface (or C itself); else x's value as it is (a union, an unrelated
+        or outside type: TypeScript narrows those to alternatives, or to ``x & C``)."""
+        value = self.as_instance(entity) if entity is not None and entity[0] == "s" else entity
+        chain = self.facts(path).get("itests", {}).get(key)
+        tested = self.resolve(path, chain) if chain else None
+        if value is None or value[0] != "i" or tested is None or tested[0] != "s":
+            return value
+        cls = self.syms[tested[1]]
+        if cls.kind != "class" or not self.derives(cls, self.syms[value[1]], 0):
+            return value
+        return ("i", cls.id)
+
+    def derives(self, cls: Sym, ancestor: Sym, depth: int) -> bool:
+        """Whether the class ``cls`` is ``ancestor`` or derives from it (``extends``/``implements``,
+        through its bases), one declaration of a merged name counting for all."""
+        if cls.id == ancestor.id or (cls.path, cls.symbol_path) == (ancestor.path, ancestor.symbol_path):
+            return True
+        if depth > 12:
+            return False
+        for base in self.facts(cls.path).get("bases", {}).get(cls.key, ()):
+            found = self.resolve(cls.path, base)
+            if (
+                found is not None
+                and found[0] == "s"
+                and self.syms[found[1]].kind in CLASSLIKE
+                and self.derives(self.syms[found[1]], ancestor, depth + 1)
+            ):
+                return True
+        return False
 
     def project_part(self, entity: Entity) -> Entity:
         """``entity`` when a probe of its member names a project member: not on anything else (a
