@@ -166,7 +166,11 @@ class Classes(Functions):
     def interface(self, node: Node, scope: Scope) -> None:
         name = node.child_by_field_name("name")
         inner = Scope(scope, False)
-        key = self.declare(scope, name, None, True) if name is not None else self.key(node)
+        # a local interface is no symbol: a value of it is untyped (its uses are name hits)
+        local = not scope.symbolic
+        key = (
+            self.declare(scope, name, None, not local, type_only=True) if name is not None else self.key(node)
+        )
         if name is not None and self.augmenting is not None and self.augmenting[0] is scope:
             # merged into the interface of that name the augmented module exports: a reference
             # to it, renamed with it
@@ -254,7 +258,10 @@ class Classes(Functions):
         inner = Scope(scope, False)
         value = node.child_by_field_name("value")
         if name is not None:
-            key = self.declare(scope, name, None, True)
+            # a local alias is no symbol: it stands for the type it names (of an object type
+            # written out, for nothing known: its values' uses are name hits)
+            local = not scope.symbolic
+            key = self.declare(scope, name, None, not local, type_only=True)
             self.type_parameters(node, key)
             # `type A<T> = B<T>`: an instance of B, T bound by A's (an object type's members are its own)
             shape = (
@@ -264,7 +271,11 @@ class Classes(Functions):
                 and self.keyed(value) is None
             )
             found = self.targ(value, inner) if not shape else None
-            if found is not None:
+            if found is not None and local:
+                binding = scope.lookup_type(self.text(name))
+                if binding is not None:
+                    binding.vtype = found
+            elif found is not None:
                 self.vtypes[key] = found
             if value is not None and value.type == "function_type":
                 self.ftypes[key] = self.parameter_types(value.child_by_field_name("parameters"), inner)

@@ -25,11 +25,21 @@ class Declarations(Occurrences):
     def expect_objects(self, node: Node, typed: Desc) -> None: ...
 
     # -- declarations ----------------------------------------------------------
-    def declare(self, scope: Scope, name_node: Node, vtype: Desc = None, symbol: bool | None = None) -> str:
-        """Bind a name; a symbol's definition row is emitted. Returns its position key."""
+    def declare(
+        self,
+        scope: Scope,
+        name_node: Node,
+        vtype: Desc = None,
+        symbol: bool | None = None,
+        type_only: bool = False,
+    ) -> str:
+        """Bind a name (``type_only``: an interface or type alias); a symbol's definition row is
+        emitted. Returns its position key."""
         key = self.key(name_node)
         is_symbol = scope.symbolic if symbol is None else symbol
-        scope.names[self.text(name_node)] = Binding(f"P:{key}" if is_symbol else None, vtype)
+        scope.bind(
+            self.text(name_node), Binding(f"P:{key}" if is_symbol else None, vtype, type_only=type_only)
+        )
         if is_symbol:
             self.row(name_node, "definition", ("k", f"P:{key}"))
             if vtype is not None:

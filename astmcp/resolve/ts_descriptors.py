@@ -180,7 +180,9 @@ class Descriptors(FactState):
         if kind == "type_annotation" or kind == "parenthesized_type":
             inner = node.named_children
             return self.tdesc(inner[0], scope) if inner else None
-        if kind in ("type_identifier", "identifier"):
+        if kind == "type_identifier":
+            return ("n", scope, self.text(node), True)
+        if kind == "identifier":
             return ("n", scope, self.text(node))
         if kind == "function_type":  # `(a: A) => R`: a value of it is a function (calling it gives an R)
             ret = node.child_by_field_name("return_type")

@@ -36,7 +36,7 @@ from astmcp.resolve.ts_library import GLOBAL_OBJECTS
 from astmcp.resolve.ts_module_facts import ModuleFacts
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_reach import ReachFacts
-from astmcp.resolve.ts_scopes import chain_of
+from astmcp.resolve.ts_scopes import bound, chain_of
 
 __all__ = ["LOCAL_FIELDS", "NAME", "QUERY_FIELDS", "UNTYPED_KEY", "analyze"]
 
@@ -150,7 +150,7 @@ class _Walker(ModuleFacts):
                 base, step = chain_of(desc[1]), member_step(name)
                 target = f"{base}|+{step}" if base is not None and step is not None else UNTYPED_KEY
             elif desc[0] == "n":
-                binding = desc[1].lookup(desc[2])
+                binding = bound(desc)
                 if binding is None:
                     reach.unbound(desc[2])
                     if kind != "inherit" or desc[2] not in GLOBAL_OBJECTS:

@@ -108,9 +108,9 @@ class Occurrences(Descriptors):
 
     def type_identifier(self, node: Node, scope: Scope) -> None:
         name = self.text(node)
-        found = scope.lookup(name)
+        found = scope.lookup_type(name)
         if found is None or found.chain is not None:
-            self.row(node, self.type_kind, ("n", scope, name), name=name)
+            self.row(node, self.type_kind, ("n", scope, name, True), name=name)
 
     def shorthand(self, node: Node, scope: Scope) -> None:
         self.row(node, "read", ("n", scope, self.text(node)))

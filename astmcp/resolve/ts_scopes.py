@@ -48,25 +48,32 @@ class Binding:
     the descriptor of its value (locals), ``alias`` for renamed imports (their uses
     are the alias', not the original's)."""
 
-    __slots__ = ("alias", "chain", "vtype")
+    __slots__ = ("alias", "chain", "type_only", "vtype")
 
-    def __init__(self, chain: str | None, vtype: Desc = None, alias: bool = False) -> None:
+    def __init__(
+        self, chain: str | None, vtype: Desc = None, alias: bool = False, type_only: bool = False
+    ) -> None:
         self.chain = chain
         self.vtype = vtype
         self.alias = alias
+        self.type_only = type_only  # an interface or type alias: no value
 
 
 class Scope:
     """A lexical scope; ``function`` scopes receive ``var`` declarations, declarations in
     ``symbolic`` scopes (module, namespace) are symbols."""
 
-    __slots__ = ("function", "names", "parent", "symbolic")
+    __slots__ = ("function", "names", "parent", "symbolic", "types")
 
     def __init__(self, parent: Scope | None, function: bool, symbolic: bool = False) -> None:
         self.parent = parent
         self.function = function
         self.symbolic = symbolic
         self.names: dict[str, Binding] = {}
+        # a local scope's interfaces and type aliases named like one of its values (`const t =
+        # …; type t = …`): types and values are apart (a module's are symbols, which the linker
+        # tells apart itself)
+        self.types: dict[str, Binding] = {}
 
     def lookup(self, name: str) -> Binding | None:
         scope: Scope | None = self
@@ -77,11 +84,38 @@ class Scope:
             scope = scope.parent
         return None
 
+    def lookup_type(self, name: str) -> Binding | None:
+        """The binding a type position's ``name`` means."""
+        scope: Scope | None = self
+        while scope is not None:
+            found = scope.types.get(name) or scope.names.get(name)
+            if found is not None:
+                return found
+            scope = scope.parent
+        return None
+
+    def bind(self, name: str, binding: Binding) -> None:
+        """Declare ``name`` here; in a local scope a type and a value of one name both stay."""
+        current = self.names.get(name)
+        if current is not None and not self.symbolic and current.type_only != binding.type_only:
+            if binding.type_only:
+                self.types[name] = binding
+                return
+            self.types[name] = current
+        self.names[name] = binding
+
     def var_scope(self) -> Scope:
         scope = self
         while not scope.function and scope.parent is not None:
             scope = scope.parent
         return scope
+
+
+def bound(desc: tuple[Any, ...]) -> Binding | None:
+    """The binding of a name descriptor: ``("n", scope, name)``, or ``("n", scope, name, True)``
+    written in a type position."""
+    scope: Scope = desc[1]
+    return scope.lookup_type(desc[2]) if len(desc) > 3 else scope.lookup(desc[2])
 
 
 class Site:
@@ -131,7 +165,7 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         chain: str | None = desc[1]
         return chain
     if tag == "n":
-        binding = desc[1].lookup(desc[2])
+        binding = bound(desc)
         if binding is None:  # a global: a standard one's members are the library's
             return f"{GLOBAL}{desc[2]}" if desc[2] in GLOBAL_OBJECTS else None
         if binding.chain is not None:
