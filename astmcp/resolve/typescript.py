@@ -242,7 +242,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 self.deps.add(f"{path}::{sym.symbol_path.partition('.')[0]}")
                 return ("s", sym.id)
             spec = self.facts(path).get("nsimports", {}).get(chain[2:])
-            return self.module(path, spec) if spec is not None else ("x", "")
+            # a declaration the outline does not hold (a local enum): unknown, never outside
+            return self.module(path, spec) if spec is not None else None
         if chain.startswith("T:"):
             self.deps.add(path)
             return self.type_param(path, chain[2:], None)
