@@ -7,7 +7,7 @@ import re
 
 from tree_sitter import Node
 
-from astmcp.resolve.ts_fact_state import MEMBER_NAMES, FactState, is_ident, named_nodes
+from astmcp.resolve.ts_fact_state import MEMBER_NAMES, FactState, is_ident, member_property, named_nodes
 from astmcp.resolve.ts_scopes import GLOBAL, Desc, Scope, Site
 
 _NULLISH = {"null", "undefined", "void"}
@@ -47,7 +47,7 @@ class Descriptors(FactState):
         if kind == "super":
             return self.super
         if kind == "member_expression":
-            prop = node.child_by_field_name("property")
+            prop = member_property(node)
             if prop is None or prop.type not in MEMBER_NAMES:
                 return None
             base = self.desc(node.child_by_field_name("object"), scope)

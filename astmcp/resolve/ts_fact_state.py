@@ -27,6 +27,13 @@ def named_nodes(node: Node | None) -> list[Node]:
     return [c for c in node.named_children if c.type != "comment"] if node is not None else []
 
 
+def member_property(node: Node) -> Node | None:
+    """The property of a member expression: its last ``property`` field. (tree-sitter answers
+    ``child_by_field_name`` for ``typeof a.b.c`` in a type with the inner ``b``.)"""
+    found = node.children_by_field_name("property")
+    return found[-1] if found else None
+
+
 def unparenthesized(node: Node | None) -> Node | None:
     """``((x))`` is x."""
     while node is not None and node.type == "parenthesized_expression" and len(named_nodes(node)) == 1:

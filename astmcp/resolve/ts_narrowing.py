@@ -15,7 +15,7 @@ from tree_sitter import Node
 
 from astmcp.resolve.ts_classes import Classes
 from astmcp.resolve.ts_descriptors import DISCRIMINANT
-from astmcp.resolve.ts_fact_state import named_nodes, unparenthesized
+from astmcp.resolve.ts_fact_state import member_property, named_nodes, unparenthesized
 from astmcp.resolve.ts_scopes import Desc, Scope
 
 # (name, property, negated, values): `x.code === "a"` is ("x", "code", False, ("a",)); `x instanceof
@@ -142,7 +142,7 @@ class Narrowing(Classes):
         """``x.code``: the tested name and property, else None."""
         if member.type != "member_expression":
             return None
-        obj, prop = member.child_by_field_name("object"), member.child_by_field_name("property")
+        obj, prop = member.child_by_field_name("object"), member_property(member)
         if obj is None or prop is None or obj.type != "identifier" or prop.type != "property_identifier":
             return None
         return (self.text(obj), self.text(prop)) if DISCRIMINANT.fullmatch(self.text(prop)) else None
@@ -229,7 +229,7 @@ class Narrowing(Classes):
         value = unparenthesized(value)
         if value is None or value.type != "member_expression":
             return None
-        obj, prop = value.child_by_field_name("object"), value.child_by_field_name("property")
+        obj, prop = value.child_by_field_name("object"), member_property(value)
         if obj is None or prop is None or obj.type != "identifier" or prop.type != "property_identifier":
             return None
         return (self.text(obj), self.text(prop)) if DISCRIMINANT.fullmatch(self.text(prop)) else None

@@ -8,7 +8,7 @@ from tree_sitter import Node, Point
 
 from astmcp.resolve.templates import TEMPLATE_NAME, template_target
 from astmcp.resolve.ts_descriptors import Descriptors
-from astmcp.resolve.ts_fact_state import MEMBER_NAMES, UNTYPED_KEY, is_ident, named_nodes
+from astmcp.resolve.ts_fact_state import MEMBER_NAMES, UNTYPED_KEY, is_ident, member_property, named_nodes
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope
 
 _DOC_LINK = re.compile(
@@ -118,7 +118,7 @@ class Occurrences(Descriptors):
 
     def member_expression(self, node: Node, scope: Scope, kind: str = "read") -> None:
         obj = node.child_by_field_name("object")
-        prop = node.child_by_field_name("property")
+        prop = member_property(node)
         if obj is not None:
             self.expr(obj, scope, "read")
         if prop is None or prop.type not in MEMBER_NAMES:
@@ -362,7 +362,7 @@ class Occurrences(Descriptors):
         if callee.type == "identifier" and _ERRORS.get(self.text(callee)) == index:
             return (self.text(callee), _GLOBAL)
         if callee.type == "member_expression":
-            obj, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
+            obj, prop = callee.child_by_field_name("object"), member_property(callee)
             if (
                 obj is not None
                 and obj.type == "identifier"
@@ -385,13 +385,13 @@ class Occurrences(Descriptors):
         while node is not None and node.type != "identifier":
             if node.type == "call_expression":  # `test.each(table)(title, …)`
                 node = node.child_by_field_name("function")
-                prop = node.child_by_field_name("property") if node is not None else None
+                prop = member_property(node) if node is not None else None
                 if node is None or node.type != "member_expression" or prop is None:
                     return None
                 if self.text(prop) not in _TEST_TABLES:
                     return None
             elif node.type == "member_expression":
-                prop = node.child_by_field_name("property")
+                prop = member_property(node)
                 if prop is None or prop.type != "property_identifier":
                     return None
                 names.append(self.text(prop))
@@ -437,7 +437,7 @@ class Occurrences(Descriptors):
         if callee.type != "member_expression":
             return None
         head = callee.child_by_field_name("object")
-        prop = callee.child_by_field_name("property")
+        prop = member_property(callee)
         if head is None or prop is None:
             return None
         method = self.text(prop)

@@ -25,7 +25,7 @@ from typing import Any
 
 from tree_sitter import Language, Node, Query, QueryCursor, Tree
 
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, MEMBER_NAMES, is_ident
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, MEMBER_NAMES, is_ident, member_property
 
 __all__ = ["FIELD", "ReachFacts", "bound_module"]
 
@@ -293,7 +293,7 @@ def _bound(call: Node, raw: bytes) -> tuple[str, ...] | None:
     if parent is None:
         return None
     if parent.type == "member_expression":
-        prop = parent.child_by_field_name("property")
+        prop = member_property(parent)
         static = (
             parent.child_by_field_name("object") == node and prop is not None and prop.type in MEMBER_NAMES
         )
@@ -331,7 +331,7 @@ def _use(node: Node, raw: bytes) -> tuple[str, ...] | None:
         return ()
     kind = parent.type
     if kind == "member_expression":
-        prop = parent.child_by_field_name("property")
+        prop = member_property(parent)
         static = (
             parent.child_by_field_name("object") == node and prop is not None and prop.type in MEMBER_NAMES
         )

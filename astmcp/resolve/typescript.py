@@ -163,6 +163,13 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if "|" not in head and entity is not None and entity[0] == "s" and (step == "()" or is_ident(step)):
             entity = self.value_meaning(entity)
         if (
+            step == "prototype"
+            and entity is not None
+            and entity[0] == "s"
+            and self.syms[entity[1]].kind == "class"
+        ):
+            return ("i", entity[1])  # `X.prototype.m`: a member of X's instances
+        if (
             step == "()"
             and entity is not None
             and entity[0] == "s"
