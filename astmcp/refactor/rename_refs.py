@@ -17,6 +17,7 @@ from astmcp.errors import AstmcpError, InternalError, MutationBlocked
 from astmcp.lang import optional_module
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.refactor.escapes import outside_reads
 from astmcp.refactor.family_guard import check_family
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
@@ -97,6 +98,9 @@ def family_and_references(
         return [row, *_same_path(conn, [row])], local_references(ws, row)
     memo = engine.FamilyMemo(conn)  # each member's references walk the same classes
     members, external = engine.override_family(conn, row, memo)
+    # a family member outside code calls on a project object it holds
+    held = outside_reads(conn, row, members) if language_of(row.file) == PYTHON else []
+    external = [*external, *held]
     if external:
         names = sorted(str(n) for n in external)
         raise MutationBlocked(
@@ -105,6 +109,12 @@ def family_and_references(
             + (
                 "; `*`: code outside calls members by a name it makes at run time"
                 if any("*" in n for n in names)
+                else ""
+            )
+            + (
+                f"; outside code holds a project object there and calls {row.name!r} on it"
+                f" ({', '.join(held)})"
+                if held
                 else ""
             )
             + (

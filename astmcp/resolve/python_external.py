@@ -68,6 +68,8 @@ class _Class:
     templates: frozenset[str]
     # what the annotations of its members say calling (True) or reading (False) them gives
     types: dict[str, tuple[bool, ast.expr]]
+    # (attribute, member) of each `self.attribute.member` its methods read
+    held_reads: frozenset[tuple[str, str]]
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,11 @@ def _parse(path: str) -> _Module | None:
                 if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
                     templates |= self_templates(item)
             classes[node.name] = _Class(
-                tuple(node.bases), _body_defines(node), frozenset(templates), _member_types(node)
+                tuple(node.bases),
+                _body_defines(node),
+                frozenset(templates),
+                _member_types(node),
+                _held_reads(node),
             )
     imports = tuple(n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom))
     return _Module(classes, imports)
@@ -135,6 +141,34 @@ def _member_types(node: ast.ClassDef) -> dict[str, tuple[bool, ast.expr]]:
                 found[name] = typed
             seen.add(name)
     return found
+
+
+def _held_reads(node: ast.ClassDef) -> frozenset[tuple[str, str]]:
+    """``(attribute, member)`` of each ``self.attribute.member`` in the class body."""
+    found: set[tuple[str, str]] = set()
+    for item in ast.walk(node):
+        if (
+            isinstance(item, ast.Attribute)
+            and isinstance(item.value, ast.Attribute)
+            and isinstance(item.value.value, ast.Name)
+            and item.value.value.id == "self"
+        ):
+            found.add((item.value.attr, item.attr))
+    return frozenset(found)
+
+
+def held_member_reads(qualified: str, attribute: str) -> frozenset[str]:
+    """The members the outside class ``qualified`` (or a class it derives from) reads of what
+    its attribute ``attribute`` holds (``self.json_module.loads``: ``loads``)."""
+    found: set[str] = set()
+    for qualified_class in sorted(class_ancestors(qualified) or {qualified}):
+        module, _, name = qualified_class.rpartition(".")
+        path = _module_file(module) if module and module != "builtins" else None
+        summary = _parse(path) if path else None
+        cls = summary.classes.get(name) if summary is not None else None
+        if cls is not None:
+            found |= {member for held, member in cls.held_reads if held == attribute}
+    return frozenset(found)
 
 
 def _decorator_name(node: ast.expr) -> str:

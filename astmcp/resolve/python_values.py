@@ -9,6 +9,9 @@ reference of the wrong member: ``HANDLERS[k]().run()`` of ``A.run`` alone while 
   on an imported or attribute container): their items are unknown (value NULL);
 - the attributes it sets through another receiver than a method's own ``self`` (fact ``stores``:
   ``holder.handler = B()``, ``registry.HANDLER = B()``): the value's chain in that file;
+- the project objects it stores into an attribute an outside class declares (``response.json_module
+  = app.json``, where werkzeug's ``Response`` calls ``self.json_module.loads(…)``): the row's target is
+  the object's class, its value ``!<outside class>.<attribute>`` (refactor.escapes reads them);
 - the members of its classes that override a base's variable or attribute (``class Sub(Holder):
   handler = B()``, or ``self.handler = B()`` in Sub's methods): ``@<symbol path>`` of the
   overriding member, since ``self.handler`` in Holder's methods may be a Sub's (one only ever
@@ -59,6 +62,9 @@ def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
     for chain, value in facts.get("stores", ()):
         for target in _targets(resolver, path, chain):
             yield target, value
+        escaped = _escape(resolver, path, chain, value)
+        if escaped is not None:
+            yield escaped
     nothing = set(facts.get("vnone", ()))  # a member only ever set to None adds no value
     for symbol_path, syms in resolver.table(path).items():
         sym = syms[0]
@@ -78,6 +84,27 @@ def _targets(resolver: Resolver, path: str, chain: str) -> Iterator[str]:
             sym = resolver.syms[entity[1]]
             if sym.kind in VALUED:
                 yield _key(sym)
+
+
+def _escape(resolver: Resolver, path: str, chain: str, value: str | None) -> Row | None:
+    """``(class key, "!<outside class>.<attribute>")`` when the store ``chain = value`` puts an
+    instance of a project class into an attribute an outside class declares (inherited by a
+    project class, ``?werkzeug.test.Client.x``, or of an outside instance, ``pkg.C.().x``)."""
+    target = resolver.resolve(path, chain)
+    if not value or target is None or target[0] != "x" or not str(target[1]):
+        return None
+    held, _, attribute = str(target[1]).rpartition(".")
+    if held.startswith("?") and held != "?":
+        owner = held[1:]
+    elif held.endswith(".()") and "()" not in held[:-3] and not held.startswith("?"):
+        owner = held[:-3]
+    else:
+        return None
+    made = resolver.deref(resolver.resolve(path, value))
+    if made is None or made[0] != "i" or not attribute.isidentifier():
+        return None
+    cls = resolver.syms[made[1]]
+    return _key(cls), f"!{owner}.{attribute}"
 
 
 def _overridden(resolver: Resolver, cls: Sym, name: str) -> Iterator[Sym]:
