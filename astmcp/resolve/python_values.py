@@ -10,8 +10,10 @@ reference of the wrong member: ``HANDLERS[k]().run()`` of ``A.run`` alone while 
 - the attributes it sets through another receiver than a method's own ``self`` (fact ``stores``:
   ``holder.handler = B()``, ``registry.HANDLER = B()``): the value's chain in that file;
 - the project objects it stores into an attribute an outside class declares (``response.json_module
-  = app.json``, where werkzeug's ``Response`` calls ``self.json_module.loads(…)``): the row's target is
-  the object's class, its value ``!<outside class>.<attribute>`` (refactor.escapes reads them);
+  = app.json``, where werkzeug's ``Response`` calls ``self.json_module.loads(…)``), or a project
+  attribute overriding one a direct outside base declares (flask's ``Request.json_module``): the
+  row's target is the object's class, its value ``!<outside class>.<attribute>`` (refactor.escapes
+  reads them);
 - the members of its classes that override a base's variable or attribute (``class Sub(Holder):
   handler = B()``, or ``self.handler = B()`` in Sub's methods): ``@<symbol path>`` of the
   overriding member, since ``self.handler`` in Holder's methods may be a Sub's (one only ever
@@ -26,6 +28,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
+from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.python_lookups import CLASSLIKE, VALUED, Sym, alternatives
 from astmcp.resolve.python_resolver import Resolver
 
@@ -91,13 +94,21 @@ def _escape(resolver: Resolver, path: str, chain: str, value: str | None) -> Row
     instance of a project class into an attribute an outside class declares (inherited by a
     project class, ``?werkzeug.test.Client.x``, or of an outside instance, ``pkg.C.().x``)."""
     target = resolver.resolve(path, chain)
-    if not value or target is None or target[0] != "x" or not str(target[1]):
+    if not value or target is None:
         return None
-    held, _, attribute = str(target[1]).rpartition(".")
-    if held.startswith("?") and held != "?":
-        owner = held[1:]
-    elif held.endswith(".()") and "()" not in held[:-3] and not held.startswith("?"):
-        owner = held[:-3]
+    if target[0] == "s":
+        found = _overriding(resolver, resolver.syms[target[1]])
+        if found is None:
+            return None
+        owner, attribute = found
+    elif target[0] == "x" and str(target[1]):
+        held, _, attribute = str(target[1]).rpartition(".")
+        if held.startswith("?") and held != "?":
+            owner = held[1:]
+        elif held.endswith(".()") and "()" not in held[:-3] and not held.startswith("?"):
+            owner = held[:-3]
+        else:
+            return None
     else:
         return None
     made = resolver.deref(resolver.resolve(path, value))
@@ -105,6 +116,21 @@ def _escape(resolver: Resolver, path: str, chain: str, value: str | None) -> Row
         return None
     cls = resolver.syms[made[1]]
     return _key(cls), f"!{owner}.{attribute}"
+
+
+def _overriding(resolver: Resolver, sym: Sym) -> tuple[str, str] | None:
+    """``(outside class, attribute)`` when ``sym`` is a project class's attribute overriding one a
+    direct outside base declares (flask's ``Request.json_module`` over werkzeug's): code of that
+    base reads what the project stores there."""
+    owner_path, _, attribute = sym.symbol_path.rpartition(".")
+    owner = resolver.symbol(sym.path, owner_path) if owner_path and sym.kind in VALUED else None
+    if owner is None or owner.kind not in CLASSLIKE:
+        return None
+    for base in resolver.facts(owner.path).get("bases", {}).get(owner.symbol_path, ()):
+        found = resolver.deref_class(resolver.resolve(owner.path, base) if base else None)
+        if found is not None and found[0] == "x" and found[1] and class_defines(str(found[1]), attribute):
+            return str(found[1]), attribute
+    return None
 
 
 def _overridden(resolver: Resolver, cls: Sym, name: str) -> Iterator[Sym]:

@@ -21,9 +21,17 @@ _WRAPPERS = """class Response:
 class Client:
     def open(self, path: str) -> Response:
         return Response()
+
+
+class Request:
+    json_module = None
+
+    def get_json(self) -> object:
+        return self.json_module.decode("{}")
 """
 
 _APP = """from outheld_web.wrappers import Client
+from outheld_web.wrappers import Request as RequestBase
 
 
 class Provider:
@@ -46,6 +54,22 @@ class TestClient(Client):
         response = super().open(path)
         response.json_module = self.app.json
         return response
+
+
+class Codec:
+    def decode(self, text: str) -> object:
+        return text
+
+    def encode(self, value: object) -> str:
+        return str(value)
+
+
+class Request(RequestBase):
+    json_module = None
+
+
+def bind(request: Request, codec: Codec) -> None:
+    request.json_module = codec
 """
 
 
@@ -74,4 +98,14 @@ def test_a_member_outside_code_calls_on_a_held_project_object_is_refused(tmp_pat
 
 def test_a_member_the_outside_class_does_not_read_off_it_renames(tmp_path: Path) -> None:
     refused, data = _rename(tmp_path, "app.py::Provider.dumps")
+    assert not refused and data["blocked"] is False
+
+
+def test_a_project_attribute_overriding_an_outside_one_holds_for_the_outside_class(tmp_path: Path) -> None:
+    # flask's `Request.json_module` overrides werkzeug's, whose `get_json` calls its `loads`
+    refused, data = _rename(tmp_path, "app.py::Codec.decode")
+    assert refused and data["error"]["details"]["external_members"] == [
+        "outheld_web.wrappers.Request.json_module.decode"
+    ]
+    refused, data = _rename(tmp_path / "again", "app.py::Codec.encode")
     assert not refused and data["blocked"] is False
