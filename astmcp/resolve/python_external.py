@@ -14,6 +14,7 @@ import functools
 import importlib
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,15 +161,21 @@ def _held_reads(node: ast.ClassDef) -> frozenset[tuple[str, str]]:
 def held_member_reads(qualified: str, attribute: str) -> frozenset[str]:
     """The members the outside class ``qualified`` (or a class it derives from) reads of what
     its attribute ``attribute`` holds (``self.json_module.loads``: ``loads``)."""
-    found: set[str] = set()
+    return frozenset(
+        member for cls in _read_classes(qualified) for held, member in cls.held_reads if held == attribute
+    )
+
+
+def _read_classes(qualified: str) -> Iterator[_Class]:
+    """The outside class ``qualified`` and the classes it derives from, as far as their source
+    is found (the class alone when a base cannot be read)."""
     for qualified_class in sorted(class_ancestors(qualified) or {qualified}):
         module, _, name = qualified_class.rpartition(".")
         path = _module_file(module) if module and module != "builtins" else None
         summary = _parse(path) if path else None
         cls = summary.classes.get(name) if summary is not None else None
         if cls is not None:
-            found |= {member for held, member in cls.held_reads if held == attribute}
-    return frozenset(found)
+            yield cls
 
 
 def _decorator_name(node: ast.expr) -> str:
@@ -395,15 +402,7 @@ def computed_members(qualified: str) -> tuple[str, ...]:
     and reads from its own object, as ``python_namespace.member_template`` stores them:
     ``ast.NodeVisitor`` calls ``visit_<node class name>``, ``cmd.Cmd`` ``do_<command>``. A
     project subclass's ``visit_Name`` is reached from outside by that name."""
-    found: set[str] = set()
-    for qualified_class in sorted(class_ancestors(qualified) or {qualified}):
-        module, _, name = qualified_class.rpartition(".")
-        path = _module_file(module) if module and module != "builtins" else None
-        summary = _parse(path) if path else None
-        cls = summary.classes.get(name) if summary is not None else None
-        if cls is not None:
-            found |= cls.templates
-    return tuple(sorted(found))
+    return tuple(sorted({template for cls in _read_classes(qualified) for template in cls.templates}))
 
 
 @functools.lru_cache(maxsize=4096)
