@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, mangled, query_symbols
-from astmcp.resolve.python_external import is_module
+from astmcp.resolve.python_external import held_member_reads, is_module
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter")
 _TS_HERITAGE = re.compile(r"\b(?:extends|implements)\s+([^{]+)")
@@ -229,3 +229,33 @@ def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[Symb
             {"unlinked_members": sorted(missed)},
         )
     return maybe
+
+
+def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[SymbolRow]) -> list[str]:
+    """Python: ``<outside class>.<attribute>.<name>`` for each outside attribute holding an
+    instance of a class of the family ``members`` (or of one deriving from one of them) whose
+    outside class reads ``row``'s name off it.
+
+    ``response.json_module = app.json`` puts flask's JSON provider into an attribute werkzeug's
+    ``Response`` declares, and werkzeug calls ``self.json_module.loads(…)``: renaming the
+    provider's ``loads`` breaks it, though no project code names the call. The linker records such
+    stores (``py_values`` rows: the class's key, ``!<outside class>.<attribute>``; see
+    :mod:`astmcp.resolve.python_values`); each read found is a family member outside the project."""
+    classes = _Classes(conn)
+    family = {c for c in (classes.owner(m) for m in members if m.parent_path) if c is not None}
+    found: list[str] = []
+    for target, value in conn.execute(
+        "SELECT DISTINCT target, value FROM py_values WHERE value LIKE '!%' ORDER BY target, value"
+    ):
+        path, _, symbol_path = str(target).partition("::")
+        held = conn.execute(
+            "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id"
+            " WHERE f.path = ? AND s.symbol_path = ? AND s.kind = 'class'",
+            (path, symbol_path),
+        ).fetchone()
+        if held is None or not ({held[0]} | classes.ancestors([held[0]])) & family:
+            continue
+        owner, _, attribute = str(value)[1:].rpartition(".")
+        if row.name in held_member_reads(owner, attribute):
+            found.append(f"{owner}.{attribute}.{row.name}")
+    return found

@@ -17,8 +17,7 @@ from astmcp.errors import AstmcpError, InternalError, MutationBlocked
 from astmcp.lang import optional_module
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
-from astmcp.refactor.escapes import outside_reads
-from astmcp.refactor.family_guard import check_family
+from astmcp.refactor.family_guard import check_family, outside_reads
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes, resolve

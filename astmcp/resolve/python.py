@@ -23,7 +23,7 @@ from typing import Any
 from astmcp.index.indexer import Changes
 from astmcp.model import PYTHON
 from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
-from astmcp.resolve.python_external import class_defines, is_module
+from astmcp.resolve.python_external import class_defines, instance_member, is_module
 from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_families import either_member, union_member
 from astmcp.resolve.python_lookups import (
@@ -108,10 +108,10 @@ def undeclared_member_class(target: str, entity: Entity) -> str:
     query.references), not something outside."""
     if entity is None or entity[0] != "x":
         return ""
-    receiver, _, member = str(entity[1]).rpartition(".")
-    if not receiver.endswith(".()") or "()" in receiver[:-3] or not member.isidentifier():
+    found = instance_member(str(entity[1]))
+    if found is None:
         return ""
-    cls = receiver[:-3]
+    cls, member = found
     if target.startswith("G:") and "." not in cls:
         cls = f"builtins.{cls}"
     return cls if class_defines(cls, member) is False else ""

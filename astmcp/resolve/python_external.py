@@ -184,6 +184,15 @@ def _decorator_name(node: ast.expr) -> str:
     return node.attr if isinstance(node, ast.Attribute) else ""
 
 
+def instance_member(value: str) -> tuple[str, str] | None:
+    """``(class, member)`` of an outside value that is a member of an instance of an outside class
+    (``pkg.mod.Cls.().member``), else None."""
+    receiver, _, member = value.rpartition(".")
+    if not receiver.endswith(".()") or "()" in receiver[:-3] or not member.isidentifier():
+        return None
+    return receiver[:-3], member
+
+
 def is_module(qualified: str) -> bool:
     """Whether ``pkg.mod`` is a module outside the project (a builtin one, or a source file on
     ``sys.path``)."""

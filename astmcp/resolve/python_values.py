@@ -12,7 +12,7 @@ reference of the wrong member: ``HANDLERS[k]().run()`` of ``A.run`` alone while 
 - the project objects it stores into an attribute an outside class declares (``response.json_module
   = app.json``, where werkzeug's ``Response`` calls ``self.json_module.loads(…)``), or a project
   attribute overriding one a direct outside base declares (flask's ``Request.json_module``): the
-  row's target is the object's class, its value ``!<outside class>.<attribute>`` (refactor.escapes
+  row's target is the object's class, its value ``!<outside class>.<attribute>`` (refactor.family_guard
   reads them);
 - the members of its classes that override a base's variable or attribute (``class Sub(Holder):
   handler = B()``, or ``self.handler = B()`` in Sub's methods): ``@<symbol path>`` of the
@@ -28,7 +28,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-from astmcp.resolve.python_external import class_defines
+from astmcp.resolve.python_external import class_defines, instance_member
 from astmcp.resolve.python_lookups import CLASSLIKE, VALUED, Sym, alternatives
 from astmcp.resolve.python_resolver import Resolver
 
@@ -101,14 +101,12 @@ def _escape(resolver: Resolver, path: str, chain: str, value: str | None) -> Row
         if found is None:
             return None
         owner, attribute = found
-    elif target[0] == "x" and str(target[1]):
-        held, _, attribute = str(target[1]).rpartition(".")
-        if held.startswith("?") and held != "?":
-            owner = held[1:]
-        elif held.endswith(".()") and "()" not in held[:-3] and not held.startswith("?"):
-            owner = held[:-3]
-        else:
+    elif target[0] == "x" and str(target[1]).startswith("?"):  # inherited: `?werkzeug.test.Client.x`
+        owner, _, attribute = str(target[1])[1:].rpartition(".")
+        if not owner:
             return None
+    elif target[0] == "x" and (member := instance_member(str(target[1]))) is not None:
+        owner, attribute = member
     else:
         return None
     made = resolver.deref(resolver.resolve(path, value))
