@@ -21,9 +21,6 @@ class Declarations(Occurrences):
     @abstractmethod
     def object(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None: ...
 
-    @abstractmethod
-    def expect_objects(self, node: Node, typed: Desc) -> None: ...
-
     # -- declarations ----------------------------------------------------------
     def declare(
         self,
@@ -200,6 +197,10 @@ class Declarations(Occurrences):
                 self.ftype = (head[0], scope)
             else:
                 self.callback = self.contextual(annotation, scope)
+        elif annotation is not None:  # `_def: Def = { values: [] }`: the literals are Defs
+            typed = self.instance(annotation, scope)
+            if typed is not None:
+                self.expect_objects(value, typed)
         self.visit(value, scope)
         self.callback, self.ftype = None, None
 

@@ -120,6 +120,10 @@ class Descriptors(FactState):
                 return typed if typed is not None or kind == "as_expression" else self.desc(parts[0], scope)
             if len(parts) == 1 and kind == "as_expression" and self.text(node).endswith("const"):
                 return self.const_value(parts[0], scope)  # `[a, "x"] as const`
+        if kind == "type_assertion":  # `<T>value`, the older spelling of `value as T`
+            parts = node.named_children
+            asserted = named_nodes(parts[0]) if parts and parts[0].type == "type_arguments" else []
+            return self.instance(asserted[0], scope) if len(asserted) == 1 else None
         return None
 
     def either(self, node: Node, one: Node, other: Node, scope: Scope) -> Desc:
@@ -223,8 +227,10 @@ class Descriptors(FactState):
             wrapped = bool(inner) and inner[0].type in ("array_type", "tuple_type")
             return self.tdesc(inner[0], scope) if wrapped else None
         if kind == "generic_type" and self.text(node.child_by_field_name("name") or node) in _CONTAINERS:
-            name = self.text(node.child_by_field_name("name") or node)
-            return self.container(node, name, node.child_by_field_name("type_arguments"), scope)
+            head = node.child_by_field_name("name") or node
+            found = self.container(node, self.text(head), node.child_by_field_name("type_arguments"), scope)
+            # elements of no known type (`Set<unknown>`): still the library's container
+            return found if found is not None or scope.lookup(self.text(head)) else self.tdesc(head, scope)
         if kind == "generic_type":
             arg = self.memberwise(node, scope)
             if arg is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from abc import abstractmethod
 
 from tree_sitter import Node, Point
 
@@ -87,6 +88,10 @@ def _bound_as(binding: Binding | None, need: str) -> bool:
 
 
 class Occurrences(Descriptors):
+    # In a later layer (functions), reached from here.
+    @abstractmethod
+    def expect_objects(self, node: Node, typed: Desc) -> None: ...
+
     # -- occurrences -----------------------------------------------------------
     def expr(self, node: Node, scope: Scope, kind: str) -> None:
         """Visit an expression whose own occurrence is a ``kind`` (call, write)."""
@@ -153,6 +158,11 @@ class Occurrences(Descriptors):
             # `x.handler = (a) => …` (or `??=`): the function value is typed by the member's declared type
             target = self.desc(left, scope)
             self.callback = (target, -1, False, None) if target is not None else None
+        elif left is not None and left.type == "member_expression" and node.type == "assignment_expression":
+            # `this.def = { values: [] }`: the literals are of the member's declared type
+            target = self.desc(left, scope)
+            if target is not None:
+                self.expect_objects(right, target)
         self.visit(right, scope)
         self.callback = None
 
