@@ -310,6 +310,10 @@ class Descriptors(FactState):
                 value = self.index_value(member, scope)
                 if value is not None:
                     members[INDEXED] = value
+                elif member.type == "index_signature" and not self.numeric_index(member):
+                    # keys of no known kind, or values of no known type: a member it does not
+                    # declare may be anything (kept apart from a closed type's missing member)
+                    members.setdefault(INDEXED, None)
                 if member.type == "call_signature" and key not in self.ftypes:
                     self.ftypes[key] = self.parameter_types(member.child_by_field_name("parameters"), scope)
                 if member.type not in ("property_signature", "method_signature") or name is None:
@@ -322,6 +326,11 @@ class Descriptors(FactState):
                     if literals:  # `{ kind: "min"; … }`: a discriminant of the unions it is part of
                         self.lits[f"{key}.{self.text(name)}"] = literals
         return ("k", f"L:{key}")
+
+    def numeric_index(self, member: Node) -> bool:
+        """Whether an index signature is ``[i: number]: V`` (no identifier is such a key)."""
+        index = member.child_by_field_name("index_type")
+        return index is not None and self.text(index) == "number"
 
     def index_value(self, member: Node, scope: Scope) -> Desc:
         """What a string index signature (``[k: string]: V``, not a mapped type's) gives: a V (for
@@ -346,7 +355,7 @@ class Descriptors(FactState):
         key = self.key(node)
         if key not in self.objects:
             value = self.instance(args[1], scope)
-            self.objects[key] = {INDEXED: value} if value is not None else {}
+            self.objects[key] = {INDEXED: value}  # every key (also when V is of no known type)
         return ("k", f"L:{key}")
 
     def this_type(self, node: Node, scope: Scope) -> Desc:

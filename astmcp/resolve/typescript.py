@@ -68,6 +68,10 @@ _EDGE_KIND = {
 _BULK = 500
 _UNSEEN: Any = object()
 _NO_SYMBOL = ("x", "")
+# A member an object type written out does not declare (it has no index signature): no project
+# symbol when read (`params.coerce` of `Raw & { coerce?: true }` is the written-out part's), a name
+# hit as an object literal's key (excess keys pass where the type is a type parameter's constraint)
+_UNDECLARED = ("x", "", "undeclared")
 _TYPE_MEANING = ("interface", "type", "class", "enum", "namespace")
 _VALUE_MEANING = ("variable", "function", "class", "enum", "namespace")
 _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
@@ -156,7 +160,11 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step.startswith("+"):  # a key of an object literal of the type `entity`: that type's member;
             # one it does not declare stays a name hit even where any key is allowed (`Record<string,
             # T>`): such keys are often read back as member names (`o[key]`)
-            return self.step(entity, step[1:].removeprefix('"'))
+            found = self.step(entity, step[1:].removeprefix('"'))
+            leaves = list(_alternatives(found))
+            if _UNDECLARED in leaves and not any(a is not None and a[0] in ("s", "S", "a") for a in leaves):
+                return None
+            return found
         if step.startswith('"'):  # a quoted member name (see ts_fact_state.member_step)
             return self.step(entity, step[1:])
         step, _, site = step.partition("/")
@@ -372,8 +380,12 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return entity
             members = self.facts(value).get("objects", {}).get(entity[2], {})
             if step not in members and INDEXED in members and is_ident(step):
+                if members[INDEXED] is None:
+                    return None  # any key, of no known type: as untyped as `any`
                 step = INDEXED  # a member it does not declare: its string index signature's value
-            return ("a", value, entity[2], step) if step in members else None
+            if step in members:
+                return ("a", value, entity[2], step)
+            return _UNDECLARED if is_ident(step) else None
         if tag == "a":  # a member of one: what its declared type gives
             return self.step(self.anonymous_member(entity), step)
         if tag == "t":  # a tuple type: its own instance; `#n` its part n (an instance); `[i]` any part
