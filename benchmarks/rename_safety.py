@@ -59,6 +59,7 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "jinja2": ("jinja2", "3.1.6", ("MarkupSafe==3.0.4", "trio==0.35.0"), ()),
     "marshmallow": ("marshmallow", "3.26.1", ("simplejson==4.3.0",), ("tests/test_version_attributes.py",)),
     "itsdangerous": ("itsdangerous", "2.2.0", ("freezegun==1.5.5",), ()),
+    "wtforms": ("wtforms", "3.2.1", ("MarkupSafe==3.0.4", "Babel==2.17.0", "email_validator==2.3.0"), ()),
     "flask": (
         "flask",
         "3.1.2",

@@ -18,9 +18,9 @@ import re
 import sqlite3
 from collections.abc import Iterable
 
-from astmcp.errors import MutationBlocked
+from astmcp.errors import InvalidInput, MutationBlocked
 from astmcp.query.common import SymbolRow, mangled, query_symbols
-from astmcp.resolve.python_external import held_member_reads, is_module
+from astmcp.resolve.python_external import class_defines, held_member_reads, is_module
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter")
 _TS_HERITAGE = re.compile(r"\b(?:extends|implements)\s+([^{]+)")
@@ -240,12 +240,15 @@ def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[Sy
     ``Response`` declares, and werkzeug calls ``self.json_module.loads(…)``: renaming the
     provider's ``loads`` breaks it, though no project code names the call. The linker records such
     stores (``py_values`` rows: the class's key, ``!<outside class>.<attribute>``; see
-    :mod:`astmcp.resolve.python_values`); each read found is a family member outside the project."""
+    :mod:`astmcp.resolve.python_values`); each read found is a family member outside the project.
+    An instance turned into an outside class's by ``cast(T, obj)`` (rows ``=<outside class>``)
+    has every member T declares called by T's users: ``<outside class>.<name>``."""
     classes = _Classes(conn)
     family = {c for c in (classes.owner(m) for m in members if m.parent_path) if c is not None}
     found: list[str] = []
     for target, value in conn.execute(
-        "SELECT DISTINCT target, value FROM py_values WHERE value LIKE '!%' ORDER BY target, value"
+        "SELECT DISTINCT target, value FROM py_values WHERE value LIKE '!%' OR value LIKE '=%'"
+        " ORDER BY target, value"
     ):
         path, _, symbol_path = str(target).partition("::")
         held = conn.execute(
@@ -255,7 +258,41 @@ def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[Sy
         ).fetchone()
         if held is None or not ({held[0]} | classes.ancestors([held[0]])) & family:
             continue
+        if str(value).startswith("="):  # `cast(T, obj)`: whoever uses the T calls T's members
+            if class_defines(str(value)[1:], row.name) is not False:  # (unreadable: it may)
+                found.append(f"{str(value)[1:]}.{row.name}")
+            continue
         owner, _, attribute = str(value)[1:].rpartition(".")
         if row.name in held_member_reads(owner, attribute):
             found.append(f"{owner}.{attribute}.{row.name}")
     return found
+
+
+_AUGMENTING = re.compile(r"declare\s+(?:global\b|module\s+[\"'])")
+
+
+def check_augmentation(conn: sqlite3.Connection, row: SymbolRow) -> None:
+    """TS/JS: a declaration directly inside ``declare global { … }`` or ``declare module "pkg"
+    { … }`` merges with the declaration of its name outside the project (rxjs adds ``observable``
+    to the library's ``SymbolConstructor`` that way): renamed, it would merge with nothing and
+    what it adds would be gone (``MUTATION_BLOCKED``). The block itself names no declaration
+    (``INVALID_INPUT``); its members rename as any others."""
+    if row.file.endswith((".py", ".pyi")):
+        return
+    if row.kind == "namespace" and _AUGMENTING.match(row.signature):
+        raise InvalidInput(
+            f"`{row.signature}` names the scope it adds to (the global scope, or the package), not a"
+            " declaration of the project: there is nothing to rename"
+        )
+    path = row.parent_path
+    while path is not None:  # through namespaces (`declare global { namespace NodeJS { … } }`)
+        found = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (row.file, path))
+        if not found or found[0].kind != "namespace":
+            return
+        if _AUGMENTING.match(found[0].signature):
+            raise MutationBlocked(
+                f"{row.name!r} is declared in `{found[0].signature}`: it adds to the declaration of"
+                " that name outside the project, and renamed it would add to nothing",
+                {"augments": found[0].signature},
+            )
+        path = found[0].parent_path

@@ -13,6 +13,7 @@ from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor import collisions
+from astmcp.refactor.family_guard import check_augmentation
 from astmcp.refactor.identifiers import check_new_name, language_of
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
@@ -115,6 +116,7 @@ def prepare_rename(
     if new_name == row.name:
         raise InvalidInput(f"{row.name!r} already has that name")
     row = merged_into(conn, row)
+    check_augmentation(conn, row)
     family, hits = family_and_references(ws, conn, row)
     hits, docstrings = prose_hits(ws, hits)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]

@@ -81,6 +81,7 @@ class Bindings:
         self.changed_elsewhere: list[tuple[Scope, ast.expr]] = []  # -> ``changes``
         # attributes set through another receiver than the method's self: (scope, target, value)
         self.attribute_stores: list[tuple[Scope, ast.Attribute, ast.expr | None]] = []
+        self.casts: list[tuple[Scope, ast.expr, ast.expr]] = []  # `cast(T, x)`: -> ``casts``
         self.type_vars: list[str] = []  # `T = TypeVar("T")` at module or class level: their paths
         # comprehension node -> the scope of its targets; lambda -> the scope of its body
         self.comp_scopes: dict[int, Scope] = {}

@@ -69,6 +69,8 @@ class Expressions(Records):
                 and func_name(node.func) == "cast"
                 and self.chain(scope, node.func) in CASTS
             )
+            if cast:  # `cast(TextIO, writer)`: the value is used as a T from here on
+                self.casts.append((scope, node.args[0], node.args[1]))
             named = self.attribute_string(node, scope)  # `getattr(x, "name")`: read as `x.name`
             if named is None:
                 self.computed_member(node, scope)

@@ -320,6 +320,8 @@ def _absolute(module: str, path: str, node: ast.ImportFrom) -> str:
 def _base_defines(
     summary: _Module, module: str, path: str, base: ast.expr, member: str, depth: int
 ) -> bool | None:
+    if isinstance(base, ast.Subscript):  # `class TextIO(IO[str])`: the generic class's members
+        base = base.value
     if isinstance(base, ast.Name):
         if base.id == "object":
             return hasattr(object, member)

@@ -225,6 +225,14 @@ class _Analyzer(Statements):
                 if (target := self.chain(scope, node))
             }
         )
+        casts = sorted(
+            {
+                (kind, value)
+                for scope, kind_node, value_node in self.casts
+                if (kind := self.annotation_chain(scope, kind_node))
+                and (value := self.chain(scope, value_node))
+            }
+        )
         return {
             "refs": rows,
             "binds": binds,
@@ -249,6 +257,7 @@ class _Analyzer(Statements):
             **({"tvars": self.type_vars} if self.type_vars else {}),
             **({"changes": changes} if changes else {}),
             **({"stores": [list(pair) for pair in stores]} if stores else {}),
+            **({"casts": [list(pair) for pair in casts]} if casts else {}),
             **({"vkept": kept} if kept else {}),
             **({"vnone": only_none} if only_none else {}),
         }

@@ -14,6 +14,8 @@ reference of the wrong member: ``HANDLERS[k]().run()`` of ``A.run`` alone while 
   attribute overriding one a direct outside base declares (flask's ``Request.json_module``): the
   row's target is the object's class, its value ``!<outside class>.<attribute>`` (refactor.family_guard
   reads them);
+- the project objects it turns into an outside class's with ``cast(T, x)``: the object's class,
+  ``=<outside class>`` (code using a T calls the object's members by T's names);
 - the members of its classes that override a base's variable or attribute (``class Sub(Holder):
   handler = B()``, or ``self.handler = B()`` in Sub's methods): ``@<symbol path>`` of the
   overriding member, since ``self.handler`` in Holder's methods may be a Sub's (one only ever
@@ -68,6 +70,8 @@ def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
         escaped = _escape(resolver, path, chain, value)
         if escaped is not None:
             yield escaped
+    for kind, value in facts.get("casts", ()):
+        yield from _cast(resolver, path, kind, value)
     nothing = set(facts.get("vnone", ()))  # a member only ever set to None adds no value
     for symbol_path, syms in resolver.table(path).items():
         sym = syms[0]
@@ -114,6 +118,18 @@ def _escape(resolver: Resolver, path: str, chain: str, value: str | None) -> Row
         return None
     cls = resolver.syms[made[1]]
     return _key(cls), f"!{owner}.{attribute}"
+
+
+def _cast(resolver: Resolver, path: str, kind: str, value: str) -> Iterator[Row]:
+    """``(class key, "=<outside class>")`` for each project class whose instance ``cast(T, x)``
+    turns into an outside class's: code reading a T calls its members by T's names (click yields
+    ``cast(t.TextIO, _PagerWriter(…))`` and callers close it with ``pager.close()``)."""
+    outside = resolver.deref_class(resolver.resolve(path, kind))
+    if outside is None or outside[0] != "x" or not outside[1] or str(outside[1]).startswith("?"):
+        return
+    for made in alternatives(resolver.deref(resolver.resolve(path, value))):
+        if made is not None and made[0] == "i":
+            yield _key(resolver.syms[made[1]]), f"={outside[1]}"
 
 
 def _overriding(resolver: Resolver, sym: Sym) -> tuple[str, str] | None:
