@@ -390,7 +390,7 @@ def override_family(
             queue.append(base_id)
             if memo.defines_above(base_id, name):
                 defining_above = True
-        if not defining_above and memo.member(cls, name) is not None:
+        if not defining_above and (memo.member(cls, name) is not None or memo.self_reads(cls, name)):
             roots.append(cls)
     below, below_external = memo.below(tuple(roots), name)
     members = dict(below)
@@ -455,6 +455,7 @@ class FamilyMemo:
         self._subclasses: dict[int, list[int]] = {}
         self._members: dict[tuple[int, str], SymbolRow | None] = {}
         self._above: dict[tuple[int, str], bool] = {}
+        self._self_reads: dict[tuple[int, str], bool] = {}
         self._below: dict[tuple[tuple[int, ...], str], tuple[dict[int, SymbolRow], list[str]]] = {}
         self.providing: set[int] = set()  # object-literal members being resolved (no cycles)
         self.parts = ModuleParts(conn)  # TS/JS: files no import chain joins
@@ -552,6 +553,22 @@ class FamilyMemo:
             self._members[key] = rows[0] if rows else None
         return self._members[key]
 
+    def self_reads(self, class_id: int, name: str) -> bool:
+        """Whether the class's own code reads ``name`` off its instances or itself (``self.name``,
+        ``cls.name``) without declaring it: its subclasses' declarations are one family rooted
+        there (the linker's ``Resolver.subclass_member``)."""
+        key = (class_id, name)
+        if key not in self._self_reads:
+            found = self.conn.execute(
+                "SELECT 1 FROM refs r JOIN symbols s ON s.file_id = r.file_id WHERE s.id = ?"
+                " AND r.name = ? AND r.kind != 'definition'"
+                " AND r.target_key IN ('S:' || s.symbol_path || '/()/' || ?, 'S:' || s.symbol_path || '/' || ?)"
+                " LIMIT 1",
+                (class_id, name, name, name),
+            ).fetchone()
+            self._self_reads[key] = found is not None and self.member(class_id, name) is None
+        return self._self_reads[key]
+
     def defines_above(self, class_id: int, name: str) -> bool:
         """Whether the class or one of its project ancestors defines ``name``."""
         key = (class_id, name)
@@ -563,7 +580,7 @@ class FamilyMemo:
         if class_id in seen:
             return False
         seen.add(class_id)
-        if self.member(class_id, name) is not None:
+        if self.member(class_id, name) is not None or self.self_reads(class_id, name):
             return True
         return any(
             base_id is not None and self._defines_above(base_id, name, seen)

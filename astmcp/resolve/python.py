@@ -35,7 +35,7 @@ from astmcp.resolve.python_lookups import (
     is_either,
     name_dep,
 )
-from astmcp.resolve.python_modules import TEST_CLASSES, is_package, is_test_file, path_key
+from astmcp.resolve.python_modules import SUBCLASSES, TEST_CLASSES, is_package, is_test_file, path_key
 from astmcp.resolve.python_resolver import Resolver
 from astmcp.resolve.python_values import record_values
 from astmcp.resolve.templates import TEMPLATE
@@ -265,6 +265,7 @@ class PythonLinker:
         for path in paths:
             if not path.endswith((".py", ".pyi")):
                 continue
+            keys.add(SUBCLASSES)  # a class may have come, gone or changed its bases
             keys.add(path)
             keys.add("?@" + path_key(path))
             keys.update("?" + name for name in resolver.modules.names_of(path))

@@ -72,7 +72,9 @@ def family_member(resolver: Resolver, members: set[int], name: str) -> tuple[Ent
         return ("s", members.pop()), []
     top = min(roots, key=lambda i: (resolver.syms[i].path, resolver.syms[i].line))
     found_member = _member_of(resolver, top, name)
-    return (("s", found_member) if found_member is not None else None), []
+    if found_member is None:  # a root reading what its subclasses declare: any member stands for it
+        found_member = min(members, key=lambda i: (resolver.syms[i].path, resolver.syms[i].line))
+    return ("s", found_member), []
 
 
 def _member_of(resolver: Resolver, root: int, name: str) -> int | None:
@@ -140,4 +142,6 @@ def _defining_roots(resolver: Resolver, class_id: int, name: str, seen: set[int]
             above |= _defining_roots(resolver, found[1], name, seen)
     if above:
         return above
-    return {class_id} if resolver.symbol(cls.path, f"{cls.symbol_path}.{name}") is not None else set()
+    declared = resolver.symbol(cls.path, f"{cls.symbol_path}.{name}") is not None
+    # a class reading a member only its subclasses declare roots their declarations' family
+    return {class_id} if declared or name in resolver.self_reads(class_id) else set()

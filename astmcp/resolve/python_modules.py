@@ -17,6 +17,7 @@ _SUFFIXES = (".pyi", ".py")
 # the `link_deps` key of what consulted the test classes deriving from a class (a fixture's value
 # as each runs the tests it inherits): relinked when a test file's classes or bases change
 TEST_CLASSES = "?test-classes"
+SUBCLASSES = "?subclasses"  # resolved through the classes deriving from one (any file's bases)
 
 
 def is_test_file(path: str) -> bool:

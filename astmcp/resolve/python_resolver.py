@@ -20,7 +20,7 @@ from astmcp.resolve.python_lookups import (
     either,
     is_either,
 )
-from astmcp.resolve.python_modules import TEST_CLASSES, is_test_file, path_key
+from astmcp.resolve.python_modules import SUBCLASSES, TEST_CLASSES, is_test_file, path_key
 from astmcp.resolve.python_vocab import BUILTINS, CLOSED_ORIGINS, IDENT, MODULE_NAMES
 
 # container methods that give no item (`xs.pop()`, `m.get(k)` may be a project object: unknown)
@@ -76,6 +76,9 @@ _PYTEST_FIXTURES = frozenset(
 _CALLABLE = ("function", "method", "property")
 _UNIONS = re.compile(r"\bU:(\d+)")
 _MAX_TEST_SUBCLASSES = 64  # test classes followed below one that requests a fixture
+_MAX_SUBCLASSES = 512  # classes followed below one reading a member only its subclasses declare
+# a class's own code reading a member off its instances or itself: `S:<class>/()/x`, `S:<class>/x`
+_SELF_READ = re.compile(r"S:([\w.]+?)/(?:\(\)/)?(\w+)")
 
 
 class Resolver(ModuleLookups):
@@ -92,6 +95,8 @@ class Resolver(ModuleLookups):
         self._stepping: set[tuple[Any, ...]] = set()  # steps from variables holding unions
         # test files' classes by the last name of each base (see `test_subclasses`)
         self._test_bases: dict[str, list[tuple[str, str]]] | None = None
+        self._all_bases: dict[str, list[tuple[str, str]]] | None = None  # every file's (`subclasses`)
+        self._self_reads: dict[str, dict[str, set[str]]] = {}  # path -> class -> names (`self_reads`)
 
     def resolve(self, path: str, chain: str) -> Entity:
         key = ("c", path, chain)
@@ -424,6 +429,78 @@ class Resolver(ModuleLookups):
         unions = self.facts(path).get("unions", [])
         return any("F:" in "\n".join(unions[int(n)]) for n in _UNIONS.findall(chain) if int(n) < len(unions))
 
+    def subclass_member(self, class_id: int, name: str) -> Entity:
+        """A member ``name`` no class at or above ``class_id`` declares, which the class reads off
+        its own instances or itself (``self.validation_attrs`` in wtforms' ``Input.__call__``,
+        declared by each input subclass): the nearest declaration on each path down, one override
+        family with the class as its root (:func:`python_families.family_member`); None when the
+        class does not read it so, or no subclass declares it."""
+        if name not in self.self_reads(class_id):
+            return None
+        found = self.declared_below(class_id, name)
+        if not found:
+            return None
+        return ("s", found[0]) if len(found) == 1 else either([("s", i) for i in found])
+
+    def self_reads(self, class_id: int) -> set[str]:
+        """The names the class's own code reads off its instances or itself (``self.x``,
+        ``cls.x``: targets ``S:<class>/()/x``, ``S:<class>/x``) that it does not declare."""
+        cls = self.syms[class_id]
+        self.deps.add(cls.path)
+        by_class = self._self_reads.get(cls.path)
+        if by_class is None:
+            by_class = self._self_reads[cls.path] = {}
+            payload = self.fresh.get(cls.path)
+            if payload is not None:  # a file linked afresh: its rows' targets
+                rows = [(row[4], row[5]) for row in payload.get("refs", ())]
+            else:  # else as stored (a name hit's target may carry a prefix and the chain after a tab)
+                rows = [
+                    (kind, (target or "").rpartition("\t")[2].removeprefix("?"))
+                    for kind, target in self.conn.execute(
+                        "SELECT kind, target_key FROM refs WHERE file_id = ?", (self.file_ids.get(cls.path),)
+                    )
+                ]
+            for kind, target in rows:
+                match = _SELF_READ.fullmatch(target or "") if kind != "definition" else None
+                if match is not None:
+                    by_class.setdefault(match[1], set()).add(match[2])
+        names = by_class.get(cls.symbol_path, set())
+        return {n for n in names if self.symbol(cls.path, f"{cls.symbol_path}.{n}") is None}
+
+    def declared_below(self, class_id: int, name: str) -> list[int]:
+        """The nearest declarations of ``name`` in the project classes deriving from ``class_id``
+        (a class declaring it ends its path down)."""
+        self.deps.add(SUBCLASSES)
+        if self._all_bases is None:
+            self._all_bases = {}
+            for path in sorted(self.file_ids):
+                if path.endswith((".py", ".pyi")):
+                    for cls, bases in self.facts(path).get("bases", {}).items():
+                        for base in bases:
+                            last = base.rpartition("/")[2].rpartition(":")[2].rpartition(".")[2]
+                            self._all_bases.setdefault(last, []).append((path, cls))
+        found: list[int] = []
+        seen = {class_id}
+        todo = [class_id]
+        while todo and len(seen) < _MAX_SUBCLASSES:
+            parent = todo.pop()
+            for path, cls in self._all_bases.get(self.syms[parent].symbol_path.rpartition(".")[2], ()):
+                sym = self.symbol(path, cls)
+                if sym is None or sym.id in seen:
+                    continue
+                bases = self.facts(path).get("bases", {}).get(cls, ())
+                if not any(
+                    self.deref_class(self.resolve(path, b) if b else None) == ("s", parent) for b in bases
+                ):
+                    continue
+                seen.add(sym.id)
+                member = self.symbol(path, f"{cls}.{name}")
+                if member is not None:
+                    found.append(member.id)
+                else:
+                    todo.append(sym.id)
+        return sorted(found)
+
     def test_subclasses(self, class_id: int) -> list[int]:
         """The project classes in test files deriving from ``class_id``, directly or not: each
         runs the tests it inherits (pytest collects test classes from test files only)."""
@@ -575,7 +652,8 @@ class Resolver(ModuleLookups):
             if tag == "i" and self.metaclass(value):
                 # an instance of a metaclass is a class: its own attributes come first
                 return None
-            return self.class_member(value, step, skip_self=False)
+            found = self.class_member(value, step, skip_self=False)
+            return self.subclass_member(value, step) if found is None and IDENT.fullmatch(step) else found
         if tag == "u":
             return self.class_member(value, step, skip_self=True)
         return None
