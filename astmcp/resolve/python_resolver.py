@@ -76,6 +76,8 @@ _PYTEST_FIXTURES = frozenset(
 _CALLABLE = ("function", "method", "property")
 _UNIONS = re.compile(r"\bU:(\d+)")
 _MAX_TEST_SUBCLASSES = 64  # test classes followed below one that requests a fixture
+# marks an outside generic class given a project type (`contextvars.ContextVar[*]`): see `parameterized`
+HOLDS_PROJECT = "[*]"
 _MAX_SUBCLASSES = 512  # classes followed below one reading a member only its subclasses declare
 # a class's own code reading a member off its instances or itself: `S:<class>/()/x`, `S:<class>/x`
 _SELF_READ = re.compile(r"S:([\w.]+?)/(?:\(\)/)?(\w+)")
@@ -134,6 +136,14 @@ class Resolver(ModuleLookups):
         ``("s", class, bindings)`` with each of its type variables they bind (``B:<n>``); the class
         itself when it binds none; anything else as it is."""
         cls = self.deref_class(entity)
+        if cls is not None and cls[0] == "x" and cls[1] and not str(cls[1]).startswith("?"):
+            # an outside generic class given a project type (`ContextVar[RequestContext]`): what its
+            # members give may be a project object (`_cv_request.get().url_adapter`)
+            for argument in self.facts(path).get("unions", [])[entry]:
+                value = self.deref(self.resolve(path, argument)) if argument else None
+                if value is not None and value[0] != "x":
+                    return ("x", f"{cls[1]}{HOLDS_PROJECT}")
+            return entity
         if cls is None or cls[0] != "s" or self.syms[cls[1]].kind not in CLASSLIKE:
             return entity
         sym = self.syms[cls[1]]
@@ -564,6 +574,13 @@ class Resolver(ModuleLookups):
             return ("e", (step[1], None)) if step in ("*s", "*m") else None
         if len(entity) == 3:  # a generic class given type arguments, its instance, their members
             return self.bound_step(entity, step, shape)
+        if entity[0] == "x" and HOLDS_PROJECT in entity[1]:
+            # an outside generic class given a project type, or its instance: its members are
+            # outside ones, and what they give is unknown unless declared to be an outside class
+            head, _, rest = entity[1].partition(HOLDS_PROJECT)
+            if step == "()":
+                return ("x", f"{head}{HOLDS_PROJECT}.()") if not rest else None
+            return ("x", f"?{head}.{step}") if IDENT.fullmatch(step) else None
         if step[0] in "*[#":
             return self.item_step(self.deref(entity), step)
         if entity[0] == "x":
