@@ -304,7 +304,15 @@ class TypeSteps:
             typed = entity
         elif entity[0] == "s" and self.syms[entity[1]].kind in ("variable", "property"):
             sym = self.syms[entity[1]]
-            typed = self.step(self.typed(sym, "vtypes", dict(entity[2]) if len(entity) > 2 else None), ":")
+            bound = dict(entity[2]) if len(entity) > 2 else None
+            chains = self.facts(sym.path).get("ftypes", {}).get(sym.key)
+            if chains:  # declared with a function type written out (`run: (info: Info) => void`)
+                return lambda index: (
+                    self.resolve_in(sym.path, chains[index], bound)
+                    if index < len(chains) and chains[index]
+                    else None
+                )
+            typed = self.step(self.typed(sym, "vtypes", bound), ":")
         else:
             return None
         return self.signature_of(typed)
