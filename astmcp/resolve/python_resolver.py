@@ -479,7 +479,8 @@ class Resolver(ModuleLookups):
 
     def declared_below(self, class_id: int, name: str) -> list[int]:
         """The nearest declarations of ``name`` in the project classes deriving from ``class_id``
-        (a class declaring it ends its path down)."""
+        (a class declaring it, or deriving it from another base, ends its path down); none when an
+        outside base may give it."""
         self.deps.add(SUBCLASSES)
         if self._all_bases is None:
             self._all_bases = {}
@@ -504,11 +505,15 @@ class Resolver(ModuleLookups):
                 ):
                     continue
                 seen.add(sym.id)
-                member = self.symbol(path, f"{cls}.{name}")
-                if member is not None:
-                    found.append(member.id)
-                else:
+                # its own declaration, or one another of its bases gives it (a mixin's `self.request`
+                # may be the view's): the nearest on this path
+                member = self.class_member(sym.id, name, skip_self=False)
+                if member is None:
                     todo.append(sym.id)
+                elif member[0] != "s":
+                    return []  # an outside base may give it: unknown
+                elif member[1] not in found:
+                    found.append(member[1])
         return sorted(found)
 
     def test_subclasses(self, class_id: int) -> list[int]:
