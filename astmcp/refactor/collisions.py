@@ -46,12 +46,12 @@ def check(
             continue  # the new name is nowhere in this file: nothing to clash with or capture
         if language_of(path) == PYTHON:
             _python(path, text, hits, old, new)
-        else:
+        elif language_of(path) is not None:  # (a configuration file has no scopes)
             _typescript(path, text, hits, old, new)
 
 
 def ts_file(path: str, text: str) -> TsFile | None:
-    return None if language_of(path) == PYTHON else TsFile(path, text)
+    return None if language_of(path) in (PYTHON, None) else TsFile(path, text)
 
 
 def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> None:

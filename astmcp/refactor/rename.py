@@ -17,7 +17,7 @@ from astmcp.refactor.family_guard import check_augmentation
 from astmcp.refactor.identifiers import check_new_name, language_of
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
-from astmcp.refactor.rename_refs import Hit, family_and_references, is_local, prose_hits
+from astmcp.refactor.rename_refs import Hit, config_hits, family_and_references, is_local, prose_hits
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.workspace import Workspace
 
@@ -119,6 +119,7 @@ def prepare_rename(
     check_augmentation(conn, row)
     family, hits = family_and_references(ws, conn, row)
     hits, docstrings = prose_hits(ws, hits)
+    hits += config_hits(ws, family)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
     # `base`: a class whose outside base could not be read; there is nothing to edit there

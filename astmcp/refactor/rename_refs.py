@@ -391,3 +391,52 @@ def is_local(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> bool:
         return ts.is_module() and row.name not in ts.exported_names()
     parents = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (row.file, row.parent_path))
     return bool(parents) and all(p.kind in _FUNCTION_KINDS for p in parents)
+
+
+# Project configuration files that name Python objects by dotted path (pytest's `filterwarnings`
+# and `addopts`, entry points `pkg.mod:main`, mypy plugins, tox commands), read at the root
+CONFIG_FILES = ("pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini", "mypy.ini", ".flake8")
+
+
+def config_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
+    """Python: each dotted path to a family member in the project's configuration files
+    (``marshmallow.warnings.ChangedInMarshmallow4Warning`` in pyproject's ``filterwarnings``;
+    ``pkg.cli:main`` in entry points): name hits of kind ``string`` on the member's name, which the
+    configuration reads at run time (pytest refused to start when a rename left one behind)."""
+    paths: dict[str, list[str]] = {}
+    for member in family:
+        if not member.file.endswith((".py", ".pyi")) or "<" in member.symbol_path:
+            continue
+        parts = member.file.rsplit(".", 1)[0].split("/")
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        # every module name the file may answer to, with at least one package above it unless it
+        # is a top-level module (`src/pkg/mod.py`: `pkg.mod`, `src.pkg.mod`)
+        modules = {".".join(parts[i:]) for i in range(len(parts)) if all(p.isidentifier() for p in parts[i:])}
+        modules = {m for m in modules if "." in m} or modules
+        for module in modules:
+            paths.setdefault(member.name, []).extend(
+                (f"{module}.{member.symbol_path}", f"{module}:{member.symbol_path}")
+            )
+    if not paths:
+        return []
+    found: list[Hit] = []
+    for config in CONFIG_FILES:
+        full = ws.root / config
+        if not full.is_file():
+            continue
+        try:
+            text = load_file(ws, config).source.text
+        except (OSError, AstmcpError):
+            continue
+        for name, dotted in paths.items():
+            pattern = re.compile(
+                r"(?<![\w.])(?:"
+                + "|".join(re.escape(d) for d in sorted(set(dotted), key=len, reverse=True))
+                + r")(?!\w)"
+            )
+            for number, line in enumerate(text.split("\n"), 1):
+                for match in pattern.finditer(line):
+                    end = match.end() + 1
+                    found.append(Hit(config, number, end - len(name), end, "string", "name"))
+    return found
