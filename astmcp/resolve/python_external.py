@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections
 import functools
 import importlib
 import os
@@ -203,12 +204,25 @@ def _package_of(module: str, path: str) -> str:
     return module if path.endswith("__init__.py") else module.rpartition(".")[0]
 
 
+# typing's class-making functions: a class deriving from one is a named tuple (tuple's members and
+# `_asdict`, `_replace`, `_fields`, …) or a dict; none of them is a class whose source can be read
+_NAMED_TUPLE = collections.namedtuple("_NAMED_TUPLE", ())
+_SPECIAL_BASES: dict[str, type] = {
+    f"{module}.{name}": kind
+    for module in ("typing", "typing_extensions")
+    for name, kind in (("NamedTuple", _NAMED_TUPLE), ("TypedDict", dict))
+}
+
+
 @functools.lru_cache(maxsize=4096)
 def class_defines(qualified: str, member: str) -> bool | None:
     """Whether the external class ``qualified`` (``pkg.mod.Cls``) has ``member``.
 
     None when the class cannot be found (not installed, built dynamically).
     """
+    special = _SPECIAL_BASES.get(qualified)
+    if special is not None:
+        return hasattr(special, member)
     module, _, name = qualified.rpartition(".")
     if module == "builtins":
         value = getattr(builtins, name, None)
@@ -353,6 +367,10 @@ def _collect_ancestors(qualified: str, found: set[str], depth: int) -> bool:
     if qualified in found:
         return True
     found.add(qualified)
+    special = _SPECIAL_BASES.get(qualified)
+    if special is not None:  # a named tuple is a tuple, a TypedDict a dict
+        found.update(f"builtins.{c.__name__}" for c in special.__mro__ if c.__module__ == "builtins")
+        return True
     module, _, name = qualified.rpartition(".")
     if module == "builtins":
         value = getattr(builtins, name, None)
