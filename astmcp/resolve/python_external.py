@@ -91,7 +91,7 @@ def _parse(path: str) -> _Module | None:
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
         return None
     classes: dict[str, _Class] = {}
-    for node in tree.body:
+    for node in _module_level(tree.body):
         if isinstance(node, ast.ClassDef) and node.name not in classes:
             templates: set[str] = set()
             for item in node.body:
@@ -106,6 +106,22 @@ def _parse(path: str) -> _Module | None:
             )
     imports = tuple(n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom))
     return _Module(classes, imports)
+
+
+def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """A module's top-level statements and those of its top-level ``if``/``try`` blocks (``abc``
+    defines ``ABCMeta`` in the ``else`` of a ``try``), in source order."""
+    for node in body:
+        yield node
+        if isinstance(node, ast.If):
+            yield from _module_level(node.body)
+            yield from _module_level(node.orelse)
+        elif isinstance(node, ast.Try):
+            yield from _module_level(node.body)
+            for handler in node.handlers:
+                yield from _module_level(handler.body)
+            yield from _module_level(node.orelse)
+            yield from _module_level(node.finalbody)
 
 
 _PLAIN_DECORATORS = frozenset({"staticmethod", "classmethod", "abstractmethod"})
