@@ -262,10 +262,11 @@ class PythonLinker:
         ids: set[int] = set()
         if any(is_test_file(p) for p in paths) or any(is_test_file(n.partition("::")[0]) for n in keys):
             keys.add(TEST_CLASSES)  # a test class may have come, gone or changed its bases
+        if any(p.endswith((".py", ".pyi")) for p in [*paths, *(n.partition("::")[0] for n in keys)]):
+            keys.add(SUBCLASSES)  # a class may have come, gone or changed its bases
         for path in paths:
             if not path.endswith((".py", ".pyi")):
                 continue
-            keys.add(SUBCLASSES)  # a class may have come, gone or changed its bases
             keys.add(path)
             keys.add("?@" + path_key(path))
             keys.update("?" + name for name in resolver.modules.names_of(path))
