@@ -21,7 +21,7 @@ committed. Writes ``benchmarks/results/rename_safety_<corpus>.json`` and the REA
 corpora; ``--report`` only rewrites the section). ``--tools`` reruns some tools and keeps the others'
 results from the JSON when the sample is the same.
 
-    python benchmarks/rename_safety.py [--corpus click|jinja2|marshmallow|itsdangerous|zod|rxjs]
+    python benchmarks/rename_safety.py [--corpus click|jinja2|marshmallow|itsdangerous|wtforms|flask|zod|rxjs]
                                        [--tools astmcp,rope,jedi]
                                        [--sample 50] [--seed 0] [--workdir DIR] [--report]
 """
@@ -532,9 +532,9 @@ def report() -> None:
     lines = [
         "`python benchmarks/rename_safety.py --corpus click`, `--corpus zod` and `--corpus rxjs` (50 seeded symbols each, seed 0,",
         "no dunders), and `--corpus jinja2|marshmallow|itsdangerous` (corpora added in the ninth round to",
-        "look for breaks on code not tuned against; `flask` in the thirteenth). Each applied rename is checked",
-        "by an oracle, then the tree is restored: the project's own test suite (click: 2,400+ tests; jinja2",
-        "909, marshmallow 1,237, itsdangerous 297, flask 485 with pytest 8.4.2 and its dependencies as of",
+        "look for breaks on code not tuned against; `flask` in the thirteenth, `wtforms` in the fifteenth). Each",
+        "applied rename is checked by an oracle, then the tree is restored: the project's own test suite (click:",
+        "2,400+ tests; jinja2 909, marshmallow 1,237, itsdangerous 297, wtforms 354, flask 485 with pytest 8.4.2 and its dependencies as of",
         "3.1.2; astmcp runs with that test virtualenv as `VIRTUAL_ENV`, so it reads the corpus's dependencies",
         "as from a user's project virtualenv), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
         "code/file/message) over zod's `src` with its published package.json and `customConditions:",
