@@ -77,7 +77,7 @@ _CALLABLE = ("function", "method", "property")
 _UNIONS = re.compile(r"\bU:(\d+)")
 _MAX_TEST_SUBCLASSES = 64  # test classes followed below one that requests a fixture
 # marks an outside generic class given a project type (`contextvars.ContextVar[*]`): see `parameterized`
-HOLDS_PROJECT = "[*]"
+_HOLDS_PROJECT = "[*]"
 _MAX_SUBCLASSES = 512  # classes followed below one reading a member only its subclasses declare
 # a class's own code reading a member off its instances or itself: `S:<class>/()/x`, `S:<class>/x`
 _SELF_READ = re.compile(r"S:([\w.]+?)/(?:\(\)/)?(\w+)")
@@ -142,7 +142,7 @@ class Resolver(ModuleLookups):
             for argument in self.facts(path).get("unions", [])[entry]:
                 value = self.deref(self.resolve(path, argument)) if argument else None
                 if value is not None and value[0] != "x":
-                    return ("x", f"{cls[1]}{HOLDS_PROJECT}")
+                    return ("x", f"{cls[1]}{_HOLDS_PROJECT}")
             return entity
         if cls is None or cls[0] != "s" or self.syms[cls[1]].kind not in CLASSLIKE:
             return entity
@@ -579,12 +579,12 @@ class Resolver(ModuleLookups):
             return ("e", (step[1], None)) if step in ("*s", "*m") else None
         if len(entity) == 3:  # a generic class given type arguments, its instance, their members
             return self.bound_step(entity, step, shape)
-        if entity[0] == "x" and HOLDS_PROJECT in entity[1]:
+        if entity[0] == "x" and _HOLDS_PROJECT in entity[1]:
             # an outside generic class given a project type, or its instance: its members are
             # outside ones, and what they give is unknown unless declared to be an outside class
-            head, _, rest = entity[1].partition(HOLDS_PROJECT)
+            head, _, rest = entity[1].partition(_HOLDS_PROJECT)
             if step == "()":
-                return ("x", f"{head}{HOLDS_PROJECT}.()") if not rest else None
+                return ("x", f"{head}{_HOLDS_PROJECT}.()") if not rest else None
             return ("x", f"?{head}.{step}") if IDENT.fullmatch(step) else None
         if step[0] in "*[#":
             return self.item_step(self.deref(entity), step)
