@@ -22,6 +22,7 @@ from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes, resolve
 from astmcp.refactor.ts_structural import structural_partners as ts_structural_partners
+from astmcp.resolve.python_modules import module_names
 from astmcp.workspace import Workspace
 
 RANK = {"certain": 0, "likely": 1, "name": 2}
@@ -403,39 +404,32 @@ def config_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
     (``marshmallow.warnings.ChangedInMarshmallow4Warning`` in pyproject's ``filterwarnings``;
     ``pkg.cli:main`` in entry points): name hits of kind ``string`` on the member's name, which the
     configuration reads at run time (pytest refused to start when a rename left one behind)."""
-    paths: dict[str, list[str]] = {}
+    paths: dict[str, set[str]] = {}
     for member in family:
         if not member.file.endswith((".py", ".pyi")) or "<" in member.symbol_path:
             continue
-        parts = member.file.rsplit(".", 1)[0].split("/")
-        if parts[-1] == "__init__":
-            parts = parts[:-1]
-        # every module name the file may answer to, with at least one package above it unless it
-        # is a top-level module (`src/pkg/mod.py`: `pkg.mod`, `src.pkg.mod`)
-        modules = {".".join(parts[i:]) for i in range(len(parts)) if all(p.isidentifier() for p in parts[i:])}
-        modules = {m for m in modules if "." in m} or modules
+        # with at least one package above it, unless it is a top-level module
+        modules = [m for m in module_names(member.file) if "." in m] or module_names(member.file)
         for module in modules:
-            paths.setdefault(member.name, []).extend(
+            paths.setdefault(member.name, set()).update(
                 (f"{module}.{member.symbol_path}", f"{module}:{member.symbol_path}")
             )
-    if not paths:
-        return []
+    patterns = {
+        name: re.compile(
+            r"(?<![\w.])(?:" + "|".join(map(re.escape, sorted(dotted, key=len, reverse=True))) + r")(?!\w)"
+        )
+        for name, dotted in paths.items()
+    }
     found: list[Hit] = []
-    for config in CONFIG_FILES:
-        full = ws.root / config
-        if not full.is_file():
+    for config in CONFIG_FILES if patterns else ():
+        if not (ws.root / config).is_file():
             continue
         try:
             text = load_file(ws, config).source.text
         except (OSError, AstmcpError):
             continue
-        for name, dotted in paths.items():
-            pattern = re.compile(
-                r"(?<![\w.])(?:"
-                + "|".join(re.escape(d) for d in sorted(set(dotted), key=len, reverse=True))
-                + r")(?!\w)"
-            )
-            for number, line in enumerate(text.split("\n"), 1):
+        for number, line in enumerate(text.split("\n"), 1):
+            for name, pattern in patterns.items():
                 for match in pattern.finditer(line):
                     end = match.end() + 1
                     found.append(Hit(config, number, end - len(name), end, "string", "name"))

@@ -40,6 +40,14 @@ def path_key(path: str) -> str:
     return stem
 
 
+def module_names(path: str) -> list[str]:
+    """Every module name a ``.py``/``.pyi`` file may answer to, longest first (``src/pkg/mod.py``:
+    ``src.pkg.mod``, ``pkg.mod``, ``mod``)."""
+    key = path_key(path)
+    parts = key.split("/") if key else []
+    return [".".join(parts[i:]) for i in range(len(parts)) if all(p.isidentifier() for p in parts[i:])]
+
+
 def twin(path: str) -> str:
     """The stub of a ``.py`` or the source of a ``.pyi``."""
     return path[:-1] if path.endswith(".pyi") else path + "i"
@@ -85,9 +93,7 @@ class ModuleMap:
 
     def names_of(self, path: str) -> list[str]:
         """Every module name the file answers to (for re-linking what failed before)."""
-        key = path_key(path)
-        parts = key.split("/") if key else []
-        return [".".join(parts[i:]) for i in range(len(parts)) if all(p.isidentifier() for p in parts[i:])]
+        return module_names(path)
 
     def file(self, key: str) -> str | None:
         return self.by_key.get(key)
