@@ -193,7 +193,8 @@ def check_union_partners(
 ) -> None:
     """MUTATION_BLOCKED when a use of the member is also a use of another type's member: ``x.old``
     with ``x: A | B`` reads both ``A.old`` and ``B.old``, and renaming one leaves the other unreadable
-    there (TypeScript: "property does not exist on type B")."""
+    there (TypeScript: "property does not exist on type B"); so does a union with a type outside the
+    project (``(delegate || Date).now()``), whose member cannot be renamed with it."""
     if row.kind not in _MEMBER_KINDS:
         return
     ids = {m.id for m in family}
@@ -206,6 +207,24 @@ def check_union_partners(
         hit = best.get((path, line, col))
         if symbol_id not in ids and hit is not None and hit.confidence == "certain":
             partners.setdefault(symbol_id, []).append(f"{path}:{line}")
+    outside = sorted(
+        f"{path}:{line}"
+        for path, line, col in conn.execute(
+            "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE r.name = ? AND r.confidence = 'none' AND r.symbol_id IS NULL AND EXISTS (SELECT 1"
+            " FROM refs c WHERE c.file_id = r.file_id AND c.line = r.line AND c.col = r.col"
+            " AND c.name = r.name AND c.target_key = r.target_key AND c.confidence = 'certain')",
+            (row.name,),
+        )
+        if (hit := best.get((path, line, col))) is not None and hit.confidence == "certain"
+    )
+    if outside:
+        raise MutationBlocked(
+            f"{row.name!r} is read through a union with a type outside the project (e.g. {outside[0]}, as"
+            " `(provider || Date).now()`): renaming the project's member would leave that read unreadable;"
+            " narrow those reads to the project's type first, then prepare again",
+            {"sites": outside[:20]},
+        )
     if not partners:
         return
     names = sorted(

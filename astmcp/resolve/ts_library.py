@@ -13,6 +13,7 @@ __all__ = [
     "ARRAY_TAKERS",
     "GLOBAL_OBJECTS",
     "JS_LIBRARY_MEMBERS",
+    "LIBRARY_TYPE_MEMBERS",
     "MAP_METHODS",
 ]
 
@@ -110,6 +111,16 @@ JS_LIBRARY_MEMBERS = frozenset(
         "bind",
         "call",
         "name",
+        "toFixed",
+        "toPrecision",
+        "toExponential",
+        "isInteger",
+        "isFinite",
+        "isNaN",
+        "isSafeInteger",
+        "parseFloat",
+        "parseInt",
+        "description",
         "getTime",
         "getFullYear",
         "getMonth",
@@ -220,3 +231,49 @@ def global_type_names(name: str) -> tuple[str, ...]:
     if name == "console":
         return ("Console", "console")
     return (name, f"{name}Constructor")
+
+
+# Members of the standard types a project value is most often joined with (`x ?? []`, `n: number | Opts`),
+# as instances and as their constructors (a function's own members included): a union of one with a
+# project type reads these names from it (`(delegate || Date).now()`), no other name.
+_OBJECT_MEMBERS = (
+    "constructor",
+    "toString",
+    "toLocaleString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "apply",
+    "bind",
+    "call",
+    "name",
+    "length",
+    "prototype",
+)
+LIBRARY_TYPE_MEMBERS: dict[str, frozenset[str]] = {
+    name: frozenset(_OBJECT_MEMBERS + members)
+    for name, members in {
+        "Boolean": (),
+        "Number": ("toFixed", "toPrecision", "toExponential", "isInteger", "isFinite", "isNaN", "isSafeInteger",
+                   "parseFloat", "parseInt", "EPSILON", "MAX_VALUE", "MIN_VALUE", "MAX_SAFE_INTEGER",
+                   "MIN_SAFE_INTEGER", "NaN", "POSITIVE_INFINITY", "NEGATIVE_INFINITY"),
+        "String": ("at", "charAt", "charCodeAt", "codePointAt", "concat", "endsWith", "includes", "indexOf",
+                   "isWellFormed", "lastIndexOf", "localeCompare", "match", "matchAll", "normalize", "padEnd",
+                   "padStart", "repeat", "replace", "replaceAll", "search", "slice", "split", "startsWith",
+                   "substring", "substr", "toLocaleLowerCase", "toLocaleUpperCase", "toLowerCase", "toUpperCase",
+                   "toWellFormed", "trim", "trimEnd", "trimStart", "fromCharCode", "fromCodePoint", "raw"),
+        "Array": ("at", "concat", "copyWithin", "entries", "every", "fill", "filter", "find", "findIndex",
+                  "findLast", "findLastIndex", "flat", "flatMap", "forEach", "includes", "indexOf", "join", "keys",
+                  "lastIndexOf", "map", "pop", "push", "reduce", "reduceRight", "reverse", "shift", "slice", "some",
+                  "sort", "splice", "toReversed", "toSorted", "toSpliced", "unshift", "values", "with", "from",
+                  "fromAsync", "of", "isArray"),
+        "Promise": ("then", "catch", "finally", "resolve", "reject", "all", "allSettled", "any", "race",
+                    "withResolvers"),
+        "Map": ("get", "set", "has", "delete", "clear", "size", "forEach", "entries", "keys", "values", "groupBy"),
+        "Set": ("add", "has", "delete", "clear", "size", "forEach", "entries", "keys", "values", "union",
+                "intersection", "difference", "symmetricDifference", "isSubsetOf", "isSupersetOf", "isDisjointFrom"),
+        "Symbol": ("description", "for", "keyFor", "iterator", "asyncIterator", "hasInstance", "toPrimitive",
+                   "toStringTag"),
+    }.items()
+}  # fmt: skip

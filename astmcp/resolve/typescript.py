@@ -41,6 +41,8 @@ from astmcp.resolve.ts_library import (
     ARRAY_METHODS,
     ARRAY_TAKERS,
     GLOBAL_OBJECTS,
+    JS_LIBRARY_MEMBERS,
+    LIBRARY_TYPE_MEMBERS,
     MAP_METHODS,
     global_type_names,
 )
@@ -896,7 +898,10 @@ def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
 def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tuple[Any, ...]) -> Entity:
     """A member of a union type is a reference of the member of every alternative that has
     it in the project (TypeScript's union property; nested unions and intersections alike): rows
-    for all but the first are added here, the first is returned. None when no alternative resolved."""
+    for all but the first are added here, the first is returned. None when no alternative resolved.
+    An alternative outside the project (``(delegate || Date).now()``) adds a row of no symbol
+    (confidence ``none``) with the same target at the same place: the rename guard refuses to
+    rename the project's member read there."""
     found: list[int] = []
     leaves = list(_alternatives(entity))
     for alt in leaves:
@@ -907,7 +912,24 @@ def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tupl
     file_id, target, name, line, col, end_col, kind, owner = row
     for other in found[1:]:
         out.append((file_id, other, target, name, line, col, end_col, kind, "certain", owner))
+    if any(_is_outside(alt, name) for alt in leaves):
+        out.append((file_id, None, target, name, line, col, end_col, kind, "none", owner))
     return ("s", found[0])
+
+
+def _is_outside(entity: Entity, name: str) -> bool:
+    """A member ``name`` of a type outside the project: a package's, a library method of an array,
+    map or promise, or a standard global's member when its type has one of that name (``Date.now``;
+    not ``remove`` on the array of a ``Subscription[] | Subscription`` narrowed by ``Array.isArray``,
+    which this reading does not follow)."""
+    if entity is None:
+        return False
+    if entity[0] == "l":
+        return True
+    if entity[0] == "z":
+        known = LIBRARY_TYPE_MEMBERS.get(entity[1].partition(".")[0])
+        return name in (known if known is not None else JS_LIBRARY_MEMBERS)
+    return entity[0] == "x" and bool(entity[1])
 
 
 def _alternatives(entity: Entity, depth: int = 0) -> Iterator[Entity]:
