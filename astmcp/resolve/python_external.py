@@ -45,7 +45,14 @@ def search_project_environment(root: Path) -> None:
     added = [p for p in found if p not in sys.path and p not in _EXTRA_PATHS]
     if added:
         _EXTRA_PATHS.extend(added)
-        for cached in (_module_file, class_defines, class_ancestors, computed_members, member_type):
+        for cached in (
+            _module_file,
+            class_defines,
+            class_ancestors,
+            computed_members,
+            member_type,
+            holds_anything,
+        ):
             cached.cache_clear()
 
 
@@ -72,6 +79,10 @@ class _Class:
     types: dict[str, tuple[bool, ast.expr]]
     # (attribute, member) of each `self.attribute.member` its methods read
     held_reads: frozenset[tuple[str, str]]
+    # the names its body defines with `def` (methods and properties: no attribute set by users)
+    functions: frozenset[str]
+    # attributes its methods set to what they were given (`self.obj = obj`): whatever users pass
+    given: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -103,6 +114,12 @@ def _parse(path: str) -> _Module | None:
                 frozenset(templates),
                 _member_types(node),
                 _held_reads(node),
+                frozenset(
+                    item.name
+                    for item in node.body
+                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+                ),
+                _given_attributes(node),
             )
     imports = tuple(n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom))
     return _Module(classes, imports)
@@ -159,6 +176,35 @@ def _member_types(node: ast.ClassDef) -> dict[str, tuple[bool, ast.expr]]:
                 found[name] = typed
             seen.add(name)
     return found
+
+
+def _given_attributes(node: ast.ClassDef) -> frozenset[str]:
+    """The attributes a method of the class sets to one of its parameters (``self.obj = obj``,
+    ``self.obj = obj or default``)."""
+    found: set[str] = set()
+    for item in node.body:
+        if not isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        args = item.args
+        params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
+        for stmt in ast.walk(item):
+            if isinstance(stmt, ast.Assign):
+                targets, value = stmt.targets, stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                targets, value = [stmt.target], stmt.value
+            else:
+                continue
+            sources = value.values if isinstance(value, ast.BoolOp) else [value]
+            if not any(isinstance(v, ast.Name) and v.id in params for v in sources):
+                continue
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    found.add(target.attr)
+    return frozenset(found)
 
 
 def _held_reads(node: ast.ClassDef) -> frozenset[tuple[str, str]]:
@@ -467,6 +513,36 @@ def member_type(qualified: str, member: str, called: bool) -> str | None:
     if ancestors is None or found in ancestors or not _is_class(found, 0):
         return None
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def holds_anything(value: str) -> bool:
+    """Whether ``value``, an attribute read from an instance of an outside class
+    (``click.Context.().obj``), may hold any object, a project one included: the class (or a
+    base) declares it ``Any``, or another class its subclasses (``parent: Context | None``), or
+    sets it, undeclared, to what a method was given (``self.prog = prog``), or does not define
+    it at all (set on the object by its users). A method's or property's value, an attribute the
+    class computes itself (``self.stdout = io.open(…)``) and one of a class astmcp cannot read
+    (compiled) are the library's."""
+    owner, marker, attribute = value.rpartition(".().")
+    if not marker or not owner or not attribute.isidentifier():
+        return False
+    defined = class_defines(owner, attribute)
+    if defined is None:
+        return False
+    if not defined:
+        return True
+    definers = [cls for cls in _read_classes(owner) if attribute in cls.defines]
+    if not definers or any(attribute in cls.functions for cls in definers):
+        return False  # a method or property computes what it gives; a compiled class's own attribute
+    typed = member_type(owner, attribute, False)
+    if typed is not None:
+        return typed in _ANY
+    annotated = any(attribute in cls.types for cls in definers)
+    return annotated or any(attribute in cls.given for cls in definers)  # `X | None` of a subclassable X
+
+
+_ANY = frozenset({"typing.Any", "typing_extensions.Any", "builtins.object"})
 
 
 def _member_type(qualified: str, member: str, called: bool, depth: int) -> str | None:

@@ -8,7 +8,7 @@ import re
 import sqlite3
 from typing import Any
 
-from astmcp.resolve.python_external import member_type
+from astmcp.resolve.python_external import holds_anything, member_type
 from astmcp.resolve.python_lookups import (
     CLASSLIKE,
     OPAQUE_KEYWORD,
@@ -601,6 +601,8 @@ class Resolver(ModuleLookups):
                 return ("x", f"{typed}.()") if step == "()" else ("x", f"{typed}.().{step}")
             if entity[1] == "pytest.request" and step in _REQUEST_VALUES:
                 return None  # a parametrized fixture's `request.param`: one of the project's values
+            if holds_anything(entity[1]):
+                return None  # `ctx.obj.info` of a `click.Context`: its `obj: Any` may be a project object
             return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
         entity = self.deref(entity)
         if entity is None:

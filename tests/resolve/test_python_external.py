@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from astmcp.resolve.python_external import class_ancestors, class_defines
+from astmcp.resolve.python_external import class_ancestors, class_defines, holds_anything
 from astmcp.tools import call_tool
 from astmcp.workspace import Workspaces
 
@@ -15,6 +15,15 @@ def test_a_class_defined_in_a_top_level_try_or_if_block_is_read() -> None:
     assert class_defines("abc.ABCMeta", "register") is True
     assert class_defines("abc.ABCMeta", "opts") is False
     assert class_ancestors("abc.ABCMeta") == frozenset({"abc.ABCMeta", "builtins.type", "builtins.object"})
+
+
+def test_an_outside_attribute_set_to_what_users_pass_may_hold_a_project_object() -> None:
+    assert holds_anything("logging.LogRecord.().msg") is True  # `self.msg = msg`
+    assert holds_anything("argparse.Namespace.().verbose") is True  # set by its users
+    assert holds_anything("logging.LogRecord.().levelname") is False  # computed by the class
+    assert holds_anything("subprocess.Popen.().stdout") is False  # `self.stdout = io.open(…)`
+    assert holds_anything("logging.LogRecord.().getMessage") is False  # a method
+    assert holds_anything("logging.LogRecord.getMessage") is False  # no instance's attribute
 
 
 def test_named_tuple_and_typed_dict_bases_are_a_tuple_and_a_dict() -> None:
