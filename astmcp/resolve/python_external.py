@@ -92,6 +92,9 @@ class _Module:
 
     classes: dict[str, _Class]
     imports: tuple[ast.Import | ast.ImportFrom, ...]
+    # module-level variables: the annotation (`g: _AppCtxGlobals = LocalProxy(…)`), else the
+    # callee of the call assigned (`local = Local()`), each defined once
+    values: dict[str, tuple[bool, ast.expr]]
 
 
 @functools.lru_cache(maxsize=512)
@@ -121,8 +124,31 @@ def _parse(path: str) -> _Module | None:
                 ),
                 _given_attributes(node),
             )
-    imports = tuple(n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom))
-    return _Module(classes, imports)
+    imports = tuple(n for n in _module_level(tree.body) if isinstance(n, ast.Import | ast.ImportFrom))
+    return _Module(classes, imports, _module_values(tree.body))
+
+
+def _module_values(body: list[ast.stmt]) -> dict[str, tuple[bool, ast.expr]]:
+    """``name -> (annotated, expr)`` of the module-level variables whose value is typed by an
+    annotation (True) or made by calling something (False: the callee), assigned once."""
+    found: dict[str, tuple[bool, ast.expr]] = {}
+    seen: set[str] = set()
+    for node in _module_level(body):
+        typed: tuple[bool, ast.expr] | None = None
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names, typed = [node.target.id], (True, node.annotation)
+        elif isinstance(node, ast.Assign):
+            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            typed = (False, node.value.func) if isinstance(node.value, ast.Call) else None
+        else:
+            continue
+        for name in names:
+            if name in seen or typed is None:
+                found.pop(name, None)
+            else:
+                found[name] = typed
+            seen.add(name)
+    return found
 
 
 def _module_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -525,11 +551,14 @@ def holds_anything(value: str) -> bool:
     class computes itself (``self.stdout = io.open(…)``) and one of a class astmcp cannot read
     (compiled) are the library's."""
     owner, marker, attribute = value.rpartition(".().")
-    if not marker or not owner or not attribute.isidentifier():
+    if not marker:  # an attribute of a module-level instance (`flask.g.user`)
+        instance, _, attribute = value.rpartition(".")
+        owner = _instance_class(instance, 0) or ""
+    if not owner or not attribute.isidentifier():
         return False
     defined = class_defines(owner, attribute)
     if defined is None:
-        return False
+        return _open_compiled_instance(owner, attribute)
     if not defined:
         return True
     definers = [cls for cls in _read_classes(owner) if attribute in cls.defines]
@@ -543,6 +572,43 @@ def holds_anything(value: str) -> bool:
 
 
 _ANY = frozenset({"typing.Any", "typing_extensions.Any", "builtins.object"})
+
+
+def _instance_class(qualified: str, depth: int) -> str | None:
+    """The class of the outside module-level variable ``qualified`` (``flask.g``: declared
+    ``g: _AppCtxGlobals``; ``local = Local()``), through re-exports; None for anything else."""
+    module, _, name = qualified.rpartition(".")
+    path = _module_file(module) if module and depth <= _MAX_DEPTH else None
+    summary = _parse(path) if path else None
+    if summary is None or path is None or name in summary.classes:
+        return None
+    value = summary.values.get(name)
+    if value is None:
+        imported = _imported_from(summary, module, path, name)
+        return _instance_class(".".join(imported), depth + 1) if imported is not None else None
+    annotated, expr = value
+    found = (
+        _annotated_class(summary, module, path, expr)
+        if annotated
+        else _base_name(summary, module, path, expr)
+    )
+    return found if found is not None and _is_class(found, 0) else None
+
+
+def _open_compiled_instance(qualified: str, attribute: str) -> bool:
+    """Whether ``attribute`` of an instance of the standard library's class ``qualified``, which
+    has no Python source, is set by its users: the class lacks it and its instances take any
+    attribute (``threading.local``, an object with a ``__dict__``)."""
+    module, _, name = qualified.rpartition(".")
+    if not module or module.partition(".")[0] not in sys.stdlib_module_names:
+        return False
+    try:
+        value = getattr(importlib.import_module(module), name, None)
+    except Exception:  # a module this platform lacks
+        return False
+    if not isinstance(value, type) or hasattr(value, attribute):
+        return False
+    return value.__dictoffset__ != 0 or value.__setattr__ is not object.__setattr__
 
 
 def _member_type(qualified: str, member: str, called: bool, depth: int) -> str | None:

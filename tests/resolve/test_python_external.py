@@ -24,6 +24,11 @@ def test_an_outside_attribute_set_to_what_users_pass_may_hold_a_project_object()
     assert holds_anything("subprocess.Popen.().stdout") is False  # `self.stdout = io.open(…)`
     assert holds_anything("logging.LogRecord.().getMessage") is False  # a method
     assert holds_anything("logging.LogRecord.getMessage") is False  # no instance's attribute
+    assert holds_anything("threading.local.().user") is True  # compiled, takes any attribute
+    assert holds_anything("threading.local.().__init__") is False
+    assert holds_anything("logging.root.user") is True  # `root = RootLogger(WARNING)`
+    assert holds_anything("logging.root.handlers") is False
+    assert holds_anything("os.path.join") is False  # a module's function
 
 
 def test_named_tuple_and_typed_dict_bases_are_a_tuple_and_a_dict() -> None:
