@@ -608,7 +608,7 @@ def _open_compiled_instance(qualified: str, attribute: str) -> bool:
         return False
     if not isinstance(value, type) or hasattr(value, attribute):
         return False
-    return value.__dictoffset__ != 0 or value.__setattr__ is not object.__setattr__
+    return value.__dictoffset__ != 0 or getattr(value, "__setattr__", None) is not object.__setattr__
 
 
 def _member_type(qualified: str, member: str, called: bool, depth: int) -> str | None:
