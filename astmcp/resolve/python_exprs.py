@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import ast
+import re
 from abc import abstractmethod
 
 from astmcp.resolve.python_namespace import member_template, namespace_key
-from astmcp.resolve.python_records import Records
+from astmcp.resolve.python_records import PatternKeyword, Records
 from astmcp.resolve.python_scope import Pending, Scope, all_args, func_name, is_none, narrow_key
 from astmcp.resolve.python_vocab import ALIASABLE, CASTS, MAX_STRING, NESTED, STR_ATTR_FUNCS, TYPE_VARS
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME
@@ -345,10 +346,23 @@ class Expressions(Records):
             self.expr(node.cls, scope, "type")
             for sub in node.patterns:
                 self.pattern(sub, scope)
-            for sub in node.kwd_patterns:
+            for name, sub in zip(node.kwd_attrs, node.kwd_patterns, strict=True):
+                self.pattern_keyword(node, name, sub, scope)
                 self.pattern(sub, scope)
             return
         self.generic(node, scope, "read")
+
+    def pattern_keyword(self, node: ast.MatchClass, name: str, sub: ast.pattern, scope: Scope) -> None:
+        """``case Point(x=0)`` reads ``x`` of the subject, a Point: found before its pattern."""
+        line = sub.lineno
+        before = self.line_text(line)[: self.col(line, sub.col_offset) - 1]
+        found = re.search(rf"(?<![\w.]){re.escape(name)}\s*=\s*$", before)
+        if found is None:  # the keyword on a line of its own, before its pattern's
+            return
+        keyword = PatternKeyword(value=node.cls, attr=name, ctx=ast.Load())
+        keyword.cls = node.cls
+        col = found.start() + 1
+        self.pending.append(Pending(name, line, col, col + len(name), "attribute", keyword, scope))
 
     def namespace_read(self, node: ast.Subscript | ast.Call, scope: Scope) -> None:
         """``globals()[f"_{name}"]`` and the like (python_namespace): noted for ``finish``, which

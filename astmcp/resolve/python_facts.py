@@ -45,7 +45,7 @@ from typing import Any
 
 from astmcp.resolve.python_namespace import reachable
 from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
-from astmcp.resolve.python_records import AttributeString, type_guards
+from astmcp.resolve.python_records import AttributeString, PatternKeyword, type_guards
 from astmcp.resolve.python_scope import (
     generic_origin,
     instance_chain,
@@ -99,6 +99,10 @@ class _Analyzer(Statements):
                         rows.append((p.name, p.line, p.col, p.end, "write", target, p.scope.path))
             elif isinstance(node, AttributeString):
                 self.attribute_string_row(p)
+            elif isinstance(node, PatternKeyword):  # `case Point(x=0)`: `x` of a Point
+                recv = self.instance_of(p.scope, node.cls)
+                target = f"{recv}/{p.name}" if recv else None
+                rows.append((p.name, p.line, p.col, p.end, p.kind, target, p.scope.path))
             else:
                 assert isinstance(node, ast.Attribute)
                 recv = self.chain(p.scope, node.value)

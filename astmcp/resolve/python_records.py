@@ -43,6 +43,13 @@ class AttributeString(ast.Attribute):
     const: ast.Constant
 
 
+class PatternKeyword(ast.Attribute):
+    """The keyword of a class pattern (``case Point(x=0)``), read as the attribute ``x`` of an
+    instance of the class named: a pending occurrence judged once every binding is known."""
+
+    cls: ast.expr
+
+
 # Inert string sinks (``Records.sink_arguments``): calls whose string arguments are only shown, so
 # cannot name a symbol. Builtin exception classes take a message (not StopIteration: its argument
 # is the value a generator returns).
