@@ -87,6 +87,10 @@ def _bound_as(binding: Binding | None, need: str) -> bool:
     return specifier in _TEST_RUNNERS and (imported in _TEST_CALLS or imported == "default")
 
 
+# attributes React reads itself, never a component's props
+_JSX_RESERVED = frozenset({"key", "ref"})
+
+
 class Occurrences(Descriptors):
     # In a later layer (functions), reached from here.
     @abstractmethod
@@ -609,5 +613,19 @@ class Occurrences(Descriptors):
                 self.visit(child, scope)
 
     def jsx_attribute(self, node: Node, scope: Scope) -> None:
-        for child in node.named_children[1:]:
+        """``<Button label="Save" />`` gives ``label`` of the component's props: the declared type
+        of its first parameter (unknown for a class component, so a name hit, never nothing)."""
+        parts = node.named_children
+        element = node.parent
+        tag = element.child_by_field_name("name") if element is not None else None
+        if parts and parts[0].type == "property_identifier" and tag is not None:
+            name = self.text(parts[0])
+            component = tag.type == "member_expression" or (
+                tag.type == "identifier" and self.text(tag)[:1].isupper()
+            )
+            if component and name not in _JSX_RESERVED:
+                target = self.desc(tag, scope)
+                if target is not None:
+                    self.row(parts[0], "attribute", ("o", ("p", target, 0, False, None)))
+        for child in parts[1:]:
             self.visit(child, scope)

@@ -74,6 +74,9 @@ _NO_SYMBOL = ("x", "")
 # symbol when read (`params.coerce` of `Raw & { coerce?: true }` is the written-out part's), a name
 # hit as an object literal's key (excess keys pass where the type is a type parameter's constraint)
 _UNDECLARED = ("x", "", "undeclared")
+# the value prefix of a member a project class inherits from a package's generic class it gives a
+# project type (`props` of `class Frame extends React.Component<Props>`)
+_HOLDS_PROJECT = "?*"
 _TYPE_MEANING = ("interface", "type", "class", "enum", "namespace")
 _VALUE_MEANING = ("variable", "function", "class", "enum", "namespace")
 _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
@@ -426,6 +429,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
             return None  # an element of something not known to be an array (a typed symbol may be)
         if tag == "x":
+            if value.startswith(_HOLDS_PROJECT):  # what it gives may be a project object: unknown
+                return None
             return ("x", f"{value}.{step}") if value else ("x", "")
         if tag == "m":
             return self.member(entity, step) if step not in ("()", ":") else None
@@ -646,6 +651,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if sym is not None:
             return ("s", sym.id)
         external = False
+        holding = False  # a package's generic class given a project type (`React.Component<Props>`)
         for base in self.facts(cls.path).get("bases", {}).get(cls.key, ()):
             found = self.resolve(cls.path, base)
             if found is not None and found[0] == "s" and self.syms[found[1]].kind in TYPED:
@@ -655,13 +661,25 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 continue
             if found[0] in ("x", "b"):  # a package's class, a standard global (`extends Error`)
                 external = external or bool(found[1])
+                holding = holding or (found[0] == "x" and self.given_project_type(cls, base))
                 continue
             if found[0] in ("s", "i"):
                 member = self.class_member(found[1], name)
                 if member is not None and member[0] != "x":
                     return member
                 external = external or member is not None
+        if holding:  # its member may be built from the project type (`this.props.title`)
+            return ("x", f"{_HOLDS_PROJECT}.{name}")
         return ("x", f"?.{name}") if external else None
+
+    def given_project_type(self, cls: Sym, base: str) -> bool:
+        """Whether the class gives its base ``base`` a type argument naming a project type."""
+        args = self.facts(cls.path).get("bargs", {}).get(cls.key, {}).get(base, ())
+        return any(
+            (found := self.resolve(cls.path, arg)) is not None and found[0] in ("s", "i", "o")
+            for arg in args
+            if arg
+        )
 
 
 def _is_module(facts: dict[str, Any]) -> bool:
