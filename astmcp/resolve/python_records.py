@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 import io
+import re
 import tokenize
 from typing import Any
 
@@ -131,10 +132,21 @@ class Records(PytestFacts):
                     )
 
     def global_(self, node: ast.Global | ast.Nonlocal, scope: Scope) -> None:
-        if isinstance(node, ast.Global):
-            scope.globals.update(node.names)
-        else:
+        if isinstance(node, ast.Nonlocal):
             scope.nonlocals.update(node.names)
+            return
+        scope.globals.update(node.names)
+        # `global counter` names the module's variable: a rename that left it would make the
+        # function's assignments local ones (UnboundLocalError on `counter += 1`)
+        line = node.lineno
+        text = self.line_text(line)
+        at = self.col(line, node.col_offset) - 1 + len("global")
+        for name in node.names:
+            found = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)").search(text, at)
+            if found is None:
+                continue  # continued on another line
+            at = found.end()
+            self.rows.append((name, line, found.start() + 1, at + 1, "read", f"S:{name}", scope.path))
 
     def dunder_all(self, value: ast.expr, replace: bool) -> None:
         if not isinstance(value, ast.List | ast.Tuple):
