@@ -128,20 +128,46 @@ def family_and_references(
     family: list[SymbolRow] = [row, *(m for m in members if m.id != row.id)]
     family += _same_path(conn, family)
     best: dict[tuple[str, int, int], Hit] = {}
-    for member in family:
-        for ref in engine.collect_references(ws, conn, member, include_name_hits=True, memo=memo):
-            hit = Hit.of(ref)
-            key = (hit.file, hit.line, hit.column)
-            if key not in best or RANK[hit.confidence] < RANK[best[key].confidence]:
-                best[key] = hit
-    # a member's references reach its own override relatives (an interface extending two
-    # hierarchies joins them): whatever declaration is edited belongs to the family
-    known = {m.id for m in family}
-    family += [
-        s
-        for s in query_symbols(conn, "s.name = ?", (row.name,))
-        if s.id not in known and (s.file, s.name_line, s.name_col) in best
-    ]
+    collected: set[int] = set()
+    for _ in range(_MAX_UNION_JOINS):
+        for member in family:
+            if member.id in collected:
+                continue
+            collected.add(member.id)
+            for ref in engine.collect_references(ws, conn, member, include_name_hits=True, memo=memo):
+                hit = Hit.of(ref)
+                key = (hit.file, hit.line, hit.column)
+                if key not in best or RANK[hit.confidence] < RANK[best[key].confidence]:
+                    best[key] = hit
+        # a member's references reach its own override relatives (an interface extending two
+        # hierarchies joins them): whatever declaration is edited belongs to the family
+        known = {m.id for m in family}
+        family += [
+            s
+            for s in query_symbols(conn, "s.name = ?", (row.name,))
+            if s.id not in known and (s.file, s.name_line, s.name_col) in best
+        ]
+        if language_of(row.file) == PYTHON:
+            break
+        # `x.old` with `x: A | B` reads both: B's member (and its family) is renamed with A's
+        joined = union_partners(conn, row, family, best)
+        if not joined:
+            break
+        for partner in joined:
+            relatives, outside = engine.override_family(conn, partner, memo)
+            if outside:
+                raise MutationBlocked(
+                    f"{row.name!r} is read through a union with {partner.selector}, whose override family"
+                    f" has members outside the project ({', '.join(sorted(outside))}): the two cannot be"
+                    " renamed together; narrow those reads to one type first, then prepare again",
+                    {"union_members": [partner.selector], "external_members": sorted(outside)},
+                )
+            known = {m.id for m in family}
+            added = [m for m in (partner, *relatives) if m.id not in known]
+            family += added
+            family += _same_path(conn, added)
+    else:
+        check_union_partners(conn, row, family, best)  # still growing: refuse, naming them
     maybe = check_family(conn, row, family)
     if language_of(row.file) != PYTHON:
         # a type used as another (`use(new B())` with `use(a: Runner)`) keeps its members' names
@@ -174,7 +200,7 @@ def family_and_references(
         hit = Hit(cls.file, cls.name_line, cls.name_col, cls.name_end_col, "base", "name", note=note)
         best.setdefault((cls.file, cls.name_line, cls.name_col), hit)
     if language_of(row.file) != PYTHON:
-        check_union_partners(conn, row, family, best)
+        check_union_partners(conn, row, family, best)  # a library's alternative (`Date.now`) stays
     if language_of(row.file) != PYTHON and not is_local(ws, conn, row):
         for hit in destructuring_hits(conn, ws, row, set(best)):
             best[(hit.file, hit.line, hit.column)] = hit
@@ -186,6 +212,32 @@ def family_and_references(
     for hit in parameter_property_uses(ws, family):
         best.setdefault((hit.file, hit.line, hit.column), hit)
     return family, sorted(best.values(), key=lambda h: (RANK[h.confidence], h.file, h.line, h.column))
+
+
+# rounds of joining union partners to a rename's family before it is refused as too wide
+_MAX_UNION_JOINS = 6
+
+
+def union_partners(
+    conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow], best: dict[tuple[str, int, int], Hit]
+) -> list[SymbolRow]:
+    """Members outside ``family`` read at the same certain sites as it: ``x.old`` with
+    ``x: A | B`` is a reference of ``A.old`` and ``B.old`` alike."""
+    if row.kind not in _MEMBER_KINDS:
+        return []
+    ids = {m.id for m in family}
+    partners: set[int] = set()
+    for path, line, col, symbol_id in conn.execute(
+        "SELECT f.path, r.line, r.col, r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.name = ? AND r.confidence = 'certain' AND r.kind NOT IN ('definition', 'import', 'export')",
+        (row.name,),
+    ):
+        hit = best.get((path, line, col))
+        if symbol_id is not None and symbol_id not in ids and hit is not None and hit.confidence == "certain":
+            partners.add(symbol_id)
+    if not partners:
+        return []
+    return query_symbols(conn, f"s.id IN ({','.join('?' * len(partners))})", tuple(sorted(partners)))
 
 
 def check_union_partners(
