@@ -26,6 +26,8 @@ from astmcp.resolve.python_vocab import BUILTINS, CLOSED_ORIGINS, IDENT, MODULE_
 # container methods that give no item (`xs.pop()`, `m.get(k)` may be a project object: unknown)
 # container methods whose call gives an item: "g" whatever the arguments, "g1" with one (no default)
 _ITEM_GIVERS = ("g", "g1")
+# builtin containers of untyped items (`L:dict` of a `**kwargs` or a `{}` literal)
+_LITERAL_CONTAINERS = frozenset({"dict", "list", "tuple", "set", "frozenset"})
 _NO_ITEM_METHODS = frozenset(
     {
         "append",
@@ -603,6 +605,9 @@ class Resolver(ModuleLookups):
                 return None  # a parametrized fixture's `request.param`: one of the project's values
             if holds_anything(entity[1]):
                 return None  # `ctx.obj.info` of a `click.Context`: its `obj: Any` may be a project object
+            if entity[1] in _LITERAL_CONTAINERS:
+                # `kw.pop("engine")` of `**kw`, `{}.get(k)`, `[].pop()`: items of any kind
+                return self.container_method(step, None)
             return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
         entity = self.deref(entity)
         if entity is None:
