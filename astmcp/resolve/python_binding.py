@@ -82,6 +82,8 @@ class Bindings:
         # attributes set through another receiver than the method's self: (scope, target, value)
         self.attribute_stores: list[tuple[Scope, ast.Attribute, ast.expr | None]] = []
         self.casts: list[tuple[Scope, ast.expr, ast.expr]] = []  # `cast(T, x)`: -> ``casts``
+        # arguments given to imported callables: (scope, callee, `=name` or `#n`, value) -> ``passes``
+        self.passes: list[tuple[Scope, ast.expr, str, ast.expr]] = []
         self.type_vars: list[str] = []  # `T = TypeVar("T")` at module or class level: their paths
         # comprehension node -> the scope of its targets; lambda -> the scope of its body
         self.comp_scopes: dict[int, Scope] = {}

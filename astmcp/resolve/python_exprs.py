@@ -72,6 +72,14 @@ class Expressions(Records):
             )
             if cast:  # `cast(TextIO, writer)`: the value is used as a T from here on
                 self.casts.append((scope, node.args[0], node.args[1]))
+            self.passes.extend(
+                (scope, node.func, key, value)
+                for key, value in (
+                    *((f"#{n}", a) for n, a in enumerate(node.args) if not isinstance(a, ast.Starred)),
+                    *((f"={k.arg}", k.value) for k in node.keywords if k.arg is not None),
+                )
+                if isinstance(value, ast.Name | ast.Attribute | ast.Call)
+            )
             named = self.attribute_string(node, scope)  # `getattr(x, "name")`: read as `x.name`
             if named is None:
                 self.computed_member(node, scope)

@@ -83,6 +83,8 @@ class _Class:
     functions: frozenset[str]
     # attributes its methods set to what they were given (`self.obj = obj`): whatever users pass
     given: frozenset[str]
+    # its `__init__`'s parameters after self, and the attributes it stores each of them in
+    init: tuple[tuple[str, ...], dict[str, frozenset[str]]] | None
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,7 @@ def _parse(path: str) -> _Module | None:
                     if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
                 ),
                 _given_attributes(node),
+                _init_stores(node),
             )
     imports = tuple(n for n in _module_level(tree.body) if isinstance(n, ast.Import | ast.ImportFrom))
     return _Module(classes, imports, _module_values(tree.body))
@@ -233,18 +236,86 @@ def _given_attributes(node: ast.ClassDef) -> frozenset[str]:
     return frozenset(found)
 
 
+def _init_stores(node: ast.ClassDef) -> tuple[tuple[str, ...], dict[str, frozenset[str]]] | None:
+    """The class's own ``__init__``: its parameters after self (positional first) and the
+    attributes it sets to each (``self.serializer = serializer``); None without one."""
+    # the last definition: overloads (`@t.overload def __init__`) come before the implementation
+    inits = [i for i in node.body if isinstance(i, ast.FunctionDef) and i.name == "__init__"]
+    if not inits:
+        return None
+    init = inits[-1]
+    args = init.args
+    params = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))[1:]
+    stored: dict[str, set[str]] = {}
+    for stmt in ast.walk(init):
+        if isinstance(stmt, ast.Assign):
+            targets, value = stmt.targets, stmt.value
+        elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+            targets, value = [stmt.target], stmt.value
+        else:
+            continue
+        sources = value.values if isinstance(value, ast.BoolOp) else [value]
+        for source in sources:
+            if not (isinstance(source, ast.Name) and source.id in params):
+                continue
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                ):
+                    stored.setdefault(source.id, set()).add(target.attr)
+    return params, {k: frozenset(v) for k, v in stored.items()}
+
+
+def kept_argument(qualified: str, key: str) -> frozenset[str]:
+    """The attributes of an instance of the outside class ``qualified`` holding the argument
+    ``key`` of its construction (``=name`` a keyword, ``#n`` the n-th positional), by the first
+    ``__init__`` found in it or a class it derives from: ``URLSafeTimedSerializer(…,
+    serializer=s)`` keeps s in ``serializer``. Empty when unknown."""
+    for cls in _mro_classes(qualified):
+        if cls.init is None:
+            continue
+        params, stored = cls.init
+        if key.startswith("="):
+            param = key[1:]
+        else:
+            index = int(key[1:])
+            param = params[index] if index < len(params) else ""
+        return stored.get(param, frozenset())
+    return frozenset()
+
+
 def _held_reads(node: ast.ClassDef) -> frozenset[tuple[str, str]]:
-    """``(attribute, member)`` of each ``self.attribute.member`` in the class body."""
+    """``(attribute, member)`` of each ``self.attribute.member`` in the class body, also through
+    a local set to it (``use = self.serializer`` then ``use.loads(…)``)."""
     found: set[tuple[str, str]] = set()
-    for item in ast.walk(node):
-        if (
-            isinstance(item, ast.Attribute)
-            and isinstance(item.value, ast.Attribute)
-            and isinstance(item.value.value, ast.Name)
-            and item.value.value.id == "self"
-        ):
-            found.add((item.value.attr, item.attr))
+    for function in ast.walk(node):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        aliases = {
+            target.id: held
+            for stmt in ast.walk(function)
+            if isinstance(stmt, ast.Assign) and (held := _self_attribute(stmt.value)) is not None
+            for target in stmt.targets
+            if isinstance(target, ast.Name)
+        }
+        for item in ast.walk(function):
+            if not isinstance(item, ast.Attribute):
+                continue
+            held = _self_attribute(item.value)
+            if held is not None:
+                found.add((held, item.attr))
+            elif isinstance(item.value, ast.Name) and item.value.id in aliases:
+                found.add((aliases[item.value.id], item.attr))
     return frozenset(found)
+
+
+def _self_attribute(node: ast.expr) -> str | None:
+    """``attribute`` of ``self.attribute``."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    return None
 
 
 def held_member_reads(qualified: str, attribute: str) -> frozenset[str]:
@@ -265,6 +336,31 @@ def _read_classes(qualified: str) -> Iterator[_Class]:
         cls = summary.classes.get(name) if summary is not None else None
         if cls is not None:
             yield cls
+
+
+def _mro_classes(qualified: str) -> Iterator[_Class]:
+    """The outside class ``qualified`` then its bases, breadth first in the order listed (enough
+    to find the ``__init__`` that runs: the first one)."""
+    queue, seen = [(qualified, 0)], set()
+    while queue:
+        current, depth = queue.pop(0)
+        module, _, name = current.rpartition(".")
+        path = _module_file(module) if module and module != "builtins" and depth <= _MAX_DEPTH else None
+        summary = _parse(path) if path else None
+        if summary is None or path is None or current in seen:
+            continue
+        seen.add(current)
+        cls = summary.classes.get(name)
+        if cls is None:
+            imported = _imported_from(summary, module, path, name)
+            if imported is not None:
+                queue.append((".".join(imported), depth + 1))
+            continue
+        yield cls
+        for base in cls.bases:
+            found = _base_name(summary, module, path, base)
+            if found is not None:
+                queue.append((found, depth + 1))
 
 
 def _decorator_name(node: ast.expr) -> str:

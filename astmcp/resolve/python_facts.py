@@ -237,6 +237,19 @@ class _Analyzer(Statements):
                 and (value := self.chain(scope, value_node))
             }
         )
+        # the values a class imported by absolute name is made of (an outside class may keep one:
+        # itsdangerous's `URLSafeTimedSerializer(serializer=…)`)
+        passes = sorted(
+            {
+                (callee, key, value)
+                for scope, callee_node, key, value_node in self.passes
+                if (callee := self.chain(scope, callee_node) or "").startswith("I:0:")
+                and "/" not in callee.partition(":/")[2]  # `pkg.Cls`, `mod.Cls`: no call's, member's
+                and "/" not in callee.partition(":/")[0][4:]
+                and (value := self.chain(scope, value_node) or "")
+                and not value.startswith("L:")
+            }
+        )
         return {
             "refs": rows,
             "binds": binds,
@@ -262,6 +275,7 @@ class _Analyzer(Statements):
             **({"changes": changes} if changes else {}),
             **({"stores": [list(pair) for pair in stores]} if stores else {}),
             **({"casts": [list(pair) for pair in casts]} if casts else {}),
+            **({"passes": [list(given) for given in passes]} if passes else {}),
             **({"vkept": kept} if kept else {}),
             **({"vnone": only_none} if only_none else {}),
         }

@@ -30,7 +30,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-from astmcp.resolve.python_external import class_defines, instance_member
+from astmcp.resolve.python_external import class_defines, instance_member, kept_argument
 from astmcp.resolve.python_lookups import CLASSLIKE, VALUED, Sym, alternatives
 from astmcp.resolve.python_resolver import Resolver
 
@@ -72,6 +72,8 @@ def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
             yield escaped
     for kind, value in facts.get("casts", ()):
         yield from _cast(resolver, path, kind, value)
+    for callee, key, value in facts.get("passes", ()):
+        yield from _kept(resolver, path, callee, key, value)
     nothing = set(facts.get("vnone", ()))  # a member only ever set to None adds no value
     for symbol_path, syms in resolver.table(path).items():
         sym = syms[0]
@@ -130,6 +132,29 @@ def _cast(resolver: Resolver, path: str, kind: str, value: str) -> Iterator[Row]
     for made in alternatives(resolver.deref(resolver.resolve(path, value))):
         if made is not None and made[0] == "i":
             yield _key(resolver.syms[made[1]]), f"={outside[1]}"
+
+
+def _kept(resolver: Resolver, path: str, callee: str, key: str, value: str) -> Iterator[Row]:
+    """``(class key, "!<outside class>.<attribute>")`` for each project object given to the
+    construction of an outside class that keeps it in an attribute (flask gives its session
+    serializer to itsdangerous's ``URLSafeTimedSerializer(serializer=…)``, which calls
+    ``self.serializer.loads``): as a store into that attribute."""
+    made_class = resolver.resolve(path, callee)
+    if made_class is None or made_class[0] != "x" or not made_class[1] or str(made_class[1]).startswith("?"):
+        return
+    kept = kept_argument(str(made_class[1]), key)
+    if not kept:
+        return
+    given = resolver.resolve(path, value)
+    for _ in range(4):  # `serializer = session_json_serializer`: a variable holding another's value
+        held = resolver.deref(given)
+        if held == given:
+            break
+        given = held
+    for made in alternatives(given):
+        if made is not None and made[0] == "i":
+            for attribute in sorted(kept):
+                yield _key(resolver.syms[made[1]]), f"!{made_class[1]}.{attribute}"
 
 
 def _overriding(resolver: Resolver, sym: Sym) -> tuple[str, str] | None:

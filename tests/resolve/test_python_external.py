@@ -5,7 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from astmcp.resolve.python_external import class_ancestors, class_defines, holds_anything
+from astmcp.resolve.python_external import (
+    class_ancestors,
+    class_defines,
+    held_member_reads,
+    holds_anything,
+    kept_argument,
+)
 from astmcp.tools import call_tool
 from astmcp.workspace import Workspaces
 
@@ -29,6 +35,16 @@ def test_an_outside_attribute_set_to_what_users_pass_may_hold_a_project_object()
     assert holds_anything("logging.root.user") is True  # `root = RootLogger(WARNING)`
     assert holds_anything("logging.root.handlers") is False
     assert holds_anything("os.path.join") is False  # a module's function
+
+
+def test_what_an_outside_class_keeps_of_its_construction_and_calls_on_it() -> None:
+    # `StreamHandler(stream)`: `self.stream = stream`, then `self.stream.write(msg)`
+    assert kept_argument("logging.StreamHandler", "#0") == frozenset({"stream"})
+    assert kept_argument("logging.StreamHandler", "=stream") == frozenset({"stream"})
+    assert kept_argument("logging.StreamHandler", "=level") == frozenset()
+    assert {"write", "flush"} <= held_member_reads("logging.StreamHandler", "stream")
+    # the first `__init__` up the bases runs: FileHandler's keeps a path made of its argument
+    assert kept_argument("logging.FileHandler", "#0") == frozenset()
 
 
 def test_named_tuple_and_typed_dict_bases_are_a_tuple_and_a_dict() -> None:
