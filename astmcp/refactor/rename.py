@@ -37,12 +37,15 @@ def _replacement(
     TS shorthand names a property and a variable at once; only the renamed side changes:
     ``{ old }`` in an object literal becomes ``{ old: new }`` when the variable is renamed and
     ``{ new: old }`` when the property is; a destructuring ``{ old }`` declares a variable
-    (``{ old: new }`` when that variable is renamed) and reads a property (``{ new: old }``)."""
+    (``{ old: new }`` when that variable is renamed) and reads a property (``{ new: old }``).
+    Both sides change where both are renamed: the module's exports (``module.exports = { old }``,
+    whose importers are renamed) and a destructured ``require`` (``const { old } = require(…)``,
+    an import whose uses are renamed)."""
     if span == old:
         shorthand = ts.shorthand(hit) if ts is not None else None
         if shorthand == "object":
             return 0, len(span), f"{new}: {old}" if member else f"{old}: {new}"
-        if shorthand == "pattern":
+        if shorthand == "pattern" and hit.kind != "import":
             renames_variable = hit.is_declaration and not member
             return 0, len(span), f"{old}: {new}" if renames_variable else f"{new}: {old}"
         return 0, len(span), new

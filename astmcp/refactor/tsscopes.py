@@ -72,11 +72,22 @@ class TsFile:
         return self.tree.root_node.named_descendant_for_point_range(point, point)
 
     def shorthand(self, hit: object) -> str | None:
-        """``"object"`` for ``{ old }`` in an object literal, ``"pattern"`` in a destructuring."""
+        """``"object"`` for ``{ old }`` in an object literal, ``"pattern"`` in a destructuring;
+        ``"exports"`` for one that is a CommonJS module's exports (``module.exports = { old }``): its
+        keys are the names importers use, and the index links those uses (renamed with them). An
+        ``export default { old }`` object's keys are not linked to its importers' reads: the key stays."""
         node = self.node_at(getattr(hit, "line", 0), getattr(hit, "column", 0))
         if node is None or node.type not in _SHORTHAND:
             return None
-        return "pattern" if node.type == "shorthand_property_identifier_pattern" else "object"
+        if node.type == "shorthand_property_identifier_pattern":
+            return "pattern"
+        literal = node.parent
+        holder = literal.parent if literal is not None else None
+        if holder is not None and holder.type == "assignment_expression":
+            left = holder.child_by_field_name("left")
+            if left is not None and _text(left).replace(" ", "") == "module.exports":
+                return "exports"
+        return "object"
 
     def chain(self, node: tree_sitter.Node) -> list[tree_sitter.Node]:
         out: list[tree_sitter.Node] = []
