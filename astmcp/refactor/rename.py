@@ -113,7 +113,12 @@ def prepare_rename(
     uncertain: str,
     allow_new_errors: bool,
 ) -> Plan:
-    check_new_name(new_name, row.file)
+    if row.name.startswith("#") and language_of(row.file) != PYTHON:
+        # a private member stays private: `#count` -> `total` or `#total` both give `#total`
+        new_name = "#" + new_name.removeprefix("#")
+        check_new_name(new_name[1:], row.file)
+    else:
+        check_new_name(new_name, row.file)
     if row.name == "default" and row.parent_path is None and language_of(row.file) != PYTHON:
         raise InvalidInput("an anonymous default export has no name to rename; importers choose their own")
     if new_name == row.name:

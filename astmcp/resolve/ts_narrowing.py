@@ -168,6 +168,9 @@ class Narrowing(Classes):
         """``x.code === "a" && x.origin``: the right operand sees the left one's tests."""
         operator = node.child_by_field_name("operator")
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and left.type == "private_property_identifier" and self.this is not None:
+            # `#count in other`: the brand check names the enclosing class's private member
+            self.row(left, "attribute", self.this, member=True)
         found = self.tests(left) if operator is not None and self.text(operator) == "&&" else None
         for child in node.named_children:
             if child == right and found:
