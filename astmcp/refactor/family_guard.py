@@ -199,7 +199,8 @@ class _Classes:
 def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[SymbolRow]) -> list[SymbolRow]:
     """MUTATION_BLOCKED when a same-named member of a related class is missing from ``family``;
     the same-named members of classes whose base may be any class (unresolved, or a value holding
-    a class), which may or may not override it: their uses are uncertain references."""
+    a class), which may or may not override it, and every other one when a family class's base
+    may be any class (which may override them): their uses are uncertain references."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or mangled(row):
         return []
     family = list(family)
@@ -209,6 +210,8 @@ def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[Symb
     marks = ",".join("?" * len(_MEMBER_KINDS))
     candidates = query_symbols(conn, f"s.name = ? AND s.kind IN ({marks})", (row.name, *_MEMBER_KINDS))
     family_ancestors = classes.ancestors(family_classes)
+    # `class LoggingUndefined(base)` of a parameter `base`: the family may override any class's member
+    family_unknown = classes.unknown_base(family_classes | family_ancestors)
     missed: list[str] = []
     maybe: list[SymbolRow] = []
     for other in candidates:
@@ -220,7 +223,7 @@ def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[Symb
         above = classes.ancestors([owner])
         if owner in family_ancestors or above & family_classes:
             missed.append(other.selector)
-        elif classes.unknown_base({owner} | above):
+        elif family_unknown or classes.unknown_base({owner} | above):
             maybe.append(other)
     if missed:
         raise MutationBlocked(
