@@ -54,7 +54,7 @@ from astmcp.resolve.python_scope import (
     returned_values,
 )
 from astmcp.resolve.python_stmts import Statements
-from astmcp.resolve.python_vocab import BUILTINS, COPIES, unknown_items
+from astmcp.resolve.python_vocab import BUILTINS, COPIES, PARTIALS, unknown_items
 
 NAME = "python_refs"
 _CONTAINER_STEPS = ("/*s", "/*m", "/*d")
@@ -83,6 +83,8 @@ class _Analyzer(Statements):
                         rows.append((p.name, p.line, p.col, p.end, p.kind, other, p.owner or p.scope.path))
             elif isinstance(node, ast.Call):
                 callee = self.chain(p.scope, node.func)
+                if callee in PARTIALS and node.args and not isinstance(node.args[0], ast.Starred):
+                    callee = self.chain(p.scope, node.args[0])  # `partial(Point, x=1)` passes `x` to Point
                 if p.kind == "string":  # a key of a `**kwargs` mapping passed to the call
                     target = f"{callee}/~{p.name}" if callee else None
                     rows.append((p.name, p.line, p.col, p.end, p.kind, target, p.scope.path))
