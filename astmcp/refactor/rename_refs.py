@@ -328,6 +328,9 @@ def destructuring_hits(
     return hits
 
 
+_PARAMETER_MODIFIER = re.compile(r"\b(?:private|public|protected|readonly|override)\b")
+
+
 def parameter_property_uses(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
     """TS/JS: a member declared as a constructor parameter property (``constructor(private
     size = 0)``) is also that parameter; its uses in the constructor are renamed with it, as
@@ -335,10 +338,18 @@ def parameter_property_uses(ws: Workspace, family: list[SymbolRow]) -> list[Hit]
     from astmcp.refactor.tsscopes import TsFile
 
     hits: list[Hit] = []
+    parsed: dict[str, TsFile] = {}
     for member in family:
         if language_of(member.file) == PYTHON or member.kind not in ("property", "attribute"):
             continue
-        ts = TsFile(member.file, load_file(ws, member.file).source.text)
+        text = load_file(ws, member.file).source.text
+        lines = text.splitlines()
+        before = lines[member.name_line - 1][: member.name_col - 1] if member.name_line <= len(lines) else ""
+        if not _PARAMETER_MODIFIER.search(before):
+            continue  # a parameter property is declared with `private`/`public`/`protected`/`readonly`
+        if member.file not in parsed:
+            parsed[member.file] = TsFile(member.file, text)
+        ts = parsed[member.file]
         if not ts.parameter_property(member.name_line, member.name_col):
             continue
         for line, column, end in ts.lexical_references(member.name_line, member.name_col, member.name):
