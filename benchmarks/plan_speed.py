@@ -218,8 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         "`python benchmarks/plan_speed.py`: a generated project where `pkg/core.py::helper` is imported and called\n"
         "5 times by each of 20 modules (plus filler modules); the median of warm `ast_rename_symbol` prepares\n"
         "(target ≤ 1 s), one apply, and the worst case found on real code: a member of zod's `_zod` override\n"
-        "family (`family_outcome`: a blocked plan, or since the union guard a refusal raised after every\n"
-        "member's references were collected; either way the prepare does all the work), and one prepare\n"
+        "family (`family_outcome`: a plan, blocked or not; since union partners join a rename, the family\n"
+        "with its partners, 838 references), and one prepare\n"
         "of each of a seeded sample of zod's `src/` symbols (`sample_*`: files of up to 5,000 lines).\n\n"
         + table,
     )
