@@ -85,6 +85,10 @@ class _Analyzer(Statements):
                 callee = self.chain(p.scope, node.func)
                 if callee in PARTIALS and node.args and not isinstance(node.args[0], ast.Starred):
                     callee = self.chain(p.scope, node.args[0])  # `partial(Point, x=1)` passes `x` to Point
+                elif callee and callee.endswith("/__init__") and p.kind != "string":
+                    # `super().__init__(size=3)`, `Base.__init__(self, size=3)`: a keyword of the class's
+                    # construction (a dataclass's field when no `__init__` is written)
+                    callee = callee.removesuffix("/__init__")
                 if p.kind == "string":  # a key of a `**kwargs` mapping passed to the call
                     target = f"{callee}/~{p.name}" if callee else None
                     rows.append((p.name, p.line, p.col, p.end, p.kind, target, p.scope.path))

@@ -658,6 +658,14 @@ class Resolver(ModuleLookups):
                 return self.resolve(sym.path, chain) if chain else None
             return None
         if step[0] == "=":
+            if tag == "u":  # `super().__init__(name=…)`: the first base constructing with it
+                init = self.class_member(value, "__init__", skip_self=True)
+                if init is not None and init[0] == "s":
+                    return self.keyword(init[1], step[1:])
+                field = self.class_member(value, step[1:], skip_self=True)
+                if field is not None and field[0] == "s" and self.syms[field[1]].kind == "attribute":
+                    return field
+                return ("x", "")
             if tag != "s":
                 return ("x", "")
             if self.syms[value].kind not in CLASSLIKE:
