@@ -15,7 +15,7 @@ import functools
 import importlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -134,17 +134,25 @@ def _parse(path: str) -> _Module | None:
 def _module_values(body: list[ast.stmt]) -> dict[str, tuple[bool, ast.expr]]:
     """``name -> (annotated, expr)`` of the module-level variables whose value is typed by an
     annotation (True) or made by calling something (False: the callee), assigned once."""
+
+    def bindings() -> Iterator[tuple[list[str], tuple[bool, ast.expr] | None]]:
+        for node in _module_level(body):
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                yield [node.target.id], (True, node.annotation)
+            elif isinstance(node, ast.Assign):
+                called = (False, node.value.func) if isinstance(node.value, ast.Call) else None
+                yield [t.id for t in node.targets if isinstance(t, ast.Name)], called
+
+    return _defined_once(bindings())
+
+
+def _defined_once(
+    bindings: Iterable[tuple[list[str], tuple[bool, ast.expr] | None]],
+) -> dict[str, tuple[bool, ast.expr]]:
+    """``name -> typed`` for the names bound once, with a type (a second binding drops it)."""
     found: dict[str, tuple[bool, ast.expr]] = {}
     seen: set[str] = set()
-    for node in _module_level(body):
-        typed: tuple[bool, ast.expr] | None = None
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            names, typed = [node.target.id], (True, node.annotation)
-        elif isinstance(node, ast.Assign):
-            names = [t.id for t in node.targets if isinstance(t, ast.Name)]
-            typed = (False, node.value.func) if isinstance(node.value, ast.Call) else None
-        else:
-            continue
+    for names, typed in bindings:
         for name in names:
             if name in seen or typed is None:
                 found.pop(name, None)
@@ -179,61 +187,35 @@ def _member_types(node: ast.ClassDef) -> dict[str, tuple[bool, ast.expr]]:
     gives, each defined once: a plain method (``def``, no decorator but staticmethod, classmethod
     or abstractmethod: what calling it gives), a property or cached_property (what reading it
     gives) and an annotated class attribute (``headers: Headers``)."""
-    found: dict[str, tuple[bool, ast.expr]] = {}
-    seen: set[str] = set()
-    for item in node.body:
-        typed: tuple[bool, ast.expr] | None = None
-        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names = [item.name]
-            decorators = {_decorator_name(d) for d in getattr(item, "decorator_list", [])}
-            if isinstance(item, ast.FunctionDef) and item.returns is not None:
-                if decorators <= _PLAIN_DECORATORS:
-                    typed = (True, item.returns)
-                elif len(decorators) == 1 and decorators <= _PROPERTIES:
-                    typed = (False, item.returns)
-        elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
-            names = [item.target.id]
-            typed = (False, item.annotation)
-        elif isinstance(item, ast.Assign):
-            names = [t.id for t in item.targets if isinstance(t, ast.Name)]
-        else:
-            continue
-        for name in names:
-            if name in seen or typed is None:
-                found.pop(name, None)
-            else:
-                found[name] = typed
-            seen.add(name)
-    return found
+
+    def bindings() -> Iterator[tuple[list[str], tuple[bool, ast.expr] | None]]:
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                typed: tuple[bool, ast.expr] | None = None
+                decorators = {_decorator_name(d) for d in getattr(item, "decorator_list", [])}
+                if isinstance(item, ast.FunctionDef) and item.returns is not None:
+                    if decorators <= _PLAIN_DECORATORS:
+                        typed = (True, item.returns)
+                    elif len(decorators) == 1 and decorators <= _PROPERTIES:
+                        typed = (False, item.returns)
+                yield [item.name], typed
+            elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                yield [item.target.id], (False, item.annotation)
+            elif isinstance(item, ast.Assign):
+                yield [t.id for t in item.targets if isinstance(t, ast.Name)], None
+
+    return _defined_once(bindings())
 
 
 def _given_attributes(node: ast.ClassDef) -> frozenset[str]:
     """The attributes a method of the class sets to one of its parameters (``self.obj = obj``,
     ``self.obj = obj or default``)."""
-    found: set[str] = set()
-    for item in node.body:
-        if not isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        args = item.args
-        params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
-        for stmt in ast.walk(item):
-            if isinstance(stmt, ast.Assign):
-                targets, value = stmt.targets, stmt.value
-            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
-                targets, value = [stmt.target], stmt.value
-            else:
-                continue
-            sources = value.values if isinstance(value, ast.BoolOp) else [value]
-            if not any(isinstance(v, ast.Name) and v.id in params for v in sources):
-                continue
-            for target in targets:
-                if (
-                    isinstance(target, ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == "self"
-                ):
-                    found.add(target.attr)
-    return frozenset(found)
+    return frozenset(
+        attribute
+        for item in node.body
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+        for _, attribute in _parameter_stores(item)
+    )
 
 
 def _init_stores(node: ast.ClassDef) -> tuple[tuple[str, ...], dict[str, frozenset[str]]] | None:
@@ -243,29 +225,32 @@ def _init_stores(node: ast.ClassDef) -> tuple[tuple[str, ...], dict[str, frozens
     inits = [i for i in node.body if isinstance(i, ast.FunctionDef) and i.name == "__init__"]
     if not inits:
         return None
-    init = inits[-1]
-    args = init.args
+    args = inits[-1].args
     params = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))[1:]
     stored: dict[str, set[str]] = {}
-    for stmt in ast.walk(init):
+    for param, attribute in _parameter_stores(inits[-1]):
+        stored.setdefault(param, set()).add(attribute)
+    return params, {k: frozenset(v) for k, v in stored.items()}
+
+
+def _parameter_stores(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple[str, str]]:
+    """``(parameter, attribute)`` of each ``self.attribute = parameter`` (or ``parameter or …``)
+    in the method."""
+    args = function.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)} - {"self"}
+    for stmt in ast.walk(function):
         if isinstance(stmt, ast.Assign):
             targets, value = stmt.targets, stmt.value
         elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
             targets, value = [stmt.target], stmt.value
         else:
             continue
-        sources = value.values if isinstance(value, ast.BoolOp) else [value]
-        for source in sources:
-            if not (isinstance(source, ast.Name) and source.id in params):
-                continue
-            for target in targets:
-                if (
-                    isinstance(target, ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == "self"
-                ):
-                    stored.setdefault(source.id, set()).add(target.attr)
-    return params, {k: frozenset(v) for k, v in stored.items()}
+        for source in value.values if isinstance(value, ast.BoolOp) else [value]:
+            if isinstance(source, ast.Name) and source.id in params:
+                for target in targets:
+                    held = _self_attribute(target)
+                    if held is not None:
+                        yield source.id, held
 
 
 def kept_argument(qualified: str, key: str) -> frozenset[str]:
