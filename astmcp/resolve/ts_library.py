@@ -17,15 +17,20 @@ __all__ = [
     "MAP_METHODS",
 ]
 
+# `Object.prototype`'s members: every object has them
+_OBJECT_PROTOTYPE = (
+    "constructor",
+    "toString",
+    "toLocaleString",
+    "valueOf",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+)
+
 JS_LIBRARY_MEMBERS = frozenset(
     [
-        "constructor",
-        "toString",
-        "toLocaleString",
-        "valueOf",
-        "hasOwnProperty",
-        "isPrototypeOf",
-        "propertyIsEnumerable",
+        *_OBJECT_PROTOTYPE,
         "length",
         "at",
         "concat",
@@ -236,21 +241,7 @@ def global_type_names(name: str) -> tuple[str, ...]:
 # Members of the standard types a project value is most often joined with (`x ?? []`, `n: number | Opts`),
 # as instances and as their constructors (a function's own members included): a union of one with a
 # project type reads these names from it (`(delegate || Date).now()`), no other name.
-_OBJECT_MEMBERS = (
-    "constructor",
-    "toString",
-    "toLocaleString",
-    "valueOf",
-    "hasOwnProperty",
-    "isPrototypeOf",
-    "propertyIsEnumerable",
-    "apply",
-    "bind",
-    "call",
-    "name",
-    "length",
-    "prototype",
-)
+_OBJECT_MEMBERS = (*_OBJECT_PROTOTYPE, "apply", "bind", "call", "name", "length", "prototype")
 LIBRARY_TYPE_MEMBERS: dict[str, frozenset[str]] = {
     name: frozenset(_OBJECT_MEMBERS + members)
     for name, members in {
