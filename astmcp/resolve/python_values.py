@@ -16,6 +16,9 @@ reference of the wrong member: ``HANDLERS[k]().run()`` of ``A.run`` alone while 
   reads them);
 - the project objects it turns into an outside class's with ``cast(T, x)``: the object's class,
   ``=<outside class>`` (code using a T calls the object's members by T's names);
+- the project objects it gives to the construction of an outside class whose ``__init__`` keeps them
+  in an attribute (fact ``passes``: ``URLSafeTimedSerializer(serializer=s)``): as a store into that
+  attribute, ``!<outside class>.<attribute>``;
 - the members of its classes that override a base's variable or attribute (``class Sub(Holder):
   handler = B()``, or ``self.handler = B()`` in Sub's methods): ``@<symbol path>`` of the
   overriding member, since ``self.handler`` in Holder's methods may be a Sub's (one only ever
