@@ -338,17 +338,19 @@ def parameter_property_uses(ws: Workspace, family: list[SymbolRow]) -> list[Hit]
     from astmcp.refactor.tsscopes import TsFile
 
     hits: list[Hit] = []
+    lines: dict[str, list[str]] = {}
     parsed: dict[str, TsFile] = {}
     for member in family:
         if language_of(member.file) == PYTHON or member.kind not in ("property", "attribute"):
             continue
-        text = load_file(ws, member.file).source.text
-        lines = text.splitlines()
-        before = lines[member.name_line - 1][: member.name_col - 1] if member.name_line <= len(lines) else ""
+        if member.file not in lines:
+            lines[member.file] = load_file(ws, member.file).source.text.splitlines()
+        text = lines[member.file]
+        before = text[member.name_line - 1][: member.name_col - 1] if member.name_line <= len(text) else ""
         if not _PARAMETER_MODIFIER.search(before):
             continue  # a parameter property is declared with `private`/`public`/`protected`/`readonly`
         if member.file not in parsed:
-            parsed[member.file] = TsFile(member.file, text)
+            parsed[member.file] = TsFile(member.file, load_file(ws, member.file).source.text)
         ts = parsed[member.file]
         if not ts.parameter_property(member.name_line, member.name_col):
             continue
