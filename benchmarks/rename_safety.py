@@ -3,9 +3,10 @@ rope and jedi on the same symbols), each applied rename checked by an independen
 the tree restored.
 
 - ``--corpus click``: click 8.5.1 (PyPI sdist), checked by click's own test suite; likewise
-  ``jinja2`` 3.1.6, ``marshmallow`` 3.26.1 and ``itsdangerous`` 2.2.0, whose suites run in a venv of
-  their own under ``benchmarks/.cache/tools`` with their test requirements (marshmallow's test of
-  its installed distribution's metadata is left out: a source tree has none).
+  ``jinja2`` 3.1.6, ``marshmallow`` 3.26.1, ``itsdangerous`` 2.2.0, ``wtforms`` 3.2.1, ``flask`` 3.1.2,
+  ``structlog`` 25.4.0 and ``blinker`` 1.9.0, whose suites run in a venv of their own under
+  ``benchmarks/.cache/tools`` with their test requirements (marshmallow's test of its installed
+  distribution's metadata is left out: a source tree has none).
 - ``--corpus zod``: zod 4.6.7 ``src`` (npm), checked by ``tsc -p .`` from typescript 7.0.2: a rename
   is broken when it adds any diagnostic (multiset on code, file, message; positions ignored).
 - ``--corpus rxjs``: rxjs 7.8.2 ``src`` (npm) with its own tsconfig (made acceptable to typescript 7),
@@ -21,7 +22,7 @@ committed. Writes ``benchmarks/results/rename_safety_<corpus>.json`` and the REA
 corpora; ``--report`` only rewrites the section). ``--tools`` reruns some tools and keeps the others'
 results from the JSON when the sample is the same.
 
-    python benchmarks/rename_safety.py [--corpus click|jinja2|marshmallow|itsdangerous|wtforms|flask|zod|rxjs]
+    python benchmarks/rename_safety.py [--corpus click|jinja2|marshmallow|itsdangerous|wtforms|flask|structlog|blinker|zod|rxjs]
                                        [--tools astmcp,rope,jedi]
                                        [--sample 50] [--seed 0] [--workdir DIR] [--report]
 """
@@ -60,6 +61,19 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "marshmallow": ("marshmallow", "3.26.1", ("simplejson==4.3.0",), ("tests/test_version_attributes.py",)),
     "itsdangerous": ("itsdangerous", "2.2.0", ("freezegun==1.5.5",), ()),
     "wtforms": ("wtforms", "3.2.1", ("MarkupSafe==3.0.4", "Babel==2.17.0", "email_validator==2.3.0"), ()),
+    "structlog": (
+        "structlog",
+        "25.4.0",
+        (
+            "freezegun==1.5.5",
+            "pretend==1.0.9",
+            "pytest-asyncio==1.3.0",
+            "simplejson==3.20.2",
+            "structlog==25.4.0",
+        ),
+        (),
+    ),
+    "blinker": ("blinker", "1.9.0", ("pytest==8.3.3", "pytest-asyncio==0.24.0"), ()),
     "flask": (
         "flask",
         "3.1.2",
@@ -542,10 +556,11 @@ def report() -> None:
     lines = [
         "`python benchmarks/rename_safety.py --corpus click`, `--corpus zod` and `--corpus rxjs` (50 seeded symbols each, seed 0,",
         "no dunders), and `--corpus jinja2|marshmallow|itsdangerous` (corpora added in the ninth round to",
-        "look for breaks on code not tuned against; `flask` in the thirteenth, `wtforms` in the fifteenth). Each",
+        "look for breaks on code not tuned against; `flask` in the thirteenth, `wtforms` in the fifteenth,",
+        "`structlog` and `blinker` in the seventeenth, first run on commit 30b2c9f with no rule changed for them). Each",
         "applied rename is checked by an oracle, then the tree is restored: the project's own test suite (click:",
         "2,400+ tests; jinja2 909, marshmallow 1,237, itsdangerous 297, wtforms 354, flask 485 with pytest 8.4.2 and its dependencies as of",
-        "3.1.2; astmcp runs with that test virtualenv as `VIRTUAL_ENV`, so it reads the corpus's dependencies",
+        "3.1.2, structlog and blinker with their test requirements; astmcp runs with that test virtualenv as `VIRTUAL_ENV`, so it reads the corpus's dependencies",
         "as from a user's project virtualenv), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
         "code/file/message) over zod's `src` with its published package.json and `customConditions:",
         "[\"@zod/source\"]` (zod's own set-up), so the tests' `zod/v4` self-imports type-check against the",
