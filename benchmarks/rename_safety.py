@@ -95,6 +95,7 @@ CORPORA = {
     **{key: (name, version) for key, (name, version, _, _) in PYTHON_CORPORA.items()},
     "zod": ("zod", "4.6.7"),
     "rxjs": ("rxjs", "7.8.2"),
+    "mobx": ("mobx", "6.15.0"),
 }
 PYTEST = "pytest==9.2.0"
 TYPESCRIPT = ("typescript", "7.0.2")
@@ -240,6 +241,30 @@ def pristine_rxjs(workdir: Path) -> Path:
         options.pop(gone, None)
     options.update({"module": "esnext", "moduleResolution": "bundler"})
     config["include"] = ["src/**/*.ts"]
+    (pristine / "tsconfig.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return pristine
+
+
+def pristine_mobx(workdir: Path) -> Path:
+    """mobx's ``src`` (its package ships no tsconfig) with mobx's own strictness: ``strict`` but
+    implicit ``any`` allowed (its sources rely on it), and the ES2025 library its ``Set`` methods use."""
+    pristine = workdir / "pristine"
+    package = fetch_npm(*CORPORA["mobx"])
+    if not (pristine / "src").is_dir():
+        shutil.rmtree(pristine, ignore_errors=True)
+        shutil.copytree(package / "src", pristine / "src")
+    options = {
+        "strict": True,
+        "noImplicitAny": False,
+        "noImplicitThis": False,
+        "noEmit": True,
+        "target": "es2022",
+        "module": "esnext",
+        "moduleResolution": "bundler",
+        "skipLibCheck": True,
+        "lib": ["es2025", "dom"],
+    }
+    config = {"compilerOptions": options, "include": ["src/**/*.ts"]}
     (pristine / "tsconfig.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
     return pristine
 
@@ -469,6 +494,8 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
         else pristine_zod(workdir)
         if corpus == "zod"
         else pristine_rxjs(workdir)
+        if corpus == "rxjs"
+        else pristine_mobx(workdir)
     )
     root = workdir / "work"
     shutil.rmtree(root, ignore_errors=True)

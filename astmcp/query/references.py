@@ -39,7 +39,8 @@ from astmcp.query.ts_parts import ModuleParts
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
 from astmcp.resolve.python_external import class_ancestors, class_defines, computed_members
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, template_reaches
-from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS
+from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS, lib_type_members
+from astmcp.resolve.ts_scopes import GLOBAL
 from astmcp.resolve.typescript import JS_GLOBAL, MISSING_NAMESPACE
 from astmcp.tools import tool
 from astmcp.workspace import Workspace
@@ -293,11 +294,13 @@ def _ts_meaning(
 
 def _external_defines(memo: FamilyMemo, key: str, name: str) -> bool | None:
     """Whether the base outside the project an inherits edge names defines ``name``: a Python
-    class found on the path; a standard JS global (``js:global.Error``) when ``name`` is a member
-    of the built-in types (a superset: it may refuse more than needed, never less); a package's
+    class found on the path; a standard JS type (``js:global.Set``, ``js:global.HTMLElement``) when
+    TypeScript's lib gives it ``name`` (any built-in type's member for a global the lib does not
+    declare: a superset, which may refuse more than needed, never less); a package's
     JS class (``js:react.Component``) by its installed declarations (None when not installed)."""
     if key.startswith(JS_GLOBAL):
-        return name in JS_LIBRARY_MEMBERS
+        members = lib_type_members(key[len(JS_GLOBAL) :])
+        return name in (JS_LIBRARY_MEMBERS if members is None else members)
     if key.startswith("js:"):
         root = memo.root()
         return package_defines(root, key[3:], name) if root is not None else None
@@ -428,7 +431,8 @@ def _literal_family(
     provides that type's member: one family with it, as TypeScript renames them."""
     provided = None if symbol.id in memo.providing else memo.provides(symbol)
     if provided is None:
-        return memo.twins(symbol), []
+        # `const traps: ProxyHandler<T> = { get() {…} }`: the runtime calls the lib type's member
+        return memo.twins(symbol), memo.provides_outside(symbol)
     memo.providing.add(symbol.id)
     try:
         members, external = override_family(conn, provided, memo)
@@ -479,6 +483,32 @@ class FamilyMemo:
             if row.kind in _MEMBER_KINDS and row.parent_path:
                 return row
         return None
+
+    def provides_outside(self, symbol: SymbolRow) -> list[str]:
+        """``["ProxyHandler.get"]`` when an object-literal member's key writes the member of a type
+        outside the project (the literal is contextually typed by a type TypeScript's lib or an
+        installed package declares: whoever takes the object calls that member), else empty."""
+        rows = self.conn.execute(
+            "SELECT r.target_key FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
+            " AND r.col = ? AND r.name = ? AND r.kind = 'write' AND r.confidence = 'none'",
+            (symbol.file, symbol.name_line, symbol.name_col, symbol.name),
+        ).fetchall()
+        out = []
+        for (target,) in rows:
+            head, _, step = str(target).rpartition("|+")
+            if step != symbol.name:
+                continue
+            if head.startswith(GLOBAL):
+                members = lib_type_members(head[len(GLOBAL) :])
+                if members is not None and symbol.name in members:
+                    out.append(f"{head[len(GLOBAL) :]}.{symbol.name}")
+            elif head.startswith("I:") and "|" not in head.removesuffix("|:"):  # `I:Plugin:plug|:`
+                name, _, spec = head[2:].removesuffix("|:").partition(":")
+                out.append(f"{spec}.{name}.{symbol.name}")
+            else:  # `P:1:13|Plugin|:` (`lib.Plugin` of a namespace import), …: named by its last step
+                steps = [part for part in head.split("|") if part.isidentifier()]
+                out.append(f"{steps[-1] if steps else 'outside type'}.{symbol.name}")
+        return out
 
     def providers(self, member_ids: tuple[int, ...], name: str) -> list[SymbolRow]:
         """TS/JS: the object-literal members that provide any of ``member_ids`` (their keys are

@@ -8,6 +8,7 @@ public names of re-exporting modules.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import sqlite3
 from typing import Any, Protocol
@@ -18,6 +19,8 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.pyscopes import BUILTINS, FileScopes, Scope, resolve
 from astmcp.refactor.tsscopes import TsFile
+from astmcp.resolve.python_external import class_defines
+from astmcp.resolve.ts_library import lib_type_members
 
 _MEMBER_KINDS = {"method", "property", "attribute", "getter", "setter", "enum_member", "constructor"}
 
@@ -40,6 +43,7 @@ def check(
     new: str,
 ) -> None:
     _members(conn, family, new)
+    _submodules(conn, family, new)
     word = re.compile(rf"(?<![\w$]){re.escape(new)}(?![\w$])")
     for path, (text, hits) in sorted(files.items()):
         if not word.search(text):
@@ -63,43 +67,112 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
             conn, "f.path = ? AND s.parent_path = ? AND s.name = ?", (member.file, member.parent_path, new)
         )
         rows += _inherited(conn, member, new)
+        outside = None if rows else _outside_inherited(conn, member, new)
+        if outside is not None:
+            raise _clash(
+                new,
+                f"{outside} (outside the project) is inherited by {member.parent_path} or a class related to it",
+                {"clash": outside},
+            )
         if rows:
             clash = rows[0]
             raise _clash(
                 new,
-                f"{clash.selector} ({clash.kind}) already exists as a member of {member.parent_path}",
+                f"{clash.selector} ({clash.kind}) already exists as a member of {member.parent_path}"
+                + ("" if clash.parent_path == member.parent_path else " or of a class related to it"),
                 {"clash": clash.selector, "file": clash.file, "line": clash.line},
             )
 
 
-def _inherited(conn: sqlite3.Connection, member: SymbolRow, new: str) -> list[SymbolRow]:
-    """Members named ``new`` in the member's ancestors and descendants (both would now override)."""
-    classes = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path))
-    out: list[SymbolRow] = []
-    for upward in (True, False):
-        seen: set[int] = set()
-        queue = [c.id for c in classes]
-        while queue:
-            class_id = queue.pop()
-            sql = (
-                "SELECT dst_symbol_id FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'"
-                " AND dst_symbol_id IS NOT NULL"
-                if upward
-                else "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
-                " AND src_symbol_id IS NOT NULL"
+def _submodules(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> None:
+    """A package's module-level name renamed to one of its submodules' (``pkg.util``): importing
+    the submodule sets that attribute of the package, so one replaces the other."""
+    for member in family:
+        if member.parent_path is not None or posixpath.basename(member.file) not in (
+            "__init__.py",
+            "__init__.pyi",
+        ):
+            continue
+        folder = posixpath.dirname(member.file)
+        prefix = f"{folder}/{new}" if folder else new
+        clash = conn.execute(
+            "SELECT path FROM files WHERE path IN (?, ?, ?) OR path LIKE ? ESCAPE '\\' LIMIT 1",
+            (f"{prefix}.py", f"{prefix}.pyi", f"{prefix}/__init__.py", prefix.replace("_", "\\_") + "/%.py"),
+        ).fetchone()
+        if clash is not None:
+            raise _clash(
+                new,
+                f"{prefix.replace('/', '.')} is a submodule of the package {member.file}: importing it"
+                " sets the package's attribute of that name",
+                {"file": clash[0]},
             )
-            for (related,) in conn.execute(sql, (class_id,)):
-                if related in seen:
-                    continue
+
+
+def _walk(conn: sqlite3.Connection, start: list[int], upward: bool) -> set[int]:
+    """The project classes above (``upward``) or below the classes ``start``, transitively."""
+    sql = (
+        "SELECT dst_symbol_id FROM edges WHERE src_symbol_id = ? AND kind = 'inherits' AND dst_symbol_id IS NOT NULL"
+        if upward
+        else "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
+        " AND src_symbol_id IS NOT NULL"
+    )
+    seen: set[int] = set()
+    queue = list(start)
+    while queue:
+        for (related,) in conn.execute(sql, (queue.pop(),)):
+            if related not in seen:
                 seen.add(related)
                 queue.append(related)
-                for row in query_symbols(conn, "s.id = ?", (related,)):
-                    out += query_symbols(
-                        conn,
-                        "f.path = ? AND s.parent_path = ? AND s.name = ?",
-                        (row.file, row.symbol_path, new),
-                    )
+    return seen
+
+
+def _inherited(conn: sqlite3.Connection, member: SymbolRow, new: str) -> list[SymbolRow]:
+    """Members named ``new`` in the classes whose instances also get the renamed member: its
+    ancestors and descendants (both would now override), and the other bases of its descendants
+    (`class D(M, C)`: M.new and C's renamed member meet in D's MRO, one hiding the other)."""
+    classes = [
+        c.id
+        for c in query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path))
+    ]
+    below = _walk(conn, classes, upward=False)
+    related = (_walk(conn, classes, upward=True) | below | _walk(conn, list(below), upward=True)) - set(
+        classes
+    )
+    out: list[SymbolRow] = []
+    for related_id in sorted(related):
+        for row in query_symbols(conn, "s.id = ?", (related_id,)):
+            out += query_symbols(
+                conn, "f.path = ? AND s.parent_path = ? AND s.name = ?", (row.file, row.symbol_path, new)
+            )
     return out
+
+
+def _outside_inherited(conn: sqlite3.Connection, member: SymbolRow, new: str) -> str | None:
+    """An outside class (``dict``, ``threading.Thread``; TS: a standard type such as ``Array``) that
+    the member's class, one of its relatives or a descendant derives from and that defines ``new``
+    (``builtins.dict.get``); a package's TS class is not looked up here."""
+    classes = [
+        c.id
+        for c in query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path))
+    ]
+    below = _walk(conn, classes, upward=False)
+    everyone = (
+        set(classes) | _walk(conn, classes, upward=True) | below | _walk(conn, list(below), upward=True)
+    )
+    for class_id in sorted(everyone):
+        for (key,) in conn.execute(
+            "SELECT dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits' AND dst_symbol_id IS NULL"
+            " AND dst_key IS NOT NULL",
+            (class_id,),
+        ):
+            key = str(key)
+            if key.startswith("js:global."):
+                members = lib_type_members(key.removeprefix("js:global."))
+                if members is not None and new in members:
+                    return f"{key.removeprefix('js:global.')}.{new}"
+            elif not key.startswith("js:") and class_defines(key, new):
+                return f"{key}.{new}"
+    return None
 
 
 # -- Python ---------------------------------------------------------------------------

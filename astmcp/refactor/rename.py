@@ -15,9 +15,12 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor import collisions
 from astmcp.refactor.family_guard import check_augmentation
 from astmcp.refactor.identifiers import check_new_name, language_of
+from astmcp.refactor.import_alternatives import IMPORT_AS, import_alternatives
+from astmcp.refactor.mangling import check_mangling
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
 from astmcp.refactor.rename_refs import Hit, config_hits, family_and_references, is_local, prose_hits
+from astmcp.refactor.star_imports import check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.workspace import Workspace
 
@@ -41,6 +44,8 @@ def _replacement(
     Both sides change where both are renamed: the module's exports (``module.exports = { old }``,
     whose importers are renamed) and a destructured ``require`` (``const { old } = require(…)``,
     an import whose uses are renamed)."""
+    if span == old and hit.kind == IMPORT_AS:
+        return 0, len(span), f"{old} as {new}"
     if span == old:
         shorthand = ts.shorthand(hit) if ts is not None else None
         if shorthand == "object":
@@ -128,10 +133,13 @@ def prepare_rename(
     family, hits = family_and_references(ws, conn, row)
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family)
+    hits += import_alternatives(ws, conn, row, hits)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
     # `base`: a class whose outside base could not be read; there is nothing to edit there
     chosen = sure + ([h for h in unsure if h.kind != "base"] if uncertain == "include" else [])
+    check_mangling(conn, row, new_name, chosen)
+    check_star_importers(conn, row, new_name, chosen)
     by_file, loaded = load_checked(ws, conn, family, chosen, row.name, new_name)
     # a hit whose text is not the name (`globals()[f"_{name}"]` computes it) has nothing to rewrite
     for path in list(by_file):

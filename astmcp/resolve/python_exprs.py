@@ -158,7 +158,12 @@ class Expressions(Records):
             target_scope = scope
             while target_scope.kind == "comp" and target_scope.parent is not None:
                 target_scope = target_scope.parent
-            self.bind(target_scope, node.target.id, "", ("expr", node.value))
+            if target_scope.kind == "module" and node.target.id not in target_scope.binds:
+                # a module-level `(x := …)` declares no symbol: x is typed like a local
+                target_scope.binds[node.target.id] = ""
+                target_scope.values[node.target.id] = [("expr", node.value, target_scope)]
+            else:
+                self.bind(target_scope, node.target.id, "", ("expr", node.value))
             self.name_occurrence(node.target, scope, "write")
         elif cls is ast.Starred:
             assert isinstance(node, ast.Starred)
@@ -265,6 +270,12 @@ class Expressions(Records):
     ) -> None:
         """A ``for`` / comprehension target: a local name is typed as an item of ``items``
         (the n-th of each item for ``a, b`` targets)."""
+        if scope.kind == "module" and isinstance(node, ast.Name) and node.id not in scope.binds:
+            # a module-level `for x in …` declares no symbol: x is typed like a local
+            scope.binds[node.id] = ""
+            scope.values[node.id] = [("iter", self.same_items(items, scope), scope)]
+            self.name_occurrence(node, scope, "write")
+            return
         if scope.kind not in ("function", "comp"):
             self.target(node, scope, None)
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 import io
+import keyword
 import re
 import tokenize
 from typing import Any
@@ -492,6 +493,24 @@ class Records(PytestFacts):
                     begin = at - tok.string.rfind("\n", 0, at) if newlines else shift + at + 1
                     line = first + row - 1 + newlines
                     self.rows.append((word, line, begin, begin + len(word), "string", None, scope.path))
+
+    def doctest(self, node: ast.Constant, scope: Scope) -> None:
+        """A docstring's doctest examples (``>>> helper(2)``) are code doctest runs: every name in
+        them is a name hit (prose around them is not read)."""
+        for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+            text = self.line_text(line)
+            code = _DOCTEST_PROMPT.match(text)
+            if code is None:
+                continue
+            for match in IDENT.finditer(text, code.end()):
+                word = match.group()
+                if not keyword.iskeyword(word) and (match.start() == 0 or text[match.start() - 1] != "\\"):
+                    col = match.start() + 1
+                    self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
+
+
+# a doctest example's line: `>>> code` or its continuation `... code`
+_DOCTEST_PROMPT = re.compile(r"\s*(?:>>>|\.\.\.)(?: |$)")
 
 
 def _code_at(text: str, at: int, end: int) -> bool:

@@ -28,6 +28,30 @@ from astmcp.resolve.python_vocab import BUILTINS, CLOSED_ORIGINS, IDENT, MODULE_
 _ITEM_GIVERS = ("g", "g1")
 # builtin containers of untyped items (`L:dict` of a `**kwargs` or a `{}` literal)
 _LITERAL_CONTAINERS = frozenset({"dict", "list", "tuple", "set", "frozenset"})
+# outside callables that hand back objects the program made elsewhere, whatever they are given:
+# importers (a project module), deserializers (any pickled object), queues (what was put)
+_MAKES_ANYTHING = frozenset(
+    {
+        "importlib.import_module",
+        "importlib.reload",
+        "builtins.__import__",
+        "builtins.eval",
+        "pickle.load",
+        "pickle.loads",
+        "pickle.Unpickler.load",
+        "_pickle.load",
+        "_pickle.loads",
+        "dill.load",
+        "dill.loads",
+        "cloudpickle.load",
+        "cloudpickle.loads",
+        *(f"{queue}.{get}" for queue in (
+            "queue.Queue", "queue.SimpleQueue", "queue.LifoQueue", "queue.PriorityQueue", "asyncio.Queue",
+            "asyncio.LifoQueue", "asyncio.PriorityQueue", "multiprocessing.Queue", "multiprocessing.SimpleQueue",
+            "multiprocessing.JoinableQueue",
+        ) for get in ("get", "get_nowait")),
+    }
+)  # fmt: skip
 _NO_ITEM_METHODS = frozenset(
     {
         "append",
@@ -294,7 +318,8 @@ class Resolver(ModuleLookups):
         tag = chain[0]
         if tag == "S":
             sym = self.symbol(path, chain[2:])
-            return ("s", sym.id) if sym else ("x", "")
+            # no symbol declares it (a name bound where the outline lists none): its value is unknown
+            return ("s", sym.id) if sym else None
         if tag == "I":
             _, level, module, name = chain.split(":", 3)
             mod = self.module(path, int(level), module)
@@ -591,6 +616,8 @@ class Resolver(ModuleLookups):
         if step[0] in "*[#":
             return self.item_step(self.deref(entity), step)
         if entity[0] == "x":
+            if step == "()" and entity[1].lstrip("?").replace(".()", "") in _MAKES_ANYTHING:
+                return None  # `pickle.loads(data)`, `queue.get()`: any object the program made
             if entity[1].startswith("?"):
                 # a method a project class inherits from an outside base may give the instance
                 # itself (`qs.filter()`) or an item of it (`class Stack(list[T])`), an attribute it

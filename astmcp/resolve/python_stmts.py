@@ -34,6 +34,8 @@ class Statements(Expressions):
                 and isinstance(stmt.value, ast.Constant)
                 and isinstance(stmt.value.value, str)
             ):
+                if ">>>" in stmt.value.value:
+                    self.doctest(stmt.value, scope)
                 continue
             if self.narrowing_ends:
                 self.end_narrowings(stmt)

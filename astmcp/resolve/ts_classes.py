@@ -43,7 +43,12 @@ class Classes(Functions):
         bargs = self.bargs.setdefault(key, [])
         outer_kind, self.type_kind = self.type_kind, "inherit"
         for clause in node.named_children:
-            for part in clause.named_children:
+            if clause.type == "comment":
+                continue
+            # JS: `class_heritage` holds the base expression itself (TS wraps it in an extends_clause)
+            written = clause.type in ("extends_clause", "implements_clause")
+            extends = clause.type == "extends_clause" or not written
+            for part in clause.named_children if written else [clause]:
                 if part.type == "type_arguments":
                     if bases:
                         bargs.append((bases[-1], [self.tdesc(a, scope) for a in named_nodes(part)]))
@@ -51,12 +56,12 @@ class Classes(Functions):
                     self.visit(part, scope)
                     self.type_kind = "inherit"
                     continue
-                base = self.tdesc(part, scope) if clause.type != "extends_clause" else self.desc(part, scope)
+                base = self.desc(part, scope) if extends else self.tdesc(part, scope)
                 bases.append(base)
                 if part.type == "generic_type":
                     args = named_nodes(part.child_by_field_name("type_arguments"))
                     bargs.append((base, [self.tdesc(a, scope) for a in args]))
-                if clause.type == "extends_clause" and self.super is None and base is not None:
+                if extends and self.super is None and base is not None:
                     self.super = ("i", base)
                 if part.type == "identifier":
                     self.row(part, "inherit", ("n", scope, self.text(part)))

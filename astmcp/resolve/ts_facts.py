@@ -32,11 +32,11 @@ from tree_sitter import Tree
 from astmcp.diagnostics import ts_undefined
 from astmcp.lang.ts_parse import TsSource
 from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, UNTYPED_KEY, member_step
-from astmcp.resolve.ts_library import GLOBAL_OBJECTS
+from astmcp.resolve.ts_library import GLOBAL_OBJECTS, lib_type_members
 from astmcp.resolve.ts_module_facts import ModuleFacts
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_reach import ReachFacts
-from astmcp.resolve.ts_scopes import bound, chain_of
+from astmcp.resolve.ts_scopes import GLOBAL, Desc, bound, chain_of
 
 __all__ = ["LOCAL_FIELDS", "NAME", "QUERY_FIELDS", "UNTYPED_KEY", "analyze"]
 
@@ -147,15 +147,18 @@ class _Walker(ModuleFacts):
             elif desc is None:
                 target = None  # a string: a name hit
             elif desc[0] == "o":  # an object-literal key: a member of its contextual type, else a name hit
-                base, step = chain_of(desc[1]), member_step(name)
+                base, step = chain_of(desc[1]) or _lib_type(desc[1]), member_step(name)
                 target = f"{base}|+{step}" if base is not None and step is not None else UNTYPED_KEY
             elif desc[0] == "n":
                 binding = bound(desc)
                 if binding is None:
                     reach.unbound(desc[2])
-                    if kind != "inherit" or desc[2] not in GLOBAL_OBJECTS:
+                    if kind != "inherit" or (
+                        desc[2] not in GLOBAL_OBJECTS and lib_type_members(desc[2]) is None
+                    ):
                         continue  # a global
-                    target = chain_of(desc)  # `extends Error`: the family guard asks what Error defines
+                    # `extends Error`, `implements PromiseLike<T>`: the family guard asks what it defines
+                    target = f"{GLOBAL}{desc[2]}"
                 elif binding.chain is None:
                     continue  # a local
                 else:
@@ -265,3 +268,14 @@ class _Walker(ModuleFacts):
         calls = {site.key: found for site in self.sites.values() if (found := site.chains())}
         if calls:
             out["calls"] = calls
+
+
+def _lib_type(desc: Desc) -> str | None:
+    """``G:ProxyHandler`` for a value of a type TypeScript's lib declares and the file does not bind
+    (`const traps: ProxyHandler<T> = { get() {…} }`): the literal's keys are that type's members."""
+    if desc is None or desc[0] != "i" or desc[1] is None or desc[1][0] != "n":
+        return None
+    named = desc[1]
+    if bound(named) is not None or lib_type_members(named[2]) is None:
+        return None
+    return f"{GLOBAL}{named[2]}"

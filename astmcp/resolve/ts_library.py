@@ -6,6 +6,8 @@ untyped receiver (``x.map`` is far more often ``Array.prototype.map``).
 
 from __future__ import annotations
 
+from functools import cache
+
 __all__ = [
     "ARRAY_CALLBACKS",
     "ARRAY_METHODS",
@@ -15,6 +17,7 @@ __all__ = [
     "JS_LIBRARY_MEMBERS",
     "LIBRARY_TYPE_MEMBERS",
     "MAP_METHODS",
+    "lib_type_members",
 ]
 
 # `Object.prototype`'s members: every object has them
@@ -268,3 +271,38 @@ LIBRARY_TYPE_MEMBERS: dict[str, frozenset[str]] = {
                    "toStringTag"),
     }.items()
 }  # fmt: skip
+
+
+@cache
+def _lib_types() -> dict[str, tuple[tuple[str, ...], frozenset[str]]]:
+    """name -> (extended types, own members) of the types TypeScript's lib declares."""
+    from astmcp.resolve.ts_lib_types import _TYPES
+
+    out: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
+    for line in _TYPES.split("\n"):
+        name, _, rest = line.partition(":")
+        extended, _, own = rest.partition(":")
+        if name:
+            out[name] = (tuple(b for b in extended.split(",") if b), frozenset(own.split()))
+    return out
+
+
+@cache
+def lib_type_members(name: str) -> frozenset[str] | None:
+    """Every member a value of the lib type ``name`` has (``Set``: ``add`` … ``isSubsetOf``, its
+    constructor side's and what every object and function has too), its extended types' included;
+    None when TypeScript's lib declares no such type."""
+    types = _lib_types()
+    if name not in types:
+        return None
+    found: set[str] = set(_OBJECT_MEMBERS)
+    queue, seen = [name], set()
+    while queue:
+        current = queue.pop()
+        if current in seen or current not in types:
+            continue
+        seen.add(current)
+        extended, own = types[current]
+        found |= own
+        queue.extend(extended)
+    return frozenset(found)

@@ -14,6 +14,10 @@ _DECLARATIONS = """export declare class Component<P> {
   render(): string;
   setState(next: Partial<P>): void;
 }
+export interface Plugin {
+  setup(): void;
+}
+export declare function install(plugin: Plugin): void;
 """
 
 _APP = """import { Component } from "fakelib";
@@ -31,6 +35,11 @@ export class App extends Component<{ n: number }> {
 export class Other extends lib.Component<{}> {
   setState(): void {}
 }
+
+export const plugin: lib.Plugin = {
+  setup(): void {},
+};
+lib.install(plugin);
 """
 
 
@@ -47,7 +56,10 @@ def _project(root: Path, *, installed: bool = True) -> Path:
 
 def _rename(root: Path, selector: str, new_name: str) -> dict[str, object]:
     workspaces = Workspaces(root)
-    result = call_tool(workspaces, "ast_rename_symbol", {"selector": selector, "new_name": new_name})
+    try:
+        result = call_tool(workspaces, "ast_rename_symbol", {"selector": selector, "new_name": new_name})
+    finally:
+        workspaces.close()
     return result.data
 
 
@@ -60,6 +72,15 @@ def test_a_member_the_package_base_declares_is_refused(tmp_path: Path) -> None:
         assert isinstance(error, dict) and error["code"] == "MUTATION_BLOCKED", out
         assert error["details"]["external_members"] == [f"fakelib.Component.{member}"]
     assert (root / "app.ts").read_bytes() == before
+
+
+def test_a_literal_member_a_package_type_declares_is_refused(tmp_path: Path) -> None:
+    # `install(plugin)` calls `plugin.setup()` inside the package: renaming the key breaks it
+    root = _project(tmp_path / "app")
+    out = _rename(root, "app.ts::plugin.setup", "prepare")
+    error = out["error"]
+    assert isinstance(error, dict) and error["code"] == "MUTATION_BLOCKED", out
+    assert error["details"]["external_members"] == ["Plugin.setup"]
 
 
 def test_a_member_the_package_base_lacks_renames(tmp_path: Path) -> None:
