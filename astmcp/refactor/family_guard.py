@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from astmcp.errors import InvalidInput, MutationBlocked
 from astmcp.query.common import SymbolRow, mangled, query_symbols
-from astmcp.resolve.python_external import class_defines, held_member_reads, is_module
+from astmcp.resolve.python_external import argument_reads, class_defines, held_member_reads, is_module
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter")
 _TS_HERITAGE = re.compile(r"\b(?:extends|implements)\s+([^{]+)")
@@ -250,7 +250,7 @@ def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[Sy
     family = {c for c in (classes.owner(m) for m in members if m.parent_path) if c is not None}
     found: list[str] = []
     for target, value in conn.execute(
-        "SELECT DISTINCT target, value FROM py_values WHERE value LIKE '!%' OR value LIKE '=%'"
+        "SELECT DISTINCT target, value FROM py_values WHERE value LIKE '!%' OR value LIKE '=%' OR value LIKE '^%'"
         " ORDER BY target, value"
     ):
         path, _, symbol_path = str(target).partition("::")
@@ -260,6 +260,12 @@ def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[Sy
             (path, symbol_path),
         ).fetchone()
         if held is None or not ({held[0]} | classes.ancestors([held[0]])) & family:
+            continue
+        if str(value).startswith("^"):  # `json.dump(data, obj)`: json.dump calls `obj.write`
+            parts = _FUNCTION_KEY.match(str(value)[1:])
+            if parts is not None and row.name in argument_reads(parts[1], parts[2]):
+                given = f"{parts[2][1:]}=…" if parts[2][0] == "=" else f"argument {int(parts[2][1:]) + 1}"
+                found.append(f"{parts[1]}({given}).{row.name}")
             continue
         if str(value).startswith("="):  # `cast(T, obj)`: whoever uses the T calls T's members
             if class_defines(str(value)[1:], row.name) is not False:  # (unreadable: it may)
@@ -271,6 +277,8 @@ def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[Sy
     return found
 
 
+# `json.dump#1`, `builtins.print=file`: an outside function and the argument it was given
+_FUNCTION_KEY = re.compile(r"^(.+?)([#=][^#=]+)$")
 _AUGMENTING = re.compile(r"declare\s+(?:global\b|module\s+[\"'])")
 
 

@@ -92,3 +92,42 @@ def check_new_name(new_name: str, path: str) -> None:
         raise InvalidInput(f"{new_name!r} is not a TypeScript/JavaScript identifier")
     if new_name in TS_RESERVED:
         raise InvalidInput(f"{new_name!r} is a reserved word")
+
+
+# TS/JS names a declaration of some kind cannot take, or takes only by changing what it is
+_TS_TYPE_KEYWORDS = frozenset(
+    [
+        "any",
+        "unknown",
+        "number",
+        "bigint",
+        "boolean",
+        "string",
+        "symbol",
+        "object",
+        "never",
+        "void",
+        "undefined",
+    ]
+)
+_TS_MEMBER_MEANINGS = {
+    "constructor": "a class's constructor (the method would construct, and a property would be the"
+    " object's constructor link)",
+    "prototype": "the class's prototype object (a static member may not take it)",
+    "__proto__": "the object's prototype link (`{ __proto__: x }` sets the prototype, not a property)",
+}
+_TS_GLOBAL_VALUES = frozenset(["undefined", "NaN", "Infinity", "globalThis", "eval", "arguments"])
+
+
+def check_declaration_name(new_name: str, path: str, kind: str, member: bool) -> None:
+    """INVALID_INPUT for a TS/JS new name that changes what the declaration is: a member named
+    ``constructor``/``prototype``/``__proto__``, a type named like a built-in type (TS2414), a
+    top-level value named ``undefined`` (legal, but it hides the global every file reads)."""
+    if language_of(path) == PYTHON:
+        return
+    if member and new_name in _TS_MEMBER_MEANINGS:
+        raise InvalidInput(f"{new_name!r} names {_TS_MEMBER_MEANINGS[new_name]}; choose another name")
+    if not member and kind in ("class", "interface", "type", "enum") and new_name in _TS_TYPE_KEYWORDS:
+        raise InvalidInput(f"{new_name!r} is a built-in type's name; a {kind} cannot take it")
+    if not member and new_name in _TS_GLOBAL_VALUES:
+        raise InvalidInput(f"{new_name!r} would hide the global of that name; choose another name")

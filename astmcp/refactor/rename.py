@@ -14,13 +14,13 @@ from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor import collisions
 from astmcp.refactor.family_guard import check_augmentation
-from astmcp.refactor.identifiers import check_new_name, language_of
+from astmcp.refactor.identifiers import check_declaration_name, check_new_name, language_of
 from astmcp.refactor.import_alternatives import IMPORT_AS, import_alternatives
 from astmcp.refactor.mangling import check_mangling
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
 from astmcp.refactor.rename_refs import Hit, config_hits, family_and_references, is_local, prose_hits
-from astmcp.refactor.star_imports import check_star_importers
+from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.workspace import Workspace
 
@@ -104,6 +104,24 @@ def load_checked(
     return by_file, loaded
 
 
+def _check_jsx_tags(by_file: dict[str, list[Hit]], loaded: dict[str, LoadedFile], new: str) -> None:
+    """INVALID_INPUT when a JSX tag (`<List …>`, `</List>`) would be renamed to a name starting
+    with a lowercase letter: JSX reads that as an HTML element, not the component."""
+    for path, hits in by_file.items():
+        if not path.endswith((".tsx", ".jsx", ".js")):
+            continue
+        lines = loaded[path].source.text.split("\n")
+        for hit in hits:
+            before = lines[hit.line - 1][: hit.column - 1].rstrip() if hit.line <= len(lines) else ""
+            opener = before.removesuffix("/").removesuffix("<") if before.endswith(("<", "</")) else None
+            # `<List` after an operator or at a line's start; `useState<List>` is a type argument
+            if opener is not None and not re.search(r"[\w$)\]]\s*$", opener):
+                raise InvalidInput(
+                    f"{path}:{hit.line} uses it as a JSX tag; JSX reads a tag starting with a lowercase"
+                    f" letter ({new!r}) as an HTML element, not the component: choose a capitalized name"
+                )
+
+
 def _spells(lines: list[str], hit: Hit, name: str) -> bool:
     """Whether the text at a hit's span is ``name`` itself (1-based code-point columns)."""
     line = lines[hit.line - 1] if 0 < hit.line <= len(lines) else ""
@@ -129,6 +147,7 @@ def prepare_rename(
     if new_name == row.name:
         raise InvalidInput(f"{row.name!r} already has that name")
     row = merged_into(conn, row)
+    check_declaration_name(new_name, row.file, row.kind, row.kind in _MEMBER_KINDS)
     check_augmentation(conn, row)
     family, hits = family_and_references(ws, conn, row)
     hits, docstrings = prose_hits(ws, hits)
@@ -140,7 +159,10 @@ def prepare_rename(
     chosen = sure + ([h for h in unsure if h.kind != "base"] if uncertain == "include" else [])
     check_mangling(conn, row, new_name, chosen)
     check_star_importers(conn, row, new_name, chosen)
+    check_star_exports(conn, row, new_name)
     by_file, loaded = load_checked(ws, conn, family, chosen, row.name, new_name)
+    if not new_name[:1].isupper():
+        _check_jsx_tags(by_file, loaded, new_name)
     # a hit whose text is not the name (`globals()[f"_{name}"]` computes it) has nothing to rewrite
     for path in list(by_file):
         lines = loaded[path].source.text.split("\n")

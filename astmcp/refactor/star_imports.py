@@ -16,7 +16,7 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.rename_refs import Hit
 from astmcp.resolve.python_modules import is_package, module_names, path_key
 
-__all__ = ["check_star_importers"]
+__all__ = ["check_star_exports", "check_star_importers"]
 
 
 def _absolute(importer: str, spec: str) -> str | None:
@@ -65,5 +65,58 @@ def check_star_importers(conn: sqlite3.Connection, row: SymbolRow, new_name: str
                 raise NameCollision(
                     f"{path} already binds {new_name!r} and takes {row.file}'s names with `import *`:"
                     " the renamed name would replace its own",
+                    {"file": path, "new_name": new_name},
+                )
+
+
+def _exports_name(conn: sqlite3.Connection, path: str, name: str) -> bool:
+    """Whether the TS/JS module ``path`` exports ``name`` of its own (a declaration or a named
+    export / re-export), not counting its `export *`."""
+    declared = conn.execute(
+        "SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.parent_path IS NULL"
+        " AND s.name = ? AND s.exported = 1 LIMIT 1",
+        (path, name),
+    ).fetchone()
+    named = conn.execute(
+        "SELECT 1 FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.kind != 'star'"
+        " AND i.kind != 'import' AND COALESCE(i.alias, i.name) = ? LIMIT 1",
+        (path, name),
+    ).fetchone()
+    return declared is not None or named is not None
+
+
+def check_star_exports(conn: sqlite3.Connection, row: SymbolRow, new_name: str) -> None:
+    """TS/JS: NAME_COLLISION when a module passing the renamed export on with `export * from`
+    (directly or through other such modules) already exports the new name: its own export wins
+    silently, or two `export *` sources make the name ambiguous (TS2308) and it is dropped."""
+    if row.parent_path or row.file.endswith((".py", ".pyi")) or not row.exported:
+        return
+    star = (
+        "SELECT f.path FROM imports i JOIN files f ON f.id = i.file_id WHERE i.kind = 'star'"
+        " AND i.resolved_path = ?"
+    )
+    seen = {row.file}
+    queue = [row.file]
+    while queue:
+        source = queue.pop()
+        for (path,) in conn.execute(star, (source,)).fetchall():
+            if path in seen:
+                continue
+            seen.add(path)
+            queue.append(path)
+            others = [
+                str(p)
+                for (p,) in conn.execute(
+                    "SELECT i.resolved_path FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ?"
+                    " AND i.kind = 'star' AND i.resolved_path IS NOT NULL AND i.resolved_path != ?",
+                    (path, source),
+                )
+            ]
+            clash = path if _exports_name(conn, path, new_name) else None
+            clash = clash or next((o for o in others if _exports_name(conn, o, new_name)), None)
+            if clash is not None:
+                raise NameCollision(
+                    f"{path} passes {row.file}'s exports on with `export *` and {new_name!r} is already"
+                    f" exported there (by {clash}): the renamed export would be hidden or made ambiguous",
                     {"file": path, "new_name": new_name},
                 )

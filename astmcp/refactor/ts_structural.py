@@ -141,7 +141,7 @@ def _optional(name: str, signature: str) -> bool:
 
 
 def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow]) -> list[SymbolRow]:
-    """Same-named members of project classes and interfaces outside ``family`` whose type may be
+    """Same-named members of project classes, interfaces and object type aliases outside ``family`` whose type may be
     used as the renamed member's type, or the other way round."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or _hidden(row):
         return []
@@ -176,10 +176,16 @@ def _hidden(member: SymbolRow) -> bool:
     return member.name.startswith("#") or bool(_PRIVATE.match(member.signature))
 
 
+# `type HasBar = { bar(): string }`: an object type written out is a type like an interface (an
+# alias of a union, an intersection or a mapped type is not: its members are not all required)
+_OBJECT_ALIAS = re.compile(r"^\s*(?:export\s+)?(?:declare\s+)?type\s+[\w$]+\s*(?:<[^=]*>)?\s*=\s*\{")
+
+
 def _owner(conn: sqlite3.Connection, member: SymbolRow) -> SymbolRow | None:
     found = query_symbols(
         conn,
-        f"f.path = ? AND s.symbol_path = ? AND s.kind IN ({','.join('?' * len(_TYPE_KINDS))})",
-        (member.file, member.parent_path, *_TYPE_KINDS),
+        f"f.path = ? AND s.symbol_path = ? AND s.kind IN ({','.join('?' * (len(_TYPE_KINDS) + 1))})",
+        (member.file, member.parent_path, *_TYPE_KINDS, "type"),
     )
+    found = [t for t in found if t.kind != "type" or _OBJECT_ALIAS.match(t.signature)]
     return found[0] if found else None

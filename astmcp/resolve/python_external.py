@@ -97,6 +97,9 @@ class _Module:
     # module-level variables: the annotation (`g: _AppCtxGlobals = LocalProxy(…)`), else the
     # callee of the call assigned (`local = Local()`), each defined once
     values: dict[str, tuple[bool, ast.expr]]
+    # module-level functions: their parameters in order, and the members each parameter's value
+    # is read for in the body (`fp.write(chunk)`, `read = fsrc.read`: `write`, `read`)
+    functions: dict[str, tuple[tuple[str, ...], dict[str, frozenset[str]]]]
 
 
 @functools.lru_cache(maxsize=512)
@@ -128,7 +131,60 @@ def _parse(path: str) -> _Module | None:
                 _init_stores(node),
             )
     imports = tuple(n for n in _module_level(tree.body) if isinstance(n, ast.Import | ast.ImportFrom))
-    return _Module(classes, imports, _module_values(tree.body))
+    functions = {
+        node.name: _parameter_reads(node)
+        for node in _module_level(tree.body)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    return _Module(classes, imports, _module_values(tree.body), functions)
+
+
+def _parameter_reads(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> tuple[tuple[str, ...], dict[str, frozenset[str]]]:
+    """A function's parameters in order and the members its body reads off each (``p.member``)."""
+    args = function.args
+    params = tuple(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+    reads: dict[str, set[str]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in params:
+            reads.setdefault(node.value.id, set()).add(node.attr)
+    return params, {name: frozenset(found) for name, found in reads.items()}
+
+
+# builtins written in C whose arguments' members they call: what `print(…, file=out)` writes with
+_BUILTIN_ARGUMENT_READS = {
+    (name, "=file"): frozenset({"write", "flush"}) for name in ("print", "builtins.print")
+}
+
+
+def argument_reads(qualified: str, key: str) -> frozenset[str]:
+    """The members the outside function ``qualified`` (``json.dump``) reads off its argument
+    ``key`` (``=name`` a keyword, ``#n`` the n-th positional): ``json.dump(obj, fp)`` calls
+    ``fp.write``. Found in its source (one ``from m import f`` followed); empty when unknown."""
+    builtin = _BUILTIN_ARGUMENT_READS.get((qualified, key))
+    if builtin is not None:
+        return builtin
+    module, _, name = qualified.rpartition(".")
+    for _ in range(2):
+        path = _module_file(module) if module and module != "builtins" else None
+        summary = _parse(path) if path else None
+        if summary is None or path is None:
+            return frozenset()
+        function = summary.functions.get(name)
+        if function is not None:
+            params, reads = function
+            if key.startswith("="):
+                param = key[1:]
+            else:
+                index = int(key[1:])
+                param = params[index] if index < len(params) else ""
+            return reads.get(param, frozenset())
+        source = _imported_from(summary, module, path, name)
+        if source is None:
+            return frozenset()
+        module, name = source
+    return frozenset()
 
 
 def _module_values(body: list[ast.stmt]) -> dict[str, tuple[bool, ast.expr]]:

@@ -249,9 +249,14 @@ class _Analyzer(Statements):
             {
                 (callee, key, value)
                 for scope, callee_node, key, value_node in self.passes
-                if (callee := self.chain(scope, callee_node) or "").startswith("I:0:")
-                and "/" not in callee.partition(":/")[2]  # `pkg.Cls`, `mod.Cls`: no call's, member's
-                and "/" not in callee.partition(":/")[0][4:]
+                if (
+                    (
+                        (callee := self.chain(scope, callee_node) or "").startswith("I:0:")
+                        and "/" not in callee.partition(":/")[2]  # `pkg.Cls`, `mod.Cls`: no call's, member's
+                        and "/" not in callee.partition(":/")[0][4:]
+                    )
+                    or callee == "G:print"  # `print(…, file=out)` calls `out.write`
+                )
                 and (value := self.chain(scope, value_node) or "")
                 and not value.startswith("L:")
             }

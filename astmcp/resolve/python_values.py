@@ -18,7 +18,8 @@ reference of the wrong member: ``HANDLERS[k]().run()`` of ``A.run`` alone while 
   ``=<outside class>`` (code using a T calls the object's members by T's names);
 - the project objects it gives to the construction of an outside class whose ``__init__`` keeps them
   in an attribute (fact ``passes``: ``URLSafeTimedSerializer(serializer=s)``): as a store into that
-  attribute, ``!<outside class>.<attribute>``;
+  attribute, ``!<outside class>.<attribute>``; or to an outside function that reads members off
+  that argument (``json.dump(data, sink)`` calls ``sink.write``): ``^<outside function><key>``;
 - the members of its classes that override a base's variable or attribute (``class Sub(Holder):
   handler = B()``, or ``self.handler = B()`` in Sub's methods): ``@<symbol path>`` of the
   overriding member, since ``self.handler`` in Holder's methods may be a Sub's (one only ever
@@ -33,7 +34,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-from astmcp.resolve.python_external import class_defines, instance_member, kept_argument
+from astmcp.resolve.python_external import argument_reads, class_defines, instance_member, kept_argument
 from astmcp.resolve.python_lookups import CLASSLIKE, VALUED, Sym, alternatives
 from astmcp.resolve.python_resolver import Resolver
 
@@ -147,6 +148,7 @@ def _kept(resolver: Resolver, path: str, callee: str, key: str, value: str) -> I
         return
     kept = kept_argument(str(made_class[1]), key)
     if not kept:
+        yield from _read_argument(resolver, path, str(made_class[1]), key, value)
         return
     given = resolver.resolve(path, value)
     for _ in range(4):  # `serializer = session_json_serializer`: a variable holding another's value
@@ -158,6 +160,18 @@ def _kept(resolver: Resolver, path: str, callee: str, key: str, value: str) -> I
         if made is not None and made[0] == "i":
             for attribute in sorted(kept):
                 yield _key(resolver.syms[made[1]]), f"!{made_class[1]}.{attribute}"
+
+
+def _read_argument(resolver: Resolver, path: str, function: str, key: str, value: str) -> Iterator[Row]:
+    """``(class key, "^<outside function><key>")`` for each project object given to an outside
+    function that reads members off that argument (``json.dump(data, sink)`` calls
+    ``sink.write``; ``print(…, file=sink)`` too): refactor.family_guard asks which members."""
+    given = resolver.deref(resolver.resolve(path, value))
+    instances = [made for made in alternatives(given) if made is not None and made[0] == "i"]
+    if not instances or not argument_reads(function, key):
+        return
+    for made in instances:
+        yield _key(resolver.syms[made[1]]), f"^{function}{key}"
 
 
 def _overriding(resolver: Resolver, sym: Sym) -> tuple[str, str] | None:
