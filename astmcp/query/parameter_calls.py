@@ -196,8 +196,9 @@ def into_kwargs(
     into: Collected,
 ) -> None:
     """``name=`` passed to another project function that takes it in ``**kwargs`` and passes those
-    on (``@click.command(context_settings=…)`` ends in ``cls(**attrs)`` with ``cls`` a variable):
-    it may reach the parameter by a way the index cannot follow, so it is a name hit."""
+    on (``@click.command(context_settings=…)`` ends in ``cls(**attrs)`` with ``cls`` a variable),
+    or to a call of a project variable or attribute (``cb = g`` then ``cb(name=…)``): it may reach
+    the parameter by a way the index cannot follow, so it is a name hit."""
     callees: dict[int, bool] = {}
     for path, line, col in conn.execute(
         "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
@@ -219,7 +220,11 @@ def into_kwargs(
         if row is None or row[0] in done:
             continue
         if row[0] not in callees:
-            callees[row[0]] = _passes_kwargs_on(conn, files, row[0], name)
+            holder = query_symbols(conn, "s.id = ?", (row[0],))
+            # `cb = g` then `cb(name=…)`: a variable or attribute may hold the function
+            callees[row[0]] = bool(
+                holder and holder[0].kind in ("variable", "attribute")
+            ) or _passes_kwargs_on(conn, files, row[0], name)
         if callees[row[0]]:
             into.found[(path, line, col)] = Reference(
                 path, line, col, col + len(name), "write", "name", False

@@ -39,6 +39,7 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameter_calls import (
     CallSite,
     Collected,
+    ParsedFile,
     PythonFiles,
     into_kwargs,
     keyword_sites,
@@ -98,6 +99,8 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
                 forwarder = keyword_sites(conn, files, ref, param.name, level, into)
                 if forwarder is not None:  # its **kwargs reach the function: so do its callers' keywords
                     queue.append((forwarder, "name" if level == "name" else "likely"))
+            if function.name == "__init_subclass__" and function.parent_path:
+                _class_keywords(conn, files, function, param.name, level, into)
             if function.name in _CONSTRUCTORS and function.parent_path:
                 classes, redefined = _inheriting_classes(conn, function)
                 for cls in classes:
@@ -213,6 +216,57 @@ def _inheriting_classes(conn: sqlite3.Connection, function: SymbolRow) -> tuple[
                 else:
                     queue.append(row)
     return out, redefined
+
+
+def _class_keywords(
+    conn: sqlite3.Connection, files: PythonFiles, function: SymbolRow, name: str, level: str, into: Collected
+) -> None:
+    """``class A(Plugin, kind="x")``: a class statement's keywords (but ``metaclass``) go to the
+    ``__init_subclass__`` of its bases, so each subclass of the method's class (through those that
+    do not define the method again) passing ``name=`` is a keyword site."""
+    owners = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (function.file, function.parent_path)
+    )
+    seen: set[int] = set()
+    queue = deque(owners)
+    while queue:
+        cls = queue.popleft()
+        for (sub,) in conn.execute(
+            "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
+            " AND src_symbol_id IS NOT NULL",
+            (cls.id,),
+        ):
+            if sub in seen:
+                continue
+            seen.add(sub)
+            for row in query_symbols(conn, "s.id = ?", (sub,)):
+                parsed = files.get(row.file)
+                for keyword in _class_statement_keywords(parsed, row) if parsed is not None else []:
+                    if keyword.arg == name and parsed is not None:
+                        column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
+                        into.found.setdefault(
+                            (row.file, keyword.lineno, column),
+                            Reference(
+                                row.file, keyword.lineno, column, column + len(name), "write", level, False
+                            ),
+                        )
+                redefines = query_symbols(
+                    conn,
+                    "f.path = ? AND s.parent_path = ? AND s.name = '__init_subclass__'",
+                    (row.file, row.symbol_path),
+                )
+                if not redefines:
+                    queue.append(row)
+
+
+def _class_statement_keywords(parsed: ParsedFile, cls: SymbolRow) -> list[ast.keyword]:
+    for node in ast.walk(parsed.scopes.tree):
+        inside = isinstance(node, ast.ClassDef) and node.lineno <= cls.name_line <= (
+            node.end_lineno or node.lineno
+        )
+        if inside and isinstance(node, ast.ClassDef) and node.name == cls.name:
+            return [k for k in node.keywords if k.arg not in (None, "metaclass")]
+    return []
 
 
 # -- Python files ---------------------------------------------------------------------------
