@@ -50,13 +50,27 @@ class ModuleFacts(Narrowing):
                         self.row(name, "import", ("k", chain), name=original)
 
     def import_alias(self, node: Node, scope: Scope) -> None:
-        """``import A = N.B``: a local alias (its uses are no references of ``N.B``); ``N.B``
-        itself is read (a use of ``N`` and its member ``B``)."""
+        """``import A = N.B``: a local alias holding ``N.B`` (``A.x`` reads ``N.B.x``; uses of
+        ``A`` itself are no references of ``N.B``); ``N.B`` itself is read (a use of ``N`` and its
+        member ``B``)."""
         alias = node.named_children[0] if node.named_children else None
         if alias is not None and alias.type == "identifier":
-            scope.names[self.text(alias)] = Binding(None)
+            target = node.named_children[1] if len(node.named_children) > 1 else None
+            scope.names[self.text(alias)] = Binding(None, vtype=self._alias_value(target, scope), alias=True)
         for child in node.named_children[1:]:
             self.visit(child, scope)
+
+    def _alias_value(self, node: Node | None, scope: Scope) -> Desc:
+        """``N`` / ``N.B.C`` of an ``import A = …`` as a value descriptor (bound lazily: N may be
+        declared further down)."""
+        if node is None:
+            return None
+        if node.type == "identifier":
+            return ("n", scope, self.text(node))
+        if node.type == "nested_identifier" and len(node.named_children) == 2:
+            base = self._alias_value(node.named_children[0], scope)
+            return ("m", base, self.text(node.named_children[1])) if base is not None else None
+        return None
 
     def export_statement(self, node: Node, scope: Scope) -> None:
         source = node.child_by_field_name("source")
