@@ -50,7 +50,17 @@ class Descriptors(FactState):
             prop = member_property(node)
             if prop is None or prop.type not in MEMBER_NAMES:
                 return None
-            base = self.desc(node.child_by_field_name("object"), scope)
+            target = node.child_by_field_name("object")
+            spec = (
+                self.dynamic_import(target)
+                if target is not None and target.type == "call_expression"
+                else None
+            )
+            if spec is not None and self.text(prop) not in ("then", "catch", "finally"):
+                # `import("./a").Foo` (a type: an import type; a promise has no such member): the
+                # module's export
+                return ("m", ("k", f"I::{spec}"), self.text(prop))
+            base = self.desc(target, scope)
             return ("m", base, self.text(prop)) if base is not None else None
         if kind == "subscript_expression":  # `x["key"]` is `x.key`; `xs[i]`, an element of the array xs
             index = node.child_by_field_name("index")

@@ -138,6 +138,11 @@ class Occurrences(Descriptors):
             self.row(prop, "type", self.tdesc(asserted, scope), member=True)
             return
         member_kind = "attribute" if kind == "read" else kind
+        spec = self.dynamic_import(obj) if obj is not None and obj.type == "call_expression" else None
+        if spec is not None and self.text(prop) not in ("then", "catch", "finally"):
+            # `import("./a").Foo`: an import type naming the module's export
+            self.row(prop, "type", ("k", f"I::{spec}"), member=True)
+            return
         self.row(prop, member_kind, self.desc(obj, scope), member=True)
 
     def assignment(self, node: Node, scope: Scope) -> None:
