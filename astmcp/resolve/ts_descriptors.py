@@ -352,7 +352,8 @@ class Descriptors(FactState):
 
     def record(self, node: Node, scope: Scope) -> Desc:
         """The library's ``Record<K, V>`` (unless the project declares the name) as the object type
-        ``{ [k: K]: V }``: ``L:<key>`` with only an index signature."""
+        ``{ [k: K]: V }``: ``L:<key>`` with only an index signature; over ``keyof T``, an object
+        whose members are named by T's (``("K", T)``)."""
         head = node.child_by_field_name("name")
         args = named_nodes(node.child_by_field_name("type_arguments"))
         if (
@@ -362,6 +363,17 @@ class Descriptors(FactState):
             or scope.lookup("Record") is not None
         ):
             return None
+        keys = (
+            args[0].named_children[0]
+            if args[0].type == "index_type_query" and args[0].named_children
+            else None
+        )
+        if (
+            keys is not None
+        ):  # `Record<keyof Foo, V>`, `Record<keyof typeof Color, V>`: keyed by their members
+            keyed = self.instance(keys, scope)
+            if keyed is not None:
+                return ("K", keyed)
         key = self.key(node)
         if key not in self.objects:
             value = self.instance(args[1], scope)
