@@ -14,6 +14,8 @@ from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor import collisions
 from astmcp.refactor.family_guard import check_augmentation
+from astmcp.refactor.field_mappings import mapping_hits
+from astmcp.refactor.fixtures import check_fixture
 from astmcp.refactor.identifiers import check_declaration_name, check_new_name, language_of
 from astmcp.refactor.import_alternatives import IMPORT_AS, import_alternatives
 from astmcp.refactor.mangling import check_mangling
@@ -149,10 +151,12 @@ def prepare_rename(
     row = merged_into(conn, row)
     check_declaration_name(new_name, row.file, row.kind, row.kind in _MEMBER_KINDS)
     check_augmentation(conn, row)
+    check_fixture(ws, row)
     family, hits = family_and_references(ws, conn, row)
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family)
     hits += import_alternatives(ws, conn, row, hits)
+    hits += mapping_hits(ws, conn, family)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
     # `base`: a class whose outside base could not be read; there is nothing to edit there
