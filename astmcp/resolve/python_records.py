@@ -413,12 +413,24 @@ class Records(PytestFacts):
             return
         whole = IDENT.fullmatch(value) is not None
         dotted = not whole and DOTTED.fullmatch(value) is not None
-        if not whole and not dotted and not any(c in value for c in "_.(<"):
-            return
         line = node.lineno
         text = self.line_text(line)
         start = self.col(line, node.col_offset) - 1
         end = self.col(line, node.end_col_offset or 0) - 1
+        placed: set[int] = set()
+        if any(c in value for c in "%{$"):
+            # format keys (`"%(name)s" % vars(obj)`, `"{name}".format(**obj.__dict__)`, `$name` of a
+            # Template): a mapping made from an object's attributes is read by them
+            for match in _PLACEHOLDER.finditer(text, start, end):
+                at = next(n for n in range(1, 4) if match.group(n) is not None)
+                if IDENT.fullmatch(match.group(at)) and not match.group(at)[0].isdigit():
+                    col = match.start(at) + 1
+                    placed.add(col)
+                    self.rows.append(
+                        (match.group(at), line, col, col + len(match.group(at)), "string", None, scope.path)
+                    )
+        if not whole and not dotted and not any(c in value for c in "_.(<"):
+            return
         if dotted and text[start] in "'\"" and text[start + 1 : end - 1] == value:
             # "pkg.mod.name" (mock.patch, monkeypatch.setattr): a path the linker follows from the
             # top-level module; a part it does not reach keeps the plain string rule
@@ -435,6 +447,8 @@ class Records(PytestFacts):
             member = _code_at(segment, match.start(), match.end())  # code in a string: `x.word`, `word(`
             if word == value if whole else (("_" in word.strip("_") and word in value) or member):
                 col = start + match.start() + 1
+                if col in placed:
+                    continue
                 self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
                 if whole:
                     return
@@ -484,9 +498,15 @@ class Records(PytestFacts):
                 continue
             row, col = tok.start
             shift = (start if row == 1 else 0) + col
+            keys = {
+                m.start(n)
+                for m in _PLACEHOLDER.finditer(tok.string)
+                for n in range(1, 4)
+                if m.group(n) is not None
+            }
             for match in IDENT.finditer(tok.string):
                 at = match.start()
-                if _code_at(tok.string, at, match.end()):
+                if at in keys or _code_at(tok.string, at, match.end()):
                     word = match.group()
                     # a triple-quoted part spans lines: the word's own line and column
                     newlines = tok.string.count("\n", 0, at)
@@ -509,6 +529,8 @@ class Records(PytestFacts):
                     self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
 
 
+# a format key: `%(name)s`, `{name}` / `{name!r}` / `{name:>4}` / `{name.attr}` / `{name[0]}`, `$name` / `${name}`
+_PLACEHOLDER = re.compile(r"%\((\w+)\)|(?<!\{)\{(\w+)(?=[}!:.\[])|\$\{?(\w+)")
 # a doctest example's line: `>>> code` or its continuation `... code`
 _DOCTEST_PROMPT = re.compile(r"\s*(?:>>>|\.\.\.)(?: |$)")
 

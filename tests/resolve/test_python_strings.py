@@ -61,6 +61,7 @@ def test_messages_of_builtin_exceptions_print_assert_and_warnings_are_inert() ->
         ("size", 5, 20),
         ("size", 7, 14),
         ("size", 8, 22),
+        ("size", 9, 21),
         ("size", 9, 41),
         ("size", 10, 6),
     ]
