@@ -361,7 +361,10 @@ def override_family(
         (symbol.file, symbol.parent_path),
     )
     if not owner:
-        return _literal_family(conn, symbol, memo)
+        literal, outside = _literal_family(conn, symbol, memo)
+        if symbol.name in RUNTIME_CALLED and not symbol.file.endswith((".py", ".pyi")):
+            outside = sorted({*outside, f"{RUNTIME_CALLED[symbol.name]}.{symbol.name}"})
+        return literal, outside
     name = symbol.name
     external: list[str] = []
     # Walk up to the roots that define the name.
@@ -398,6 +401,9 @@ def override_family(
     below, below_external = memo.below(tuple(roots), name)
     members = dict(below)
     external += below_external
+    if name in RUNTIME_CALLED and not symbol.file.endswith((".py", ".pyi")):
+        # every object inherits Object.prototype's; JSON.stringify, `await`, `${x}`, `+x` call these by name
+        external.append(f"{RUNTIME_CALLED[name]}.{name}")
     for twin in memo.twins(symbol):
         members.setdefault(twin.id, twin)
     if not symbol.file.endswith((".py", ".pyi")):
@@ -405,6 +411,15 @@ def override_family(
             members.setdefault(provider.id, provider)
     ordered = sorted(members.values(), key=lambda s: (s.file, s.line))
     return ordered, sorted(set(external))
+
+
+# TS/JS members the language runtime calls by name on any object, and who declares them
+RUNTIME_CALLED = {
+    **{name: "Object.prototype" for name in ("toString", "valueOf", "toLocaleString", "hasOwnProperty",
+                                             "isPrototypeOf", "propertyIsEnumerable")},
+    "toJSON": "JSON.stringify",
+    "then": "PromiseLike",
+}  # fmt: skip
 
 
 def _outside_ancestors(conn: sqlite3.Connection, symbol: SymbolRow, memo: FamilyMemo) -> set[str]:

@@ -175,6 +175,17 @@ class Descriptors(FactState):
         self.tuples[key] = parts
         return ("k", f"Q:{key}")
 
+    def required(self, node: Node, scope: Scope) -> str | None:
+        """The specifier of a CommonJS ``require("spec")`` (the global ``require``), else None."""
+        callee = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if callee is None or callee.type != "identifier" or self.text(callee) != "require":
+            return None
+        if scope.lookup("require") is not None:
+            return None
+        args = named_nodes(node.child_by_field_name("arguments"))
+        parts = args[0].named_children if len(args) == 1 and args[0].type == "string" else []
+        return self.text(parts[0]) if len(parts) == 1 and parts[0].type == "string_fragment" else None
+
     def dynamic_import(self, node: Node) -> str | None:
         """The specifier of ``import("spec")`` (a plain string), else None."""
         callee = node.child_by_field_name("function") if node.type == "call_expression" else None

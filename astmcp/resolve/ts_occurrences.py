@@ -143,6 +143,10 @@ class Occurrences(Descriptors):
             # `import("./a").Foo`: an import type naming the module's export
             self.row(prop, "type", ("k", f"I::{spec}"), member=True)
             return
+        spec = self.required(obj, scope) if obj is not None and obj.type == "call_expression" else None
+        if spec is not None:  # `require("./a").helper`: the module's export
+            self.row(prop, member_kind, ("k", f"I::{spec}"), member=True)
+            return
         self.row(prop, member_kind, self.desc(obj, scope), member=True)
 
     def assignment(self, node: Node, scope: Scope) -> None:
