@@ -21,6 +21,7 @@ from astmcp.refactor.import_alternatives import IMPORT_AS, import_alternatives
 from astmcp.refactor.mangling import check_mangling
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
+from astmcp.refactor.reexport_aliases import through_aliases
 from astmcp.refactor.rename_refs import Hit, config_hits, family_and_references, is_local, prose_hits
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
@@ -153,6 +154,7 @@ def prepare_rename(
     check_augmentation(conn, row)
     check_fixture(ws, row)
     family, hits = family_and_references(ws, conn, row)
+    hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family)
     hits += import_alternatives(ws, conn, row, hits)
