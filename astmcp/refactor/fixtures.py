@@ -1,4 +1,5 @@
-"""Python: pytest fixtures are requested by their function's name."""
+"""Python names that are data: pytest fixtures (requested by their function's name) and enum members
+whose value is made from their name."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from astmcp.query.common import SymbolRow
 from astmcp.query.parameters import function_node, read_text
 from astmcp.workspace import Workspace
 
-__all__ = ["check_fixture"]
+__all__ = ["check_enum_value", "check_fixture"]
 
 
 def _last_name(node: ast.expr) -> str | None:
@@ -42,3 +43,34 @@ def check_fixture(ws: Workspace, row: SymbolRow) -> None:
             " `usefixtures`, `getfixturevalue`); give it `@pytest.fixture(name=…)` or rename its users too",
             {"fixture": row.selector},
         )
+
+
+def check_enum_value(ws: Workspace, row: SymbolRow) -> None:
+    """MUTATION_BLOCKED for an enum member whose value is made from its name: ``RED = auto()`` in a
+    ``StrEnum`` (its value is ``"red"``) or in an enum with ``_generate_next_value_``. Renaming it
+    changes the value, which data, comparisons and ``Color("red")`` lookups depend on."""
+    if not row.parent_path or not row.file.endswith(".py") or row.kind not in ("attribute", "variable"):
+        return
+    try:
+        tree = ast.parse(read_text(ws, row.file))
+    except (OSError, SyntaxError, ValueError):
+        return
+    owner_name = row.parent_path.rsplit(".", 1)[-1]
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef) or node.name != owner_name:
+            continue
+        bases = {_last_name(b) for b in node.bases}
+        generates = "StrEnum" in bases or any(
+            isinstance(item, ast.FunctionDef) and item.name == "_generate_next_value_" for item in node.body
+        )
+        for item in node.body:
+            if not generates or not isinstance(item, ast.Assign) or not isinstance(item.value, ast.Call):
+                continue
+            named = any(isinstance(t, ast.Name) and t.id == row.name for t in item.targets)
+            if named and _last_name(item.value.func) == "auto":
+                raise MutationBlocked(
+                    f"{row.name!r} is an enum member whose value `auto()` makes from its name"
+                    f" ({'StrEnum' if 'StrEnum' in bases else '_generate_next_value_'}): renaming it changes"
+                    " the value; give it an explicit value first",
+                    {"member": row.selector},
+                )

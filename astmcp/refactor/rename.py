@@ -15,7 +15,7 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor import collisions
 from astmcp.refactor.family_guard import check_augmentation
 from astmcp.refactor.field_mappings import mapping_hits
-from astmcp.refactor.fixtures import check_fixture
+from astmcp.refactor.fixtures import check_enum_value, check_fixture
 from astmcp.refactor.identifiers import check_declaration_name, check_new_name, language_of
 from astmcp.refactor.import_alternatives import IMPORT_AS, import_alternatives
 from astmcp.refactor.mangling import check_mangling
@@ -153,6 +153,7 @@ def prepare_rename(
     check_declaration_name(new_name, row.file, row.kind, row.kind in _MEMBER_KINDS)
     check_augmentation(conn, row)
     check_fixture(ws, row)
+    check_enum_value(ws, row)
     family, hits = family_and_references(ws, conn, row)
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)
