@@ -569,14 +569,21 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             self._alias_depth -= 1
 
     def returned(self, sym: Sym, bound: Subst | None = None) -> Entity:
-        """What calling a function returns: the first of its declarations with a declared return
-        type (overloads come first; the implementation's own, often ``any``, is not visible)."""
-        for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)):
-            if decl.kind == sym.kind:
-                found = self.typed(decl, "rtypes", bound)
-                if found is not None:
-                    return found
-        return None
+        """What calling a function returns: what its declarations with a declared return type
+        give (overloads come first; the implementation's own, often ``any``, is not visible), or
+        unknown when its overloads give different things (which one a call picks is not judged)."""
+        decls = [d for d in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)) if d.kind == sym.kind]
+        found: list[Entity] = []
+        for decl in decls:
+            given = self.typed(decl, "rtypes", bound)
+            if given is not None and given not in found:
+                found.append(given)
+            if given is not None and len(decls) == 1:
+                break
+        if len(found) > 1 and len(decls) > 2:
+            # overloads (and an implementation): drop the implementation's own when it differs
+            found = [f for f in found if f != self.typed(decls[-1], "rtypes", bound)] or found
+        return found[0] if len(found) == 1 else None
 
     def value_meaning(self, entity: tuple[Any, ...]) -> Entity:
         """A name read as a value (`x.m`, `x()`) means its value
