@@ -11,6 +11,7 @@ left out: the undefined-name check only judges value positions.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -69,20 +70,28 @@ def render(names: set[str], version: str) -> str:
     )
 
 
-def main() -> int:
+def lib_sources(description: str, out: Path) -> tuple[argparse.Namespace, list[Path], str] | None:
+    """Parse ``--typescript`` / ``--out``; the package's ``lib.*.d.ts`` files and its version
+    (None, after saying why, when there are none). Shared by the lib generators in ``scripts/``."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--typescript", type=Path, default=DEFAULT, help="the typescript npm package folder")
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--out", type=Path, default=out)
     args = parser.parse_args()
     libs = sorted((args.typescript / "lib").glob("lib.*.d.ts"))
     if not libs:
         print(f"no lib.*.d.ts under {args.typescript / 'lib'}", file=sys.stderr)
-        return 2
-    import json
-
+        return None
     version = json.loads((args.typescript / "package.json").read_text(encoding="utf-8"))["version"]
+    return args, libs, str(version)
+
+
+def main() -> int:
+    found = lib_sources(__doc__ or "", OUT)
+    if found is None:
+        return 2
+    args, libs, version = found
     names: set[str] = set()
     for lib in libs:
         src = TsSource.parse(lib.name, "typescript", lib.read_text(encoding="utf-8"))

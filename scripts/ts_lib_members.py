@@ -14,8 +14,6 @@ hand-kept ES2023 superset missed ES2025's `Set.prototype.isSubsetOf`, and types 
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
@@ -25,10 +23,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from tree_sitter import Node  # noqa: E402
+from ts_lib_globals import lib_sources  # noqa: E402
 
 from astmcp.lang.ts_parse import TsSource  # noqa: E402
 
-DEFAULT = REPO / "benchmarks/.cache/tools/typescript-6.0.3/node_modules/typescript"
 OUT = REPO / "astmcp/resolve/ts_lib_types.py"
 _MEMBERS = {"property_signature", "method_signature", "public_field_definition", "method_definition"}
 
@@ -123,17 +121,10 @@ def render(members: dict[str, set[str]], bases: dict[str, set[str]], version: st
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--typescript", type=Path, default=DEFAULT, help="the typescript npm package folder")
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args()
-    libs = sorted((args.typescript / "lib").glob("lib.*.d.ts"))
-    if not libs:
-        print(f"no lib.*.d.ts under {args.typescript / 'lib'}", file=sys.stderr)
+    found = lib_sources(__doc__ or "", OUT)
+    if found is None:
         return 2
-    version = json.loads((args.typescript / "package.json").read_text(encoding="utf-8"))["version"]
+    args, libs, version = found
     members, bases = collect(libs)
     text = render(members, bases, version)
     args.out.write_text(text, encoding="utf-8")
