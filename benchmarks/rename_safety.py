@@ -10,7 +10,7 @@ the tree restored.
 - ``--corpus zod``: zod 4.6.7 ``src`` (npm), checked by ``tsc -p .`` from typescript 7.0.2: a rename
   is broken when it adds any diagnostic (multiset on code, file, message; positions ignored).
 - ``--corpus rxjs``: rxjs 7.8.2 ``src`` (npm) with its own tsconfig (made acceptable to typescript 7),
-  checked the same way.
+  checked the same way; ``--corpus mobx``: mobx 6.15.0 ``src`` with mobx's own strictness.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
 silent breakage), ``blocked`` (astmcp only: plan prepared but blocked on uncertain references or new
@@ -22,7 +22,7 @@ committed. Writes ``benchmarks/results/rename_safety_<corpus>.json`` and the REA
 corpora; ``--report`` only rewrites the section). ``--tools`` reruns some tools and keeps the others'
 results from the JSON when the sample is the same.
 
-    python benchmarks/rename_safety.py [--corpus click|jinja2|marshmallow|itsdangerous|wtforms|flask|structlog|blinker|zod|rxjs]
+    python benchmarks/rename_safety.py [--corpus click|jinja2|marshmallow|itsdangerous|wtforms|flask|structlog|blinker|zod|rxjs|mobx]
                                        [--tools astmcp,rope,jedi]
                                        [--sample 50] [--seed 0] [--workdir DIR] [--report]
 """
@@ -584,7 +584,8 @@ def report() -> None:
         "`python benchmarks/rename_safety.py --corpus click`, `--corpus zod` and `--corpus rxjs` (50 seeded symbols each, seed 0,",
         "no dunders), and `--corpus jinja2|marshmallow|itsdangerous` (corpora added in the ninth round to",
         "look for breaks on code not tuned against; `flask` in the thirteenth, `wtforms` in the fifteenth,",
-        "`structlog` and `blinker` in the seventeenth, first run on commit 30b2c9f with no rule changed for them). Each",
+        "`structlog`, `blinker` and `mobx` in the seventeenth, first run on commit 30b2c9f with no rule changed for them;",
+        "mobx's first run found two breaks, fixed since). Each",
         "applied rename is checked by an oracle, then the tree is restored: the project's own test suite (click:",
         "2,400+ tests; jinja2 909, marshmallow 1,237, itsdangerous 297, wtforms 354, flask 485 with pytest 8.4.2 and its dependencies as of",
         "3.1.2, structlog and blinker with their test requirements; astmcp runs with that test virtualenv as `VIRTUAL_ENV`, so it reads the corpus's dependencies",
@@ -593,7 +594,8 @@ def report() -> None:
         "[\"@zod/source\"]` (zod's own set-up), so the tests' `zod/v4` self-imports type-check against the",
         "sources and are judged too (tsc only: a name left behind in generated code or a test title is not",
         "seen); for rxjs the same over its `src` with its own tsconfig (`moduleResolution: bundler`, no",
-        "`baseUrl`, which typescript 7 removed). **broken** = applied and the oracle fails (silent breakage; a failure that",
+        "`baseUrl`, which typescript 7 removed); for mobx its `src` with mobx's own strictness (`strict`, implicit `any`",
+        "allowed, ES2025 library). **broken** = applied and the oracle fails (silent breakage; a failure that",
         "passes on a rerun counts as flaky, not broken); **blocked** = astmcp prepared a plan but blocked it",
         "(uncertain references to review, or new errors); **refused** = an error instead of edits. rope",
         "1.15.0 (`Rename.get_changes`, defaults) and jedi 0.20.1 (`Script.rename`, file limits raised) rename",
