@@ -10,10 +10,11 @@ from astmcp.query.common import SymbolRow
 from astmcp.query.parameters import function_node, read_text
 from astmcp.workspace import Workspace
 
-__all__ = ["check_enum_value", "check_fixture"]
+__all__ = ["check_enum_value", "check_fixture", "last_name"]
 
 
-def _last_name(node: ast.expr) -> str | None:
+def last_name(node: ast.expr) -> str | None:
+    """``fixture`` of ``fixture`` / ``pytest.fixture`` (a decorator's or base's last name)."""
     if isinstance(node, ast.Name):
         return node.id
     return node.attr if isinstance(node, ast.Attribute) else None
@@ -34,7 +35,7 @@ def check_fixture(ws: Workspace, row: SymbolRow) -> None:
         return
     for decorator in node.decorator_list:
         call = decorator if isinstance(decorator, ast.Call) else None
-        if _last_name(call.func if call is not None else decorator) != "fixture":
+        if last_name(call.func if call is not None else decorator) != "fixture":
             continue
         if call is not None and any(k.arg == "name" for k in call.keywords):
             return
@@ -59,7 +60,7 @@ def check_enum_value(ws: Workspace, row: SymbolRow) -> None:
     for node in ast.walk(tree):
         if not isinstance(node, ast.ClassDef) or node.name != owner_name:
             continue
-        bases = {_last_name(b) for b in node.bases}
+        bases = {last_name(b) for b in node.bases}
         generates = "StrEnum" in bases or any(
             isinstance(item, ast.FunctionDef) and item.name == "_generate_next_value_" for item in node.body
         )
@@ -67,7 +68,7 @@ def check_enum_value(ws: Workspace, row: SymbolRow) -> None:
             if not generates or not isinstance(item, ast.Assign) or not isinstance(item.value, ast.Call):
                 continue
             named = any(isinstance(t, ast.Name) and t.id == row.name for t in item.targets)
-            if named and _last_name(item.value.func) == "auto":
+            if named and last_name(item.value.func) == "auto":
                 raise MutationBlocked(
                     f"{row.name!r} is an enum member whose value `auto()` makes from its name"
                     f" ({'StrEnum' if 'StrEnum' in bases else '_generate_next_value_'}): renaming it changes"

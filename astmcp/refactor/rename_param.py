@@ -18,6 +18,7 @@ from astmcp.errors import InvalidInput, MutationBlocked, NameCollision
 from astmcp.query.parameter_refs import parameter_references
 from astmcp.query.parameters import KEYWORD_KINDS, Parameter, function_node, read_text
 from astmcp.refactor import collisions
+from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.identifiers import check_new_name
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan
@@ -107,15 +108,9 @@ def _injected_by_pytest(ws: Workspace, param: Parameter) -> bool:
     if node is None:
         return False
     fixture = any(
-        _last_name(d.func if isinstance(d, ast.Call) else d) == "fixture" for d in node.decorator_list
+        last_name(d.func if isinstance(d, ast.Call) else d) == "fixture" for d in node.decorator_list
     )
     test = node.name.startswith("test") and (
         param.function.parent_path is None or param.function.parent_path.split(".")[-1].startswith("Test")
     )
     return fixture or test
-
-
-def _last_name(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    return node.attr if isinstance(node, ast.Attribute) else None
