@@ -8,7 +8,7 @@ import re
 import sqlite3
 from typing import Any
 
-from astmcp.resolve.python_external import holds_anything, member_type
+from astmcp.resolve.python_external import class_defines, holds_anything, member_type
 from astmcp.resolve.python_lookups import (
     CLASSLIKE,
     OPAQUE_KEYWORD,
@@ -632,6 +632,10 @@ class Resolver(ModuleLookups):
                 return None  # a parametrized fixture's `request.param`: one of the project's values
             if holds_anything(entity[1]):
                 return None  # `ctx.obj.info` of a `click.Context`: its `obj: Any` may be a project object
+            if _untyped_result_attribute(entity[1]):
+                # `click.get_current_context().obj.load_app()`: an attribute of what an outside
+                # function returns, its class unknown, may hold a project object
+                return None
             if entity[1] in _LITERAL_CONTAINERS:
                 # `kw.pop("engine")` of `**kw`, `{}.get(k)`, `[].pop()`: items of any kind
                 return self.container_method(step, None)
@@ -964,3 +968,13 @@ def _holds_project(entity: Entity, depth: int = 0) -> bool:
 def _declared_in(member: Sym, cls: Sym) -> bool:
     """Whether ``member`` is declared by the class ``cls`` itself (its type variables are the class's)."""
     return member.path == cls.path and member.symbol_path.rpartition(".")[0] == cls.symbol_path
+
+
+_RESULT_ATTRIBUTE = re.compile(r"^(?P<callee>[\w.]+)\.\(\)\.(?P<attribute>[A-Za-z_]\w*)$")
+
+
+def _untyped_result_attribute(value: str) -> bool:
+    """``click.get_current_context.().obj``: an attribute of the result of calling an outside
+    callable that is no class astmcp can read (a function: what it returns is not typed here)."""
+    found = _RESULT_ATTRIBUTE.match(value)
+    return found is not None and class_defines(found["callee"], "__init__") is None
