@@ -632,7 +632,7 @@ class Resolver(ModuleLookups):
                 return None  # a parametrized fixture's `request.param`: one of the project's values
             if holds_anything(entity[1]):
                 return None  # `ctx.obj.info` of a `click.Context`: its `obj: Any` may be a project object
-            if _untyped_result_attribute(entity[1]):
+            if step != "()" and _untyped_result_attribute(entity[1]):
                 # `click.get_current_context().obj.load_app()`: an attribute of what an outside
                 # function returns, its class unknown, may hold a project object
                 return None
