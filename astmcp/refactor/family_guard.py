@@ -18,9 +18,17 @@ import re
 import sqlite3
 from collections.abc import Iterable
 
-from astmcp.errors import InvalidInput, MutationBlocked
+from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.query.common import SymbolRow, mangled, query_symbols
-from astmcp.resolve.python_external import argument_reads, class_defines, held_member_reads, is_module
+from astmcp.refactor.prepare import load_file
+from astmcp.resolve.python_external import (
+    argument_reads,
+    class_ancestors,
+    class_defines,
+    held_member_reads,
+    is_module,
+)
+from astmcp.workspace import Workspace
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter")
 _TS_HERITAGE = re.compile(r"\b(?:extends|implements)\s+([^{]+)")
@@ -307,3 +315,89 @@ def check_augmentation(conn: sqlite3.Connection, row: SymbolRow) -> None:
                 {"augments": found[0].signature},
             )
         path = found[0].parent_path
+
+
+def check_metaclass_attribute(conn: sqlite3.Connection, row: SymbolRow) -> None:
+    """MUTATION_BLOCKED for an attribute of a Python metaclass (a class deriving from ``type``):
+    what its methods set on ``cls`` (``cls._hooks = …`` in ``SchemaMeta.__init__``) lands on the
+    classes it makes, whose own code reads and declares it (marshmallow's ``Schema._hooks``, seed 12
+    broke): those are not linked to the metaclass's attribute, so the rename is refused."""
+    if row.kind != "attribute" or not row.parent_path or not row.file.endswith((".py", ".pyi")):
+        return
+    methods = query_symbols(
+        conn, "f.path = ? AND s.parent_path = ? AND s.kind = 'method'", (row.file, row.parent_path)
+    )
+    if not any(m.line < row.name_line <= m.end_line for m in methods):
+        return  # declared in the metaclass's body (`OPTIONS_CLASS: type`), not set on `cls` by a method
+    classes = _Classes(conn)
+    owner = classes.owner(row)
+    if owner is None:
+        return
+    seen: set[int] = set()
+    queue = [owner]
+    while queue:
+        class_id = queue.pop()
+        if class_id in seen:
+            continue
+        seen.add(class_id)
+        queue.extend(classes.parents(class_id))
+        for (key,) in conn.execute(
+            "SELECT dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits' AND dst_key IS NOT NULL",
+            (class_id,),
+        ):
+            ancestors: frozenset[str] = class_ancestors(str(key)) or frozenset()
+            if str(key) == "builtins.type" or "builtins.type" in ancestors:
+                raise MutationBlocked(
+                    f"{row.name!r} is an attribute of the metaclass {row.parent_path}: what its methods set"
+                    " on `cls` belongs to the classes it makes, whose own code reads it under this name;"
+                    " rename it there together by hand",
+                    {"metaclass": row.parent_path},
+                )
+
+
+def check_metaclass_set(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> None:
+    """The other side of :func:`check_metaclass_attribute`: an attribute of a class made by a
+    project metaclass (``class Schema(metaclass=SchemaMeta)``, or a base's) that the metaclass also
+    has (it sets ``cls._hooks``): renaming the class's alone leaves the metaclass setting the old name."""
+    if row.kind != "attribute" or not row.parent_path or not row.file.endswith(".py"):
+        return
+    classes = _Classes(conn)
+    owner = classes.owner(row)
+    seen: set[int] = set()
+    queue = [owner] if owner is not None else []
+    while queue:
+        class_id = queue.pop()
+        if class_id in seen:
+            continue
+        seen.add(class_id)
+        queue.extend(classes.parents(class_id))
+        found = query_symbols(conn, "s.id = ?", (class_id,))
+        if not found:
+            continue
+        cls = found[0]
+        try:
+            tree = ast.parse(load_file(ws, cls.file).source.text)
+        except (OSError, SyntaxError, ValueError, AstmcpError):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef) or node.name != cls.name or node.lineno > cls.name_line:
+                continue
+            for keyword in node.keywords:
+                meta = keyword.value
+                name = (
+                    meta.attr
+                    if isinstance(meta, ast.Attribute)
+                    else meta.id
+                    if isinstance(meta, ast.Name)
+                    else None
+                )
+                if keyword.arg != "metaclass" or name is None:
+                    continue
+                if query_symbols(
+                    conn, "s.parent_path = ? AND s.name = ? AND s.kind = 'attribute'", (name, row.name)
+                ):
+                    raise MutationBlocked(
+                        f"{row.name!r} is also set by the metaclass {name} of {cls.name} (on `cls`): renaming"
+                        " the class's attribute alone leaves the metaclass setting the old name",
+                        {"metaclass": name},
+                    )

@@ -13,7 +13,7 @@ from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor import collisions
-from astmcp.refactor.family_guard import check_augmentation
+from astmcp.refactor.family_guard import check_augmentation, check_metaclass_attribute, check_metaclass_set
 from astmcp.refactor.field_mappings import mapping_hits
 from astmcp.refactor.fixtures import check_enum_value, check_fixture
 from astmcp.refactor.identifiers import check_declaration_name, check_new_name, language_of
@@ -154,6 +154,8 @@ def prepare_rename(
     check_augmentation(conn, row)
     check_fixture(ws, row)
     check_enum_value(ws, row)
+    check_metaclass_attribute(conn, row)
+    check_metaclass_set(ws, conn, row)
     family, hits = family_and_references(ws, conn, row)
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)
