@@ -66,8 +66,9 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
         rows = query_symbols(
             conn, "f.path = ? AND s.parent_path = ? AND s.name = ?", (member.file, member.parent_path, new)
         )
-        rows += _inherited(conn, member, new)
-        outside = None if rows else _outside_inherited(conn, member, new)
+        own, related = _related_classes(conn, member)
+        rows += _inherited(conn, related, new)
+        outside = None if rows else _outside_inherited(conn, own | related, new)
         if outside is not None:
             raise _clash(
                 new,
@@ -126,18 +127,21 @@ def _walk(conn: sqlite3.Connection, start: list[int], upward: bool) -> set[int]:
     return seen
 
 
-def _inherited(conn: sqlite3.Connection, member: SymbolRow, new: str) -> list[SymbolRow]:
-    """Members named ``new`` in the classes whose instances also get the renamed member: its
+def _related_classes(conn: sqlite3.Connection, member: SymbolRow) -> tuple[set[int], set[int]]:
+    """The member's own class, and the classes whose instances also get the renamed member: its
     ancestors and descendants (both would now override), and the other bases of its descendants
     (`class D(M, C)`: M.new and C's renamed member meet in D's MRO, one hiding the other)."""
-    classes = [
+    own = [
         c.id
         for c in query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path))
     ]
-    below = _walk(conn, classes, upward=False)
-    related = (_walk(conn, classes, upward=True) | below | _walk(conn, list(below), upward=True)) - set(
-        classes
-    )
+    below = _walk(conn, own, upward=False)
+    related = _walk(conn, own, upward=True) | below | _walk(conn, list(below), upward=True)
+    return set(own), related - set(own)
+
+
+def _inherited(conn: sqlite3.Connection, related: set[int], new: str) -> list[SymbolRow]:
+    """Members named ``new`` in the ``related`` classes."""
     out: list[SymbolRow] = []
     for related_id in sorted(related):
         for row in query_symbols(conn, "s.id = ?", (related_id,)):
@@ -147,18 +151,10 @@ def _inherited(conn: sqlite3.Connection, member: SymbolRow, new: str) -> list[Sy
     return out
 
 
-def _outside_inherited(conn: sqlite3.Connection, member: SymbolRow, new: str) -> str | None:
+def _outside_inherited(conn: sqlite3.Connection, everyone: set[int], new: str) -> str | None:
     """An outside class (``dict``, ``threading.Thread``; TS: a standard type such as ``Array``) that
-    the member's class, one of its relatives or a descendant derives from and that defines ``new``
+    one of ``everyone`` (the member's class and its relatives) derives from and that defines ``new``
     (``builtins.dict.get``); a package's TS class is not looked up here."""
-    classes = [
-        c.id
-        for c in query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path))
-    ]
-    below = _walk(conn, classes, upward=False)
-    everyone = (
-        set(classes) | _walk(conn, classes, upward=True) | below | _walk(conn, list(below), upward=True)
-    )
     for class_id in sorted(everyone):
         for (key,) in conn.execute(
             "SELECT dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits' AND dst_symbol_id IS NULL"
