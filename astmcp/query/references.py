@@ -164,10 +164,12 @@ def collect_references(
     declarations = {(s.file, s.name_line, s.name_col) for s in same}
     out: dict[tuple[str, int, int], Reference] = {}
     marks = ",".join("?" * len(ids))
+    # an attrs private field `_size` is the `__init__` keyword `size`, linked to the field
+    alias = symbol.name.lstrip("_") if symbol.file.endswith((".py", ".pyi")) else ""
     for path, line, col, end_col, kind in conn.execute(
         f"SELECT f.path, r.line, r.col, r.end_col, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
-        f" WHERE r.symbol_id IN ({marks}) AND r.name = ?",
-        (*ids, symbol.name),
+        f" WHERE r.symbol_id IN ({marks}) AND r.name IN (?, ?)",
+        (*ids, symbol.name, alias or symbol.name),
     ):
         key = (path, line, col)
         is_decl = key in declarations

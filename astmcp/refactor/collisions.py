@@ -66,9 +66,9 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
         rows = query_symbols(
             conn, "f.path = ? AND s.parent_path = ? AND s.name = ?", (member.file, member.parent_path, new)
         )
-        own, related = _related_classes(conn, member)
-        rows += _inherited(conn, related, new)
-        outside = None if rows else _outside_inherited(conn, own | related, new)
+        own, related = related_classes(conn, member)
+        rows += inherited(conn, related, new)
+        outside = None if rows else outside_inherited(conn, own | related, new)
         if outside is not None:
             raise _clash(
                 new,
@@ -127,7 +127,7 @@ def _walk(conn: sqlite3.Connection, start: list[int], upward: bool) -> set[int]:
     return seen
 
 
-def _related_classes(conn: sqlite3.Connection, member: SymbolRow) -> tuple[set[int], set[int]]:
+def related_classes(conn: sqlite3.Connection, member: SymbolRow) -> tuple[set[int], set[int]]:
     """The member's own class, and the classes whose instances also get the renamed member: its
     ancestors and descendants (both would now override), and the other bases of its descendants
     (`class D(M, C)`: M.new and C's renamed member meet in D's MRO, one hiding the other)."""
@@ -140,7 +140,7 @@ def _related_classes(conn: sqlite3.Connection, member: SymbolRow) -> tuple[set[i
     return set(own), related - set(own)
 
 
-def _inherited(conn: sqlite3.Connection, related: set[int], new: str) -> list[SymbolRow]:
+def inherited(conn: sqlite3.Connection, related: set[int], new: str) -> list[SymbolRow]:
     """Members named ``new`` in the ``related`` classes."""
     out: list[SymbolRow] = []
     for related_id in sorted(related):
@@ -151,7 +151,7 @@ def _inherited(conn: sqlite3.Connection, related: set[int], new: str) -> list[Sy
     return out
 
 
-def _outside_inherited(conn: sqlite3.Connection, everyone: set[int], new: str) -> str | None:
+def outside_inherited(conn: sqlite3.Connection, everyone: set[int], new: str) -> str | None:
     """An outside class (``dict``, ``threading.Thread``; TS: a standard type such as ``Array``) that
     one of ``everyone`` (the member's class and its relatives) derives from and that defines ``new``
     (``builtins.dict.get``); a package's TS class is not looked up here."""

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.query.common import SymbolRow, mangled, query_symbols
+from astmcp.refactor.collisions import inherited, outside_inherited, related_classes
 from astmcp.refactor.prepare import load_file
 from astmcp.resolve.python_external import (
     argument_reads,
@@ -315,6 +316,33 @@ def check_augmentation(conn: sqlite3.Connection, row: SymbolRow) -> None:
                 {"augments": found[0].signature},
             )
         path = found[0].parent_path
+
+
+def check_nested_class(conn: sqlite3.Connection, row: SymbolRow) -> None:
+    """MUTATION_BLOCKED for a Python class nested in a class (``class Meta:``, ``class Inner:``)
+    when a related class, in the project or outside it, has a member of that name: the nested
+    classes override one another like methods (``self.Inner()`` in the base makes the subclass's),
+    and a framework base reads its own (wtforms' and marshmallow's ``Meta``), but nested classes
+    are not linked into override families, so renaming one would split them silently."""
+    if row.kind != "class" or not row.parent_path or not row.file.endswith((".py", ".pyi")):
+        return
+    owner = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (row.file, row.parent_path))
+    if not owner or owner[0].kind != "class":
+        return  # a class defined inside a function is local
+    own, related = related_classes(conn, row)
+    clashes = [m.selector for m in inherited(conn, related, row.name)]
+    outside = outside_inherited(conn, own | related, row.name)
+    if outside is not None:
+        clashes.append(f"{outside} (outside the project)")
+    if not clashes and _Classes(conn).unknown_base(own | related):
+        clashes.append("a base astmcp could not resolve, which may define it")
+    if clashes:
+        raise MutationBlocked(
+            f"{row.name!r} is a class nested in {row.parent_path}, and a related class has a member of that"
+            f" name ({', '.join(sorted(clashes)[:5])}): nested classes override one another but are not"
+            " renamed as a family; rename them together by hand",
+            {"related_members": sorted(clashes)},
+        )
 
 
 def check_metaclass_attribute(conn: sqlite3.Connection, row: SymbolRow) -> None:

@@ -6,11 +6,17 @@ the old name, so every use (renamed) is unbound whenever the import succeeds —
 The rename takes the import's binding with it: ``as compat`` becomes ``as new`` and an import
 without alias gets one (``from functools import cache`` → ``… import cache as new``), and uses
 that only the import binds (before the definition) are renamed too.
+
+The other way round, a module importing the renamed name may bind it by a definition of its own
+as well (``if WIN: from ._winconsole import stream`` / ``else: def stream(…)``, click's
+``_compat``): its uses mean either, so that module keeps the name, importing ``new as old``,
+and its uses are left alone (renaming them broke the branch that defines it).
 """
 
 from __future__ import annotations
 
 import ast
+import dataclasses
 import sqlite3
 from collections.abc import Iterator
 
@@ -20,10 +26,12 @@ from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
-__all__ = ["IMPORT_AS", "import_alternatives"]
+__all__ = ["IMPORT_AS", "IMPORT_KEEP", "import_alternatives", "keep_other_bindings"]
 
 # a hit on an imported name that gains an alias: `cache` -> `cache as new`
 IMPORT_AS = "import_as"
+# an imported name kept by its importer: `stream` -> `new as stream`
+IMPORT_KEEP = "import_keep"
 
 
 def _module_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -92,3 +100,62 @@ def import_alternatives(
             seen.add((row.file, line_no, col))
             out.append(Hit(row.file, line_no, col, end_col, kind, "certain"))
     return out
+
+
+def _binds(node: ast.stmt, name: str) -> bool:
+    """Whether a module-level statement binds ``name`` (other than by ``from … import name``)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return node.name == name
+    if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t))
+    if isinstance(node, ast.Import):
+        return any((a.asname or a.name) == name for a in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return any(a.asname == name for a in node.names)
+    return False
+
+
+def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[Hit]:
+    """``hits`` with each importing module that also binds the name itself kept: its
+    ``from m import old`` becomes ``from m import new as old`` and its other hits on the bare
+    name are dropped (attribute reads, ``m.old``, stay)."""
+    if row.parent_path or not row.file.endswith((".py", ".pyi")):
+        return hits
+    keep: dict[str, set[int]] = {}  # file -> lines of the `from m import old` hits to keep
+    for path in sorted({h.file for h in hits if h.kind == "import" and h.file != row.file}):
+        if not path.endswith(".py"):
+            continue
+        try:
+            tree = ast.parse(load_file(ws, path).source.text)
+        except (OSError, SyntaxError, ValueError, AstmcpError):
+            continue
+        statements = list(_module_statements(tree.body))
+        imports = {
+            node.lineno
+            for node in statements
+            if isinstance(node, ast.ImportFrom)
+            and any(a.name == row.name and not a.asname for a in node.names)
+        }
+        if imports and any(_binds(node, row.name) for node in statements):
+            keep[path] = {h.line for h in hits if h.file == path and h.kind == "import" and h.line in imports}
+    if not keep:
+        return hits
+    out: list[Hit] = []
+    for hit in hits:
+        if hit.file not in keep:
+            out.append(hit)
+        elif hit.kind == "import" and hit.line in keep[hit.file]:
+            out.append(dataclasses.replace(hit, kind=IMPORT_KEEP))
+        elif hit.kind == "import" or _after_dot(ws, hit):
+            out.append(hit)
+    return out
+
+
+def _after_dot(ws: Workspace, hit: Hit) -> bool:
+    """Whether the hit is an attribute (``m.old``): the text before it ends with a dot."""
+    try:
+        line = load_file(ws, hit.file).source.text.split("\n")[hit.line - 1]
+    except (OSError, AstmcpError, IndexError):
+        return True
+    return line[: hit.column - 1].rstrip().endswith(".")

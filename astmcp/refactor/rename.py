@@ -13,11 +13,21 @@ from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor import collisions
-from astmcp.refactor.family_guard import check_augmentation, check_metaclass_attribute, check_metaclass_set
+from astmcp.refactor.family_guard import (
+    check_augmentation,
+    check_metaclass_attribute,
+    check_metaclass_set,
+    check_nested_class,
+)
 from astmcp.refactor.field_mappings import mapping_hits
-from astmcp.refactor.fixtures import check_enum_value, check_fixture
+from astmcp.refactor.fixtures import check_enum_value, check_fixture, check_made_class
 from astmcp.refactor.identifiers import check_declaration_name, check_new_name, language_of
-from astmcp.refactor.import_alternatives import IMPORT_AS, import_alternatives
+from astmcp.refactor.import_alternatives import (
+    IMPORT_AS,
+    IMPORT_KEEP,
+    import_alternatives,
+    keep_other_bindings,
+)
 from astmcp.refactor.mangling import check_mangling
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
@@ -49,6 +59,8 @@ def _replacement(
     an import whose uses are renamed)."""
     if span == old and hit.kind == IMPORT_AS:
         return 0, len(span), f"{old} as {new}"
+    if span == old and hit.kind == IMPORT_KEEP:
+        return 0, len(span), f"{new} as {old}"
     if span == old:
         shorthand = ts.shorthand(hit) if ts is not None else None
         if shorthand == "object":
@@ -57,6 +69,9 @@ def _replacement(
             renames_variable = hit.is_declaration and not member
             return 0, len(span), f"{old}: {new}" if renames_variable else f"{new}: {old}"
         return 0, len(span), new
+    if old.startswith("_") and span == old.lstrip("_") and new.lstrip("_"):
+        # an attrs private field's `__init__` keyword (`Conf(size=…)` for `_size`)
+        return 0, len(span), new.lstrip("_")
     match = re.search(rf"(?<![\w$]){re.escape(old)}(?![\w$])", span)
     if match is None:
         raise MutationBlocked(
@@ -154,13 +169,16 @@ def prepare_rename(
     check_augmentation(conn, row)
     check_fixture(ws, row)
     check_enum_value(ws, row)
+    check_made_class(ws, conn, row)
     check_metaclass_attribute(conn, row)
     check_metaclass_set(ws, conn, row)
+    check_nested_class(conn, row)
     family, hits = family_and_references(ws, conn, row)
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family)
     hits += import_alternatives(ws, conn, row, hits)
+    hits = keep_other_bindings(ws, row, hits)
     hits += mapping_hits(ws, conn, family)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []

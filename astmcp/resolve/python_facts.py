@@ -54,7 +54,7 @@ from astmcp.resolve.python_scope import (
     returned_values,
 )
 from astmcp.resolve.python_stmts import Statements
-from astmcp.resolve.python_vocab import BUILTINS, COPIES, PARTIALS, unknown_items
+from astmcp.resolve.python_vocab import BUILTINS, COPIES, EVOLVES, PARTIALS, unknown_items
 
 NAME = "python_refs"
 _CONTAINER_STEPS = ("/*s", "/*m", "/*d")
@@ -102,6 +102,9 @@ class _Analyzer(Statements):
                         # `info._replace(src=…)`, `dataclasses.replace(p, x=…)`: a field of the object
                         base = self.chain(p.scope, changed)
                         target = f"{base}/{p.name}" if base else None
+                        if callee in EVOLVES:  # the constructor's keyword, as `Cls(size=…)`
+                            made_by = base.removesuffix("/()") if base else ""
+                            target = f"{made_by}/={p.name}" if base and made_by != base else None
                         rows.append((p.name, p.line, p.col, p.end, "write", target, p.scope.path))
             elif isinstance(node, AttributeString):
                 self.attribute_string_row(p)

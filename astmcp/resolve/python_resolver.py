@@ -707,6 +707,12 @@ class Resolver(ModuleLookups):
             field = self.class_member(value, step[1:], skip_self=False)
             if field is not None and field[0] == "s" and self.syms[field[1]].kind == "attribute":
                 return field
+            if not step.startswith("=_"):
+                # attrs makes the parameter `size` of the private field `_size` (a dataclass would
+                # take `_size`, so a call that runs with `size=` means the attrs field)
+                field = self.class_member(value, "_" + step[1:], skip_self=False)
+                if field is not None and field[0] == "s" and self.syms[field[1]].kind == "attribute":
+                    return field
             return ("x", "")
         if step == "^":
             if tag == "s" and self.syms[value].kind in CLASSLIKE:

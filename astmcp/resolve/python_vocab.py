@@ -77,7 +77,9 @@ COPIES = frozenset(
     for module, names in (("copy", ("copy", "deepcopy", "replace")), ("dataclasses", ("replace",)))
     for name in names
     for sep in ("", "/")
-)
+) | frozenset(f"I:0:{module}:{sep}evolve" for module in ("attr", "attrs") for sep in ("", "/"))
+# `attrs.evolve(x, size=…)`: keywords are `__init__`'s (a private field `_size` takes `size`)
+EVOLVES = frozenset(f"I:0:{module}:{sep}evolve" for module in ("attr", "attrs") for sep in ("", "/"))
 # standard modules and builtin types whose functions and methods, and what those make, give only
 # values of their own or builtin types, whatever they are passed (`text.split()`, `re.finditer`; not
 # `json`, `copy`, `functools`, `traceback`: hooks and frames hand back the caller's objects)
