@@ -204,6 +204,10 @@ def family_and_references(
     if language_of(row.file) != PYTHON and not is_local(ws, conn, row):
         for hit in destructuring_hits(conn, ws, row, set(best)):
             best[(hit.file, hit.line, hit.column)] = hit
+        from astmcp.refactor.ts_literals import literal_key_hits  # (it builds on Hit)
+
+        for hit in literal_key_hits(ws, conn, row, set(best)):
+            best.setdefault((hit.file, hit.line, hit.column), hit)
     if is_local(ws, conn, row):  # a local binding: its own file's scopes see every use
         for hit in lexical_references(ws, row):
             key = (hit.file, hit.line, hit.column)

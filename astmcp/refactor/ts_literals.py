@@ -1,0 +1,136 @@
+"""TS/JS: keys of object literals held by module variables, where the literal flows on.
+
+``const opts = { verbose: true }`` / ``run(opts)`` with ``run(o: Opts)``: the literal is used as
+an ``Opts`` without naming it, and, held in a variable, TypeScript does not even check its keys
+for excess. Renaming ``Opts.verbose`` alone leaves ``opts.verbose`` behind: it compiles, and
+``o.loud`` is ``undefined`` at run time. A literal written inside a function is indexed as keys of
+no known type (name hits); one a module variable holds is indexed as that variable's own
+declarations (so ``opts.verbose`` resolves to it), which no rename of a type's member reached.
+
+Such a key is a name hit of a member rename when the object holding it may be used elsewhere: a
+use of the variable reads a path that leads to the key's object (``run(opts)``, ``run(cfg.inner)``
+for a key inside ``inner``) rather than past it (``opts.depth``, ``cfg.inner.verbose``), or the
+variable is exported. Keys of literals whose objects only ever have their members read stay
+unflagged: nothing uses them as another type.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+import tree_sitter
+
+from astmcp.errors import AstmcpError
+from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.refactor.prepare import load_file
+from astmcp.refactor.rename_refs import Hit
+from astmcp.refactor.tsscopes import TsFile
+from astmcp.workspace import Workspace
+
+__all__ = ["literal_key_hits"]
+
+_MEMBER_KINDS = ("method", "property", "getter", "setter")
+# `.name` / `?.name` after a use: the path it reads into the object
+_STEP = re.compile(r"\s*(?:\?\.|\.)\s*([\w$]+)")
+# what a literal may be wrapped in where a variable is declared with it
+_WRAPPERS = frozenset(
+    {"as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression"}
+)
+
+
+def literal_key_hits(
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
+) -> list[Hit]:
+    """Name hits on the same-named keys of module variables' object literals that flow on."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return []
+    keys = conn.execute(
+        "SELECT f.path, r.line, r.col, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.name = ? AND r.kind = 'definition' AND r.confidence = 'none' AND r.symbol_id IS NULL"
+        " AND r.target_key = 'P:' || r.line || ':' || r.col AND f.language IN ('typescript', 'javascript')",
+        (row.name,),
+    ).fetchall()
+    files: dict[str, TsFile | None] = {}
+    hits: list[Hit] = []
+    for path, line, col, end_col in keys:
+        if (path, line, col) in known:
+            continue
+        holders = query_symbols(
+            conn,
+            "f.path = ? AND s.kind = 'variable' AND s.parent_path IS NULL AND s.line <= ? AND s.end_line >= ?",
+            (path, line, line),
+        )
+        if not holders:
+            continue
+        if path not in files:
+            try:
+                files[path] = TsFile(path, load_file(ws, path).source.text)
+            except (OSError, AstmcpError):
+                files[path] = None
+        parsed = files[path]
+        steps = _key_path(parsed.node_at(line, col), holders[0].name) if parsed is not None else None
+        if steps is None:
+            continue  # not a key of the variable's own literal (`const x = make({ k })`: an argument)
+        where = _flows_on(ws, conn, holders[0], steps)
+        if where is not None:
+            note = f"a key of the object held by {holders[0].name}, used as it is at {where}: it may be used as the renamed member's type"
+            hits.append(Hit(path, line, col, end_col, "attribute", "name", note=note))
+    return hits
+
+
+def _key_path(node: tree_sitter.Node | None, variable: str) -> list[str] | None:
+    """The keys leading from the variable's literal to the object holding ``node`` (``[]`` for a
+    key of the literal itself); None when ``node`` is not a key of nested literals the variable
+    is declared with."""
+    if node is None or node.parent is None or node.parent.type not in ("pair", "method_definition"):
+        return None
+    steps: list[str] = []
+    current = node.parent.parent  # the object
+    while current is not None and current.type == "object":
+        holder = current.parent
+        while holder is not None and holder.type in _WRAPPERS:
+            holder = holder.parent
+        if holder is None:
+            return None
+        if holder.type == "variable_declarator":
+            name = holder.child_by_field_name("name")
+            return steps[::-1] if name is not None and name.text == variable.encode() else None
+        key = holder.child_by_field_name("key") if holder.type == "pair" else None
+        if key is None or key.type not in ("property_identifier", "string"):
+            return None
+        steps.append((key.text or b"").decode("utf-8").strip("'\""))
+        current = holder.parent
+    return None
+
+
+def _flows_on(ws: Workspace, conn: sqlite3.Connection, holder: SymbolRow, steps: list[str]) -> str | None:
+    """``file:line`` of a use of the variable that takes the object at ``steps`` (or one holding
+    it) as it is; the declaration when the variable is exported; None when every use reads past."""
+    if holder.signature.lstrip().startswith("export"):
+        return f"{holder.file}:{holder.line} (exported)"
+    lines: dict[str, list[str]] = {}
+    for path, line, end_col, kind in conn.execute(
+        "SELECT f.path, r.line, r.end_col, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.symbol_id = ? AND r.kind NOT IN ('definition', 'import')",
+        (holder.id,),
+    ):
+        if kind == "export":
+            return f"{path}:{line} (exported)"
+        if path not in lines:
+            try:
+                lines[path] = load_file(ws, path).source.text.split("\n")
+            except (OSError, AstmcpError):
+                return f"{path}:{line}"
+        text = lines[path][line - 1] if 0 < line <= len(lines[path]) else ""
+        rest = text[end_col - 1 :]
+        read: list[str] = []
+        while len(read) <= len(steps):
+            step = _STEP.match(rest)
+            if step is None:
+                break
+            read.append(step.group(1))
+            rest = rest[step.end() :]
+        if len(read) <= len(steps) and steps[: len(read)] == read:
+            return f"{path}:{line}"
+    return None
