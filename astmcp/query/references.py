@@ -11,6 +11,7 @@ the import site is listed, the alias' uses are the alias'.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import deque
 from collections.abc import Iterable
@@ -294,12 +295,18 @@ def _ts_meaning(
     return keep, other
 
 
+# the key of a TS/JS base that is a variable or function holding some class
+_VALUE = ".(value)"
+
+
 def _external_defines(memo: FamilyMemo, key: str, name: str) -> bool | None:
     """Whether the base outside the project an inherits edge names defines ``name``: a Python
     class found on the path; a standard JS type (``js:global.Set``, ``js:global.HTMLElement``) when
     TypeScript's lib gives it ``name`` (any built-in type's member for a global the lib does not
     declare: a superset, which may refuse more than needed, never less); a package's
     JS class (``js:react.Component``) by its installed declarations (None when not installed)."""
+    if key.endswith(_VALUE):
+        return None  # a variable or function holding some class (FamilyMemo._base_value)
     if key.startswith(JS_GLOBAL):
         members = lib_type_members(key[len(JS_GLOBAL) :])
         return name in (JS_LIBRARY_MEMBERS if members is None else members)
@@ -331,7 +338,8 @@ def unread_bases(
     for cls, key in memo.outside_bases(queue):
         if (
             key not in STRUCTURAL_BASES
-            and "." in key.removeprefix("js:")
+            # `js:events`: a CommonJS module whose export is the class (`require("events")`)
+            and ("." in key.removeprefix("js:") or key.startswith("js:"))
             and _external_defines(memo, key, name) is None
         ):
             out.extend((row, _shown(key)) for row in query_symbols(conn, "s.id = ?", (cls,)))
@@ -340,6 +348,8 @@ def unread_bases(
 
 def _shown(key: str) -> str:
     """An external base as a user reads it (``js:global.Error`` -> ``Error``)."""
+    if key.endswith(_VALUE):
+        return f"the value {key.removeprefix('js:').removesuffix(_VALUE)}"
     return key.removeprefix(JS_GLOBAL).removeprefix("js:")
 
 
@@ -569,12 +579,52 @@ class FamilyMemo:
             if cls in seen:
                 continue
             seen.add(cls)
+            if not self.bases(cls):
+                written = self._unlinked_base(cls)
+                if written is not None:
+                    out.append((cls, written))
             for base_id, key in self.bases(cls):
                 if base_id is not None:
-                    queue.append(base_id)
+                    value = self._base_value(base_id)
+                    if value is None:
+                        queue.append(base_id)
+                    elif isinstance(value, int):
+                        queue.append(value)
+                    else:
+                        out.append((cls, value))
                 elif key:
                     out.append((cls, key))
         return out
+
+    def _unlinked_base(self, class_id: int) -> str | None:
+        """TS/JS: the key of a base the index did not link (``class Side extends mix(Up)``: a
+        call's result), which may be any class; None when the class extends nothing."""
+        rows = query_symbols(self.conn, "s.id = ? AND s.kind = 'class'", (class_id,))
+        if not rows or rows[0].file.endswith((".py", ".pyi")):
+            return None
+        written = re.search(r"\bextends\s+([\w$.]+)\s*\(", rows[0].signature)
+        return f"js:{written.group(1)}(){_VALUE}" if written is not None else None
+
+    def _base_value(self, base_id: int) -> int | str | None:
+        """TS/JS: a base linked to a variable or function, not a class (``const T =
+        require("stream").Transform``, ``extends mix(Base)``): the class it aliases when it is
+        ``const Base = Up`` of a class in its file, else an outside key naming it, whose members
+        are not read (it may be any class); None for a class or interface."""
+        rows = query_symbols(self.conn, "s.id = ?", (base_id,))
+        if not rows or rows[0].kind not in ("variable", "function") or rows[0].file.endswith((".py", ".pyi")):
+            return None
+        alias = re.fullmatch(
+            r"(?:export\s+)?(?:const|let|var)\s+[\w$]+\s*=\s*([\w$]+);?", rows[0].signature.strip()
+        )
+        if alias is not None:
+            found = query_symbols(
+                self.conn,
+                "f.path = ? AND s.name = ? AND s.kind = 'class' AND s.parent_path IS NULL",
+                (rows[0].file, alias.group(1)),
+            )
+            if found:
+                return found[0].id
+        return f"js:{rows[0].name}{_VALUE}"
 
     def subclasses(self, class_id: int) -> list[int]:
         if class_id not in self._subclasses:
