@@ -157,6 +157,25 @@ def resolve_target(ws: Workspace, conn: sqlite3.Connection, target: SymbolTarget
         return found
 
 
+def rebound_parameter(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> Parameter | None:
+    """The parameter a function-local declaration rebinds (``def compile(log_function=None)``
+    with ``def log_function(x)`` inside when none is given): one name, renamed as the parameter
+    (with the ``log_function=`` keywords of the calls), not as a local."""
+    if not row.parent_path:
+        return None
+    marks = ",".join("?" * len(_FUNCTION_KINDS))
+    owners = query_symbols(
+        conn,
+        f"f.path = ? AND s.symbol_path = ? AND s.kind IN ({marks}) AND s.start_line <= ? AND s.end_line >= ?",
+        (row.file, row.parent_path, *_FUNCTION_KINDS, row.line, row.line),
+    )
+    for owner in owners:
+        for parameter in parameters_of(ws, owner):
+            if parameter.name == row.name and parameter.kind != "property":
+                return parameter
+    return None
+
+
 def _resolve_parameter(ws: Workspace, conn: sqlite3.Connection, target: SymbolTarget) -> Parameter | None:
     file_part, symbol_part = target.parts()
     path = ws.resolve_file(conn, file_part)

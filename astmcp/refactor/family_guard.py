@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.query.common import SymbolRow, mangled, query_symbols
+from astmcp.query.parameters import read_text
 from astmcp.refactor.collisions import inherited, outside_inherited, related_classes
 from astmcp.refactor.prepare import load_file
 from astmcp.resolve.python_external import (
@@ -316,6 +317,32 @@ def check_augmentation(conn: sqlite3.Connection, row: SymbolRow) -> None:
                 {"augments": found[0].signature},
             )
         path = found[0].parent_path
+
+
+def check_script_global(ws: Workspace, row: SymbolRow) -> None:
+    """MUTATION_BLOCKED for a declaration in a TypeScript script (a ``.ts``/``.d.ts`` file without
+    import or export, such as a ``types.d.ts`` of global interfaces): its top-level names are
+    global, used by every file without an import, and the index does not link those uses (they
+    read as names of the standard library), so a rename would leave them behind. Members too: a
+    global type's uses are not typed. (A global function or variable is renamed with its uses
+    elsewhere as name hits.)"""
+    if not row.file.endswith((".ts", ".tsx", ".cts")) or row.file.endswith((".mts", ".d.mts")):
+        return
+    if not row.parent_path and row.kind in ("function", "variable"):
+        return  # a global value: its uses elsewhere are name hits (the plan is blocked for review)
+    try:
+        from astmcp.refactor.tsscopes import TsFile
+
+        script = not TsFile(row.file, read_text(ws, row.file)).is_module()
+    except (OSError, ValueError):
+        return
+    if script:
+        raise MutationBlocked(
+            f"{row.name!r} is declared in {row.file}, a script (no import or export): its names are global,"
+            " used by other files without an import, which astmcp does not follow; add an export to"
+            " make it a module (and import it where used), then rename",
+            {"file": row.file},
+        )
 
 
 def check_nested_class(conn: sqlite3.Connection, row: SymbolRow) -> None:

@@ -1,9 +1,11 @@
-"""Python names that are data: pytest fixtures (requested by their function's name), enum members
-whose value is made from their name, and variables holding a class ``type()`` names at run time."""
+"""Python names that are data: pytest fixtures (requested by their function's name), tests and
+hooks pytest collects by name, CLI commands named after their function, enum members whose value is
+made from their name, and variables holding a class ``type()`` names at run time."""
 
 from __future__ import annotations
 
 import ast
+import posixpath
 import sqlite3
 
 from astmcp.errors import MutationBlocked
@@ -11,7 +13,14 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameters import function_node, read_text
 from astmcp.workspace import Workspace
 
-__all__ = ["check_enum_value", "check_fixture", "check_made_class", "last_name"]
+__all__ = [
+    "check_collected_name",
+    "check_enum_value",
+    "check_fixture",
+    "check_made_class",
+    "check_submodule_name",
+    "last_name",
+]
 
 
 def last_name(node: ast.expr) -> str | None:
@@ -134,3 +143,102 @@ def check_made_class(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
                 " copy find the class by that name in its module, so the variable must keep it",
                 {"made_by": maker},
             )
+
+
+# methods and functions pytest (and nose-style suites) call by name
+_PYTEST_CALLED = frozenset(
+    f"{when}_{what}" for when in ("setup", "teardown") for what in ("method", "class", "module", "function")
+) | {"setup", "teardown"}
+
+
+def _test_file(path: str) -> bool:
+    name = posixpath.basename(path)
+    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+
+
+def _collected(kind: str, name: str, in_test_class: bool) -> bool:
+    """Whether pytest collects or calls ``name`` (default ``python_functions``/``python_classes``)."""
+    if kind == "class":
+        return name.startswith("Test")
+    if name.startswith("pytest_"):
+        return True  # a hook (conftest.py or a plugin)
+    if kind == "method" and not in_test_class:
+        return False
+    return name.startswith("test") or name in _PYTEST_CALLED
+
+
+def check_collected_name(ws: Workspace, row: SymbolRow, new_name: str) -> None:
+    """MUTATION_BLOCKED where the name is how a tool finds the code: in a test module, pytest
+    collects ``test*`` functions and ``Test*`` classes and calls hooks (``pytest_*``) and
+    ``setup_method``-style methods by name, so a rename that changes whether it does silently drops
+    (or adds) a test; click and typer name a command after its function (``@cli.command()`` without
+    a name), so a rename changes the command line."""
+    if not row.file.endswith(".py") or row.kind not in ("function", "method", "class"):
+        return
+    if _test_file(row.file) or row.name.startswith("pytest_"):
+        owner = row.parent_path.rsplit(".", 1)[-1] if row.parent_path else ""
+        in_test_class = owner.startswith("Test")
+        if _collected(row.kind, row.name, in_test_class) != _collected(row.kind, new_name, in_test_class):
+            raise MutationBlocked(
+                f"pytest finds {row.name!r} by its name (tests `test*`/`Test*`, hooks `pytest_*`, `setup_method`…);"
+                f" {new_name!r} would {'drop it from' if _collected(row.kind, row.name, in_test_class) else 'add it to'}"
+                " the run: choose a name pytest treats the same way",
+                {"symbol": row.selector},
+            )
+    if row.kind != "function":
+        return
+    try:
+        node = function_node(ast.parse(read_text(ws, row.file)), row)
+    except (OSError, SyntaxError, ValueError):
+        return
+    for decorator in node.decorator_list if node is not None else []:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        if last_name(call.func if call is not None else decorator) not in ("command", "group"):
+            continue
+        if call is not None and (call.args or any(k.arg == "name" for k in call.keywords)):
+            continue  # `@cli.command("sync")`: the command has its own name
+        raise MutationBlocked(
+            f"{row.name!r} is a command named after its function (`@{ast.unparse(decorator)}` gives it no"
+            " name of its own): renaming it changes the command line; pass the current name to the"
+            " decorator first",
+            {"command": row.selector},
+        )
+
+
+def check_submodule_name(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> None:
+    """MUTATION_BLOCKED for a package attribute that shares its name with a submodule: a name in
+    ``pkg/__init__.py`` beside ``pkg/config.py``, or ``config`` of ``pkg/config.py`` that the
+    package's ``__init__`` imports. ``pkg.config`` then means the module or the object depending
+    on what was imported first, and the dotted paths naming it (``import pkg.config``,
+    ``mock.patch("pkg.config.DEFAULT")``) cannot be told apart from uses of the object."""
+    if row.parent_path or not row.file.endswith(".py"):
+        return
+    folder, base = posixpath.split(row.file)
+    if base == "__init__.py":
+        prefix = f"{folder}/{row.name}" if folder else row.name
+        clash = conn.execute(
+            "SELECT path FROM files WHERE path IN (?, ?) LIMIT 1", (f"{prefix}.py", f"{prefix}/__init__.py")
+        ).fetchone()
+        where = clash[0] if clash is not None else None
+    elif base == f"{row.name}.py":
+        init = f"{folder}/__init__.py" if folder else "__init__.py"
+        try:
+            tree = ast.parse(read_text(ws, init))
+        except (OSError, SyntaxError, ValueError):
+            return
+        imported = any(
+            (alias.asname or alias.name) == row.name
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom)
+            for alias in node.names
+        )
+        where = init if imported else None
+    else:
+        return
+    if where is not None:
+        raise MutationBlocked(
+            f"{row.name!r} is a package attribute with the name of the submodule {folder.replace('/', '.')}"
+            f".{row.name} ({where}): dotted paths to that name mean the module or this object depending on"
+            " import order, so they cannot be renamed safely; rename it by hand",
+            {"submodule": where},
+        )

@@ -7,9 +7,9 @@ The rename takes the import's binding with it: ``as compat`` becomes ``as new`` 
 without alias gets one (``from functools import cache`` → ``… import cache as new``), and uses
 that only the import binds (before the definition) are renamed too.
 
-The other way round, a module importing the renamed name may bind it by a definition of its own
-as well (``if WIN: from ._winconsole import stream`` / ``else: def stream(…)``, click's
-``_compat``): its uses mean either, so that module keeps the name, importing ``new as old``,
+The other way round, a module importing the renamed name may bind it otherwise as well, by a
+definition (``if WIN: from ._winconsole import stream`` / ``else: def stream(…)``, click's
+``_compat``) or another import (``except ImportError: from ._native import escape``): its uses mean either, so that module keeps the name, importing ``new as old``,
 and its uses are left alone (renaming them broke the branch that defines it).
 """
 
@@ -112,7 +112,7 @@ def _binds(node: ast.stmt, name: str) -> bool:
     if isinstance(node, ast.Import):
         return any((a.asname or a.name) == name for a in node.names)
     if isinstance(node, ast.ImportFrom):
-        return any(a.asname == name for a in node.names)
+        return any((a.asname or a.name) == name for a in node.names)
     return False
 
 
@@ -131,14 +131,18 @@ def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[
         except (OSError, SyntaxError, ValueError, AstmcpError):
             continue
         statements = list(_module_statements(tree.body))
+        hit_lines = {h.line for h in hits if h.file == path and h.kind == "import"}
         imports = {
             node.lineno
             for node in statements
             if isinstance(node, ast.ImportFrom)
+            and node.lineno in hit_lines
             and any(a.name == row.name and not a.asname for a in node.names)
         }
-        if imports and any(_binds(node, row.name) for node in statements):
-            keep[path] = {h.line for h in hits if h.file == path and h.kind == "import" and h.line in imports}
+        # another binding: a definition, or an import of the name from elsewhere (`except ImportError:
+        # from ._native import escape`)
+        if imports and any(_binds(node, row.name) and node.lineno not in imports for node in statements):
+            keep[path] = imports
     if not keep:
         return hits
     out: list[Hit] = []

@@ -18,9 +18,16 @@ from astmcp.refactor.family_guard import (
     check_metaclass_attribute,
     check_metaclass_set,
     check_nested_class,
+    check_script_global,
 )
 from astmcp.refactor.field_mappings import mapping_hits
-from astmcp.refactor.fixtures import check_enum_value, check_fixture, check_made_class
+from astmcp.refactor.fixtures import (
+    check_collected_name,
+    check_enum_value,
+    check_fixture,
+    check_made_class,
+    check_submodule_name,
+)
 from astmcp.refactor.identifiers import check_declaration_name, check_new_name, language_of
 from astmcp.refactor.import_alternatives import (
     IMPORT_AS,
@@ -167,9 +174,12 @@ def prepare_rename(
     row = merged_into(conn, row)
     check_declaration_name(new_name, row.file, row.kind, row.kind in _MEMBER_KINDS)
     check_augmentation(conn, row)
+    check_script_global(ws, row)
     check_fixture(ws, row)
     check_enum_value(ws, row)
     check_made_class(ws, conn, row)
+    check_collected_name(ws, row, new_name)
+    check_submodule_name(ws, conn, row)
     check_metaclass_attribute(conn, row)
     check_metaclass_set(ws, conn, row)
     check_nested_class(conn, row)

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from astmcp.errors import InvalidInput, NotFound
 from astmcp.model import LANGUAGE_BY_SUFFIX, PYTHON
 from astmcp.query.common import SymbolTarget, resolve_symbol
-from astmcp.query.parameters import Parameter, resolve_target
+from astmcp.query.parameters import Parameter, rebound_parameter, resolve_target
 from astmcp.refactor.apply import apply_plan, replay_only
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import build_plan, load_file
@@ -119,6 +119,9 @@ def rename_symbol(ws: Workspace, params: RenameInput) -> PlanOutput:
 
     conn = ws.db()
     target = resolve_target(ws, conn, params)
+    if not isinstance(target, Parameter):
+        # `def log_function(x)` inside the function whose parameter it rebinds: the parameter's name
+        target = rebound_parameter(ws, conn, target) or target
     if isinstance(target, Parameter):
         plan = prepare_parameter_rename(
             ws, conn, target, params.new_name, params.uncertain, params.allow_new_errors

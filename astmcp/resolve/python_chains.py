@@ -198,6 +198,9 @@ class Chains(Bindings):
                     return self.chain(narrowed_in, expr)
         if isinstance(node, ast.Name):
             target, where = self.lookup(scope, node.id)
+            if target and where is self.module and node.id in self.alternatives:
+                # `try: import pkg._cext as impl` / `except ImportError: import pkg._pure as impl`
+                return self.union([target, *self.alternatives[node.id]])
             if target:
                 return target
             return self.local_type(where, node.id) if where is not None else None

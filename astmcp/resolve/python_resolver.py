@@ -52,6 +52,20 @@ _MAKES_ANYTHING = frozenset(
         ) for get in ("get", "get_nowait")),
     }
 )  # fmt: skip
+# mocks stand in for project objects: every attribute (and what calling one gives) is anything
+_MOCKS = tuple(
+    f"{module}.{name}"
+    for module in ("unittest.mock", "mock")
+    for name in (
+        "Mock",
+        "MagicMock",
+        "AsyncMock",
+        "NonCallableMock",
+        "NonCallableMagicMock",
+        "patch",
+        "create_autospec",
+    )
+)
 _NO_ITEM_METHODS = frozenset(
     {
         "append",
@@ -628,6 +642,8 @@ class Resolver(ModuleLookups):
                 if typed is None:
                     return None
                 return ("x", f"{typed}.()") if step == "()" else ("x", f"{typed}.().{step}")
+            if entity[1].lstrip("?").startswith(_MOCKS):
+                return None  # `Mock(spec=Client).download`: a mock has every attribute asked of it
             if entity[1] == "pytest.request" and step in _REQUEST_VALUES:
                 return None  # a parametrized fixture's `request.param`: one of the project's values
             if holds_anything(entity[1]):
