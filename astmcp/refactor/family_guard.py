@@ -296,8 +296,10 @@ def check_augmentation(conn: sqlite3.Connection, row: SymbolRow) -> None:
     """TS/JS: a declaration directly inside ``declare global { … }`` or ``declare module "pkg"
     { … }`` merges with the declaration of its name outside the project (rxjs adds ``observable``
     to the library's ``SymbolConstructor`` that way): renamed, it would merge with nothing and
-    what it adds would be gone (``MUTATION_BLOCKED``). The block itself names no declaration
-    (``INVALID_INPUT``); its members rename as any others."""
+    what it adds would be gone (``MUTATION_BLOCKED``). So are the members of the types declared
+    there: they describe what outside code has (``ProcessEnv.API_KEY``, an environment variable; a
+    shim's ``declare module "untyped-client" { class Client { connect(): void } }``), which a
+    rename cannot change. The block itself names no declaration (``INVALID_INPUT``)."""
     if row.file.endswith((".py", ".pyi")):
         return
     if row.kind == "namespace" and _AUGMENTING.match(row.signature):
@@ -306,11 +308,14 @@ def check_augmentation(conn: sqlite3.Connection, row: SymbolRow) -> None:
             " declaration of the project: there is nothing to rename"
         )
     path = row.parent_path
-    while path is not None:  # through namespaces (`declare global { namespace NodeJS { … } }`)
+    # through namespaces (`declare global { namespace NodeJS { … } }`) and the types whose members
+    # these are (`interface ProcessEnv { API_KEY: string }`, a shim's `class Client { connect() }`:
+    # they describe what outside code has)
+    while path is not None:
         found = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (row.file, path))
-        if not found or found[0].kind != "namespace":
+        if not found:
             return
-        if _AUGMENTING.match(found[0].signature):
+        if found[0].kind == "namespace" and _AUGMENTING.match(found[0].signature):
             raise MutationBlocked(
                 f"{row.name!r} is declared in `{found[0].signature}`: it adds to the declaration of"
                 " that name outside the project, and renamed it would add to nothing",
@@ -324,12 +329,9 @@ def check_script_global(ws: Workspace, row: SymbolRow) -> None:
     import or export, such as a ``types.d.ts`` of global interfaces): its top-level names are
     global, used by every file without an import, and the index does not link those uses (they
     read as names of the standard library), so a rename would leave them behind. Members too: a
-    global type's uses are not typed. (A global function or variable is renamed with its uses
-    elsewhere as name hits.)"""
+    global type's uses are not typed."""
     if not row.file.endswith((".ts", ".tsx", ".cts")) or row.file.endswith((".mts", ".d.mts")):
         return
-    if not row.parent_path and row.kind in ("function", "variable"):
-        return  # a global value: its uses elsewhere are name hits (the plan is blocked for review)
     try:
         from astmcp.refactor.tsscopes import TsFile
 
