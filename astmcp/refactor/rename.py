@@ -53,7 +53,7 @@ _MEMBER_KINDS = {"method", "property", "attribute", "getter", "setter", "enum_me
 
 
 def _replacement(
-    text: str, old: str, new: str, span: str, hit: Hit, member: bool, ts: Any
+    text: str, old: str, new: str, span: str, hit: Hit, member: bool, ts: Any, home: bool = True
 ) -> tuple[int, int, str]:
     """Where inside ``span`` the name sits and what replaces it.
 
@@ -75,6 +75,10 @@ def _replacement(
         if shorthand == "pattern" and hit.kind != "import":
             renames_variable = hit.is_declaration and not member
             return 0, len(span), f"{old}: {new}" if renames_variable else f"{new}: {old}"
+        if shorthand == "exports" and not home:
+            # `const { bar } = require("./a"); module.exports = { bar }`: a barrel re-exporting an
+            # import keeps its public name (its importers are not linked to the renamed symbol)
+            return 0, len(span), f"{old}: {new}"
         return 0, len(span), new
     if old.startswith("_") and span == old.lstrip("_") and new.lstrip("_"):
         # an attrs private field's `__init__` keyword (`Conf(size=…)` for `_size`)
@@ -88,14 +92,17 @@ def _replacement(
     return match.start(), match.end(), new
 
 
-def file_edits(loaded: LoadedFile, hits: list[Hit], old: str, new: str, member: bool, ts: Any = None) -> str:
+def file_edits(
+    loaded: LoadedFile, hits: list[Hit], old: str, new: str, member: bool, ts: Any = None, home: bool = True
+) -> str:
+    """The file's text with each hit renamed (``home``: the file declares the renamed symbol)."""
     text = loaded.source.text
     starts = loaded.source.line_starts()
     edits: list[TextEdit] = []
     for hit in hits:
         start = offset_of(starts, hit.line, hit.column)
         end = offset_of(starts, hit.line, hit.end_column) if hit.end_column > hit.column else start + len(old)
-        lo, hi, replacement = _replacement(text, old, new, text[start:end], hit, member, ts)
+        lo, hi, replacement = _replacement(text, old, new, text[start:end], hit, member, ts, home)
         edits.append(TextEdit(start + lo, start + hi, replacement))
     return apply_edits(text, edits)
 
@@ -211,7 +218,12 @@ def prepare_rename(
     same_scopes: set[str] = set()
     for path, file_hits in by_file.items():
         ts = collisions.ts_file(path, loaded[path].source.text)
-        edits[path] = (loaded[path], file_edits(loaded[path], file_hits, row.name, new_name, member, ts))
+        # (a destructured `require` in a barrel joins the family as a variable: not its home)
+        home = any(m.file == path and m.kind == row.kind for m in family)
+        edits[path] = (
+            loaded[path],
+            file_edits(loaded[path], file_hits, row.name, new_name, member, ts, home),
+        )
         if member and ts is not None and all(_member_name(ts, h) for h in file_hits):
             same_scopes.add(path)
     reason = None

@@ -478,6 +478,8 @@ def is_local(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> bool:
             return False  # a declaration file exports what it declares
         ts = TsFile(row.file, load_file(ws, row.file).source.text)
         return ts.is_module() and row.name not in ts.exported_names()
+    if row.kind in _MEMBER_KINDS:
+        return False  # `Foo.prototype.bar = function…` of a constructor function: an instance's member
     parents = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (row.file, row.parent_path))
     return bool(parents) and all(p.kind in _FUNCTION_KINDS for p in parents)
 

@@ -16,6 +16,7 @@ from astmcp.resolve.ts_fact_state import (
     named_nodes,
     unparenthesized,
 )
+from astmcp.resolve.ts_reach import reexported_module
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site, chain_of
 
 
@@ -247,6 +248,13 @@ class Functions(Declarations):
         """A call or ``new``: the callee is called, its arguments are passed to it."""
         if callee is not None:
             self.expr(callee, scope, "call")
+            args = node.child_by_field_name("arguments")
+            given = args.named_children if args is not None else []
+            merged = self.text(callee).replace(" ", "") == "Object.assign" and given
+            if merged and self.text(given[0]).replace(" ", "") in ("module.exports", "exports"):
+                # `Object.assign(exports, require("./a"))`: a CommonJS barrel
+                for source in given[1:]:
+                    self.stars.extend(reexported_module(source, self.raw))
         for child in node.named_children:
             if child.type == "arguments":
                 self.arguments(child, scope, callee, new)

@@ -10,6 +10,7 @@ from tree_sitter import Node, Point
 from astmcp.resolve.templates import TEMPLATE_NAME, template_target
 from astmcp.resolve.ts_descriptors import Descriptors
 from astmcp.resolve.ts_fact_state import MEMBER_NAMES, UNTYPED_KEY, is_ident, member_property, named_nodes
+from astmcp.resolve.ts_reach import reexported_module
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope
 
 _DOC_LINK = re.compile(
@@ -18,6 +19,7 @@ _DOC_LINK = re.compile(
 _KEY = ("k", UNTYPED_KEY)
 _ASSERTIONS = frozenset({"as_expression", "satisfies_expression"})
 _DEFAULTING = {"??=", "||=", "&&="}  # assignments that store the right side as it is
+_EXPORTS = ("module.exports", "exports", "exports=module.exports")  # a CommonJS module's exports
 _WORD = re.compile(rb"[A-Za-z_$][\w$]*")
 _CAMEL = re.compile(rb"[a-z0-9][A-Z]")
 _MAX_STRING = 20_000
@@ -159,6 +161,13 @@ class Occurrences(Descriptors):
             self.expr(left, scope, "write")
         if right is None:
             return
+        if (
+            left is not None
+            and node.type == "assignment_expression"
+            and self.text(left).replace(" ", "") in _EXPORTS
+        ):
+            # `module.exports = require("./a")`: a CommonJS barrel, as `export * from "./a"`
+            self.stars.extend(reexported_module(right, self.raw))
         if (
             left is not None
             and left.type == "member_expression"

@@ -128,6 +128,32 @@ def bound_module(value: Node | None, raw: bytes) -> str | None:
     return raw[first.start_byte + 1 : first.end_byte - 1].decode("utf-8", errors="replace")
 
 
+def reexported_module(value: Node | None, raw: bytes) -> list[str]:
+    """CommonJS re-exports in what is assigned to (or merged into) a module's exports:
+    ``require("./a")`` itself, or spread into an object (``{ ...require("./a"), extra }``)."""
+    if value is None:
+        return []
+    if value.type == "call_expression" and _callee(value, raw) == "require":
+        spec = _string_argument(value, raw)
+        return [spec] if spec is not None else []
+    if value.type == "object":
+        return [
+            spec
+            for child in value.named_children
+            if child.type == "spread_element" and child.named_children
+            for spec in reexported_module(child.named_children[0], raw)
+        ]
+    return []
+
+
+def _string_argument(call: Node, raw: bytes) -> str | None:
+    args = call.child_by_field_name("arguments")
+    first = args.named_children[0] if args is not None and args.named_children else None
+    if first is None or first.type != "string":
+        return None
+    return raw[first.start_byte + 1 : first.end_byte - 1].decode("utf-8", errors="replace")
+
+
 def _in_function(node: Node) -> bool:
     parent = node.parent
     while parent is not None:
