@@ -61,6 +61,17 @@ def ts_file(path: str, text: str) -> TsFile | None:
 def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> None:
     """A member renamed to a name its class (or a class it inherits from) already has."""
     for member in family:
+        if member.parent_path is None and language_of(member.file) not in (PYTHON, None):
+            # CommonJS exports (`exports.bar = …` beside `exports.other = …`) are no lexical bindings
+            rows = query_symbols(
+                conn, "f.path = ? AND s.parent_path IS NULL AND s.name = ?", (member.file, new)
+            )
+            if rows:
+                raise _clash(
+                    new,
+                    f"{rows[0].selector} ({rows[0].kind}) is already declared at the top of {member.file}",
+                    {"clash": rows[0].selector, "file": rows[0].file, "line": rows[0].line},
+                )
         if member.kind not in _MEMBER_KINDS or member.parent_path is None:
             continue
         rows = query_symbols(
@@ -68,6 +79,8 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
         )
         own, related = related_classes(conn, member)
         rows += inherited(conn, related, new)
+        if not rows and language_of(member.file) not in (PYTHON, None):
+            _assigned(conn, own | related, member, new)
         outside = None if rows else outside_inherited(conn, own | related, new)
         if outside is not None:
             raise _clash(
@@ -83,6 +96,27 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
                 + ("" if clash.parent_path == member.parent_path else " or of a class related to it"),
                 {"clash": clash.selector, "file": clash.file, "line": clash.line},
             )
+
+
+def _assigned(conn: sqlite3.Connection, classes: set[int], member: SymbolRow, new: str) -> None:
+    """TS/JS: a member renamed to a name the code assigns on the class's instances or on the class
+    or object itself without declaring it (``this.name = name`` in a JS constructor, ``Foo.other =
+    …``, ``api.other = …``): the assignment would replace the renamed member."""
+    for class_id in sorted(classes):
+        for owner in query_symbols(conn, "s.id = ?", (class_id,)):
+            key = f"P:{owner.name_line}:{owner.name_col}"
+            found = conn.execute(
+                "SELECT r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.name = ?"
+                " AND r.kind = 'write' AND r.target_key IN (?, ?) LIMIT 1",
+                (owner.file, new, f"{key}|:|{new}", f"{key}|{new}"),
+            ).fetchone()
+            if found is not None:
+                raise _clash(
+                    new,
+                    f"{owner.file}:{found[0]} assigns {new!r} on {owner.name} or its instances, which would"
+                    f" replace {member.parent_path}'s renamed member",
+                    {"file": owner.file, "line": found[0]},
+                )
 
 
 def _submodules(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> None:
