@@ -7,11 +7,12 @@ for excess. Renaming ``Opts.verbose`` alone leaves ``opts.verbose`` behind: it c
 no known type (name hits); one a module variable holds is indexed as that variable's own
 declarations (so ``opts.verbose`` resolves to it), which no rename of a type's member reached.
 
-Such a key is a name hit of a member rename when the object holding it may be used elsewhere: a
-use of the variable reads a path that leads to the key's object (``run(opts)``, ``run(cfg.inner)``
-for a key inside ``inner``) rather than past it (``opts.depth``, ``cfg.inner.verbose``), or the
-variable is exported. Keys of literals whose objects only ever have their members read stay
-unflagged: nothing uses them as another type.
+Such a key is a name hit of a member rename when a use of the variable hands the object holding it
+(``run(opts)``, ``run(cfg.inner)`` for a key inside ``inner``; not ``opts.depth``, which reads past
+it) to a place whose declared type names the member's type: a parameter of the called project
+function (``run(o: Opts)``) or an annotated variable (``const o: Opts = opts``). Keys of literals
+handed elsewhere (``schema.parse(objA)`` taking ``unknown``) stay unflagged: a type of the same
+member name there is a coincidence, not a use as the renamed member's type.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ def literal_key_hits(
         steps = _key_path(parsed.node_at(line, col), holders[0].name) if parsed is not None else None
         if steps is None:
             continue  # not a key of the variable's own literal (`const x = make({ k })`: an argument)
-        where = _flows_on(ws, conn, holders[0], steps)
+        where = _flows_on(ws, conn, holders[0], steps, row.parent_path.rsplit(".", 1)[-1])
         if where is not None:
             note = f"a key of the object held by {holders[0].name}, used as it is at {where}: it may be used as the renamed member's type"
             hits.append(Hit(path, line, col, end_col, "attribute", "name", note=note))
@@ -104,25 +105,28 @@ def _key_path(node: tree_sitter.Node | None, variable: str) -> list[str] | None:
     return None
 
 
-def _flows_on(ws: Workspace, conn: sqlite3.Connection, holder: SymbolRow, steps: list[str]) -> str | None:
-    """``file:line`` of a use of the variable that takes the object at ``steps`` (or one holding
-    it) as it is; the declaration when the variable is exported; None when every use reads past."""
-    if holder.signature.lstrip().startswith("export"):
-        return f"{holder.file}:{holder.line} (exported)"
-    lines: dict[str, list[str]] = {}
-    for path, line, end_col, kind in conn.execute(
-        "SELECT f.path, r.line, r.end_col, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
-        " WHERE r.symbol_id = ? AND r.kind NOT IN ('definition', 'import')",
+def _flows_on(
+    ws: Workspace, conn: sqlite3.Connection, holder: SymbolRow, steps: list[str], owner: str
+) -> str | None:
+    """``file:line`` of a use of the variable that hands the object at ``steps`` (or one holding
+    it), as it is, to a place typed by ``owner``: an argument of a project function whose
+    parameter's declared type names it, or a variable declared with it. None when no use does."""
+    word = re.compile(rf"(?<![\w$]){re.escape(owner)}(?![\w$])")
+    files: dict[str, TsFile | None] = {}
+    for path, line, col, end_col in conn.execute(
+        "SELECT f.path, r.line, r.col, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.symbol_id = ? AND r.kind NOT IN ('definition', 'import', 'export')",
         (holder.id,),
     ):
-        if kind == "export":
-            return f"{path}:{line} (exported)"
-        if path not in lines:
+        if path not in files:
             try:
-                lines[path] = load_file(ws, path).source.text.split("\n")
+                files[path] = TsFile(path, load_file(ws, path).source.text)
             except (OSError, AstmcpError):
-                return f"{path}:{line}"
-        text = lines[path][line - 1] if 0 < line <= len(lines[path]) else ""
+                files[path] = None
+        parsed = files[path]
+        if parsed is None:
+            continue
+        text = parsed.lines[line - 1] if 0 < line <= len(parsed.lines) else ""
         rest = text[end_col - 1 :]
         read: list[str] = []
         while len(read) <= len(steps):
@@ -131,6 +135,72 @@ def _flows_on(ws: Workspace, conn: sqlite3.Connection, holder: SymbolRow, steps:
                 break
             read.append(step.group(1))
             rest = rest[step.end() :]
-        if len(read) <= len(steps) and steps[: len(read)] == read:
+        if len(read) > len(steps) or steps[: len(read)] != read:
+            continue  # it reads past the key's object
+        declared = _declared_type(conn, path, parsed, parsed.node_at(line, col), len(read))
+        if declared is not None and word.search(declared):
             return f"{path}:{line}"
     return None
+
+
+def _declared_type(
+    conn: sqlite3.Connection, path: str, parsed: TsFile, node: tree_sitter.Node | None, reads: int
+) -> str | None:
+    """The declared type of where the expression starting at ``node`` (``reads`` member reads
+    long) goes: the parameter of the called project function it is an argument of, or the
+    annotation of the variable it initializes; None elsewhere."""
+    for _ in range(reads):
+        if node is None or node.parent is None:
+            return None
+        node = node.parent
+    while node is not None and node.parent is not None and node.parent.type in _WRAPPERS:
+        node = node.parent
+    parent = node.parent if node is not None else None
+    if node is None or parent is None:
+        return None
+    if parent.type == "variable_declarator":
+        annotation = parent.child_by_field_name("type")
+        return (annotation.text or b"").decode("utf-8") if annotation is not None else None
+    if parent.type != "arguments" or parent.parent is None:
+        return None
+    position = [c.id for c in parent.named_children].index(node.id)
+    call = parent.parent
+    callee = call.child_by_field_name("function") or call.child_by_field_name("constructor")
+    if callee is not None and callee.type == "member_expression":
+        callee = callee.child_by_field_name("property")
+    if callee is None:
+        return None
+    line = callee.start_point[0] + 1
+    column = (
+        len(parsed.lines[line - 1].encode("utf-8")[: callee.start_point[1]].decode("utf-8", "replace")) + 1
+    )
+    found = conn.execute(
+        "SELECT s.signature FROM refs r JOIN files f ON f.id = r.file_id JOIN symbols s ON s.id = r.symbol_id"
+        " WHERE f.path = ? AND r.line = ? AND r.col = ? AND s.kind IN ('function', 'method', 'class', 'variable')",
+        (path, line, column),
+    ).fetchone()
+    parameters = _parameters(str(found[0])) if found is not None else []
+    return parameters[position] if position < len(parameters) else None
+
+
+def _parameters(signature: str) -> list[str]:
+    """The declared parameter texts of a signature (``run(o: Opts, n = 1)`` -> ``["o: Opts", "n = 1"]``)."""
+    start = signature.find("(")
+    if start < 0:
+        return []
+    out: list[str] = []
+    depth = 0
+    current = ""
+    for char in signature[start + 1 :]:
+        if char in "([{<":
+            depth += 1
+        elif char in ")]}>":
+            if depth == 0:
+                break
+            depth -= 1
+        if char == "," and depth == 0:
+            out.append(current.strip())
+            current = ""
+        else:
+            current += char
+    return [*out, current.strip()] if current.strip() else out
