@@ -372,10 +372,32 @@ def _clip(text: str) -> str:
     return text if len(text) <= _MAX_VALUE_CHARS else text[: _MAX_VALUE_CHARS - 1] + "…"
 
 
-def _string_items(value: ast.expr | None) -> set[str] | None:
+def dunder_all_strings(value: ast.expr | None) -> list[ast.Constant] | None:
+    """The string entries of an ``__all__`` value: a list, tuple or set literal, their sum
+    (``["a"] + ["b"]``, ``__all__ + ["c"]``: the names of ``__all__`` itself are already counted),
+    or one passed to ``sorted``/``list``/``tuple``/``set``; None for any other form (its names are
+    unknown: a string naming the renamed symbol there blocks)."""
     if isinstance(value, ast.List | ast.Tuple | ast.Set):
-        return {e.value for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+        return [e for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    if isinstance(value, ast.Name) and value.id == "__all__":
+        return []
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+        left, right = dunder_all_strings(value.left), dunder_all_strings(value.right)
+        return None if left is None or right is None else left + right
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in ("sorted", "list", "tuple", "set")
+        and len(value.args) == 1
+        and not value.keywords
+    ):
+        return dunder_all_strings(value.args[0])
     return None
+
+
+def _string_items(value: ast.expr | None) -> set[str] | None:
+    found = dunder_all_strings(value)
+    return None if found is None else {str(e.value) for e in found}
 
 
 def _imports_summary(imports: list[ImportFact]) -> str | None:

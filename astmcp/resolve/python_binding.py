@@ -23,6 +23,7 @@ class Bindings:
         self.star: list[str] = []
         self.all_names: list[str] | None = None
         self.all_nodes: list[ast.Constant] = []
+        self.all_opaque = False  # `__all__` was given a value whose names are unknown
         self.deferred_types: list[
             tuple[str, str, ast.AST, Scope, bool]
         ] = []  # (table, path, node, scope, ann)

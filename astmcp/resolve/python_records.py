@@ -10,6 +10,7 @@ import re
 import tokenize
 from typing import Any
 
+from astmcp.lang.python import dunder_all_strings
 from astmcp.resolve.python_binding import Narrowing
 from astmcp.resolve.python_fstrings import literal_text
 from astmcp.resolve.python_pytest import PytestFacts
@@ -149,14 +150,21 @@ class Records(PytestFacts):
             at = found.end()
             self.rows.append((name, line, found.start() + 1, at + 1, "read", f"S:{name}", scope.path))
 
-    def dunder_all(self, value: ast.expr, replace: bool) -> None:
-        if not isinstance(value, ast.List | ast.Tuple):
-            return
-        names = [e for e in value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
-        if replace or self.all_names is None:
-            self.all_names = []
-        self.all_names.extend(str(e.value) for e in names)
+    def dunder_all(self, value: ast.expr, replace: bool) -> bool:
+        """Records ``__all__``'s entries (certain rows); False for a form whose names are unknown."""
+        names = dunder_all_strings(value)
+        extends = isinstance(value, ast.BinOp) and _extends_all(value)
+        if replace and not extends:
+            self.all_opaque = names is None
+            self.all_names = None
+        if names is None:
+            self.all_names = None
+            self.all_opaque = True
+            return False
+        if not self.all_opaque:
+            self.all_names = [*(self.all_names or []), *(str(e.value) for e in names)]
         self.all_nodes.extend(names)
+        return True
 
     # -- isinstance narrowing --------------------------------------------------
     def isinstance_tests(self, test: ast.expr, scope: Scope, truth: bool) -> list[tuple[str, ast.expr]]:
@@ -429,6 +437,17 @@ class Records(PytestFacts):
                     self.rows.append(
                         (match.group(at), line, col, col + len(match.group(at)), "string", None, scope.path)
                     )
+        entry = None if whole or dotted else _ENTRY_POINT.fullmatch(value)
+        if entry is not None and text[start] in "'\"" and text[start + 1 : end - 1] == value:
+            # "pkg.cli:main", "x = pkg.cli:main" (entry points, `uvicorn.run("pkg.main:app")`): the
+            # module's path, then the object's in it
+            col = start + 2 + entry.start(1)
+            chain = ""
+            for part in f"{entry.group(1)}.{entry.group(2)}".split("."):
+                chain = f"{chain}/{part}" if chain else f"D:{part}"
+                self.rows.append((part, line, col, col + len(part), "string", chain, scope.path))
+                col += len(part) + 1
+            return
         if not whole and not dotted and not any(c in value for c in "_.(<"):
             return
         if dotted and text[start] in "'\"" and text[start + 1 : end - 1] == value:
@@ -632,3 +651,14 @@ def _returned_isinstance(body: list[ast.stmt]) -> tuple[ast.expr, ast.expr] | No
     ):
         return value.args[0], value.args[1]
     return None
+
+
+# an entry point's object reference, `module.path:object.path` (optionally `name = …` first)
+_ENTRY_POINT = re.compile(r"(?:[\w.-]+\s*=\s*)?([^\W\d]\w*(?:\.[^\W\d]\w*)*):([^\W\d]\w*(?:\.[^\W\d]\w*)*)")
+
+
+def _extends_all(value: ast.expr) -> bool:
+    """``__all__ + [...]``: the new value keeps the old entries."""
+    if isinstance(value, ast.Name):
+        return value.id == "__all__"
+    return isinstance(value, ast.BinOp) and (_extends_all(value.left) or _extends_all(value.right))

@@ -181,14 +181,14 @@ class Statements(Expressions):
         if scope.kind == "module" and isinstance(first, ast.Name) and first.id == "pytestmark":
             marks = value.elts if isinstance(value, ast.List | ast.Tuple) else [value]
             self.key_strings.update((id(s), []) for s in self.argnames(marks, scope))
-        if not (scope.kind == "module" and isinstance(first, ast.Name) and first.id == "__all__"):
-            self.expr(node.value, scope, "read")  # __all__ strings are certain rows, not name hits
+        is_all = scope.kind == "module" and isinstance(first, ast.Name) and first.id == "__all__"
+        # __all__ strings are certain rows, not name hits (when its form lists them)
+        if not (is_all and self.dunder_all(node.value, replace=True)):
+            self.expr(node.value, scope, "read")
         single = len(node.targets) == 1
         for target in node.targets:
             if isinstance(target, ast.Subscript):
                 self.changed_in_place(target.value, scope)
-            if scope.kind == "module" and isinstance(target, ast.Name) and target.id == "__all__":
-                self.dunder_all(node.value, replace=True)
             self.target(target, scope, node.value if single else None)
 
     def assigned(self, node: ast.Assign, scope: Scope) -> list[tuple[str, ast.expr]]:
@@ -211,7 +211,8 @@ class Statements(Expressions):
 
     def ann_assign(self, node: ast.AnnAssign, scope: Scope) -> None:
         self.expr(node.annotation, scope, "type")
-        if node.value is not None:
+        is_all = scope.kind == "module" and isinstance(node.target, ast.Name) and node.target.id == "__all__"
+        if node.value is not None and not (is_all and self.dunder_all(node.value, replace=True)):
             self.expr(node.value, scope, "read")
         target = node.target
         if isinstance(target, ast.Name) and node.value is None and scope.kind == "function":
@@ -224,18 +225,12 @@ class Statements(Expressions):
     def aug_assign(self, node: ast.AugAssign, scope: Scope) -> None:
         target = node.target
         self.changed_in_place(target.value if isinstance(target, ast.Subscript) else target, scope)
-        if not (isinstance(target, ast.Name) and target.id == "__all__" and scope.kind == "module"):
+        is_all = isinstance(target, ast.Name) and target.id == "__all__" and scope.kind == "module"
+        if not (is_all and isinstance(node.op, ast.Add) and self.dunder_all(node.value, replace=False)):
             self.expr(node.value, scope, "read")
         if isinstance(target, ast.Name):
             self.bind(scope, target.id, "")
             self.name_occurrence(target, scope, "write")
-            if (
-                scope.kind == "module"
-                and target.id == "__all__"
-                and isinstance(node.op, ast.Add)
-                and self.all_names is not None
-            ):
-                self.dunder_all(node.value, replace=False)
         else:
             self.expr(target, scope, "read")
 
