@@ -20,7 +20,7 @@ import dataclasses
 import sqlite3
 from collections.abc import Iterator
 
-from astmcp.errors import AstmcpError
+from astmcp.errors import AstmcpError, MutationBlocked
 from astmcp.query.common import SymbolRow
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit
@@ -123,7 +123,7 @@ def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[
     if row.parent_path or not row.file.endswith((".py", ".pyi")):
         return hits
     keep: dict[str, set[int]] = {}  # file -> lines of the `from m import old` hits to keep
-    for path in sorted({h.file for h in hits if h.kind == "import" and h.file != row.file}):
+    for path in sorted({h.file for h in hits if h.kind in ("import", "export") and h.file != row.file}):
         if not path.endswith(".py"):
             continue
         try:
@@ -131,7 +131,7 @@ def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[
         except (OSError, SyntaxError, ValueError, AstmcpError):
             continue
         statements = list(_module_statements(tree.body))
-        hit_lines = {h.line for h in hits if h.file == path and h.kind == "import"}
+        hit_lines = {h.line for h in hits if h.file == path and h.kind in ("import", "export")}
         imports = {
             node.lineno
             for node in statements
@@ -142,6 +142,14 @@ def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[
         # another binding: a definition, or an import of the name from elsewhere (`except ImportError:
         # from ._native import escape`)
         if imports and any(_binds(node, row.name) and node.lineno not in imports for node in statements):
+            if any(h.file == path and h.kind == "export" and h.line in imports for h in hits):
+                # a package re-exporting it (`from .a import f` then `from .b import f`): which one
+                # `pkg.f` is depends on the order, and its importers follow the first
+                raise MutationBlocked(
+                    f"{path} re-exports {row.name!r} and binds that name another way too: its importers"
+                    " may mean either; rename by hand",
+                    {"file": path},
+                )
             keep[path] = imports
     if not keep:
         return hits
