@@ -20,7 +20,7 @@ from astmcp.refactor.family_guard import (
     check_nested_class,
     check_script_global,
 )
-from astmcp.refactor.field_mappings import mapping_hits
+from astmcp.refactor.field_mappings import dump_hits, mapping_hits
 from astmcp.refactor.fixtures import (
     check_collected_name,
     check_enum_value,
@@ -197,6 +197,8 @@ def prepare_rename(
     hits += import_alternatives(ws, conn, row, hits)
     hits = keep_other_bindings(ws, row, hits)
     hits += mapping_hits(ws, conn, family)
+    seen = {(h.file, h.line, h.column) for h in hits}
+    hits += [h for h in dump_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
     # `base`: a class whose outside base could not be read; there is nothing to edit there
