@@ -45,6 +45,14 @@ _MAKES_ANYTHING = frozenset(
         "dill.loads",
         "cloudpickle.load",
         "cloudpickle.loads",
+        # containers and context stacks holding whatever the program put there
+        "contextlib.ExitStack.enter_context",
+        "contextlib.AsyncExitStack.enter_context",
+        "contextlib.AsyncExitStack.enter_async_context",
+        "weakref.ref",
+        *(f"weakref.{kind}.{get}" for kind in ("WeakValueDictionary", "WeakKeyDictionary") for get in ("get", "pop", "setdefault")),
+        *(f"collections.{kind}.{get}" for kind in ("ChainMap", "UserDict") for get in ("get", "pop", "setdefault")),
+        "collections.UserList.pop",
         *(f"{queue}.{get}" for queue in (
             "queue.Queue", "queue.SimpleQueue", "queue.LifoQueue", "queue.PriorityQueue", "asyncio.Queue",
             "asyncio.LifoQueue", "asyncio.PriorityQueue", "multiprocessing.Queue", "multiprocessing.SimpleQueue",
@@ -630,7 +638,15 @@ class Resolver(ModuleLookups):
         if step[0] in "*[#":
             return self.item_step(self.deref(entity), step)
         if entity[0] == "x":
-            if step == "()" and entity[1].lstrip("?").replace(".()", "") in _MAKES_ANYTHING:
+            made_by = entity[1].lstrip("?").replace(".()", "")
+            if step == "()" and (
+                made_by in _MAKES_ANYTHING
+                # `stack.enter_context(Conn())` of a `with ExitStack() as stack`: what Conn gives
+                or (
+                    made_by.startswith("contextlib.")
+                    and made_by.endswith(("enter_context", "enter_async_context"))
+                )
+            ):
                 return None  # `pickle.loads(data)`, `queue.get()`: any object the program made
             if entity[1].startswith("?"):
                 # a method a project class inherits from an outside base may give the instance
