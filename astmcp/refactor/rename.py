@@ -36,6 +36,7 @@ from astmcp.refactor.import_alternatives import (
     keep_other_bindings,
 )
 from astmcp.refactor.mangling import check_mangling
+from astmcp.refactor.name_lookups import lookup_hits
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
 from astmcp.refactor.reexport_aliases import through_aliases
@@ -199,6 +200,7 @@ def prepare_rename(
     hits += mapping_hits(ws, conn, family)
     seen = {(h.file, h.line, h.column) for h in hits}
     hits += [h for h in dump_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
+    hits += lookup_hits(ws, conn, row, new_name, hits)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
     # `base`: a class whose outside base could not be read; there is nothing to edit there
