@@ -8,7 +8,12 @@
   ``Color.__members__``): data names the member, so renaming it breaks the lookup. Each lookup in a
   file that uses the enum is an uncertain hit.
 
-Neither is ever edited: the names are in data, not code.
+- Names read at run time (``registry[f.__name__] = f`` in a project decorator,
+  ``REG[cls.__name__.lower()] = cls`` in a base's ``__init_subclass__``): a function decorated by
+  such a decorator, or a class deriving from such a base, is keyed by its name; an uncertain hit
+  at the decorator (or the class's name).
+
+None is ever edited: the names are in data, not code.
 """
 
 from __future__ import annotations
@@ -39,7 +44,9 @@ def lookup_hits(
     if not row.file.endswith((".py", ".pyi")):
         return []
     touched = sorted({h.file for h in hits if h.file.endswith(".py")} | {row.file})
-    return _affix_hits(ws, touched, row.name, new) + _enum_hits(ws, conn, row)
+    return (
+        _affix_hits(ws, touched, row.name, new) + _enum_hits(ws, conn, row) + _name_reader_hits(ws, conn, row)
+    )
 
 
 def _affix_hits(ws: Workspace, paths: list[str], old: str, new: str) -> list[Hit]:
@@ -126,3 +133,115 @@ def _computed_lookup(node: ast.AST, name: str) -> ast.expr | None:
     if isinstance(node, ast.Attribute) and node.attr == "__members__" and _names(node.value, name):
         return node.value
     return None
+
+
+def _reads_name(ws: Workspace, function: SymbolRow) -> bool:
+    """Whether a project function's body keys something by a ``.__name__``/``.__qualname__``."""
+    try:
+        tree = ast.parse(load_file(ws, function.file).source.text)
+    except (OSError, SyntaxError, ValueError, AstmcpError):
+        return False
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name == function.name
+            and node.lineno in (function.line, function.name_line)
+        ):
+            # as a key (`REG[f.__name__] = f`, `{cls.__name__.lower(): cls}`), not a message
+            keys = [sub.slice for sub in ast.walk(node) if isinstance(sub, ast.Subscript)]
+            keys += [k for d in ast.walk(node) if isinstance(d, ast.Dict) for k in d.keys if k is not None]
+            return any(
+                isinstance(inner, ast.Attribute) and inner.attr in ("__name__", "__qualname__")
+                for key in keys
+                for inner in ast.walk(key)
+            )
+    return False
+
+
+def _name_reader_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
+    if row.kind not in ("function", "method", "class") or not row.file.endswith(".py"):
+        return []
+    try:
+        tree = ast.parse(load_file(ws, row.file).source.text)
+    except (OSError, SyntaxError, ValueError, AstmcpError):
+        return []
+    node = next(
+        (
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            and n.name == row.name
+            and n.lineno in (row.line, row.name_line)
+        ),
+        None,
+    )
+    if node is None:
+        return []
+    out: list[Hit] = []
+    for decorator in node.decorator_list:
+        called = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = (
+            called.id
+            if isinstance(called, ast.Name)
+            else called.attr
+            if isinstance(called, ast.Attribute)
+            else None
+        )
+        if name is None:
+            continue
+        for function in query_symbols(
+            conn, "s.name = ? AND s.kind = 'function' AND f.language = 'python'", (name,)
+        ):
+            if _reads_name(ws, function):
+                note = f"the decorator {function.selector} reads the name of what it decorates (`__name__`)"
+                out.append(
+                    Hit(
+                        row.file,
+                        decorator.lineno,
+                        decorator.col_offset + 1,
+                        decorator.col_offset + 1 + len(name),
+                        "string",
+                        "name",
+                        note=note,
+                    )
+                )
+                break
+    if row.kind == "class":
+        seen: set[int] = set()
+        queue = [
+            s.id
+            for s in query_symbols(
+                conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (row.file, row.symbol_path)
+            )
+        ]
+        while queue:
+            cls = queue.pop()
+            if cls in seen:
+                continue
+            seen.add(cls)
+            for (base,) in conn.execute(
+                "SELECT dst_symbol_id FROM edges WHERE src_symbol_id = ? AND kind = 'inherits' AND dst_symbol_id IS NOT NULL",
+                (cls,),
+            ):
+                queue.append(base)
+                for parent in query_symbols(conn, "s.id = ? AND s.kind = 'class'", (base,)):
+                    hooks = query_symbols(
+                        conn,
+                        "f.path = ? AND s.parent_path = ? AND s.name = '__init_subclass__'",
+                        (parent.file, parent.symbol_path),
+                    )
+                    if any(_reads_name(ws, hook) for hook in hooks):
+                        note = f"{parent.name}.__init_subclass__ reads the name of each subclass (`__name__`)"
+                        out.append(
+                            Hit(
+                                row.file,
+                                row.name_line,
+                                row.name_col,
+                                row.name_end_col,
+                                "string",
+                                "name",
+                                note=note,
+                            )
+                        )
+                        return out
+    return out
