@@ -40,6 +40,22 @@ _WRAPPERS = frozenset(
 )
 
 
+class _TsFiles:
+    """Parsed TS/JS files, each read once (None: unreadable)."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.parsed: dict[str, TsFile | None] = {}
+
+    def get(self, path: str) -> TsFile | None:
+        if path not in self.parsed:
+            try:
+                self.parsed[path] = TsFile(path, load_file(self.ws, path).source.text)
+            except (OSError, AstmcpError):
+                self.parsed[path] = None
+        return self.parsed[path]
+
+
 def literal_key_hits(
     ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
 ) -> list[Hit]:
@@ -52,7 +68,7 @@ def literal_key_hits(
         " AND r.target_key = 'P:' || r.line || ':' || r.col AND f.language IN ('typescript', 'javascript')",
         (row.name,),
     ).fetchall()
-    files: dict[str, TsFile | None] = {}
+    files = _TsFiles(ws)
     hits: list[Hit] = []
     for path, line, col, end_col in keys:
         if (path, line, col) in known:
@@ -64,12 +80,7 @@ def literal_key_hits(
         )
         if not holders:
             continue
-        if path not in files:
-            try:
-                files[path] = TsFile(path, load_file(ws, path).source.text)
-            except (OSError, AstmcpError):
-                files[path] = None
-        parsed = files[path]
+        parsed = files.get(path)
         steps = _key_path(parsed.node_at(line, col), holders[0].name) if parsed is not None else None
         if steps is None:
             continue  # not a key of the variable's own literal (`const x = make({ k })`: an argument)
@@ -112,18 +123,13 @@ def _flows_on(
     it), as it is, to a place typed by ``owner``: an argument of a project function whose
     parameter's declared type names it, or a variable declared with it. None when no use does."""
     word = re.compile(rf"(?<![\w$]){re.escape(owner)}(?![\w$])")
-    files: dict[str, TsFile | None] = {}
+    files = _TsFiles(ws)
     for path, line, col, end_col in conn.execute(
         "SELECT f.path, r.line, r.col, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
         " WHERE r.symbol_id = ? AND r.kind NOT IN ('definition', 'import', 'export')",
         (holder.id,),
     ):
-        if path not in files:
-            try:
-                files[path] = TsFile(path, load_file(ws, path).source.text)
-            except (OSError, AstmcpError):
-                files[path] = None
-        parsed = files[path]
+        parsed = files.get(path)
         if parsed is None:
             continue
         text = parsed.lines[line - 1] if 0 < line <= len(parsed.lines) else ""
