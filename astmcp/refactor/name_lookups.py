@@ -13,6 +13,9 @@
   such a decorator, or a class deriving from such a base, is keyed by its name; an uncertain hit
   at the decorator (or the class's name).
 
+- Descriptors told their name (``price = Positive()`` where ``Positive`` defines ``__set_name__``,
+  which may store the value under ``"_" + name``): an uncertain hit at the descriptor's class.
+
 None is ever edited: the names are in data, not code.
 """
 
@@ -40,12 +43,16 @@ def lookup_hits(
 ) -> list[Hit]:
     """Uncertain hits where a computed lookup's answer changes with the rename (Python): affix
     tests in the files the rename touches (where `dir(self)`-style discovery of the renamed member
-    is), enum lookups in the files that use the enum."""
+    is), enum lookups in the files that use the enum, registries keyed by ``__name__``, and
+    descriptors told their name."""
     if not row.file.endswith((".py", ".pyi")):
         return []
     touched = sorted({h.file for h in hits if h.file.endswith(".py")} | {row.file})
     return (
-        _affix_hits(ws, touched, row.name, new) + _enum_hits(ws, conn, row) + _name_reader_hits(ws, conn, row)
+        _affix_hits(ws, touched, row.name, new)
+        + _enum_hits(ws, conn, row)
+        + _name_reader_hits(ws, conn, row)
+        + _descriptor_hits(ws, conn, row)
     )
 
 
@@ -245,3 +252,37 @@ def _name_reader_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -
                         )
                         return out
     return out
+
+
+def _descriptor_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
+    if row.kind != "attribute" or not row.parent_path or not row.file.endswith(".py"):
+        return []
+    try:
+        tree = ast.parse(load_file(ws, row.file).source.text)
+    except (OSError, SyntaxError, ValueError, AstmcpError):
+        return []
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Assign) and node.lineno == row.line and isinstance(node.value, ast.Call)
+        ):
+            continue
+        callee = node.value.func
+        name = (
+            callee.id
+            if isinstance(callee, ast.Name)
+            else callee.attr
+            if isinstance(callee, ast.Attribute)
+            else None
+        )
+        if name is None:
+            continue
+        for cls in query_symbols(conn, "s.name = ? AND s.kind = 'class' AND f.language = 'python'", (name,)):
+            if query_symbols(
+                conn,
+                "f.path = ? AND s.parent_path = ? AND s.name = '__set_name__'",
+                (cls.file, cls.symbol_path),
+            ):
+                column = node.value.col_offset + 1
+                note = f"{cls.selector} is told the attribute's name by `__set_name__` and may store or look up by it"
+                return [Hit(row.file, node.lineno, column, column + len(name), "string", "name", note=note)]
+    return []
