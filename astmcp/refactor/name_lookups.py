@@ -27,6 +27,7 @@ import sqlite3
 
 from astmcp.errors import AstmcpError
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes
 from astmcp.refactor.rename_refs import Hit
@@ -187,13 +188,7 @@ def _name_reader_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -
     out: list[Hit] = []
     for decorator in node.decorator_list:
         called = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = (
-            called.id
-            if isinstance(called, ast.Name)
-            else called.attr
-            if isinstance(called, ast.Attribute)
-            else None
-        )
+        name = last_name(called)
         if name is None:
             continue
         for function in query_symbols(
@@ -267,13 +262,7 @@ def _descriptor_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
         ):
             continue
         callee = node.value.func
-        name = (
-            callee.id
-            if isinstance(callee, ast.Name)
-            else callee.attr
-            if isinstance(callee, ast.Attribute)
-            else None
-        )
+        name = last_name(callee)
         if name is None:
             continue
         for cls in query_symbols(conn, "s.name = ? AND s.kind = 'class' AND f.language = 'python'", (name,)):
