@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import sqlite3
 from dataclasses import dataclass
 
@@ -60,6 +61,17 @@ def is_python(path: str) -> bool:
 def read_text(ws: Workspace, path: str) -> str:
     with open(ws.root / path, "rb") as handle:
         return handle.read().decode("utf-8-sig", errors="replace")
+
+
+def parse_python(ws: Workspace, path: str) -> ast.Module:
+    """``path``'s syntax tree, parsed once per text (a prepare's checks each read the same file);
+    shared: callers must not change it. Raises OSError, SyntaxError or ValueError."""
+    return _parsed(read_text(ws, path))
+
+
+@functools.lru_cache(maxsize=16)
+def _parsed(text: str) -> ast.Module:
+    return ast.parse(text)
 
 
 def _column(lines: list[str], line: int, byte_col: int) -> int:

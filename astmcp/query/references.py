@@ -485,6 +485,7 @@ class FamilyMemo:
         self._bases: dict[int, list[tuple[int | None, str | None]]] = {}
         self._subclasses: dict[int, list[int]] = {}
         self._members: dict[tuple[int, str], SymbolRow | None] = {}
+        self._base_values: dict[int, int | str | None] = {}  # TS/JS bases that are values
         self._above: dict[tuple[int, str], bool] = {}
         self._self_reads: dict[tuple[int, str], bool] = {}
         self._below: dict[tuple[tuple[int, ...], str], tuple[dict[int, SymbolRow], list[str]]] = {}
@@ -585,7 +586,9 @@ class FamilyMemo:
                     out.append((cls, written))
             for base_id, key in self.bases(cls):
                 if base_id is not None:
-                    value = self._base_value(base_id)
+                    if base_id not in self._base_values:
+                        self._base_values[base_id] = self._base_value(base_id)
+                    value = self._base_values[base_id]
                     if value is None:
                         queue.append(base_id)
                     elif isinstance(value, int):

@@ -23,6 +23,7 @@ from astmcp.query.common import SymbolRow, mangled, query_symbols
 from astmcp.query.parameters import read_text
 from astmcp.refactor.collisions import inherited, outside_inherited, related_classes
 from astmcp.refactor.prepare import load_file
+from astmcp.refactor.tsscopes import TsFile
 from astmcp.resolve.python_external import (
     argument_reads,
     class_ancestors,
@@ -333,8 +334,6 @@ def check_script_global(ws: Workspace, row: SymbolRow) -> None:
     if not row.file.endswith((".ts", ".tsx", ".cts")) or row.file.endswith((".mts", ".d.mts")):
         return
     try:
-        from astmcp.refactor.tsscopes import TsFile
-
         script = not TsFile(row.file, read_text(ws, row.file)).is_module()
     except (OSError, ValueError):
         return

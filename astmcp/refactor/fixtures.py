@@ -10,7 +10,7 @@ import sqlite3
 
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
-from astmcp.query.parameters import function_node, read_text
+from astmcp.query.parameters import function_node, parse_python
 from astmcp.workspace import Workspace
 
 __all__ = [
@@ -38,7 +38,7 @@ def check_fixture(ws: Workspace, row: SymbolRow) -> None:
     if row.kind != "function" or not row.file.endswith(".py"):
         return
     try:
-        node = function_node(ast.parse(read_text(ws, row.file)), row)
+        node = function_node(parse_python(ws, row.file), row)
     except (OSError, SyntaxError, ValueError):
         return
     if node is None:
@@ -63,7 +63,7 @@ def check_enum_value(ws: Workspace, row: SymbolRow) -> None:
     if not row.parent_path or not row.file.endswith(".py") or row.kind not in ("attribute", "variable"):
         return
     try:
-        tree = ast.parse(read_text(ws, row.file))
+        tree = parse_python(ws, row.file)
     except (OSError, SyntaxError, ValueError):
         return
     owner_name = row.parent_path.rsplit(".", 1)[-1]
@@ -109,7 +109,7 @@ def _makes_computed_class(ws: Workspace, conn: sqlite3.Connection, path: str, ca
     if not functions or not functions[0].file.endswith(".py"):
         return None
     try:
-        node = function_node(ast.parse(read_text(ws, functions[0].file)), functions[0])
+        node = function_node(parse_python(ws, functions[0].file), functions[0])
     except (OSError, SyntaxError, ValueError):
         return None
     returns = (
@@ -126,7 +126,7 @@ def check_made_class(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
     if row.kind != "variable" or row.parent_path or not row.file.endswith(".py"):
         return
     try:
-        tree = ast.parse(read_text(ws, row.file))
+        tree = parse_python(ws, row.file)
     except (OSError, SyntaxError, ValueError):
         return
     for node in ast.walk(tree):
@@ -188,7 +188,7 @@ def check_collected_name(ws: Workspace, row: SymbolRow, new_name: str) -> None:
     if row.kind != "function":
         return
     try:
-        node = function_node(ast.parse(read_text(ws, row.file)), row)
+        node = function_node(parse_python(ws, row.file), row)
     except (OSError, SyntaxError, ValueError):
         return
     for decorator in node.decorator_list if node is not None else []:
@@ -223,7 +223,7 @@ def check_submodule_name(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow
     elif base == f"{row.name}.py":
         init = f"{folder}/__init__.py" if folder else "__init__.py"
         try:
-            tree = ast.parse(read_text(ws, init))
+            tree = parse_python(ws, init)
         except (OSError, SyntaxError, ValueError):
             return
         imported = any(

@@ -122,12 +122,14 @@ def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[
     name are dropped (attribute reads, ``m.old``, stay)."""
     if row.parent_path or not row.file.endswith((".py", ".pyi")):
         return hits
-    keep: dict[str, set[int]] = {}  # file -> lines of the `from m import old` hits to keep
+    # file -> (lines of the `from m import old` hits to keep, the file's lines)
+    keep: dict[str, tuple[set[int], list[str]]] = {}
     for path in sorted({h.file for h in hits if h.kind in ("import", "export") and h.file != row.file}):
         if not path.endswith(".py"):
             continue
         try:
-            tree = ast.parse(load_file(ws, path).source.text)
+            text = load_file(ws, path).source.text
+            tree = ast.parse(text)
         except (OSError, SyntaxError, ValueError, AstmcpError):
             continue
         statements = list(_module_statements(tree.body))
@@ -150,24 +152,21 @@ def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[
                     " may mean either; rename by hand",
                     {"file": path},
                 )
-            keep[path] = imports
+            keep[path] = (imports, text.split("\n"))
     if not keep:
         return hits
     out: list[Hit] = []
     for hit in hits:
         if hit.file not in keep:
             out.append(hit)
-        elif hit.kind == "import" and hit.line in keep[hit.file]:
+        elif hit.kind == "import" and hit.line in keep[hit.file][0]:
             out.append(dataclasses.replace(hit, kind=IMPORT_KEEP))
-        elif hit.kind == "import" or _after_dot(ws, hit):
+        elif hit.kind == "import" or _after_dot(keep[hit.file][1], hit):
             out.append(hit)
     return out
 
 
-def _after_dot(ws: Workspace, hit: Hit) -> bool:
+def _after_dot(lines: list[str], hit: Hit) -> bool:
     """Whether the hit is an attribute (``m.old``): the text before it ends with a dot."""
-    try:
-        line = load_file(ws, hit.file).source.text.split("\n")[hit.line - 1]
-    except (OSError, AstmcpError, IndexError):
-        return True
+    line = lines[hit.line - 1] if 0 < hit.line <= len(lines) else "."
     return line[: hit.column - 1].rstrip().endswith(".")

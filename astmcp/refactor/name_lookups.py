@@ -27,6 +27,7 @@ import sqlite3
 
 from astmcp.errors import AstmcpError
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.parameters import function_node, parse_python
 from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes
@@ -146,32 +147,27 @@ def _computed_lookup(node: ast.AST, name: str) -> ast.expr | None:
 def _reads_name(ws: Workspace, function: SymbolRow) -> bool:
     """Whether a project function's body keys something by a ``.__name__``/``.__qualname__``."""
     try:
-        tree = ast.parse(load_file(ws, function.file).source.text)
-    except (OSError, SyntaxError, ValueError, AstmcpError):
+        node = function_node(parse_python(ws, function.file), function)
+    except (OSError, SyntaxError, ValueError):
         return False
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and node.name == function.name
-            and node.lineno in (function.line, function.name_line)
-        ):
-            # as a key (`REG[f.__name__] = f`, `{cls.__name__.lower(): cls}`), not a message
-            keys = [sub.slice for sub in ast.walk(node) if isinstance(sub, ast.Subscript)]
-            keys += [k for d in ast.walk(node) if isinstance(d, ast.Dict) for k in d.keys if k is not None]
-            return any(
-                isinstance(inner, ast.Attribute) and inner.attr in ("__name__", "__qualname__")
-                for key in keys
-                for inner in ast.walk(key)
-            )
-    return False
+    if node is None:
+        return False
+    # as a key (`REG[f.__name__] = f`, `{cls.__name__.lower(): cls}`), not a message
+    keys = [sub.slice for sub in ast.walk(node) if isinstance(sub, ast.Subscript)]
+    keys += [k for d in ast.walk(node) if isinstance(d, ast.Dict) for k in d.keys if k is not None]
+    return any(
+        isinstance(inner, ast.Attribute) and inner.attr in ("__name__", "__qualname__")
+        for key in keys
+        for inner in ast.walk(key)
+    )
 
 
 def _name_reader_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
     if row.kind not in ("function", "method", "class") or not row.file.endswith(".py"):
         return []
     try:
-        tree = ast.parse(load_file(ws, row.file).source.text)
-    except (OSError, SyntaxError, ValueError, AstmcpError):
+        tree = parse_python(ws, row.file)
+    except (OSError, SyntaxError, ValueError):
         return []
     node = next(
         (
@@ -253,8 +249,8 @@ def _descriptor_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
     if row.kind != "attribute" or not row.parent_path or not row.file.endswith(".py"):
         return []
     try:
-        tree = ast.parse(load_file(ws, row.file).source.text)
-    except (OSError, SyntaxError, ValueError, AstmcpError):
+        tree = parse_python(ws, row.file)
+    except (OSError, SyntaxError, ValueError):
         return []
     for node in ast.walk(tree):
         if not (
