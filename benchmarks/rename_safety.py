@@ -4,13 +4,14 @@ the tree restored.
 
 - ``--corpus click``: click 8.5.1 (PyPI sdist), checked by click's own test suite; likewise
   ``jinja2`` 3.1.6, ``marshmallow`` 3.26.1, ``itsdangerous`` 2.2.0, ``wtforms`` 3.2.1, ``flask`` 3.1.2,
-  ``structlog`` 25.4.0 and ``blinker`` 1.9.0, whose suites run in a venv of their own under
+  ``structlog`` 25.4.0, ``blinker`` 1.9.0, ``packaging`` 24.2 and ``pluggy`` 1.5.0 (tests in ``testing``), whose suites run in a venv of their own under
   ``benchmarks/.cache/tools`` with their test requirements (marshmallow's test of its installed
   distribution's metadata is left out: a source tree has none).
 - ``--corpus zod``: zod 4.6.7 ``src`` (npm), checked by ``tsc -p .`` from typescript 7.0.2: a rename
   is broken when it adds any diagnostic (multiset on code, file, message; positions ignored).
 - ``--corpus rxjs``: rxjs 7.8.2 ``src`` (npm) with its own tsconfig (made acceptable to typescript 7),
-  checked the same way; ``--corpus mobx``: mobx 6.15.0 ``src`` with mobx's own strictness.
+  checked the same way; ``--corpus mobx``: mobx 6.15.0 ``src`` with mobx's own strictness;
+  ``--corpus query-core``: @tanstack/query-core 5.62.0 ``src``, ``strict``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
 silent breakage), ``blocked`` (astmcp only: plan prepared but blocked on uncertain references or new
@@ -22,7 +23,7 @@ committed. Writes ``benchmarks/results/rename_safety_<corpus>.json`` and the REA
 corpora; ``--report`` only rewrites the section). ``--tools`` reruns some tools and keeps the others'
 results from the JSON when the sample is the same.
 
-    python benchmarks/rename_safety.py [--corpus click|jinja2|marshmallow|itsdangerous|wtforms|flask|structlog|blinker|zod|rxjs|mobx]
+    python benchmarks/rename_safety.py [--corpus click|jinja2|…|zod|rxjs|mobx|query-core]
                                        [--tools astmcp,rope,jedi]
                                        [--sample 50] [--seed 0] [--workdir DIR] [--report]
 """
@@ -90,12 +91,17 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         ),
         (),
     ),
+    "packaging": ("packaging", "24.2", ("pretend==1.0.9",), ()),
+    "pluggy": ("pluggy", "1.5.0", (), ()),
 }
+# where a Python corpus keeps its tests, when not in ``tests``
+TEST_DIRS = {"pluggy": "testing"}
 CORPORA = {
     **{key: (name, version) for key, (name, version, _, _) in PYTHON_CORPORA.items()},
     "zod": ("zod", "4.6.7"),
     "rxjs": ("rxjs", "7.8.2"),
     "mobx": ("mobx", "6.15.0"),
+    "query-core": ("@tanstack/query-core", "5.62.0"),
 }
 PYTEST = "pytest==9.2.0"
 TYPESCRIPT = ("typescript", "7.0.2")
@@ -269,6 +275,28 @@ def pristine_mobx(workdir: Path) -> Path:
     return pristine
 
 
+def pristine_query_core(workdir: Path) -> Path:
+    """@tanstack/query-core's ``src`` (no dependencies; its package ships no tsconfig), checked
+    ``strict`` with bundler resolution (its imports name no extension)."""
+    pristine = workdir / "pristine"
+    package = fetch_npm(*CORPORA["query-core"])
+    if not (pristine / "src").is_dir():
+        shutil.rmtree(pristine, ignore_errors=True)
+        shutil.copytree(package / "src", pristine / "src")
+    options = {
+        "strict": True,
+        "noEmit": True,
+        "target": "es2022",
+        "module": "esnext",
+        "moduleResolution": "bundler",
+        "skipLibCheck": True,
+        "lib": ["es2022", "dom"],
+    }
+    config = {"compilerOptions": options, "include": ["src/**/*.ts"]}
+    (pristine / "tsconfig.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return pristine
+
+
 def tree(root: Path) -> dict[str, Path]:
     out: dict[str, Path] = {}
     for dirpath, dirnames, filenames in os.walk(root):
@@ -298,9 +326,9 @@ def restore(root: Path, pristine: Path) -> list[str]:
     return sorted(changed)
 
 
-def run_tests(root: Path, python: str = sys.executable) -> tuple[bool, str]:
+def run_tests(root: Path, python: str = sys.executable, tests: str = "tests") -> tuple[bool, str]:
     proc = subprocess.run(
-        [python, "-m", "pytest", "tests", "-x", "-q", "-p", "no:cacheprovider"],
+        [python, "-m", "pytest", tests, "-x", "-q", "-p", "no:cacheprovider"],
         cwd=root,
         env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
         capture_output=True,
@@ -496,6 +524,8 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
         else pristine_rxjs(workdir)
         if corpus == "rxjs"
         else pristine_mobx(workdir)
+        if corpus == "mobx"
+        else pristine_query_core(workdir)
     )
     root = workdir / "work"
     shutil.rmtree(root, ignore_errors=True)
@@ -507,12 +537,13 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
             # the corpus's dependencies live there: astmcp runs as with the project's virtualenv
             # active, and reads outside classes from it (resolve.python_external)
             os.environ["VIRTUAL_ENV"] = str(Path(interpreter).parent.parent)
-        ok, tail = run_tests(root, interpreter)
+        tests = TEST_DIRS.get(corpus, "tests")
+        ok, tail = run_tests(root, interpreter, tests)
         if not ok:
             raise SystemExit(f"{corpus}'s tests fail before any rename: {tail}")
 
         def oracle() -> tuple[bool, str]:
-            return run_tests(root, interpreter)
+            return run_tests(root, interpreter, tests)
     else:
         tsc = npm_tool(*TYPESCRIPT, "tsc")
         baseline = Counter(tsc_errors(root, tsc))
