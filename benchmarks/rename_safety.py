@@ -4,14 +4,15 @@ the tree restored.
 
 - ``--corpus click``: click 8.5.1 (PyPI sdist), checked by click's own test suite; likewise
   ``jinja2`` 3.1.6, ``marshmallow`` 3.26.1, ``itsdangerous`` 2.2.0, ``wtforms`` 3.2.1, ``flask`` 3.1.2,
-  ``structlog`` 25.4.0, ``blinker`` 1.9.0, ``packaging`` 24.2 and ``pluggy`` 1.5.0 (tests in ``testing``), whose suites run in a venv of their own under
-  ``benchmarks/.cache/tools`` with their test requirements (marshmallow's test of its installed
+  ``structlog`` 25.4.0, ``blinker`` 1.9.0, ``packaging`` 24.2 and ``cachetools`` 5.5.0, whose suites
+  run in a venv of their own under ``benchmarks/.cache/tools`` with their test requirements (marshmallow's test of its installed
   distribution's metadata is left out: a source tree has none).
 - ``--corpus zod``: zod 4.6.7 ``src`` (npm), checked by ``tsc -p .`` from typescript 7.0.2: a rename
   is broken when it adds any diagnostic (multiset on code, file, message; positions ignored).
 - ``--corpus rxjs``: rxjs 7.8.2 ``src`` (npm) with its own tsconfig (made acceptable to typescript 7),
   checked the same way; ``--corpus mobx``: mobx 6.15.0 ``src`` with mobx's own strictness;
-  ``--corpus query-core``: @tanstack/query-core 5.62.0 ``src``, ``strict``.
+  ``--corpus query-core``: @tanstack/query-core 5.62.0 ``src``, and ``--corpus immer``: immer 10.1.1
+  ``src``, both ``strict``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
 silent breakage), ``blocked`` (astmcp only: plan prepared but blocked on uncertain references or new
@@ -23,7 +24,7 @@ committed. Writes ``benchmarks/results/rename_safety_<corpus>.json`` and the REA
 corpora; ``--report`` only rewrites the section). ``--tools`` reruns some tools and keeps the others'
 results from the JSON when the sample is the same.
 
-    python benchmarks/rename_safety.py [--corpus click|jinja2|…|zod|rxjs|mobx|query-core]
+    python benchmarks/rename_safety.py [--corpus click|jinja2|…|zod|rxjs|mobx|query-core|immer]
                                        [--tools astmcp,rope,jedi]
                                        [--sample 50] [--seed 0] [--workdir DIR] [--report]
 """
@@ -92,16 +93,15 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         (),
     ),
     "packaging": ("packaging", "24.2", ("pretend==1.0.9",), ()),
-    "pluggy": ("pluggy", "1.5.0", (), ()),
+    "cachetools": ("cachetools", "5.5.0", (), ()),
 }
-# where a Python corpus keeps its tests, when not in ``tests``
-TEST_DIRS = {"pluggy": "testing"}
 CORPORA = {
     **{key: (name, version) for key, (name, version, _, _) in PYTHON_CORPORA.items()},
     "zod": ("zod", "4.6.7"),
     "rxjs": ("rxjs", "7.8.2"),
     "mobx": ("mobx", "6.15.0"),
     "query-core": ("@tanstack/query-core", "5.62.0"),
+    "immer": ("immer", "10.1.1"),
 }
 PYTEST = "pytest==9.2.0"
 TYPESCRIPT = ("typescript", "7.0.2")
@@ -275,11 +275,11 @@ def pristine_mobx(workdir: Path) -> Path:
     return pristine
 
 
-def pristine_query_core(workdir: Path) -> Path:
-    """@tanstack/query-core's ``src`` (no dependencies; its package ships no tsconfig), checked
-    ``strict`` with bundler resolution (its imports name no extension)."""
+def pristine_strict(corpus: str, workdir: Path) -> Path:
+    """The ``src`` of a package with no dependencies that ships no tsconfig (@tanstack/query-core,
+    immer), checked ``strict`` with bundler resolution (their imports name no extension)."""
     pristine = workdir / "pristine"
-    package = fetch_npm(*CORPORA["query-core"])
+    package = fetch_npm(*CORPORA[corpus])
     if not (pristine / "src").is_dir():
         shutil.rmtree(pristine, ignore_errors=True)
         shutil.copytree(package / "src", pristine / "src")
@@ -326,9 +326,9 @@ def restore(root: Path, pristine: Path) -> list[str]:
     return sorted(changed)
 
 
-def run_tests(root: Path, python: str = sys.executable, tests: str = "tests") -> tuple[bool, str]:
+def run_tests(root: Path, python: str = sys.executable) -> tuple[bool, str]:
     proc = subprocess.run(
-        [python, "-m", "pytest", tests, "-x", "-q", "-p", "no:cacheprovider"],
+        [python, "-m", "pytest", "tests", "-x", "-q", "-p", "no:cacheprovider"],
         cwd=root,
         env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
         capture_output=True,
@@ -525,7 +525,7 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
         if corpus == "rxjs"
         else pristine_mobx(workdir)
         if corpus == "mobx"
-        else pristine_query_core(workdir)
+        else pristine_strict(corpus, workdir)
     )
     root = workdir / "work"
     shutil.rmtree(root, ignore_errors=True)
@@ -537,13 +537,12 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
             # the corpus's dependencies live there: astmcp runs as with the project's virtualenv
             # active, and reads outside classes from it (resolve.python_external)
             os.environ["VIRTUAL_ENV"] = str(Path(interpreter).parent.parent)
-        tests = TEST_DIRS.get(corpus, "tests")
-        ok, tail = run_tests(root, interpreter, tests)
+        ok, tail = run_tests(root, interpreter)
         if not ok:
             raise SystemExit(f"{corpus}'s tests fail before any rename: {tail}")
 
         def oracle() -> tuple[bool, str]:
-            return run_tests(root, interpreter, tests)
+            return run_tests(root, interpreter)
     else:
         tsc = npm_tool(*TYPESCRIPT, "tsc")
         baseline = Counter(tsc_errors(root, tsc))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from astmcp.resolve.python_scope import Pending, Row, Scope, is_test_module
+from astmcp.resolve.python_vocab import BUILTINS
 
 # what a narrowing says a key is: an instance of a class expression (False) or the value of an
 # expression (True), read in a scope
@@ -21,6 +22,9 @@ class Bindings:
         self.rows: list[Row] = []
         self.module = Scope("module", "", None)
         self.star: list[str] = []
+        # modules a function imports by a name a string of the file also spells (a test writing
+        # `app_mod.py` to a folder on `sys.path`, then importing it): see `Resolver.base`
+        self.runtime_modules: set[str] = set()
         self.all_names: list[str] | None = None
         self.all_nodes: list[ast.Constant] = []
         self.all_opaque = False  # `__all__` was given a value whose names are unknown
@@ -133,8 +137,12 @@ class Bindings:
             target = "S:" + (f"{scope.path}.{name}" if scope.path else name)
         if name not in scope.binds:
             scope.binds[name] = target
-            if scope.kind == "class":
+            if scope.kind in ("class", "module"):
                 scope.bound_at[name] = self.line
+        elif scope.kind == "function" and target.startswith("I:") and scope.binds[name] == "":
+            # `app = tmp / "pkg"` then `from pkg import app` in one function: a local given
+            # either value
+            scope.values.setdefault(name, []).append(("chain", target, scope))
         elif scope.kind == "module" and target and target != scope.binds[name]:
             # `try: from x import f` / `except ImportError: def f(...)`: a use means either
             others = self.alternatives.setdefault(name, [])
@@ -156,7 +164,16 @@ class Bindings:
         while current is not None:
             visible = (first or current.kind != "class") and name in current.binds
             # A class body runs top to bottom: a name bound later in it is still the outer one.
-            later = current.kind == "class" and line and current.bound_at.get(name, 0) >= line
+            # So does a module's: a builtin's name read at module level before the module binds
+            # it (`ExceptionGroup = ExceptionGroup`) is the builtin.
+            later = (
+                line
+                and current.bound_at.get(name, 0) >= line
+                and (
+                    current.kind == "class"
+                    or (current.kind == "module" and first and name in BUILTINS and not self.star)
+                )
+            )
             if visible and not later and name not in current.nonlocals:
                 return current.binds[name], current
             if name in current.globals:

@@ -47,6 +47,7 @@ def search_project_environment(root: Path) -> None:
         _EXTRA_PATHS.extend(added)
         for cached in (
             _module_file,
+            importable,
             class_defines,
             class_ancestors,
             computed_members,
@@ -65,6 +66,26 @@ def _module_file(module: str) -> str | None:
             if os.path.isfile(candidate):
                 return candidate
     return None
+
+
+@functools.lru_cache(maxsize=256)
+def importable(top: str) -> bool:
+    """Whether the top-level module ``top`` is the standard library's or is found where astmcp or
+    the project's environment would import it from: a source or stub file, a package folder
+    (namespace packages included) or a compiled extension."""
+    if top in sys.stdlib_module_names or top in sys.builtin_module_names or _module_file(top):
+        return True
+    for entry in [*sys.path, *_EXTRA_PATHS]:
+        folder = entry or os.getcwd()
+        if os.path.isdir(os.path.join(folder, top)):
+            return True
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        if any(n.startswith(top + ".") and n.endswith((".so", ".pyd")) for n in names):
+            return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -292,6 +292,7 @@ class _Analyzer(Statements):
             **({"passes": [list(given) for given in passes]} if passes else {}),
             **({"vkept": kept} if kept else {}),
             **({"vnone": only_none} if only_none else {}),
+            **({"rtmods": sorted(self.runtime_modules)} if self.runtime_modules else {}),
         }
 
     def unchanged(self, path: str, chain: str) -> str:

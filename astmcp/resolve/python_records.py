@@ -102,8 +102,18 @@ class Records(PytestFacts):
         return line, (match.end() if match else start) + 1
 
     # -- imports and __all__ ---------------------------------------------------
+    def runtime_module(self, scope: Scope, level: int, module: str) -> None:
+        """Note ``module`` when a function imports it and a string of the file spells its top
+        name (``"cfg_app"``, ``"cfg_app.py"``): a module the file may write at run time."""
+        top = module.split(".", 1)[0]
+        if scope.kind == "module" or level or not top or top in self.runtime_modules:
+            return
+        if re.search(rf"""(["']){re.escape(top)}(?:\.py)?\1""", self.text):
+            self.runtime_modules.add(top)
+
     def import_(self, node: ast.Import, scope: Scope) -> None:
         for alias in node.names:
+            self.runtime_module(scope, 0, alias.name)
             if alias.asname:
                 self.bind(scope, alias.asname, f"I:0:{alias.name}:")
             else:
@@ -113,6 +123,7 @@ class Records(PytestFacts):
     def import_from(self, node: ast.ImportFrom, scope: Scope) -> None:
         module = node.module or ""
         level = node.level or 0
+        self.runtime_module(scope, level, module)
         for alias in node.names:
             if alias.name == "*":
                 if scope.kind == "module":

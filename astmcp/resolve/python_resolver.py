@@ -8,7 +8,7 @@ import re
 import sqlite3
 from typing import Any
 
-from astmcp.resolve.python_external import class_defines, holds_anything, member_type
+from astmcp.resolve.python_external import class_defines, holds_anything, importable, member_type
 from astmcp.resolve.python_lookups import (
     CLASSLIKE,
     OPAQUE_KEYWORD,
@@ -334,6 +334,13 @@ class Resolver(ModuleLookups):
                 return f"{'Q' if base[0] == 'P' else 'V'}:{found}{sep}{rest}"
         return chain
 
+    def written_at_run_time(self, path: str, module: str) -> bool:
+        """Whether ``module``, found neither in the project nor where Python would import it from,
+        is one ``path`` may write before importing it (``runtime_modules``): its objects are
+        unknown, not an outside library's."""
+        top = module.split(".", 1)[0]
+        return top in self.facts(path).get("rtmods", ()) and not importable(top)
+
     def base(self, path: str, chain: str) -> Entity:
         if not chain:
             return None  # an unknown part ("": an overload without a return annotation)
@@ -345,6 +352,8 @@ class Resolver(ModuleLookups):
         if tag == "I":
             _, level, module, name = chain.split(":", 3)
             mod = self.module(path, int(level), module)
+            if mod is not None and mod[0] == "x" and self.written_at_run_time(path, module):
+                return None
             if not name:
                 return mod
             if mod is None or mod[0] == "x":

@@ -28,7 +28,7 @@ class Scope:
         self.parent = parent
         # name -> target chain of what the name means here; "" = a local that is no symbol
         self.binds: dict[str, str] = {}
-        self.bound_at: dict[str, int] = {}  # class scopes: line of a name's first binding
+        self.bound_at: dict[str, int] = {}  # class and module scopes: line of a name's first binding
         # locals that are no symbol: name -> where their type comes from
         self.values: dict[str, list[tuple[str, ast.AST | str, Scope]]] = {}
         self.globals: set[str] = set()
