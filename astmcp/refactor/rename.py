@@ -43,6 +43,7 @@ from astmcp.refactor.reexport_aliases import through_aliases
 from astmcp.refactor.rename_refs import Hit, config_hits, family_and_references, is_local, prose_hits
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
+from astmcp.refactor.ts_outside_values import check_outside_values
 from astmcp.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -192,6 +193,7 @@ def prepare_rename(
     check_metaclass_set(ws, conn, row)
     check_nested_class(conn, row)
     family, hits = family_and_references(ws, conn, row)
+    check_outside_values(ws, conn, row, family)
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family)

@@ -1,0 +1,298 @@
+"""TS/JS: values of outside types used as a project type whose member is renamed.
+
+``#queries: QueryStore`` with ``this.#queries = new Map<string, Query>()``: TypeScript accepts the
+``Map`` because it has every member ``QueryStore`` declares (``has``, ``get``, ``delete``...).
+Renaming ``QueryStore.delete`` cannot rename ``Map.delete``, so the ``Map`` no longer fits (or, where
+the member is optional, silently no longer provides it). Structural partners (``ts_structural``)
+are the project's own types; this finds outside ones where they meet a declaration: a value made by
+``new X(…)`` of a class outside the project, or an array literal, given to a variable, field or
+return type that names the member's type (``const s: Store = new Map()``, ``this.f = new Set()``
+for a field ``f: Store``, ``return new Map()`` in a function declared ``(): Store``). The rename is
+refused with ``MUTATION_BLOCKED`` naming the outside type and the place. So is one where such a
+value is an argument the project gives a parameter of that type (``use(new Map())`` for
+``use(s: Store)``, ``new Cache(new Map())`` for its constructor's).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Iterator
+
+import tree_sitter
+
+from astmcp.errors import AstmcpError, MutationBlocked
+from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.refactor.prepare import load_file
+from astmcp.refactor.tsscopes import TsFile
+from astmcp.workspace import Workspace
+
+__all__ = ["check_outside_values"]
+
+_MEMBER_KINDS = ("method", "property", "getter", "setter")
+_OWNER_KINDS = ("interface", "type", "class")
+# type nodes a declared type may wrap the owner's name in and still be that type (`Store | null`)
+_TYPE_WRAPPERS = frozenset({"generic_type", "union_type", "parenthesized_type", "readonly_type"})
+# expression wrappers a value may sit in (`new Map() as Store`)
+_WRAPPERS = frozenset(
+    {"as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression"}
+)
+_PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
+_FUNCTIONS = frozenset(
+    {
+        "function_declaration",
+        "function_expression",
+        "arrow_function",
+        "method_definition",
+        "generator_function_declaration",
+        "generator_function",
+    }
+)
+
+
+def check_outside_values(
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, family: Iterable[SymbolRow]
+) -> None:
+    """MUTATION_BLOCKED when a value of an outside type is used as the type of a renamed member."""
+    owners: dict[int, SymbolRow] = {}
+    for member in [row, *family]:
+        if member.kind not in _MEMBER_KINDS or member.parent_path is None or member.file.endswith(".py"):
+            continue
+        for owner in query_symbols(
+            conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path)
+        ):
+            if owner.kind in _OWNER_KINDS:
+                owners[owner.id] = owner
+    if not owners:
+        return
+    files: dict[str, TsFile | None] = {}
+    for owner in owners.values():
+        for path, line, col in _type_uses(conn, owner):
+            ts = _parsed(ws, files, path)
+            node = ts.node_at(line, col) if ts is not None else None
+            if ts is None or node is None:
+                continue
+            declaration = _declaration(node)
+            given = [(path, ts, value) for value in _values_given(declaration)]
+            if declaration is not None and declaration.type in _PARAMETERS:
+                given += _arguments(ws, conn, files, path, ts, declaration)
+            for where, where_ts, value in given:
+                outside = _outside_type(conn, where, where_ts, value)
+                if outside is not None:
+                    at = f"{where}:{value.start_point[0] + 1}"
+                    raise MutationBlocked(
+                        f"{row.name!r} is a member of {owner.name}, and {outside}, a type outside the project,"
+                        f" is used as a {owner.name} at {at}: it keeps its {row.name!r}, so renaming the member"
+                        " would leave it behind",
+                        {"outside_type": outside, "at": at},
+                    )
+
+
+def _arguments(
+    ws: Workspace,
+    conn: sqlite3.Connection,
+    files: dict[str, TsFile | None],
+    path: str,
+    ts: TsFile,
+    parameter: tree_sitter.Node,
+) -> list[tuple[str, TsFile, tree_sitter.Node]]:
+    """The arguments the project's calls give ``parameter`` (``use(new Map())`` for ``use(s:
+    Store)``; ``new Cache(new Map())`` for a constructor's), found through the index's references
+    to the function, method or class."""
+    params = parameter.parent
+    function = params.parent if params is not None and params.type == "formal_parameters" else None
+    if params is None or function is None:
+        return []
+    position = [c.id for c in params.named_children].index(parameter.id)
+    name = function.child_by_field_name("name")
+    if name is None and function.parent is not None and function.parent.type == "variable_declarator":
+        name = function.parent.child_by_field_name("name")  # `const use = (s: Store) => …`
+    if name is None:
+        return []
+    rows = conn.execute(
+        "SELECT s.id, s.kind, s.parent_path FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE f.path = ? AND s.name_line = ? AND s.name_col = ?",
+        (path, name.start_point[0] + 1, _column(ts, name)),
+    ).fetchall()
+    ids = []
+    for symbol_id, kind, parent_path in rows:
+        if kind == "constructor":  # `new Cache(…)` names the class
+            ids += [
+                o.id for o in query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (path, parent_path))
+            ]
+        else:
+            ids.append(symbol_id)
+    found: list[tuple[str, TsFile, tree_sitter.Node]] = []
+    for symbol_id in ids:
+        for where, line, col in conn.execute(
+            "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE r.symbol_id = ? AND r.kind != 'definition'",
+            (symbol_id,),
+        ):
+            where_ts = _parsed(ws, files, where)
+            use = where_ts.node_at(line, col) if where_ts is not None else None
+            if where_ts is None or use is None:
+                continue
+            argument = _argument(use, position)
+            if argument is not None:
+                found.append((where, where_ts, argument))
+    return found
+
+
+def _argument(use: tree_sitter.Node, position: int) -> tree_sitter.Node | None:
+    """The ``position``-th argument of the call or ``new`` whose callee ``use`` names."""
+    callee = use
+    while callee.parent is not None and callee.parent.type == "member_expression":
+        if callee.parent.child_by_field_name("property") != callee:
+            return None
+        callee = callee.parent
+    call = callee.parent
+    if call is None or call.type not in ("call_expression", "new_expression"):
+        return None
+    if call.child_by_field_name("function" if call.type == "call_expression" else "constructor") != callee:
+        return None
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None:
+        return None
+    given = [a for a in arguments.named_children if a.type != "comment"]
+    if any(a.type == "spread_element" for a in given[: position + 1]) or position >= len(given):
+        return None
+    return given[position]
+
+
+def _parsed(ws: Workspace, files: dict[str, TsFile | None], path: str) -> TsFile | None:
+    if path not in files:
+        try:
+            files[path] = TsFile(path, load_file(ws, path).source.text)
+        except (OSError, AstmcpError):
+            files[path] = None
+    return files[path]
+
+
+def _type_uses(conn: sqlite3.Connection, owner: SymbolRow) -> Iterator[tuple[str, int, int]]:
+    rows = conn.execute(
+        "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.symbol_id = ? AND f.language != 'python'",
+        (owner.id,),
+    )
+    yield from rows
+
+
+def _declaration(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The variable, field or function whose declared type ``node`` (the owner's name) is."""
+    current = node
+    if current.type in ("type_identifier", "identifier", "nested_type_identifier"):
+        parent = current.parent
+        while parent is not None and parent.type in _TYPE_WRAPPERS:
+            # `Array<Store>` holds Stores: only the generic's own name is the type
+            if parent.type == "generic_type" and parent.child_by_field_name("name") != current:
+                return None
+            current, parent = parent, parent.parent
+        if parent is None or parent.type != "type_annotation":
+            return None
+        return parent.parent
+    return None
+
+
+def _values_given(declaration: tree_sitter.Node | None) -> Iterator[tree_sitter.Node]:
+    if declaration is None:
+        return
+    if declaration.type in ("variable_declarator", "public_field_definition"):
+        value = declaration.child_by_field_name("value")
+        if value is not None:
+            yield value
+        name = declaration.child_by_field_name("name")
+        if name is None:
+            return
+        field = declaration.type == "public_field_definition"
+        scope = declaration.parent if field else _enclosing_scope(declaration)
+        yield from _assigned(scope, name.text or b"", field)
+    elif declaration.type in _FUNCTIONS:
+        body = declaration.child_by_field_name("body")
+        if body is not None and body.type != "statement_block":
+            yield body  # `(): Store => new Map()`
+        elif body is not None:
+            yield from _returned(body)
+
+
+def _enclosing_scope(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    current = node.parent
+    while current is not None and current.type not in ("statement_block", "program", *_FUNCTIONS):
+        current = current.parent
+    return current
+
+
+def _assigned(scope: tree_sitter.Node | None, name: bytes, field: bool) -> Iterator[tree_sitter.Node]:
+    """Right-hand sides of ``name = …`` (``this.name = …`` for a field) within ``scope``."""
+    if scope is None:
+        return
+    stack = [scope]
+    while stack:
+        node = stack.pop()
+        if node.type == "assignment_expression":
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            if left is not None and right is not None and _names(left, name, field):
+                yield right
+        stack.extend(node.named_children)
+
+
+def _names(left: tree_sitter.Node, name: bytes, field: bool) -> bool:
+    if not field:
+        return left.type == "identifier" and left.text == name
+    if left.type != "member_expression":
+        return False
+    obj, prop = left.child_by_field_name("object"), left.child_by_field_name("property")
+    return obj is not None and obj.type == "this" and prop is not None and prop.text == name
+
+
+def _returned(body: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    stack = list(body.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in _FUNCTIONS or node.type == "class_body":
+            continue
+        if node.type == "return_statement" and node.named_children:
+            yield node.named_children[0]
+            continue
+        stack.extend(node.named_children)
+
+
+def _outside_type(conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_sitter.Node) -> str | None:
+    """The outside type ``value`` is made of: ``Map`` for ``new Map<…>()`` of a class no project
+    declaration binds, ``Array`` for an array literal; None otherwise."""
+    while value.type in _WRAPPERS and value.named_children:
+        value = value.named_children[0]
+    if value.type == "array":
+        return "Array"
+    if value.type != "new_expression":
+        return None
+    made = value.child_by_field_name("constructor")
+    if made is None or made.type not in ("identifier", "member_expression"):
+        return None
+    head = made
+    while head.type == "member_expression":
+        inner = head.child_by_field_name("object")
+        if inner is None:
+            return None
+        head = inner
+    if head.type != "identifier":
+        return None
+    line, column = head.start_point[0] + 1, _column(ts, head)
+    linked = conn.execute(
+        "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.symbol_id IS NOT NULL LIMIT 1",
+        (path, line, column),
+    ).fetchone()
+    if linked is not None:
+        return None
+    name = (head.text or b"").decode("utf-8")
+    if query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, name)):
+        return None  # declared in the file itself
+    return (made.text or b"").decode("utf-8")
+
+
+def _column(ts: TsFile, node: tree_sitter.Node) -> int:
+    """The 1-based code-point column of ``node`` (tree-sitter counts bytes)."""
+    row, byte = node.start_point
+    raw = ts.lines[row].encode("utf-8") if row < len(ts.lines) else b""
+    return len(raw[:byte].decode("utf-8", "replace")) + 1
