@@ -5,8 +5,10 @@ made from their name, and variables holding a class ``type()`` names at run time
 from __future__ import annotations
 
 import ast
+import builtins
 import posixpath
 import sqlite3
+from collections.abc import Iterator
 
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
@@ -56,7 +58,7 @@ def check_fixture(ws: Workspace, row: SymbolRow) -> None:
         )
 
 
-def check_enum_value(ws: Workspace, row: SymbolRow) -> None:
+def check_enum_value(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> None:
     """MUTATION_BLOCKED for an enum member whose value is made from its name: ``RED = auto()`` in a
     ``StrEnum`` (its value is ``"red"``) or in an enum with ``_generate_next_value_``. Renaming it
     changes the value, which data, comparisons and ``Color("red")`` lookups depend on."""
@@ -71,9 +73,7 @@ def check_enum_value(ws: Workspace, row: SymbolRow) -> None:
         if not isinstance(node, ast.ClassDef) or node.name != owner_name:
             continue
         bases = {last_name(b) for b in node.bases}
-        generates = "StrEnum" in bases or any(
-            isinstance(item, ast.FunctionDef) and item.name == "_generate_next_value_" for item in node.body
-        )
+        generates = _generates(ws, conn, node, 0)
         for item in node.body:
             if not generates or not isinstance(item, ast.Assign) or not isinstance(item.value, ast.Call):
                 continue
@@ -81,10 +81,36 @@ def check_enum_value(ws: Workspace, row: SymbolRow) -> None:
             if named and last_name(item.value.func) == "auto":
                 raise MutationBlocked(
                     f"{row.name!r} is an enum member whose value `auto()` makes from its name"
-                    f" ({'StrEnum' if 'StrEnum' in bases else '_generate_next_value_'}): renaming it changes"
+                    f" ({'StrEnum' if 'StrEnum' in bases else 'its class or a base defines how'}): renaming it"
+                    " changes"
                     " the value; give it an explicit value first",
                     {"member": row.selector},
                 )
+
+
+def _generates(ws: Workspace, conn: sqlite3.Connection, node: ast.ClassDef, depth: int) -> bool:
+    """Whether an enum class makes ``auto()`` values from names: a ``StrEnum``, or a class defining
+    ``_generate_next_value_``, itself or through a project base (``class Status(LowerEnum)`` with
+    ``class LowerEnum(StrEnum)`` in another module), bases matched by name."""
+    bases = {n for b in node.bases if (n := last_name(b))}
+    if "StrEnum" in bases or any(
+        isinstance(item, ast.FunctionDef) and item.name == "_generate_next_value_" for item in node.body
+    ):
+        return True
+    if depth >= 5:
+        return False
+    for base in sorted(bases - {"Enum", "IntEnum", "Flag", "IntFlag", "ReprEnum", "object"}):
+        for found in query_symbols(conn, "s.name = ? AND s.kind = 'class'", (base,)):
+            if not found.file.endswith((".py", ".pyi")):
+                continue
+            try:
+                tree = parse_python(ws, found.file)
+            except (OSError, SyntaxError, ValueError):
+                continue
+            classes = (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == base)
+            if any(c.lineno == found.name_line and _generates(ws, conn, c, depth + 1) for c in classes):
+                return True
+    return False
 
 
 def _computed_class(node: ast.expr) -> bool:
@@ -143,6 +169,97 @@ def check_made_class(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
                 " copy find the class by that name in its module, so the variable must keep it",
                 {"made_by": maker},
             )
+
+
+def check_conditional_builtin(ws: Workspace, row: SymbolRow) -> None:
+    """MUTATION_BLOCKED for a module-level name of a builtin the module binds only on some paths
+    (``try: FileNotFoundError`` / ``except NameError: FileNotFoundError = IOError``; ``if PY2: def
+    sorted(…)``): where it is not bound, the module's uses of the name mean the builtin, which a
+    rename would leave them without. A name bound on every path (``if …: X = X`` / ``else: class
+    X``) is the module's own."""
+    if row.parent_path or not row.file.endswith((".py", ".pyi")) or not hasattr(builtins, row.name):
+        return
+    try:
+        tree = parse_python(ws, row.file)
+    except (OSError, SyntaxError, ValueError):
+        return
+    if not _binds_always(tree.body, row.name):
+        raise MutationBlocked(
+            f"{row.name!r} is a builtin's name that {row.file} binds only on some paths; where it does not,"
+            " its uses there mean the builtin, and renamed they would name nothing",
+            {"builtin": row.name},
+        )
+
+
+def check_global_rebinding(ws: Workspace, row: SymbolRow) -> None:
+    """MUTATION_BLOCKED for a module-level name a function rebinds under ``global`` by an import,
+    a ``def``/``class`` or ``except … as`` (the lazy-import idiom: ``global json_mod`` / ``import
+    json as json_mod``): those bindings are not linked to the module's name, so a rename would
+    leave them behind and the module's uses would read what they did not set."""
+    if row.parent_path or not row.file.endswith((".py", ".pyi")):
+        return
+    try:
+        tree = parse_python(ws, row.file)
+    except (OSError, SyntaxError, ValueError):
+        return
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        own = list(_own_nodes(function))
+        if not any(isinstance(n, ast.Global) and row.name in n.names for n in own):
+            continue
+        for node in own:
+            binds = (
+                (isinstance(node, ast.Import | ast.ImportFrom) and _statement_binds(node, row.name))
+                or (
+                    isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                    and node.name == row.name
+                )
+                or (isinstance(node, ast.ExceptHandler) and node.name == row.name)
+            )
+            if binds:
+                raise MutationBlocked(
+                    f"{function.name}() in {row.file} rebinds the module's {row.name!r} under `global` (line"
+                    f" {getattr(node, 'lineno', function.lineno)}) in a way astmcp does not rename; rename by hand",
+                    {"function": function.name, "line": getattr(node, "lineno", function.lineno)},
+                )
+
+
+def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The nodes of a function's own scope: nested definitions themselves, not their bodies."""
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _binds_always(body: list[ast.stmt], name: str) -> bool:
+    """Whether running ``body`` to its end always binds ``name``."""
+    return any(_statement_binds(statement, name) for statement in body)
+
+
+def _statement_binds(node: ast.stmt, name: str) -> bool:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return node.name == name
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        if isinstance(node, ast.AnnAssign) and node.value is None:
+            return False
+        return any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t))
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return any((a.asname or a.name.split(".", 1)[0]) == name for a in node.names)
+    if isinstance(node, ast.If):
+        return _binds_always(node.body, name) and _binds_always(node.orelse, name)
+    if isinstance(node, ast.Try):
+        handled = all(_binds_always(h.body, name) for h in node.handlers)
+        return (_binds_always(node.body + node.orelse, name) and handled) or _binds_always(
+            node.finalbody, name
+        )
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return _binds_always(node.body, name)
+    return False
 
 
 # methods and functions pytest (and nose-style suites) call by name

@@ -122,8 +122,9 @@ def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[
     name are dropped (attribute reads, ``m.old``, stay)."""
     if row.parent_path or not row.file.endswith((".py", ".pyi")):
         return hits
-    # file -> (lines of the `from m import old` hits to keep, the file's lines)
-    keep: dict[str, tuple[set[int], list[str]]] = {}
+    # file -> (lines of the `from m import old` hits to keep, the file's lines, the line ranges of
+    # the scopes that keep the name: None for the module, whose functions see its binding too)
+    keep: dict[str, tuple[set[int], list[str], list[tuple[int, int]] | None]] = {}
     for path in sorted({h.file for h in hits if h.kind in ("import", "export") and h.file != row.file}):
         if not path.endswith(".py"):
             continue
@@ -132,19 +133,33 @@ def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[
             tree = ast.parse(text)
         except (OSError, SyntaxError, ValueError, AstmcpError):
             continue
-        statements = list(_module_statements(tree.body))
         hit_lines = {h.line for h in hits if h.file == path and h.kind in ("import", "export")}
-        imports = {
-            node.lineno
-            for node in statements
-            if isinstance(node, ast.ImportFrom)
-            and node.lineno in hit_lines
-            and any(a.name == row.name and not a.asname for a in node.names)
-        }
-        # another binding: a definition, or an import of the name from elsewhere (`except ImportError:
-        # from ._native import escape`)
-        if imports and any(_binds(node, row.name) and node.lineno not in imports for node in statements):
-            if any(h.file == path and h.kind == "export" and h.line in imports for h in hits):
+        # the module, and each function importing the name itself (`try: from fast import f` /
+        # `except ImportError: from slow import f` inside a function)
+        scopes: list[tuple[list[ast.stmt], tuple[int, int] | None]] = [(tree.body, None)]
+        scopes += [
+            (node.body, (node.lineno, node.end_lineno or node.lineno))
+            for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        ]
+        for body, span in scopes:
+            statements = list(_module_statements(body))
+            imports = {
+                node.lineno
+                for node in statements
+                if isinstance(node, ast.ImportFrom)
+                and node.lineno in hit_lines
+                and any(a.name == row.name and not a.asname for a in node.names)
+            }
+            # another binding: a definition, or an import of the name from elsewhere (`except
+            # ImportError: from ._native import escape`)
+            if not imports or not any(
+                _binds(node, row.name) and node.lineno not in imports for node in statements
+            ):
+                continue
+            if span is None and any(
+                h.file == path and h.kind == "export" and h.line in imports for h in hits
+            ):
                 # a package re-exporting it (`from .a import f` then `from .b import f`): which one
                 # `pkg.f` is depends on the order, and its importers follow the first
                 raise MutationBlocked(
@@ -152,16 +167,20 @@ def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[
                     " may mean either; rename by hand",
                     {"file": path},
                 )
-            keep[path] = (imports, text.split("\n"))
+            kept, lines, ranges = keep.get(path, (set(), text.split("\n"), []))
+            keep[path] = (kept | imports, lines, None if span is None or ranges is None else [*ranges, span])
     if not keep:
         return hits
     out: list[Hit] = []
     for hit in hits:
         if hit.file not in keep:
             out.append(hit)
-        elif hit.kind == "import" and hit.line in keep[hit.file][0]:
+            continue
+        kept, lines, ranges = keep[hit.file]
+        inside = ranges is None or any(start <= hit.line <= end for start, end in ranges)
+        if hit.kind == "import" and hit.line in kept:
             out.append(dataclasses.replace(hit, kind=IMPORT_KEEP))
-        elif hit.kind == "import" or _after_dot(keep[hit.file][1], hit):
+        elif hit.kind == "import" or not inside or _after_dot(lines, hit):
             out.append(hit)
     return out
 

@@ -105,14 +105,23 @@ def _enum_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> list[
             scopes = FileScopes(load_file(ws, path).source.text)
         except (OSError, SyntaxError, ValueError, AstmcpError):
             continue
+        # in the enum's own methods, `cls[s.upper()]`, `cls.__members__` (`_missing_`) too
+        own = {
+            id(inner)
+            for node in ast.walk(scopes.tree)
+            if path == enum.file and isinstance(node, ast.ClassDef) and node.name == enum.name
+            for inner in ast.walk(node)
+        }
         for node in ast.walk(scopes.tree):
-            found = _computed_lookup(node, enum.name)
+            found = _computed_lookup(node, enum.name) or (
+                _computed_lookup(node, "cls") if id(node) in own else None
+            )
             if found is not None:
                 column = scopes.column_of(found.lineno, found.col_offset)
+                end = found.end_col_offset if found.end_lineno == found.lineno else None
+                width = len(enum.name) if end is None else end - found.col_offset
                 note = f"{enum.name}'s members are looked up by a name computed at run time here"
-                out.append(
-                    Hit(path, found.lineno, column, column + len(enum.name), "string", "name", note=note)
-                )
+                out.append(Hit(path, found.lineno, column, column + width, "string", "name", note=note))
     return out
 
 

@@ -23,8 +23,10 @@ from astmcp.refactor.family_guard import (
 from astmcp.refactor.field_mappings import dump_hits, mapping_hits
 from astmcp.refactor.fixtures import (
     check_collected_name,
+    check_conditional_builtin,
     check_enum_value,
     check_fixture,
+    check_global_rebinding,
     check_made_class,
     check_submodule_name,
 )
@@ -185,8 +187,10 @@ def prepare_rename(
     check_augmentation(conn, row)
     check_script_global(ws, row)
     check_fixture(ws, row)
-    check_enum_value(ws, row)
+    check_enum_value(ws, conn, row)
     check_made_class(ws, conn, row)
+    check_conditional_builtin(ws, row)
+    check_global_rebinding(ws, row)
     check_collected_name(ws, row, new_name)
     check_submodule_name(ws, conn, row)
     check_metaclass_attribute(conn, row)
