@@ -7,6 +7,8 @@ that go into another function's ``**kwargs``. Positions: 1-based lines, code-poi
 from __future__ import annotations
 
 import ast
+import builtins
+import re
 import sqlite3
 from dataclasses import dataclass, field
 
@@ -328,3 +330,74 @@ def _constructs(func: ast.expr, first: str, is_classmethod: bool) -> bool:
         and isinstance(func.args[0], ast.Name)
         and func.args[0].id == first
     )
+
+
+def unknown_callee_keywords(
+    conn: sqlite3.Connection,
+    files: PythonFiles,
+    name: str,
+    into: Collected,
+) -> None:
+    """``name=`` at calls whose callee the index cannot type (``fn(v, name=…)`` with ``fn`` a
+    parameter, ``HANDLERS[kind](name=…)``, ``get_factory()(name=…)``, ``self.callback(name=…)``):
+    for a function that flows on as a value, or that a project decorator receives, any of them
+    may call it, so each is a name hit. Callees that are builtins or names a module imports from
+    outside the project are not."""
+    pattern = re.compile(rf"\b{re.escape(name)}\s*=")
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+        try:
+            text = read_text(files.ws, path)
+        except (OSError, ValueError):
+            continue
+        if not pattern.search(text):
+            continue
+        parsed = files.get(path)
+        if parsed is None:
+            continue
+        imported = _imported_names(parsed.scopes.tree)
+        for (line, col), call in parsed.by_keyword.items():
+            if (path, line, col) in into.found or not any(k.arg == name for k in call.keywords):
+                continue
+            keyword = next(k for k in call.keywords if k.arg == name)
+            if (keyword.lineno, parsed.scopes.column_of(keyword.lineno, keyword.col_offset)) != (line, col):
+                continue
+            if _typed_callee(conn, path, parsed, call.func, imported):
+                continue
+            into.found[(path, line, col)] = Reference(
+                path, line, col, col + len(name), "write", "name", False
+            )
+
+
+def _imported_names(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update((a.asname or a.name).split(".", 1)[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names.update(a.asname or a.name for a in node.names)
+    return names
+
+
+def _typed_callee(
+    conn: sqlite3.Connection, path: str, parsed: ParsedFile, func: ast.expr, imported: set[str]
+) -> bool:
+    """Whether the index knows what ``func`` is (a project symbol it resolves, a builtin, an
+    outside module's name): then the call is not one it cannot follow."""
+    end_line, end_col = parsed.end(func)
+    if isinstance(func, ast.Name | ast.Attribute):
+        linked = conn.execute(
+            "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
+            " AND r.end_col = ? AND r.symbol_id IS NOT NULL LIMIT 1",
+            (path, end_line, end_col),
+        ).fetchone()
+        if linked is not None:
+            return True
+    head = func
+    while isinstance(head, ast.Attribute):
+        head = head.value
+    if isinstance(func, ast.Name):
+        return func.id in imported or hasattr(builtins, func.id)
+    if isinstance(func, ast.Attribute) and isinstance(head, ast.Name):
+        # `json.dumps(indent=…)`, `str.format(…)`: an outside module's or a builtin's member
+        return head.id in imported or hasattr(builtins, head.id)
+    return False

@@ -44,8 +44,16 @@ from astmcp.query.parameter_calls import (
     into_kwargs,
     keyword_sites,
     self_constructions,
+    unknown_callee_keywords,
 )
-from astmcp.query.parameters import Parameter, function_node, is_python, parameters_of, read_text
+from astmcp.query.parameters import (
+    Parameter,
+    function_node,
+    is_python,
+    parameters_of,
+    parse_python,
+    read_text,
+)
 from astmcp.query.references import collect_references, override_family, twins, unread_bases
 from astmcp.workspace import Workspace
 
@@ -88,7 +96,9 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
     if param.by_keyword:
         queue = deque([*((m.function, "certain") for m in members), *((f, "name") for f in forwarding)])
         done: set[int] = set()
-        as_value = False  # some reference is no callee: the function flows into a variable
+        # some reference is no callee: the function flows into a variable; an instance's
+        # `__call__` is reached through whatever holds the instance
+        as_value = param.function.name == "__call__"
         while queue:
             function, level = queue.popleft()
             if function.id in done:
@@ -108,6 +118,8 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
                     self_constructions(conn, files, cls, param.name, confidence, into)
         if as_value:  # only then can a call the index cannot follow (cls(**attrs)) reach it
             into_kwargs(conn, files, param.name, done, into)
+        if as_value or any(_wrapped(ws, m) for m in members):
+            unknown_callee_keywords(conn, files, param.name, into)
     unpacked = {(r.file, r.line, r.column): r for r in into.unpacked}
     return ParameterReferences(
         param,
@@ -163,6 +175,41 @@ def _callers(ws: Workspace, conn: sqlite3.Connection, function: SymbolRow) -> li
         refs += collect_references(ws, conn, callee, include_name_hits=True)
         refs += _aliased(conn, callee)
     return [r for r in refs if not r.is_declaration and r.kind not in ("import", "export", "inherit", "type")]
+
+
+# decorators that return the function itself or a descriptor calling it with the caller's arguments
+_PLAIN_DECORATORS = frozenset(
+    {
+        "property",
+        "staticmethod",
+        "classmethod",
+        "abstractmethod",
+        "overload",
+        "override",
+        "final",
+        "cached_property",
+        "setter",
+        "getter",
+        "deleter",
+    }
+)
+
+
+def _wrapped(ws: Workspace, param: Parameter) -> bool:
+    """Whether a decorator other than a plain descriptor receives the function: what it returns
+    may call the function with keywords of its own (``fn(*args, db=conn, **kwargs)``)."""
+    try:
+        node = function_node(parse_python(ws, param.function.file), param.function)
+    except (OSError, SyntaxError, ValueError):
+        return False
+    if node is None:
+        return False
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        last = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+        if last not in _PLAIN_DECORATORS:
+            return True
+    return False
 
 
 def _as_value(files: PythonFiles, ref: Reference) -> bool:
