@@ -5,8 +5,9 @@ from __future__ import annotations
 import keyword
 import unicodedata
 
-from astmcp.errors import InvalidInput
+from astmcp.errors import InvalidInput, NameCollision
 from astmcp.model import LANGUAGE_BY_SUFFIX, PYTHON
+from astmcp.query.references import RUNTIME_CALLED
 
 # ECMAScript reserved words plus the TypeScript words that cannot name a binding.
 TS_RESERVED = frozenset(
@@ -127,6 +128,13 @@ def check_declaration_name(new_name: str, path: str, kind: str, member: bool) ->
         return
     if member and new_name in _TS_MEMBER_MEANINGS:
         raise InvalidInput(f"{new_name!r} names {_TS_MEMBER_MEANINGS[new_name]}; choose another name")
+    if member and new_name in RUNTIME_CALLED:
+        # `then` makes `await` adopt the object, `toJSON` changes JSON.stringify's output
+        raise NameCollision(
+            f"{new_name!r} is a name the runtime calls on any object ({RUNTIME_CALLED[new_name]}.{new_name}):"
+            " renamed to it, the member would be called where it was not; choose another name",
+            {"runtime_member": f"{RUNTIME_CALLED[new_name]}.{new_name}"},
+        )
     if not member and kind in ("class", "interface", "type", "enum") and new_name in _TS_TYPE_KEYWORDS:
         raise InvalidInput(f"{new_name!r} is a built-in type's name; a {kind} cannot take it")
     if not member and new_name in _TS_GLOBAL_VALUES:
