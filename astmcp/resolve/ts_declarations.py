@@ -315,7 +315,13 @@ class Declarations(Occurrences):
         index = 0
         for param in node.named_children:
             if param.type in _JS_PARAMETERS:  # JavaScript's grammar has no parameter wrapper
-                self.pattern(param, scope, None, local=True)
+                typed: Desc = None
+                if callback is not None and param.type != "rest_pattern":
+                    typed = ("a", callback[0], callback[1], index, callback[2], callback[3])
+                elif declared is not None and index < len(declared) and param.type != "rest_pattern":
+                    typed = declared[index]
+                index += 1
+                self.pattern(param, scope, typed, local=True)
                 continue
             if param.type not in ("required_parameter", "optional_parameter"):
                 self.visit(param, scope)

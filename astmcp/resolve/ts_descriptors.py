@@ -89,6 +89,9 @@ class Descriptors(FactState):
             self.unions[key] = values
             return ("y", ("k", f"U:{key}"))
         if kind == "call_expression":
+            spec = self.dynamic_import(node)
+            if spec is not None:  # `import("./m")`: a promise of the module's namespace
+                return ("q", ("k", f"I::{spec}"))
             base = self.desc(node.child_by_field_name("function"), scope)
             return ("c", base, self.site(node, scope)) if base is not None else None
         if kind == "new_expression":

@@ -432,8 +432,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if value.startswith(_HOLDS_PROJECT):  # what it gives may be a project object: unknown
                 return None
             return ("x", f"{value}.{step}") if value else ("x", "")
-        if tag == "m":
-            return self.member(entity, step) if step not in ("()", ":") else None
+        if tag == "m":  # a module's namespace; `:`, what a promise of it settles to (`import("m")`)
+            return entity if step == ":" else self.member(entity, step) if step != "()" else None
         if tag == "v":  # a union: the step on each alternative
             return ("v", tuple(self.step(alt, step) for alt in value))
         sym = self.syms[value]
