@@ -342,7 +342,8 @@ def unknown_callee_keywords(
     parameter, ``HANDLERS[kind](name=…)``, ``get_factory()(name=…)``, ``self.callback(name=…)``):
     for a function that flows on as a value, or that a project decorator receives, any of them
     may call it, so each is a name hit. Callees that are builtins or names a module imports from
-    outside the project are not."""
+    outside the project are not, nor methods of untyped receivers no project attribute or variable
+    is named like (``"…".format(name=…)``)."""
     pattern = re.compile(rf"\b{re.escape(name)}\s*=")
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
         try:
@@ -397,7 +398,18 @@ def _typed_callee(
         head = head.value
     if isinstance(func, ast.Name):
         return func.id in imported or hasattr(builtins, func.id)
-    if isinstance(func, ast.Attribute) and isinstance(head, ast.Name):
-        # `json.dumps(indent=…)`, `str.format(…)`: an outside module's or a builtin's member
-        return head.id in imported or hasattr(builtins, head.id)
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(head, ast.Name)
+        and (head.id in imported or hasattr(builtins, head.id))
+    ):
+        return True  # `json.dumps(indent=…)`, `str.format(…)`: an outside module's or a builtin's member
+    if isinstance(func, ast.Attribute):
+        # `obj.meth(…)` of an untyped obj holds the function only where some project attribute
+        # or variable of that name may (`self.callback = fn`); `"…".format(…)`, `d.update(…)` do not
+        held = conn.execute(
+            "SELECT 1 FROM symbols WHERE name = ? AND kind IN ('attribute', 'variable', 'property') LIMIT 1",
+            (func.attr,),
+        ).fetchone()
+        return held is None
     return False
