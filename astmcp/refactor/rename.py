@@ -45,6 +45,7 @@ from astmcp.refactor.reexport_aliases import through_aliases
 from astmcp.refactor.rename_refs import Hit, config_hits, family_and_references, is_local, prose_hits
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
+from astmcp.refactor.ts_literals import check_literal_member
 from astmcp.refactor.ts_outside_values import check_outside_values
 from astmcp.workspace import Workspace
 
@@ -198,6 +199,7 @@ def prepare_rename(
     check_nested_class(conn, row)
     family, hits = family_and_references(ws, conn, row)
     check_outside_values(ws, conn, row, family)
+    check_literal_member(ws, conn, row)
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family)

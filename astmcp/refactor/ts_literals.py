@@ -19,17 +19,18 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable
 
 import tree_sitter
 
-from astmcp.errors import AstmcpError
+from astmcp.errors import AstmcpError, MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.workspace import Workspace
 
-__all__ = ["literal_key_hits"]
+__all__ = ["check_literal_member", "literal_key_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 # `.name` / `?.name` after a use: the path it reads into the object
@@ -70,6 +71,11 @@ def literal_key_hits(
     ).fetchall()
     files = _TsFiles(ws)
     hits: list[Hit] = []
+    owner = re.compile(rf"(?<![\w$]){re.escape(row.parent_path.rsplit('.', 1)[-1])}(?![\w$])")
+
+    def names_owner(declared: str) -> bool:
+        return bool(owner.search(declared))
+
     for path, line, col, end_col in keys:
         if (path, line, col) in known:
             continue
@@ -84,11 +90,48 @@ def literal_key_hits(
         steps = _key_path(parsed.node_at(line, col), holders[0].name) if parsed is not None else None
         if steps is None:
             continue  # not a key of the variable's own literal (`const x = make({ k })`: an argument)
-        where = _flows_on(ws, conn, holders[0], steps, row.parent_path.rsplit(".", 1)[-1])
+        where = _flows_on(ws, conn, holders[0], steps, names_owner)
         if where is not None:
             note = f"a key of the object held by {holders[0].name}, used as it is at {where}: it may be used as the renamed member's type"
             hits.append(Hit(path, line, col, end_col, "attribute", "name", note=note))
     return hits
+
+
+def check_literal_member(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> None:
+    """MUTATION_BLOCKED for a member of a module variable's object literal (``hooks.onEnd`` of
+    ``export const hooks = { onEnd() {…} }``) when the object is handed, as it is, to a place
+    declared with a project type that has a member of that name (``runWith(hooks)`` with
+    ``runWith(h: Hooks)``): the key provides that member, and renamed alone it would stop
+    providing it (an optional one silently). Renaming the type's member renames the key too."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return
+    head, *steps = row.parent_path.split(".")
+    holders = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'variable'", (row.file, head)
+    )
+    if not holders:
+        return
+    provided: list[str] = []
+
+    def matches(declared: str) -> bool:
+        for name in re.findall(r"[A-Za-z_$][\w$]*", declared.partition(":")[2] or declared):
+            if query_symbols(
+                conn,
+                "s.name = ? AND s.kind IN ('method', 'property', 'getter', 'setter')"
+                " AND (s.parent_path = ? OR s.parent_path LIKE ?)",
+                (row.name, name, f"%.{name}"),
+            ):
+                provided.append(name)
+                return True
+        return False
+
+    where = _flows_on(ws, conn, holders[0], steps, matches)
+    if where is not None:
+        raise MutationBlocked(
+            f"{row.parent_path} is used as a {provided[-1]} at {where}, and its {row.name!r} provides"
+            f" {provided[-1]}.{row.name}: rename {provided[-1]}.{row.name} instead (it renames this key too)",
+            {"used_as": provided[-1], "at": where},
+        )
 
 
 def _key_path(node: tree_sitter.Node | None, variable: str) -> list[str] | None:
@@ -117,12 +160,15 @@ def _key_path(node: tree_sitter.Node | None, variable: str) -> list[str] | None:
 
 
 def _flows_on(
-    ws: Workspace, conn: sqlite3.Connection, holder: SymbolRow, steps: list[str], owner: str
+    ws: Workspace,
+    conn: sqlite3.Connection,
+    holder: SymbolRow,
+    steps: list[str],
+    matches: Callable[[str], bool],
 ) -> str | None:
     """``file:line`` of a use of the variable that hands the object at ``steps`` (or one holding
-    it), as it is, to a place typed by ``owner``: an argument of a project function whose
-    parameter's declared type names it, or a variable declared with it. None when no use does."""
-    word = re.compile(rf"(?<![\w$]){re.escape(owner)}(?![\w$])")
+    it), as it is, to a place whose declared type ``matches``: an argument of a project function
+    whose parameter is declared so, or a variable declared so. None when no use does."""
     files = _TsFiles(ws)
     for path, line, col, end_col in conn.execute(
         "SELECT f.path, r.line, r.col, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
@@ -144,7 +190,7 @@ def _flows_on(
         if len(read) > len(steps) or steps[: len(read)] != read:
             continue  # it reads past the key's object
         declared = _declared_type(conn, path, parsed, parsed.node_at(line, col), len(read))
-        if declared is not None and word.search(declared):
+        if declared is not None and matches(declared):
             return f"{path}:{line}"
     return None
 
