@@ -168,7 +168,8 @@ def _flows_on(
 ) -> str | None:
     """``file:line`` of a use of the variable that hands the object at ``steps`` (or one holding
     it), as it is, to a place whose declared type ``matches``: an argument of a project function
-    whose parameter is declared so, or a variable declared so. None when no use does."""
+    whose parameter is declared so (the props spread into a component's JSX, ``<Button
+    {...common} />``, are its first), or a variable declared so. None when no use does."""
     files = _TsFiles(ws)
     for path, line, col, end_col in conn.execute(
         "SELECT f.path, r.line, r.col, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
@@ -213,11 +214,17 @@ def _declared_type(
     if parent.type == "variable_declarator":
         annotation = parent.child_by_field_name("type")
         return (annotation.text or b"").decode("utf-8") if annotation is not None else None
-    if parent.type != "arguments" or parent.parent is None:
+    callee: tree_sitter.Node | None
+    element = parent.parent.parent if parent.type == "spread_element" and parent.parent is not None else None
+    if element is not None and element.type in ("jsx_self_closing_element", "jsx_opening_element"):
+        # `<Button {...common} />`: the props, the component's first parameter
+        position, callee = 0, element.child_by_field_name("name") or element.named_children[0]
+    elif parent.type != "arguments" or parent.parent is None:
         return None
-    position = [c.id for c in parent.named_children].index(node.id)
-    call = parent.parent
-    callee = call.child_by_field_name("function") or call.child_by_field_name("constructor")
+    else:
+        position = [c.id for c in parent.named_children].index(node.id)
+        call = parent.parent
+        callee = call.child_by_field_name("function") or call.child_by_field_name("constructor")
     if callee is not None and callee.type == "member_expression":
         callee = callee.child_by_field_name("property")
     if callee is None:
