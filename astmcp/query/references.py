@@ -431,6 +431,7 @@ RUNTIME_CALLED = {
                                              "isPrototypeOf", "propertyIsEnumerable")},
     "toJSON": "JSON.stringify",
     "then": "PromiseLike",
+    "handleEvent": "EventListenerObject",  # addEventListener(type, obj) calls obj.handleEvent
 }  # fmt: skip
 
 

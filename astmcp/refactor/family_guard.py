@@ -346,6 +346,32 @@ def check_script_global(ws: Workspace, row: SymbolRow) -> None:
         )
 
 
+_ITERATOR_STEPS = frozenset({"next", "return", "throw"})
+_ITERATOR_HOOK = re.compile(r"\[\s*Symbol\s*\.\s*(?:async)?[iI]terator\s*\]")
+
+
+def check_iterator_protocol(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> None:
+    """TS/JS: ``next``/``return``/``throw`` of a class or object that is its own iterator
+    (``[Symbol.iterator]() { return this }``) without naming ``Iterator``: spread, ``for…of``
+    and destructuring call them by name (MUTATION_BLOCKED)."""
+    if row.name not in _ITERATOR_STEPS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return
+    owners = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (row.file, row.parent_path))
+    if not owners:
+        return
+    try:
+        lines = read_text(ws, row.file).split("\n")
+    except (OSError, ValueError):
+        return
+    body = "\n".join(lines[owners[0].start_line - 1 : owners[0].end_line])
+    if _ITERATOR_HOOK.search(body):
+        raise MutationBlocked(
+            f"{owners[0].name} is an iterator ([Symbol.iterator]), whose {row.name!r} spread, for…of and"
+            " destructuring call by name: renamed, it would no longer iterate",
+            {"protocol": f"Iterator.{row.name}"},
+        )
+
+
 def check_nested_class(conn: sqlite3.Connection, row: SymbolRow) -> None:
     """MUTATION_BLOCKED for a Python class nested in a class (``class Meta:``, ``class Inner:``)
     when a related class, in the project or outside it, has a member of that name: the nested

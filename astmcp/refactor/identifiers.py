@@ -131,7 +131,7 @@ def check_declaration_name(new_name: str, path: str, kind: str, member: bool) ->
     if member and new_name in RUNTIME_CALLED:
         # `then` makes `await` adopt the object, `toJSON` changes JSON.stringify's output
         raise NameCollision(
-            f"{new_name!r} is a name the runtime calls on any object ({RUNTIME_CALLED[new_name]}.{new_name}):"
+            f"{new_name!r} is a name the runtime calls by itself ({RUNTIME_CALLED[new_name]}.{new_name}):"
             " renamed to it, the member would be called where it was not; choose another name",
             {"runtime_member": f"{RUNTIME_CALLED[new_name]}.{new_name}"},
         )

@@ -15,6 +15,7 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor import collisions
 from astmcp.refactor.family_guard import (
     check_augmentation,
+    check_iterator_protocol,
     check_metaclass_attribute,
     check_metaclass_set,
     check_nested_class,
@@ -187,6 +188,7 @@ def prepare_rename(
     check_declaration_name(new_name, row.file, row.kind, row.kind in _MEMBER_KINDS)
     check_augmentation(conn, row)
     check_script_global(ws, row)
+    check_iterator_protocol(ws, conn, row)
     check_fixture(ws, row)
     check_enum_value(ws, conn, row)
     check_made_class(ws, conn, row)
