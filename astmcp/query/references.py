@@ -367,9 +367,10 @@ def override_family(
     memo = memo or FamilyMemo(conn)
     if not symbol.parent_path or symbol.kind not in _MEMBER_KINDS or mangled(symbol):
         return memo.twins(symbol), []
+    # (a TS object type alias, `type Spec = { run(): void }`, declares members as an interface does)
     owner = query_symbols(
         conn,
-        "f.path = ? AND s.symbol_path = ? AND s.kind IN ('class', 'interface')",
+        "f.path = ? AND s.symbol_path = ? AND s.kind IN ('class', 'interface', 'type')",
         (symbol.file, symbol.parent_path),
     )
     if not owner:
@@ -504,9 +505,9 @@ class FamilyMemo:
         rows = query_symbols(
             self.conn,
             "s.id IN (SELECT r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id"
-            " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.name = ? AND r.confidence = 'certain'"
+            " WHERE f.path = ? AND r.line = ? AND r.col IN (?, ?) AND r.name = ? AND r.confidence = 'certain'"
             " AND r.symbol_id != ?)",
-            (symbol.file, symbol.name_line, symbol.name_col, symbol.name, symbol.id),
+            (symbol.file, symbol.name_line, symbol.name_col, symbol.name_col + 1, symbol.name, symbol.id),
         )
         for row in rows:
             if row.kind in _MEMBER_KINDS and row.parent_path:
@@ -549,7 +550,8 @@ class FamilyMemo:
         return query_symbols(
             self.conn,
             "s.id IN (SELECT p.id FROM refs r JOIN symbols p ON p.file_id = r.file_id"
-            " AND p.name_line = r.line AND p.name_col = r.col AND p.name = r.name"
+            # a quoted key's symbol starts at its quote, the key's row at its text (`"~run"`)
+            " AND p.name_line = r.line AND p.name_col IN (r.col, r.col - 1) AND p.name = r.name"
             f" WHERE r.symbol_id IN ({marks}) AND r.name = ? AND r.kind = 'write'"
             f" AND r.confidence = 'certain' AND p.id NOT IN ({marks}))",
             (*member_ids, name, *member_ids),

@@ -8,6 +8,7 @@ public names of re-exporting modules.
 
 from __future__ import annotations
 
+import ast
 import posixpath
 import re
 import sqlite3
@@ -43,6 +44,7 @@ def check(
     new: str,
 ) -> None:
     _members(conn, family, new)
+    _slots(family, files, new)
     _submodules(conn, family, new)
     word = re.compile(rf"(?<![\w$]){re.escape(new)}(?![\w$])")
     for path, (text, hits) in sorted(files.items()):
@@ -96,6 +98,47 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
                 + ("" if clash.parent_path == member.parent_path else " or of a class related to it"),
                 {"clash": clash.selector, "file": clash.file, "line": clash.line},
             )
+
+
+def _slots(family: list[SymbolRow], files: dict[str, tuple[str, list[Any]]], new: str) -> None:
+    """Python: a member renamed to a name its class lists in ``__slots__`` (a slot is a member the
+    index does not declare): the class would no longer build (``'tag' in __slots__ conflicts with
+    class variable``) or the slot would shadow it."""
+    for member in family:
+        if member.parent_path is None or language_of(member.file) != PYTHON or member.file not in files:
+            continue
+        try:
+            tree = ast.parse(files[member.file][0])
+        except (SyntaxError, ValueError):
+            continue
+        owner = member.parent_path.rsplit(".", 1)[-1]
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.ClassDef) or node.name != owner:
+                continue
+            if not node.lineno <= member.line <= (node.end_lineno or node.lineno):
+                continue
+            for item in node.body:
+                targets = (
+                    item.targets
+                    if isinstance(item, ast.Assign)
+                    else [item.target]
+                    if isinstance(item, ast.AnnAssign)
+                    else []
+                )
+                value = getattr(item, "value", None)
+                if not any(isinstance(t, ast.Name) and t.id == "__slots__" for t in targets) or value is None:
+                    continue
+                slots = {
+                    n.value
+                    for n in ast.walk(value)
+                    if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                }
+                if new in slots:
+                    raise _clash(
+                        new,
+                        f"{member.parent_path} lists {new!r} in __slots__ ({member.file}:{item.lineno})",
+                        {"file": member.file, "line": item.lineno},
+                    )
 
 
 def _assigned(conn: sqlite3.Connection, classes: set[int], member: SymbolRow, new: str) -> None:

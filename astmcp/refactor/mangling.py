@@ -61,6 +61,23 @@ def check_mangling(conn: sqlite3.Connection, row: SymbolRow, new_name: str, hits
                 f" {', '.join(moved[:5])} would no longer reach it; choose a name without the leading `__`",
                 {"references": moved},
             )
+    if row.kind == "class":
+        # `obj._Account__balance` spells the class's name: renamed, the class mangles its private
+        # names as `_Wallet__balance`, and that read would find nothing
+        prefix = f"_{row.name.lstrip('_')}__"
+        spelled_out = conn.execute(
+            "SELECT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE substr(r.name, 1, ?) = ? AND f.language = 'python' ORDER BY f.path, r.line",
+            (len(prefix), prefix),
+        ).fetchall()
+        if spelled_out:
+            places = [f"{path}:{line}" for path, line in spelled_out]
+            raise MutationBlocked(
+                f"{row.name!r} is spelled inside mangled names ({prefix}…: {', '.join(places[:5])}), which"
+                " name its private members from outside; renamed, the class would mangle them otherwise."
+                " Rename those by hand",
+                {"references": places},
+            )
     if mangled_form(row.name) and owner is not None:
         spelled = f"_{owner.name.lstrip('_')}{row.name}"
         found_refs = conn.execute(

@@ -7,8 +7,18 @@ import re
 
 from tree_sitter import Node
 
-from astmcp.resolve.ts_fact_state import MEMBER_NAMES, FactState, is_ident, member_property, named_nodes
+from astmcp.resolve.ts_fact_state import (
+    MEMBER_NAMES,
+    FactState,
+    is_ident,
+    member_property,
+    member_step,
+    named_nodes,
+)
 from astmcp.resolve.ts_scopes import GLOBAL, Desc, Scope, Site
+
+# a quoted member name that is no identifier (`"~standard"`), as ts_occurrences reads one
+_QUOTED_NAME = re.compile(r"[^\s/]{1,64}")
 
 _NULLISH = {"null", "undefined", "void"}
 _ARRAYS = {"Array", "ReadonlyArray"}
@@ -273,8 +283,10 @@ class Descriptors(FactState):
             return ("k", "this")
         if kind == "lookup_type":  # `X["key"]`: the declared type of X's member `key`
             parts = node.named_children
-            member = self.literal_name(parts[1]) if len(parts) == 2 else None
+            member = self.literal_name(parts[1], quoted=True) if len(parts) == 2 else None
             base = self.tdesc(parts[0], scope) if member is not None else None
+            if member is not None and not is_ident(member):
+                member = member_step(member)  # `X["~standard"]`: the quoted step
             if base is not None and self.value_type(parts[0]):
                 return ("m", base, member)  # `(typeof Cls)["create"]`: the class's own member
             return ("m", ("i", base), member) if base is not None else None
@@ -625,12 +637,16 @@ class Descriptors(FactState):
         found = self.tdesc(head, scope)
         return (found, -1, False, site) if found is not None else None
 
-    def literal_name(self, node: Node) -> str | None:
-        """The identifier a string literal type (``"key"``) spells, else None."""
+    def literal_name(self, node: Node, quoted: bool = False) -> str | None:
+        """The identifier a string literal type (``"key"``) spells, else None; ``quoted``: also a
+        quoted member name that is no identifier (``"~standard"``)."""
         inner = node.named_children[0] if node.type == "literal_type" and node.named_children else None
         frags = inner.named_children if inner is not None and inner.type == "string" else []
-        if len(frags) == 1 and frags[0].type == "string_fragment" and is_ident(self.text(frags[0])):
-            return self.text(frags[0])
+        if len(frags) != 1 or frags[0].type != "string_fragment":
+            return None
+        text = self.text(frags[0])
+        if is_ident(text) or (quoted and member_step(text) is not None and _QUOTED_NAME.fullmatch(text)):
+            return text
         return None
 
 

@@ -13,6 +13,7 @@ from astmcp.resolve.ts_fact_state import (
     FUNCTION_VALUES,
     FUNCTIONS,
     MEMBER_NAMES,
+    member_step,
     named_nodes,
     unparenthesized,
 )
@@ -374,6 +375,14 @@ class Functions(Declarations):
         if made is not None:
             self.rtypes.setdefault(key, made)
 
+    def quoted_key(self, key: Node) -> str | None:
+        """The text of a quoted key that is one plain fragment (``"~run"``, ``"data-id"``)."""
+        parts = key.named_children
+        if len(parts) != 1 or parts[0].type != "string_fragment":
+            return None
+        text = self.text(parts[0])
+        return text if member_step(text) is not None else None
+
     def pair(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:
         key = node.child_by_field_name("key")
         value = node.child_by_field_name("value")
@@ -386,6 +395,12 @@ class Functions(Declarations):
                         self.row(key, "write", ("o", typed))
                 else:
                     self.row(key, "attribute", ("o", typed))
+            elif key.type == "string" and typed is not None and self.quoted_key(key) is not None:
+                # `{ "~run": … }` of a contextual type: that type's member, as an identifier key is
+                fragment = key.named_children[0]
+                self.row(
+                    fragment, "write" if members else "attribute", ("o", typed), name=self.text(fragment)
+                )
             elif key.type == "string":
                 self.string_hit(key)
             else:

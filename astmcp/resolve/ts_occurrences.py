@@ -514,7 +514,7 @@ class Occurrences(Descriptors):
     def lookup_type(self, node: Node, scope: Scope) -> None:
         """``X["key"]`` names X's member ``key`` (a name hit when X cannot be typed)."""
         parts = node.named_children
-        key = self.literal_name(parts[1]) if len(parts) == 2 else None
+        key = self.literal_name(parts[1], quoted=True) if len(parts) == 2 else None
         if key is None:
             self.children(node, scope)
             return
