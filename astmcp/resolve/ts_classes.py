@@ -246,7 +246,8 @@ class Classes(Functions):
         for member in body.named_children:
             member_name = member.child_by_field_name("name") if member.type == "enum_assignment" else member
             if member_name is not None and member_name.type in MEMBER_NAMES:
-                inner.names[self.text(member_name)] = Binding(None)
+                # `All = Read | Write`: the member itself (renamed with it)
+                inner.names[self.text(member_name)] = Binding(f"P:{self.key(member_name)}")
         for member in body.named_children:
             if member.type in MEMBER_NAMES:
                 self.definition(member)
