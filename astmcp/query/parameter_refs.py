@@ -359,8 +359,13 @@ def _body(files: PythonFiles, param: Parameter) -> list[Reference]:
 
 
 def _mentions(text: str, name: str) -> bool:
-    """``name`` as a word of ``text`` (``"--name"``, ``"name, other"``; not ``"rename"``)."""
-    return re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None
+    """``name`` as a word of ``text`` (``"--name"``, ``"name, other"``; not ``"rename"``), or
+    spelled with dashes as a command-line option (``"--user-name"`` for ``user_name``: click and
+    argparse make the parameter name from it)."""
+    if re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", text) is not None:
+        return True
+    dashed = name.strip("_").replace("_", "-")
+    return dashed != name and re.search(rf"(?<![\w-])-{{1,2}}{re.escape(dashed)}(?![\w-])", text) is not None
 
 
 # -- TypeScript / JavaScript ------------------------------------------------------------------
