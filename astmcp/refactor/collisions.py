@@ -83,6 +83,8 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
         rows += inherited(conn, related, new)
         if not rows and language_of(member.file) not in (PYTHON, None):
             _assigned(conn, own | related, member, new)
+        if not rows and language_of(member.file) == PYTHON:
+            _set_on_instances(conn, member, new)
         outside = None if rows else outside_inherited(conn, own | related, new)
         if outside is not None:
             raise _clash(
@@ -97,6 +99,27 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
                 f"{clash.selector} ({clash.kind}) already exists as a member of {member.parent_path}"
                 + ("" if clash.parent_path == member.parent_path else " or of a class related to it"),
                 {"clash": clash.selector, "file": clash.file, "line": clash.line},
+            )
+
+
+def _set_on_instances(conn: sqlite3.Connection, member: SymbolRow, new: str) -> None:
+    """Python: a member renamed to a name code sets on the class's instances without the class
+    declaring it (``p = P(); p.tag = "t"``): a property renamed so has no setter, a method would be
+    replaced by the value. Instances are matched by the class's name in the receiver's chain."""
+    owner = re.escape(member.parent_path.rsplit(".", 1)[-1]) if member.parent_path else ""
+    instance = re.compile(rf"(?:^|[:./]){owner}/\(\)\d*$")
+    for path, line, target in conn.execute(
+        "SELECT f.path, r.line, r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.name = ? AND r.kind = 'write' AND f.language = 'python' AND r.target_key IS NOT NULL",
+        (new,),
+    ):
+        receiver, sep, _ = str(target).rpartition("/" + new)
+        if sep and instance.search(receiver):
+            raise _clash(
+                new,
+                f"{path}:{line} sets {new!r} on an instance of {member.parent_path}, which would replace or"
+                " fail on the renamed member",
+                {"file": path, "line": line},
             )
 
 
