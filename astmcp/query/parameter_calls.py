@@ -336,14 +336,16 @@ def unknown_callee_keywords(
     conn: sqlite3.Connection,
     files: PythonFiles,
     name: str,
+    attributes: set[str],
     into: Collected,
 ) -> None:
     """``name=`` at calls whose callee the index cannot type (``fn(v, name=…)`` with ``fn`` a
     parameter, ``HANDLERS[kind](name=…)``, ``get_factory()(name=…)``, ``self.callback(name=…)``):
     for a function that flows on as a value, or that a project decorator receives, any of them
     may call it, so each is a name hit. Callees that are builtins or names a module imports from
-    outside the project are not, nor methods of untyped receivers no project attribute or variable
-    is named like (``"…".format(name=…)``)."""
+    outside the project are not, nor methods of untyped receivers other than ``attributes`` (the
+    names the function is passed or stored under, and its own: ``self.callback(…)`` after
+    ``callback=f``; not ``"…".format(name=…)``)."""
     pattern = re.compile(rf"\b{re.escape(name)}\s*=")
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
         try:
@@ -362,7 +364,7 @@ def unknown_callee_keywords(
             keyword = next(k for k in call.keywords if k.arg == name)
             if (keyword.lineno, parsed.scopes.column_of(keyword.lineno, keyword.col_offset)) != (line, col):
                 continue
-            if _typed_callee(conn, path, parsed, call.func, imported):
+            if _typed_callee(conn, path, parsed, call.func, imported, attributes):
                 continue
             into.found[(path, line, col)] = Reference(
                 path, line, col, col + len(name), "write", "name", False
@@ -380,7 +382,12 @@ def _imported_names(tree: ast.Module) -> set[str]:
 
 
 def _typed_callee(
-    conn: sqlite3.Connection, path: str, parsed: ParsedFile, func: ast.expr, imported: set[str]
+    conn: sqlite3.Connection,
+    path: str,
+    parsed: ParsedFile,
+    func: ast.expr,
+    imported: set[str],
+    attributes: set[str],
 ) -> bool:
     """Whether the index knows what ``func`` is (a project symbol it resolves, a builtin, an
     outside module's name): then the call is not one it cannot follow."""
@@ -405,11 +412,7 @@ def _typed_callee(
     ):
         return True  # `json.dumps(indent=…)`, `str.format(…)`: an outside module's or a builtin's member
     if isinstance(func, ast.Attribute):
-        # `obj.meth(…)` of an untyped obj holds the function only where some project attribute
-        # or variable of that name may (`self.callback = fn`); `"…".format(…)`, `d.update(…)` do not
-        held = conn.execute(
-            "SELECT 1 FROM symbols WHERE name = ? AND kind IN ('attribute', 'variable', 'property') LIMIT 1",
-            (func.attr,),
-        ).fetchone()
-        return held is None
+        # `obj.meth(…)` of an untyped obj holds the function only under a name it was handed on
+        # by (`callback=fn` then `self.callback(…)`); `"…".format(…)`, `d.update(…)` do not
+        return func.attr not in attributes
     return False

@@ -99,13 +99,18 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
         # some reference is no callee: the function flows into a variable; an instance's
         # `__call__` is reached through whatever holds the instance
         as_value = param.function.name == "__call__"
+        # how it flows on: the keyword or variable names it is passed or assigned under
+        # (`callback=show_help`, `self.cb = f`), "" where it is passed or stored nameless
+        flows: set[str] = {""} if as_value else set()
         while queue:
             function, level = queue.popleft()
             if function.id in done:
                 continue
             done.add(function.id)
             for ref in _callers(ws, conn, function):
-                as_value = as_value or _as_value(files, ref)
+                if _as_value(files, ref):
+                    as_value = True
+                    flows |= _flow_names(files, ref)
                 forwarder = keyword_sites(conn, files, ref, param.name, level, into)
                 if forwarder is not None:  # its **kwargs reach the function: so do its callers' keywords
                     queue.append((forwarder, "name" if level == "name" else "likely"))
@@ -118,8 +123,9 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
                     self_constructions(conn, files, cls, param.name, confidence, into)
         if as_value:  # only then can a call the index cannot follow (cls(**attrs)) reach it
             into_kwargs(conn, files, param.name, done, into)
-        if as_value or any(_wrapped(ws, m) for m in members):
-            unknown_callee_keywords(conn, files, param.name, into)
+        if flows or any(_wrapped(ws, m) for m in members):
+            attributes = {n for n in flows if n} | {m.function.name for m in members}
+            unknown_callee_keywords(conn, files, param.name, attributes, into)
     unpacked = {(r.file, r.line, r.column): r for r in into.unpacked}
     return ParameterReferences(
         param,
@@ -210,6 +216,29 @@ def _wrapped(ws: Workspace, param: Parameter) -> bool:
         if last not in _PLAIN_DECORATORS:
             return True
     return False
+
+
+_FLOW_TARGET = re.compile(r"([A-Za-z_]\w*)\s*=\s*$")
+_NOT_A_FLOW = re.compile(
+    r"(?:\bexcept\s*\(?|\bisinstance\(\s*[^,]*,\s*\(?|\bissubclass\(\s*[^,]*,\s*\(?|\braise\s+"
+    r"|(?:^\s*[\w.]+|[(,]\s*\w+)\s*:\s*|->\s*)$"  # annotations: `x: C`, `def f(a: C`, `-> C`
+)
+
+
+def _flow_names(files: PythonFiles, ref: Reference) -> set[str]:
+    """How a use of the function as a value hands it on: ``{"callback"}`` for ``callback=f`` or
+    ``callback = f``, ``{""}`` for a positional argument, an item or a returned value, nothing for
+    ``except E``, ``isinstance(x, C)``, ``raise E`` and annotations (the class is only tested)."""
+    parsed = files.get(ref.file)
+    lines = parsed.scopes.lines if parsed is not None else []
+    line = lines[ref.line - 1] if 0 < ref.line <= len(lines) else ""
+    before = line[: ref.column - 1]
+    if _NOT_A_FLOW.search(before):
+        return set()
+    named = _FLOW_TARGET.search(before)
+    if named is not None and not before.rstrip().endswith("=="):
+        return {named.group(1)}
+    return {""}
 
 
 def _as_value(files: PythonFiles, ref: Reference) -> bool:
