@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameters import function_node, parse_python
+from astmcp.refactor.import_alternatives import binds_name
 from astmcp.workspace import Workspace
 
 __all__ = [
@@ -210,7 +211,7 @@ def check_global_rebinding(ws: Workspace, row: SymbolRow) -> None:
             continue
         for node in own:
             binds = (
-                (isinstance(node, ast.Import | ast.ImportFrom) and _statement_binds(node, row.name))
+                (isinstance(node, ast.Import | ast.ImportFrom) and binds_name(node, row.name))
                 or (
                     isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
                     and node.name == row.name
@@ -241,15 +242,6 @@ def _binds_always(body: list[ast.stmt], name: str) -> bool:
 
 
 def _statement_binds(node: ast.stmt, name: str) -> bool:
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return node.name == name
-    if isinstance(node, (ast.Assign, ast.AnnAssign)):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        if isinstance(node, ast.AnnAssign) and node.value is None:
-            return False
-        return any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t))
-    if isinstance(node, (ast.Import, ast.ImportFrom)):
-        return any((a.asname or a.name.split(".", 1)[0]) == name for a in node.names)
     if isinstance(node, ast.If):
         return _binds_always(node.body, name) and _binds_always(node.orelse, name)
     if isinstance(node, ast.Try):
@@ -259,7 +251,7 @@ def _statement_binds(node: ast.stmt, name: str) -> bool:
         )
     if isinstance(node, (ast.With, ast.AsyncWith)):
         return _binds_always(node.body, name)
-    return False
+    return binds_name(node, name)
 
 
 # methods and functions pytest (and nose-style suites) call by name

@@ -26,7 +26,7 @@ from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
-__all__ = ["IMPORT_AS", "IMPORT_KEEP", "import_alternatives", "keep_other_bindings"]
+__all__ = ["IMPORT_AS", "IMPORT_KEEP", "binds_name", "import_alternatives", "keep_other_bindings"]
 
 # a hit on an imported name that gains an alias: `cache` -> `cache as new`
 IMPORT_AS = "import_as"
@@ -102,15 +102,18 @@ def import_alternatives(
     return out
 
 
-def _binds(node: ast.stmt, name: str) -> bool:
-    """Whether a module-level statement binds ``name`` (other than by ``from … import name``)."""
+def binds_name(node: ast.stmt, name: str) -> bool:
+    """Whether a simple statement itself binds ``name``: a ``def``/``class``, an assignment (not a
+    bare annotation, ``x: int``), or an import (``import a.b`` binds ``a``)."""
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
         return node.name == name
+    if isinstance(node, ast.AnnAssign) and node.value is None:
+        return False
     if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         return any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t))
     if isinstance(node, ast.Import):
-        return any((a.asname or a.name) == name for a in node.names)
+        return any((a.asname or a.name.split(".", 1)[0]) == name for a in node.names)
     if isinstance(node, ast.ImportFrom):
         return any((a.asname or a.name) == name for a in node.names)
     return False
@@ -154,7 +157,7 @@ def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[
             # another binding: a definition, or an import of the name from elsewhere (`except
             # ImportError: from ._native import escape`)
             if not imports or not any(
-                _binds(node, row.name) and node.lineno not in imports for node in statements
+                binds_name(node, row.name) and node.lineno not in imports for node in statements
             ):
                 continue
             if span is None and any(

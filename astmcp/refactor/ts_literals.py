@@ -30,7 +30,7 @@ from astmcp.refactor.rename_refs import Hit
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.workspace import Workspace
 
-__all__ = ["check_literal_member", "literal_key_hits"]
+__all__ = ["TsFiles", "check_literal_member", "literal_key_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 # `.name` / `?.name` after a use: the path it reads into the object
@@ -41,7 +41,7 @@ _WRAPPERS = frozenset(
 )
 
 
-class _TsFiles:
+class TsFiles:
     """Parsed TS/JS files, each read once (None: unreadable)."""
 
     def __init__(self, ws: Workspace) -> None:
@@ -69,7 +69,7 @@ def literal_key_hits(
         " AND r.target_key = 'P:' || r.line || ':' || r.col AND f.language IN ('typescript', 'javascript')",
         (row.name,),
     ).fetchall()
-    files = _TsFiles(ws)
+    files = TsFiles(ws)
     hits: list[Hit] = []
     owner = re.compile(rf"(?<![\w$]){re.escape(row.parent_path.rsplit('.', 1)[-1])}(?![\w$])")
 
@@ -170,7 +170,7 @@ def _flows_on(
     it), as it is, to a place whose declared type ``matches``: an argument of a project function
     whose parameter is declared so (the props spread into a component's JSX, ``<Button
     {...common} />``, are its first), or a variable declared so. None when no use does."""
-    files = _TsFiles(ws)
+    files = TsFiles(ws)
     for path, line, col, end_col in conn.execute(
         "SELECT f.path, r.line, r.col, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
         " WHERE r.symbol_id = ? AND r.kind NOT IN ('definition', 'import', 'export')",
@@ -229,10 +229,7 @@ def _declared_type(
         callee = callee.child_by_field_name("property")
     if callee is None:
         return None
-    line = callee.start_point[0] + 1
-    column = (
-        len(parsed.lines[line - 1].encode("utf-8")[: callee.start_point[1]].decode("utf-8", "replace")) + 1
-    )
+    line, column = callee.start_point[0] + 1, parsed.column_of(callee)
     found = conn.execute(
         "SELECT s.signature FROM refs r JOIN files f ON f.id = r.file_id JOIN symbols s ON s.id = r.symbol_id"
         " WHERE f.path = ? AND r.line = ? AND r.col = ? AND s.kind IN ('function', 'method', 'class', 'variable')",

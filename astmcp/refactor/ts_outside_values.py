@@ -20,9 +20,9 @@ from collections.abc import Iterable, Iterator
 
 import tree_sitter
 
-from astmcp.errors import AstmcpError, MutationBlocked
+from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
-from astmcp.refactor.prepare import load_file
+from astmcp.refactor.ts_literals import TsFiles
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.workspace import Workspace
 
@@ -64,10 +64,10 @@ def check_outside_values(
                 owners[owner.id] = owner
     if not owners:
         return
-    files: dict[str, TsFile | None] = {}
+    files = TsFiles(ws)
     for owner in owners.values():
         for path, line, col in _type_uses(conn, owner):
-            ts = _parsed(ws, files, path)
+            ts = files.get(path)
             node = ts.node_at(line, col) if ts is not None else None
             if ts is None or node is None:
                 continue
@@ -90,7 +90,7 @@ def check_outside_values(
 def _arguments(
     ws: Workspace,
     conn: sqlite3.Connection,
-    files: dict[str, TsFile | None],
+    files: TsFiles,
     path: str,
     ts: TsFile,
     parameter: tree_sitter.Node,
@@ -111,7 +111,7 @@ def _arguments(
     rows = conn.execute(
         "SELECT s.id, s.kind, s.parent_path FROM symbols s JOIN files f ON f.id = s.file_id"
         " WHERE f.path = ? AND s.name_line = ? AND s.name_col = ?",
-        (path, name.start_point[0] + 1, _column(ts, name)),
+        (path, name.start_point[0] + 1, ts.column_of(name)),
     ).fetchall()
     ids = []
     for symbol_id, kind, parent_path in rows:
@@ -128,7 +128,7 @@ def _arguments(
             " WHERE r.symbol_id = ? AND r.kind != 'definition'",
             (symbol_id,),
         ):
-            where_ts = _parsed(ws, files, where)
+            where_ts = files.get(where)
             use = where_ts.node_at(line, col) if where_ts is not None else None
             if where_ts is None or use is None:
                 continue
@@ -157,15 +157,6 @@ def _argument(use: tree_sitter.Node, position: int) -> tree_sitter.Node | None:
     if any(a.type == "spread_element" for a in given[: position + 1]) or position >= len(given):
         return None
     return given[position]
-
-
-def _parsed(ws: Workspace, files: dict[str, TsFile | None], path: str) -> TsFile | None:
-    if path not in files:
-        try:
-            files[path] = TsFile(path, load_file(ws, path).source.text)
-        except (OSError, AstmcpError):
-            files[path] = None
-    return files[path]
 
 
 def _type_uses(conn: sqlite3.Connection, owner: SymbolRow) -> Iterator[tuple[str, int, int]]:
@@ -277,7 +268,7 @@ def _outside_type(conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_s
         head = inner
     if head.type != "identifier":
         return None
-    line, column = head.start_point[0] + 1, _column(ts, head)
+    line, column = head.start_point[0] + 1, ts.column_of(head)
     linked = conn.execute(
         "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id"
         " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.symbol_id IS NOT NULL LIMIT 1",
@@ -289,10 +280,3 @@ def _outside_type(conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_s
     if query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, name)):
         return None  # declared in the file itself
     return (made.text or b"").decode("utf-8")
-
-
-def _column(ts: TsFile, node: tree_sitter.Node) -> int:
-    """The 1-based code-point column of ``node`` (tree-sitter counts bytes)."""
-    row, byte = node.start_point
-    raw = ts.lines[row].encode("utf-8") if row < len(ts.lines) else b""
-    return len(raw[:byte].decode("utf-8", "replace")) + 1

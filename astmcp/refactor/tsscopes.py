@@ -66,6 +66,14 @@ class TsFile:
         self.tree = tsparse.parse(path, text.encode("utf-8"))
         self._declared: dict[int, set[str]] = {}
 
+    def column_of(self, node: tree_sitter.Node) -> int:
+        """The 1-based code-point column where ``node`` starts (tree-sitter counts bytes)."""
+        row, byte_col = node.start_point
+        raw = self.lines[row] if row < len(self.lines) else ""
+        if raw.isascii():
+            return byte_col + 1
+        return len(raw.encode("utf-8")[:byte_col].decode("utf-8", errors="replace")) + 1
+
     def node_at(self, line: int, column: int) -> tree_sitter.Node | None:
         raw = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         point = (line - 1, len(raw[: column - 1].encode("utf-8")))
