@@ -107,10 +107,12 @@ class PythonFiles:
         self.ws = ws
         self.parsed: dict[str, ParsedFile | None] = {}
 
-    def get(self, path: str) -> ParsedFile | None:
+    def get(self, path: str, text: str | None = None) -> ParsedFile | None:
+        """``path`` parsed once (``text``: its text, when the caller has read it already)."""
         if path not in self.parsed:
             try:
-                self.parsed[path] = ParsedFile(read_text(self.ws, path)) if is_python(path) else None
+                source = text if text is not None else read_text(self.ws, path)
+                self.parsed[path] = ParsedFile(source) if is_python(path) else None
             except (OSError, SyntaxError, ValueError):
                 self.parsed[path] = None
         return self.parsed[path]
@@ -348,13 +350,15 @@ def unknown_callee_keywords(
     ``callback=f``; not ``"…".format(name=…)``)."""
     pattern = re.compile(rf"\b{re.escape(name)}\s*=")
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
-        try:
-            text = read_text(files.ws, path)
-        except (OSError, ValueError):
-            continue
-        if not pattern.search(text):
-            continue
-        parsed = files.get(path)
+        if path not in files.parsed:
+            try:
+                text = read_text(files.ws, path)
+            except (OSError, ValueError):
+                continue
+            if not pattern.search(text):
+                continue
+            files.get(path, text)
+        parsed = files.parsed[path]
         if parsed is None:
             continue
         imported = _imported_names(parsed.scopes.tree)

@@ -9,6 +9,7 @@ from tree_sitter import Node
 
 from astmcp.resolve.ts_fact_state import (
     MEMBER_NAMES,
+    QUOTED_NAME,
     FactState,
     is_ident,
     member_property,
@@ -16,9 +17,6 @@ from astmcp.resolve.ts_fact_state import (
     named_nodes,
 )
 from astmcp.resolve.ts_scopes import GLOBAL, Desc, Scope, Site
-
-# a quoted member name that is no identifier (`"~standard"`), as ts_occurrences reads one
-_QUOTED_NAME = re.compile(r"[^\s/]{1,64}")
 
 _NULLISH = {"null", "undefined", "void"}
 _ARRAYS = {"Array", "ReadonlyArray"}
@@ -645,7 +643,7 @@ class Descriptors(FactState):
         if len(frags) != 1 or frags[0].type != "string_fragment":
             return None
         text = self.text(frags[0])
-        if is_ident(text) or (quoted and member_step(text) is not None and _QUOTED_NAME.fullmatch(text)):
+        if is_ident(text) or (quoted and member_step(text) is not None and QUOTED_NAME.fullmatch(text)):
             return text
         return None
 

@@ -49,6 +49,10 @@ def is_ident(text: str) -> bool:
     )
 
 
+# a quoted member name that is no identifier (`"~validate"`, `"~standard"`)
+QUOTED_NAME = re.compile(r"[^\s/]{1,64}")
+
+
 def member_step(name: str) -> str | None:
     """A member's chain step: its name, or ``"`` + a quoted member name that is no identifier
     (``"~validate"``), which could otherwise read as a special step (``~`` narrowing, ``@``, ``&``);

@@ -9,7 +9,14 @@ from tree_sitter import Node, Point
 
 from astmcp.resolve.templates import TEMPLATE_NAME, template_target
 from astmcp.resolve.ts_descriptors import Descriptors
-from astmcp.resolve.ts_fact_state import MEMBER_NAMES, UNTYPED_KEY, is_ident, member_property, named_nodes
+from astmcp.resolve.ts_fact_state import (
+    MEMBER_NAMES,
+    QUOTED_NAME,
+    UNTYPED_KEY,
+    is_ident,
+    member_property,
+    named_nodes,
+)
 from astmcp.resolve.ts_reach import reexported_module
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope
 
@@ -23,7 +30,6 @@ _EXPORTS = ("module.exports", "exports", "exports=module.exports")  # a CommonJS
 _WORD = re.compile(rb"[A-Za-z_$][\w$]*")
 _CAMEL = re.compile(rb"[a-z0-9][A-Z]")
 _MAX_STRING = 20_000
-_QUOTED_NAME = re.compile(r"[^\s/]{1,64}")
 _MODULE_CALLS = frozenset({"require", "import"})
 # Inert string sinks (``inert_sink``): where a string's value is only shown, or compared with what
 # ``typeof`` gives, so it cannot name a symbol. Test-runner calls whose first argument is a title:
@@ -330,7 +336,7 @@ class Occurrences(Descriptors):
         fragments = [c for c in parts if c.type == "string_fragment"]
         if len(parts) == 1 and fragments:
             text = self.text(fragments[0])
-            if is_ident(text) or _QUOTED_NAME.fullmatch(text):  # `"~validate"`: a quoted member name
+            if is_ident(text) or QUOTED_NAME.fullmatch(text):  # `"~validate"`: a quoted member name
                 self.row(fragments[0], "string", None, name=text)
                 return
         scan = node.end_byte - node.start_byte <= _MAX_STRING  # not an embedded bundle or data blob
