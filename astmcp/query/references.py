@@ -39,6 +39,7 @@ from astmcp.query.string_reach import strings_cannot_reach
 from astmcp.query.ts_parts import ModuleParts
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
 from astmcp.resolve.python_external import class_ancestors, class_defines, computed_members
+from astmcp.resolve.python_vocab import DOCTEST_LOCAL
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, template_reaches
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS, lib_type_members
 from astmcp.resolve.ts_scopes import GLOBAL
@@ -215,6 +216,8 @@ def collect_references(
             missing = symbol.exported and target is not None and target.startswith(MISSING_NAMESPACE)
             if key in out or (strings_only and kind != "string" and not missing):
                 continue
+            if target == DOCTEST_LOCAL and symbol.kind in _MEMBER_KINDS:
+                continue  # a doctest's own variable: a bare name, never a member
             either = target is not None and target.startswith(EITHER_MEMBER)
             if either and not keys & set(judged(str(target))[len(EITHER_MEMBER) :].split("\n")):
                 continue  # a value of one of several project types: a hit of the members it may be

@@ -20,6 +20,8 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.pyscopes import BUILTINS, FileScopes, Scope, resolve
 from astmcp.refactor.tsscopes import TsFile
+from astmcp.resolve.python_doctests import PROMPT as DOCTEST_PROMPT
+from astmcp.resolve.python_doctests import doctest_names
 from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.ts_library import lib_type_members
 
@@ -275,6 +277,7 @@ def outside_inherited(conn: sqlite3.Connection, everyone: set[int], new: str) ->
 def _python(path: str, text: str, hits: list[Any], old: str, new: str) -> None:
     scopes = FileScopes(text)
     bindings: list[Scope] = []
+    _doctests(path, text, hits, new)
     for hit in hits:
         occ = scopes.occurrences.get((hit.line, hit.column))
         if occ is None or occ.role in ("attr", "kwarg"):
@@ -293,6 +296,30 @@ def _python(path: str, text: str, hits: list[Any], old: str, new: str) -> None:
             bindings.append(binding)
     for binding in bindings:
         _captures(path, scopes, binding, new)
+
+
+def _doctests(path: str, text: str, hits: list[Any], new: str) -> None:
+    """A renamed name in a doctest example the doctest binds ``new`` in (``>>> grow = 2`` then
+    ``>>> scale(grow)``): after the rename the example would read the doctest's variable."""
+    lines = text.split("\n")
+    prompts = {h.line for h in hits if 0 < h.line <= len(lines) and DOCTEST_PROMPT.match(lines[h.line - 1])}
+    if not prompts:
+        return
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+            continue
+        first, last = node.lineno, node.end_lineno or node.lineno
+        inside = isinstance(node.value.value, str) and any(first <= line <= last for line in prompts)
+        if inside and new in doctest_names(lines, first, last).binds:
+            raise _clash(
+                new,
+                f"a doctest in {path} (line {first}) binds {new!r} where it reads the renamed name",
+                {"file": path, "line": first},
+            )
 
 
 def _captures(path: str, scopes: FileScopes, binding: Scope, new: str) -> None:

@@ -38,6 +38,7 @@ from astmcp.resolve.python_lookups import (
 from astmcp.resolve.python_modules import SUBCLASSES, TEST_CLASSES, is_package, is_test_file, path_key
 from astmcp.resolve.python_resolver import Resolver
 from astmcp.resolve.python_values import record_values
+from astmcp.resolve.python_vocab import DOCTEST_LOCAL
 from astmcp.resolve.templates import TEMPLATE
 
 # stored before a chain whose receiver resolved to nothing known: such a `name` hit is as
@@ -75,8 +76,8 @@ def _classify(
 ) -> tuple[int | None, str, str]:
     """(symbol id, kind, confidence) of one occurrence."""
     _, line, col, _, kind, target, _ = row
-    if target is None or target.startswith(TEMPLATE):
-        return None, kind, "name"  # no chain, or a member name made at run time
+    if target is None or target.startswith((TEMPLATE, DOCTEST_LOCAL)):
+        return None, kind, "name"  # no chain, a member name made at run time, a doctest's variable
     if target[0] == "D" and (entity is None or entity[0] != "s"):
         # a part of a dotted string that reaches no project symbol: the plain string rule
         name = row[0]
@@ -320,7 +321,8 @@ class PythonLinker:
         edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
         for row in rows:
             name, line, col, end_col, kind, target, scope = row
-            entity = resolver.resolve(path, target) if target and not target.startswith(TEMPLATE) else None
+            chained = target and not target.startswith((TEMPLATE, DOCTEST_LOCAL))
+            entity = resolver.resolve(path, target) if chained else None
             either: list[int] = []
             mixed = False  # one of several things, not all of the project: as untyped as unknown
             if is_either(entity):  # one of several things: a member of one family, else a name hit

@@ -45,7 +45,7 @@ from typing import Any
 
 from astmcp.resolve.python_namespace import reachable
 from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
-from astmcp.resolve.python_records import AttributeString, PatternKeyword, type_guards
+from astmcp.resolve.python_records import AttributeString, DoctestName, PatternKeyword, type_guards
 from astmcp.resolve.python_scope import (
     generic_origin,
     instance_chain,
@@ -72,7 +72,9 @@ class _Analyzer(Statements):
         for p in self.pending:
             node = p.node
             if isinstance(node, ast.Name):
-                bound, where = self.lookup(p.scope, p.name, 0 if p.kind == "write" else p.line)
+                # a doctest reads the module's namespace once it has run: its final bindings
+                line = 0 if p.kind == "write" or isinstance(node, DoctestName) else p.line
+                bound, where = self.lookup(p.scope, p.name, line)
                 if not bound:
                     continue  # a local or parameter: no project symbol
                 if bound.startswith("G:") and not has_star and p.name in BUILTINS and p.kind != "inherit":

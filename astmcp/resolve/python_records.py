@@ -12,6 +12,8 @@ from typing import Any
 
 from astmcp.lang.python import dunder_all_strings
 from astmcp.resolve.python_binding import Narrowing
+from astmcp.resolve.python_doctests import PROMPT as DOCTEST_PROMPT
+from astmcp.resolve.python_doctests import doctest_names
 from astmcp.resolve.python_fstrings import literal_text
 from astmcp.resolve.python_pytest import PytestFacts
 from astmcp.resolve.python_scope import (
@@ -28,6 +30,7 @@ from astmcp.resolve.python_vocab import (
     ANY_OBJECT,
     ATTR_PATCHERS,
     DEF_NAME,
+    DOCTEST_LOCAL,
     DOTTED,
     IDENT,
     MAX_STRING,
@@ -44,6 +47,12 @@ class AttributeString(ast.Attribute):
 
     call: ast.Call
     const: ast.Constant
+
+
+class DoctestName(ast.Name):
+    """A name a doctest example reads that the doctest does not bind: the module's global of that
+    name once the module has run (doctest's globals are the module's), judged with every binding
+    known."""
 
 
 class PatternKeyword(ast.Attribute):
@@ -545,24 +554,41 @@ class Records(PytestFacts):
                     self.rows.append((word, line, begin, begin + len(word), "string", None, scope.path))
 
     def doctest(self, node: ast.Constant, scope: Scope) -> None:
-        """A docstring's doctest examples (``>>> helper(2)``) are code doctest runs: every name in
-        them is a name hit (prose around them is not read)."""
+        """A docstring's doctest examples (``>>> helper(2)``) are code doctest runs
+        (``python_doctests``): a name they read and never bind is a read of the module's global,
+        renamed with it; ``v.m`` of a ``v = C(…)`` is ``C(…).m``; a name they bind is the
+        doctest's variable (a name hit of module-level symbols alone); every other word on a
+        prompt line (a member of anything else, a keyword, text in their strings) is a name hit,
+        as is every word of a doctest that does not parse as written in the file. Comments in
+        examples and prose around them are not read."""
+        names = doctest_names(self.lines, node.lineno, node.end_lineno or node.lineno)
         for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
             text = self.line_text(line)
-            code = _DOCTEST_PROMPT.match(text)
+            code = DOCTEST_PROMPT.match(text)
             if code is None:
                 continue
-            for match in IDENT.finditer(text, code.end()):
+            end = names.comments.get(line, len(text) + 1) - 1
+            for match in IDENT.finditer(text, code.end(), end):
                 word = match.group()
-                if not keyword.iskeyword(word) and (match.start() == 0 or text[match.start() - 1] != "\\"):
-                    col = match.start() + 1
-                    self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
+                if keyword.iskeyword(word) or (match.start() and text[match.start() - 1] == "\\"):
+                    continue
+                col = match.start() + 1
+                at = (line, col)
+                if at in names.globals_read:
+                    read = DoctestName(id=word, ctx=ast.Load())
+                    self.pending.append(Pending(word, line, col, col + len(word), "read", read, self.module))
+                elif at in names.members:
+                    made = ast.Call(func=ast.Name(id=names.members[at], ctx=ast.Load()), args=[], keywords=[])
+                    member = ast.Attribute(value=made, attr=word, ctx=ast.Load())
+                    kind = "call" if text[match.end() : match.end() + 1] == "(" else "attribute"
+                    self.pending.append(Pending(word, line, col, col + len(word), kind, member, self.module))
+                else:
+                    target = DOCTEST_LOCAL if at in names.bound else None
+                    self.rows.append((word, line, col, col + len(word), "string", target, scope.path))
 
 
 # a format key: `%(name)s`, `{name}` / `{name!r}` / `{name:>4}` / `{name.attr}` / `{name[0]}`, `$name` / `${name}`
 _PLACEHOLDER = re.compile(r"%\((\w+)\)|(?<!\{)\{(\w+)(?=[}!:.\[])|\$\{?(\w+)")
-# a doctest example's line: `>>> code` or its continuation `... code`
-_DOCTEST_PROMPT = re.compile(r"\s*(?:>>>|\.\.\.)(?: |$)")
 
 
 def _code_at(text: str, at: int, end: int) -> bool:

@@ -15,6 +15,10 @@ MODULE_NAMES = frozenset(
 # members every object, class or module has, holding a string
 OBJECT_STRINGS = frozenset({"__name__", "__qualname__", "__module__"})
 IDENT = re.compile(r"[^\W\d]\w*")
+# the stored target of a name hit on a name a doctest binds (`>>> first, rest = spy(it)`): a
+# variable of the doctest's namespace, a hit of a module-level symbol of that name, never of a
+# member (no chain of either language starts so)
+DOCTEST_LOCAL = "*D:"
 DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)+")
 DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
 WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly"})

@@ -232,7 +232,7 @@ class Descriptors(FactState):
             if len(kept) == 1:
                 return self.tdesc(kept[0], scope)
             key = self.key(node)
-            self.unions[key] = [self.targ(part, scope) for part in kept]
+            self.unions[key] = [self.alternative(part, scope) for part in kept]
             return ("k", f"U:{key}")
         if kind == "intersection_type":  # `A & B` has the members of both: as a union, each part's
             key = self.key(node)
@@ -330,6 +330,19 @@ class Descriptors(FactState):
             return ("k", f"Q:{key}|^m") if any(self.tuples[key]) else None
         element = self.tdesc(args[0], scope)
         return (("q" if name in _PROMISES else "y"), element) if element is not None else None
+
+    def alternative(self, node: Node, scope: Scope) -> Desc:
+        """A union's alternative; a function type written out there is a type of its own
+        (``L:<key>``: no members, its parameter types in ``ftypes``), so a function value passed
+        where ``T | ((old: T) => T)`` is expected has its parameters typed (``setState(old => …)``)."""
+        inner = self.unwrapped(node)
+        if inner is not None and inner.type == "function_type":
+            key = self.key(inner)
+            self.ftypes.setdefault(key, self.parameter_types(inner.child_by_field_name("parameters"), scope))
+            ret = inner.child_by_field_name("return_type")
+            self.sigrets.setdefault(key, self.instance(ret, scope) if ret is not None else None)
+            return ("k", f"L:{key}")
+        return self.targ(node, scope)
 
     def anonymous(self, node: Node, scope: Scope) -> Desc:
         """An object type written out (``{ a: A; f(): void }``): ``L:<key>``, its members' declared

@@ -98,7 +98,7 @@ class TypeSteps:
         if (
             subst is None
             or depth > 8
-            or ("T:" not in chain and "/" not in chain and not chain.startswith("U:"))
+            or ("T:" not in chain and "/" not in chain and not chain.startswith(("U:", "L:")))
         ):
             return self.resolve(path, chain)
         first, *steps = chain.split("|")
@@ -110,6 +110,10 @@ class TypeSteps:
                 "v",
                 tuple(self.resolve_in(path, alt, subst, depth + 1) if alt else None for alt in alternatives),
             )
+        elif first.startswith("L:") and subst:
+            # an object or function type written out inside a generic one (`type Updater<T> = T |
+            # ((old: T) => T)`): its declared types read the type parameters bound here
+            entity = ("o", path, first[2:], tuple(subst.items()))
         else:
             entity = self.resolve(path, first)
         head = first
@@ -327,12 +331,16 @@ class TypeSteps:
             cls, bound = self.syms[typed[1]], dict(typed[2]) if len(typed) > 2 else {}
             if self.facts(cls.path).get("ftypes", {}).get(cls.key):
                 return lambda index: self.call_parameter(cls, index, bound)
+            if cls.kind == "type":  # `type Updater<T> = T | ((old: T) => T)`: what the alias stands for
+                return self.signature_of(self.typed(cls, "vtypes", bound), depth + 1)
         if typed is not None and typed[0] == "o":
             chains = self.facts(typed[1]).get("ftypes", {}).get(typed[2])
             if chains:
-                path = typed[1]
+                path, given = typed[1], dict(typed[3]) if len(typed) > 3 else None
                 return lambda index: (
-                    self.resolve(path, chains[index]) if index < len(chains) and chains[index] else None
+                    self.resolve_in(path, chains[index], given)
+                    if index < len(chains) and chains[index]
+                    else None
                 )
         return None
 

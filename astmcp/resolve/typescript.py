@@ -438,7 +438,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("v", tuple(self.step(alt, step) for alt in value))
         sym = self.syms[value]
         if step[0] == "@":
-            return self.callback_parameter(sym, step) if tag == "s" else None
+            return self.callback_parameter(sym, step, entity) if tag == "s" else None
         if tag == "i":
             if step in ("()", ":"):
                 return entity if step == ":" else self.signature_return(entity)
@@ -615,19 +615,48 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return symbol_id
         return next((t.id for t in twins if t.kind in wanted), symbol_id)
 
-    def callback_parameter(self, sym: Sym, step: str) -> Entity:
+    def callback_parameter(self, sym: Sym, step: str, entity: tuple[Any, ...]) -> Entity:
         """``@k.j``: the declared type of parameter j of the callback parameter k of a function
-        (``@@``: of a class's constructor)."""
+        (``@@``: of a class's constructor; of a variable or property declared with a function type,
+        ``setPagination: (updater: Updater<State>) => void``, through that type)."""
         target, chain = self.callback_chain(sym, step)
         if target is not None and chain:
             return self.resolve(target.path, chain)
         k, _, j = step.lstrip("@").partition(".")
-        if target is None or step.startswith("@@") or not j.isdigit():
+        if step.startswith("@@") or not k.isdigit() or not (j.isdigit() or j == "return"):
             return None
-        # a parameter declared with a function type alias or a callable interface (`h: Handler`)
-        decl, declared = self.parameter_chain(target, int(k))
-        signature = self.signature_of(self.resolve(decl.path, declared)) if declared else None
+        if target is None:
+            called = self.called(entity) if sym.kind in ("variable", "property") else None
+            declared = called(int(k)) if called is not None else None
+        else:
+            # a parameter declared with a function type alias or a callable interface (`h: Handler`)
+            decl, chain = self.parameter_chain(target, int(k))
+            declared = self.resolve(decl.path, chain) if chain else None
+        if j == "return":  # an object literal the callback returns has the declared return type
+            return self.returned_by(declared)
+        signature = self.signature_of(declared) if declared is not None else None
         return signature(int(j)) if signature is not None else None
+
+    def returned_by(self, typed: Entity, depth: int = 0) -> Entity:
+        """What calling a value of the type ``typed`` gives (an instance of a function type alias,
+        a callable interface or a function type written out); of a union, that of its only
+        alternative with a call signature (``T | ((old: T) => T)``)."""
+        if typed is None or depth > 8:
+            return None
+        if typed[0] == "v":
+            callables = [alt for alt in typed[1] if self.signature_of(alt) is not None]
+            return self.returned_by(callables[0], depth + 1) if len(callables) == 1 else None
+        if typed[0] == "o":
+            chain = self.facts(typed[1]).get("sigrets", {}).get(typed[2])
+            bound = dict(typed[3]) if len(typed) > 3 else None
+            return self.resolve_in(typed[1], chain, bound) if chain else None
+        if typed[0] == "i" and self.syms[typed[1]].kind in ("type", "interface"):
+            sym = self.syms[typed[1]]
+            if sym.kind == "interface" or self.facts(sym.path).get("sigrets", {}).get(sym.key):
+                return self.signature_return(typed)
+            bound = dict(typed[2]) if len(typed) > 2 else None
+            return self.returned_by(self.typed(sym, "vtypes", bound), depth + 1)
+        return None
 
     def callback_chain(self, sym: Sym, step: str) -> tuple[Sym | None, str | None]:
         """The function declaring the callback parameter of ``@k.j`` and the chain of its type."""

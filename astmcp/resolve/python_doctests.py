@@ -1,0 +1,157 @@
+"""What a docstring's doctest examples read, from the file's text (``>>> code`` and its ``...`` lines).
+
+doctest runs the examples of every docstring of a module (a class's and a method's too) in a
+copy of the module's namespace, one after another. So a name an example reads that no example
+binds is the module's global once the module has run; a name an example binds is the doctest's
+own variable; and ``v.m``, where every binding of ``v`` is a ``v = C(…)`` of such a global
+``C``, reads ``m`` of what the last such ``C(…)`` of an earlier example gives. Positions are
+(line, column) of the file, 1-based, the column counted in characters.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from collections import Counter
+from dataclasses import dataclass, field
+
+__all__ = ["PROMPT", "DoctestNames", "doctest_names"]
+
+# a doctest example's line: `>>> code` or its continuation `... code`
+PROMPT = re.compile(r"\s*(?:>>>|\.\.\.)(?: |$)")
+
+Position = tuple[int, int]
+# an example: its lines as (file line, column where the code starts (0-based), code)
+Example = list[tuple[int, int, str]]
+
+
+@dataclass
+class DoctestNames:
+    globals_read: set[Position] = field(default_factory=set)  # names of the module's namespace
+    bound: set[Position] = field(default_factory=set)  # names the doctest binds, where they stand
+    members: dict[Position, str] = field(default_factory=dict)  # `v.m` → the global C of `v = C(…)`
+    comments: dict[int, int] = field(default_factory=dict)  # line → column its comment starts at
+    binds: set[str] = field(default_factory=set)  # the names the doctest binds
+
+
+def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
+    """The names of the doctest examples on file lines ``first..last``. Nothing at all when an
+    example does not parse as written in the file (a backslash continuation, the closing quotes
+    on its line) or one star-imports (any name may then be the import's)."""
+    examples = _examples(lines, first, last)
+    found = DoctestNames()
+    trees: list[tuple[Example, ast.Module]] = []
+    for example in examples:
+        source = "\n".join(code for _, _, code in example)
+        try:
+            trees.append((example, ast.parse(source)))
+            tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+        except (SyntaxError, ValueError, tokenize.TokenError):
+            return DoctestNames()
+        for tok in tokens:
+            if tok.type == tokenize.COMMENT and 0 < tok.start[0] <= len(example):
+                line, start, _ = example[tok.start[0] - 1]
+                found.comments[line] = start + tok.start[1] + 1
+    binds: Counter[str] = Counter()
+    names: list[tuple[Example, ast.Name]] = []
+    skipped: set[int] = set()  # nodes inside f-strings (positions there are not reliable)
+    for example, tree in trees:
+        skipped |= {id(n) for f in ast.walk(tree) if isinstance(f, ast.JoinedStr) for n in ast.walk(f)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                if not isinstance(node.ctx, ast.Load):
+                    binds[node.id] += 1
+                names.append((example, node))
+            else:
+                binds.update(_binds(node))
+                if isinstance(node, ast.arg):  # a parameter: a name the doctest binds
+                    param = ast.Name(
+                        id=node.arg, ctx=ast.Store(), lineno=node.lineno, col_offset=node.col_offset
+                    )
+                    names.append((example, param))
+    if "*" in binds:
+        return DoctestNames()
+    found.binds = set(binds)
+    for example, name in names:
+        at = _position(example, name.lineno, name.col_offset, name.id) if id(name) not in skipped else None
+        if at is not None:
+            local = name.id in binds or not isinstance(name.ctx, ast.Load)
+            (found.bound if local else found.globals_read).add(at)
+    made: dict[str, list[tuple[int, str]]] = {}  # `v = C(…)`: v → [(the example's index, C)]
+    for index, (_, tree) in enumerate(trees):
+        for stmt in tree.body:
+            if (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, ast.Call)
+                and isinstance(stmt.value.func, ast.Name)
+                and stmt.value.func.id not in binds
+            ):
+                made.setdefault(stmt.targets[0].id, []).append((index, stmt.value.func.id))
+    for index, (example, tree) in enumerate(trees):
+        for node in ast.walk(tree):
+            if (
+                not isinstance(node, ast.Attribute)
+                or not isinstance(node.ctx, ast.Load)
+                or not isinstance(node.value, ast.Name)
+                or id(node) in skipped
+                or node.end_lineno is None
+                or node.end_col_offset is None
+            ):
+                continue
+            # every binding of v is such an assignment; the last one before this example (one in
+            # this example: which comes first is not told) says what v is
+            values = made.get(node.value.id, [])
+            if not values or len(values) != binds[node.value.id] or any(i == index for i, _ in values):
+                continue
+            before = [maker for i, maker in values if i < index]
+            end = _position(example, node.end_lineno, node.end_col_offset, "")
+            if before and end is not None:
+                found.members[(end[0], end[1] - len(node.attr))] = before[-1]
+    return found
+
+
+def _examples(lines: list[str], first: int, last: int) -> list[Example]:
+    """A ``>>>`` line and the ``...`` lines right after it make one example (a ``...`` line
+    after output is the expected output's ellipsis)."""
+    examples: list[Example] = []
+    for line in range(first, last + 1):
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        prompt = PROMPT.match(text)
+        if prompt is None:
+            continue
+        if text.lstrip().startswith(">>>"):
+            examples.append([])
+        elif not examples or examples[-1][-1][0] != line - 1:
+            continue
+        examples[-1].append((line, prompt.end(), text[prompt.end() :]))
+    return examples
+
+
+def _position(example: Example, lineno: int, byte_col: int, word: str) -> Position | None:
+    """The file position of an example's (line, UTF-8 byte column), when ``word`` stands there."""
+    if not 0 < lineno <= len(example):
+        return None
+    line, start, code = example[lineno - 1]
+    col = len(code.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+    return (line, start + col + 1) if code[col : col + len(word)] == word else None
+
+
+def _binds(node: ast.AST) -> list[str]:
+    """The names ``node`` binds other than by a stored :class:`ast.Name`."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return [node.name]
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return [a.asname or a.name.split(".", 1)[0] for a in node.names]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.Global | ast.Nonlocal):
+        return list(node.names)
+    if isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar):
+        return [node.name] if node.name else []
+    if isinstance(node, ast.MatchMapping):
+        return [node.rest] if node.rest else []
+    return []
