@@ -60,6 +60,7 @@ __all__ = [
 ]
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter", "constructor")
+_MAX_JOINED = 4096  # classes walked below an override family's roots for the bases they join
 _CONFIDENCE_ORDER = {"certain": 0, "likely": 1, "name": 2}
 _CONTEXT_CHARS = 200
 _READ_ATTEMPTS = 5
@@ -382,11 +383,31 @@ def override_family(
             outside = sorted({*outside, f"{RUNTIME_CALLED[symbol.name]}.{symbol.name}"})
         return literal, outside
     name = symbol.name
+    roots, external = _roots(memo, owner[0].id, name, symbol.kind)
+    if symbol.file.endswith((".py", ".pyi")):
+        roots, external = _joined_roots(memo, roots, external, name, symbol.kind)
+    below, below_external = memo.below(tuple(roots), name)
+    members = dict(below)
+    external += below_external
+    if name in RUNTIME_CALLED and not symbol.file.endswith((".py", ".pyi")):
+        # every object inherits Object.prototype's; JSON.stringify, `await`, `${x}`, `+x` call these by name
+        external.append(f"{RUNTIME_CALLED[name]}.{name}")
+    for twin in memo.twins(symbol):
+        members.setdefault(twin.id, twin)
+    if not symbol.file.endswith((".py", ".pyi")):
+        for provider in memo.providers(tuple(members), name):
+            members.setdefault(provider.id, provider)
+    ordered = sorted(members.values(), key=lambda s: (s.file, s.line))
+    return ordered, sorted(set(external))
+
+
+def _roots(memo: FamilyMemo, start: int, name: str, kind: str) -> tuple[list[int], list[str]]:
+    """The topmost classes at or above ``start`` that define ``name`` (walking every base), and
+    the outside bases on the way that define it too (``module.Class.name``)."""
     external: list[str] = []
-    # Walk up to the roots that define the name.
     roots: list[int] = []
     seen: set[int] = set()
-    queue = deque([owner[0].id])
+    queue = deque([start])
     while queue:
         cls = queue.popleft()
         if cls in seen:
@@ -406,7 +427,7 @@ def override_family(
                     external += [
                         f"{key}.{target[len(TEMPLATE) + 1 :]}"
                         for target in computed_members(key)
-                        if template_reaches(target, name, symbol.kind, lambda _: False)
+                        if template_reaches(target, name, kind, lambda _: False)
                     ]
                 continue
             queue.append(base_id)
@@ -414,19 +435,34 @@ def override_family(
                 defining_above = True
         if not defining_above and (memo.member(cls, name) is not None or memo.self_reads(cls, name)):
             roots.append(cls)
-    below, below_external = memo.below(tuple(roots), name)
-    members = dict(below)
-    external += below_external
-    if name in RUNTIME_CALLED and not symbol.file.endswith((".py", ".pyi")):
-        # every object inherits Object.prototype's; JSON.stringify, `await`, `${x}`, `+x` call these by name
-        external.append(f"{RUNTIME_CALLED[name]}.{name}")
-    for twin in memo.twins(symbol):
-        members.setdefault(twin.id, twin)
-    if not symbol.file.endswith((".py", ".pyi")):
-        for provider in memo.providers(tuple(members), name):
-            members.setdefault(provider.id, provider)
-    ordered = sorted(members.values(), key=lambda s: (s.file, s.line))
-    return ordered, sorted(set(external))
+    return roots, external
+
+
+def _joined_roots(
+    memo: FamilyMemo, roots: list[int], external: list[str], name: str, kind: str
+) -> tuple[list[int], list[str]]:
+    """Python: roots grown by the classes a subclass joins them with (``class Job(StepMixin,
+    Base)``: for a Job, ``StepMixin.step`` overrides ``Base.step``, so both are one family; an
+    outside base there defining the name, ``class Job(Base, LibView)``, is a member outside the
+    project), until no class below them adds one."""
+    found = list(roots)
+    external = list(external)
+    walked: set[int] = set()
+    pending = deque(found)
+    while pending and len(walked) < _MAX_JOINED:
+        cls = pending.popleft()
+        if cls in walked:
+            continue
+        walked.add(cls)
+        for sub in memo.subclasses(cls):
+            more, outside = _roots(memo, sub, name, kind)
+            external += [e for e in outside if e not in external]
+            for root in more:
+                if root not in found:
+                    found.append(root)
+                    pending.append(root)
+            pending.append(sub)
+    return found, external
 
 
 # TS/JS members the language runtime calls by name on any object, and who declares them

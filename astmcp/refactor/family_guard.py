@@ -31,9 +31,11 @@ from astmcp.resolve.python_external import (
     held_member_reads,
     is_module,
 )
+from astmcp.resolve.python_scope import written_bases
 from astmcp.workspace import Workspace
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter")
+_MADE_BASE = "()"  # a base written as a call: no class is named so
 _TS_HERITAGE = re.compile(r"\b(?:extends|implements)\s+([^{]+)")
 
 
@@ -47,13 +49,15 @@ def _python_bases(signature: str) -> list[str]:
     if not isinstance(node, ast.ClassDef):
         return []
     out: list[str] = []
-    for base in node.bases:
+    for base in written_bases(node.bases):
         while isinstance(base, ast.Subscript):
             base = base.value
         if isinstance(base, ast.Name):
             out.append(base.id)
         elif isinstance(base, ast.Attribute):
             out.append(base.attr)
+        elif isinstance(base, ast.Call):
+            out.append(_MADE_BASE)  # `class Sub(with_logging(Base))`: a class a call makes, any
     return out
 
 
@@ -91,7 +95,11 @@ def _ts_annotation(signature: str) -> list[str]:
 
 def _found_outside(qualified: str) -> bool:
     """Whether the module of the outside class ``pkg.mod.Cls`` (or ``pkg.mod.Outer.Inner``) is found:
-    a base the index linked to a module that is nowhere (``from nowhere import Base``) is unlinked."""
+    a base the index linked to a module that is nowhere (``from nowhere import Base``) is unlinked,
+    and so is a member of an outside class's instance (``types.SimpleNamespace.().Base``: a value
+    holding some class)."""
+    if ".()" in qualified:
+        return False
     parts = qualified.split(".")
     return any(is_module(".".join(parts[:n])) for n in range(len(parts) - 1, 0, -1))
 

@@ -15,6 +15,7 @@ import functools
 import importlib
 import os
 import sys
+import typing
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -460,6 +461,20 @@ _SPECIAL_BASES: dict[str, type] = {
 }
 
 
+def _typing_alias(qualified: str) -> str | None:
+    """The class a ``typing`` alias stands for (``typing.Iterator``, made by ``_alias(
+    collections.abc.Iterator, 1)``, is ``collections.abc.Iterator``; ``typing.List`` is
+    ``builtins.list``): no class statement in typing's source declares it."""
+    module, _, name = qualified.rpartition(".")
+    if module not in ("typing", "typing_extensions") or not name:
+        return None
+    value = getattr(typing, name, None)
+    origin = getattr(value, "__origin__", None)
+    if value is None or isinstance(value, type) or not isinstance(origin, type):
+        return None
+    return f"{origin.__module__}.{origin.__qualname__}"
+
+
 @functools.lru_cache(maxsize=4096)
 def class_defines(qualified: str, member: str) -> bool | None:
     """Whether the external class ``qualified`` (``pkg.mod.Cls``) has ``member``.
@@ -469,6 +484,9 @@ def class_defines(qualified: str, member: str) -> bool | None:
     special = _SPECIAL_BASES.get(qualified)
     if special is not None:
         return hasattr(special, member)
+    alias = _typing_alias(qualified)
+    if alias is not None:
+        return class_defines(alias, member)
     module, _, name = qualified.rpartition(".")
     if module == "builtins":
         value = getattr(builtins, name, None)
@@ -481,6 +499,8 @@ def class_defines(qualified: str, member: str) -> bool | None:
 def _defines(module: str, name: str, member: str, depth: int) -> bool | None:
     if depth > _MAX_DEPTH:
         return None
+    if module in ("typing", "typing_extensions") and _typing_alias(f"{module}.{name}") is not None:
+        return class_defines(f"{module}.{name}", member)
     path = _module_file(module)
     summary = _parse(path) if path else None
     if summary is None or path is None:
@@ -617,6 +637,10 @@ def _collect_ancestors(qualified: str, found: set[str], depth: int) -> bool:
     if special is not None:  # a named tuple is a tuple, a TypedDict a dict
         found.update(f"builtins.{c.__name__}" for c in special.__mro__ if c.__module__ == "builtins")
         return True
+    alias = _typing_alias(qualified)
+    if alias is not None:  # `typing.Iterator`: the class it stands for
+        found.discard(qualified)
+        return _collect_ancestors(alias, found, depth + 1)
     module, _, name = qualified.rpartition(".")
     if module == "builtins":
         value = getattr(builtins, name, None)

@@ -316,3 +316,15 @@ def is_test_module(path: str) -> bool:
     """A file pytest collects tests from by default (test_*.py, *_test.py)."""
     name = path.rpartition("/")[2]
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+
+
+def written_bases(bases: list[ast.expr]) -> list[ast.expr]:
+    """A class statement's bases, those of ``with_metaclass(Meta, *bases)`` (six, future,
+    jinja2's compat) in its place: the class it makes derives from them."""
+    out: list[ast.expr] = []
+    for base in bases:
+        if isinstance(base, ast.Call) and func_name(base.func) == "with_metaclass" and base.args:
+            out.extend(a for a in base.args[1:] if not isinstance(a, ast.Starred))
+        else:
+            out.append(base)
+    return out

@@ -19,6 +19,7 @@ from astmcp.resolve.python_scope import (
     is_empty_container,
     is_none,
     signature,
+    written_bases,
 )
 from astmcp.resolve.python_vocab import CONTEXT_MANAGERS, EXITS, FIXTURES, NAMES_ITSELF, TRANSPARENT
 
@@ -138,8 +139,14 @@ class Statements(Expressions):
             self.expr(dec, scope, "call")
         path = f"{scope.path}.{node.name}" if scope.path else node.name
         first = len(self.pending)
+        bases = written_bases(node.bases)
         for base in node.bases:
-            self.expr(base, scope, "inherit")
+            if base in bases:
+                self.expr(base, scope, "inherit")
+            elif isinstance(base, ast.Call):  # `with_metaclass(Meta, Base)`: its bases are the class's
+                self.expr(base.func, scope, "call")
+                for n, arg in enumerate(base.args):
+                    self.expr(arg, scope, "inherit" if n and arg in bases else "read")
         for keyword in node.keywords:
             self.expr(keyword.value, scope, "read")
         for pending in self.pending[first:]:
@@ -147,7 +154,7 @@ class Statements(Expressions):
         self.bind(scope, node.name, "S:" + path)
         line, col = self.def_name(node)
         self.direct(node.name, line, col, "definition", "S:" + path, scope)
-        self.bases[path] = list(node.bases)
+        self.bases[path] = bases
         if any(func_name(generic_origin(b)) == "NamedTuple" for b in node.bases):
             # `class Segment(NamedTuple)`: unpacking an instance gives its fields in order
             self.tuple_fields[path] = [
