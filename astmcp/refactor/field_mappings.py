@@ -7,8 +7,10 @@ csv.DictReader(…)``): renaming the field leaves the key behind and the call ra
 calls are uncertain hits at the ``**`` (never edited: the key is in data, not code).
 
 The other way round, a field's name becomes a key wherever its record is turned into a mapping
-(``asdict(row)``, ``m.model_dump()``, ``p._asdict()``) and the keys are read by name (``RowDTO(**asdict(row))``, ``Public.model_validate(m.model_dump())``). In the
-files that use the field's class, each such conversion is an uncertain hit.
+(``asdict(row)``, ``m.model_dump()``, ``p._asdict()``) and the keys are read by name (``RowDTO(**asdict(row))``, ``Public.model_validate(m.model_dump())``),
+and data wherever its fields are listed by name (``fields(cls)``, ``get_type_hints(cls)``,
+``cls.__annotations__``, ``Model.model_fields``: a loader reading ``APP_<FIELD>``). In the files
+that use the field's class, each such conversion or listing is an uncertain hit.
 """
 
 from __future__ import annotations
@@ -98,27 +100,54 @@ def mapping_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow
 
 # calls that turn a record (a dataclass, attrs class, pydantic model, named tuple) into a mapping
 # keyed by its fields' names (`vars(o)` and `o.__dict__` are left out: any object has them, and
-# classes with a hand-written `__init__` are no records)
-_DUMP_FUNCTIONS = frozenset({"asdict"})
+# classes with a hand-written `__init__` are no records), and those that list its fields by name
+# (`for f in fields(cls)`, `get_type_hints(cls).items()`: a settings loader reading `APP_<NAME>`)
+_DUMP_FUNCTIONS = frozenset({"asdict", "get_type_hints"})
 _DUMP_METHODS = frozenset({"model_dump", "dict", "_asdict"})
+# `fields` and `get_annotations` are such functions only as imported from these modules
+_FIELD_LISTERS = {
+    "fields": frozenset({"dataclasses", "attr", "attrs"}),
+    "get_annotations": frozenset({"inspect"}),
+}
+# attributes holding the fields by name
+_FIELD_TABLES = frozenset({"__annotations__", "__dataclass_fields__", "model_fields", "__fields__"})
 
 
-def _dumps(tree: ast.AST) -> list[ast.expr]:
-    out: list[ast.expr] = []
+def _dumps(tree: ast.AST) -> list[tuple[ast.expr, bool]]:
+    """Each conversion to a mapping (False) or listing of a record's fields (True)."""
+    imported = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.name in _FIELD_LISTERS and (node.module or "") in _FIELD_LISTERS[alias.name]
+    }
+    out: list[tuple[ast.expr, bool]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and node.args and not node.keywords:
             func = node.func
-            if isinstance(func, ast.Name) and func.id in _DUMP_FUNCTIONS:
-                out.append(func)
-            elif isinstance(func, ast.Attribute) and func.attr == "asdict":
-                out.append(func)  # `dataclasses.asdict(row)`, `attrs.asdict(row)`
+            if isinstance(func, ast.Name) and (func.id in _DUMP_FUNCTIONS or func.id in imported):
+                out.append((func, func.id != "asdict"))
+            elif isinstance(func, ast.Attribute) and func.attr in ("asdict", "get_type_hints"):
+                # `dataclasses.asdict(row)`, `attrs.asdict(row)`, `typing.get_type_hints(cls)`
+                out.append((func, func.attr != "asdict"))
+            elif (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id in _FIELD_LISTERS.get(func.attr, ())
+            ):
+                out.append((func, True))  # `dataclasses.fields(cls)`, `inspect.get_annotations(cls)`
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in _DUMP_METHODS
             and not node.args
         ):
-            out.append(node.func)
+            out.append((node.func, False))
+        elif (
+            isinstance(node, ast.Attribute) and node.attr in _FIELD_TABLES and isinstance(node.ctx, ast.Load)
+        ):
+            out.append((node, True))  # `cls.__annotations__`, `Model.model_fields`
     return out
 
 
@@ -126,8 +155,12 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     """Uncertain hits at each conversion of a record to a mapping of its fields (``asdict``,
     ``model_dump``, ``_asdict``) in a file that uses the renamed field's class (or a subclass),
     when that class has a generated ``__init__``: the field's name is a key there, which may be
-    read by name."""
-    classes: set[int] = set()
+    read by name; and at each listing of fields by name (``fields``, ``get_type_hints``,
+    ``__annotations__``, ``model_fields``) in a file that uses the class or a subclass, whatever
+    its ``__init__`` (a hand-written one may be the loader: ``for name, typ in
+    self.__annotations__.items(): setattr(self, name, …)``)."""
+    records: set[int] = set()
+    owners: set[int] = set()
     for member in family:
         if (
             member.kind not in _FIELD_KINDS
@@ -135,27 +168,62 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
             or not member.file.endswith((".py", ".pyi"))
         ):
             continue
-        classes.update(cls.id for cls in _constructed_classes(conn, member))
-    if not classes:
+        records.update(cls.id for cls in _constructed_classes(conn, member))
+        owners.update(_classes_below(conn, member))
+    if not owners:
         return []
+    by_kind = {False: _using_files(conn, records), True: _using_files(conn, owners)}
+    files = PythonFiles(ws)
+    out: list[Hit] = []
+    for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
+        parsed = files.get(path)
+        if parsed is None:
+            continue
+        for node, listing in _dumps(parsed.scopes.tree):
+            if path not in by_kind[listing]:
+                continue
+            name = node.attr if isinstance(node, ast.Attribute) else node.id  # type: ignore[attr-defined]
+            line = node.end_lineno or node.lineno
+            end = parsed.scopes.column_of(line, node.end_col_offset or 0)
+            note = "a record's fields listed or turned into a mapping: the field's name is data there"
+            out.append(Hit(path, line, end - len(name), end, "call", "name", note=note))
+    return out
+
+
+def _using_files(conn: sqlite3.Connection, classes: set[int]) -> set[str]:
+    """The files referring to any of ``classes`` (their own files included)."""
+    if not classes:
+        return set()
     marks = ",".join("?" * len(classes))
-    paths = {
+    return {
         path
         for (path,) in conn.execute(
             f"SELECT DISTINCT f.path FROM refs r JOIN files f ON f.id = r.file_id WHERE r.symbol_id IN ({marks})",
             tuple(classes),
         )
     }
-    files = PythonFiles(ws)
-    out: list[Hit] = []
-    for path in sorted(p for p in paths if p.endswith(".py")):
-        parsed = files.get(path)
-        if parsed is None:
+
+
+def _classes_below(conn: sqlite3.Connection, member: SymbolRow) -> set[int]:
+    """The member's class and every project class deriving from it."""
+    queue = [
+        cls.id
+        for cls in query_symbols(
+            conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (member.file, member.parent_path)
+        )
+    ]
+    seen: set[int] = set()
+    while queue:
+        cls = queue.pop()
+        if cls in seen:
             continue
-        for node in _dumps(parsed.scopes.tree):
-            name = node.attr if isinstance(node, ast.Attribute) else node.id  # type: ignore[attr-defined]
-            line = node.end_lineno or node.lineno
-            end = parsed.scopes.column_of(line, node.end_col_offset or 0)
-            note = "an object turned into a mapping of its fields: the field's name is a key there"
-            out.append(Hit(path, line, end - len(name), end, "call", "name", note=note))
-    return out
+        seen.add(cls)
+        queue.extend(
+            sub
+            for (sub,) in conn.execute(
+                "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
+                " AND src_symbol_id IS NOT NULL",
+                (cls,),
+            )
+        )
+    return seen

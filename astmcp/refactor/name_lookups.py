@@ -58,6 +58,9 @@ def lookup_hits(
     )
 
 
+_ENUMERATION = re.compile(r"\b(?:dir|getmembers|vars)\(|\.__dict__\b")
+
+
 def _affix_hits(ws: Workspace, paths: list[str], old: str, new: str) -> list[Hit]:
     out: list[Hit] = []
     for path in paths:
@@ -67,6 +70,10 @@ def _affix_hits(ws: Workspace, paths: list[str], old: str, new: str) -> list[Hit
             continue
         if "startswith(" not in text and "endswith(" not in text:
             continue
+        # names found by enumerating an object (`for n in dir(self)`, `inspect.getmembers(cls)`)
+        # and picked by an affix are data there (`table[n[4:]]`): a new name the test still picks
+        # changes it too
+        enumerated = _ENUMERATION.search(text) is not None
         for number, line in enumerate(text.split("\n"), 1):
             for match in _AFFIX_TEST.finditer(line):
                 test, affix = match.group(1), match.group(2)
@@ -74,9 +81,13 @@ def _affix_hits(ws: Workspace, paths: list[str], old: str, new: str) -> list[Hit
                     continue  # `startswith("_")`, `endswith("s")`: not a name's part
                 before = old.startswith(affix) if test == "startswith" else old.endswith(affix)
                 after = new.startswith(affix) if test == "startswith" else new.endswith(affix)
-                if before != after:
+                if before != after or (before and enumerated):
                     column = match.start(2)
-                    note = f"`{test}({affix!r})` selects names by their text: the new name answers it differently"
+                    note = (
+                        f"`{test}({affix!r})` selects names by their text: the new name answers it differently"
+                        if before != after
+                        else f"`{test}({affix!r})` picks names found by enumeration: the name is data there"
+                    )
                     out.append(
                         Hit(path, number, column, column + len(affix) + 2, "string", "name", note=note)
                     )

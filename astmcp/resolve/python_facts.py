@@ -94,6 +94,10 @@ class _Analyzer(Statements):
                 if p.kind == "string":  # a key of a `**kwargs` mapping passed to the call
                     target = f"{callee}/~{p.name}" if callee else None
                     rows.append((p.name, p.line, p.col, p.end, p.kind, target, p.scope.path))
+                elif callee == "G:dict":
+                    # `dict(step=f)` is `{"step": f}`: a key, a name in data (`type("Sub", (Base,),
+                    # dict(step=f))` makes a class whose `step` overrides Base's)
+                    rows.append((p.name, p.line, p.col, p.end, "string", None, p.scope.path))
                 else:
                     if callee:
                         rows.append(

@@ -52,7 +52,7 @@ def kwargs_keys(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, l
         if not isinstance(node.ctx, ast.Load):  # `kwargs = {...}`, `del kwargs`
             return None
         use = _key_use(node, parent, called.get(id(parent)))
-        if use is None:
+        if use is None or use is True:  # (a computed key, `kwargs.get(k)`, may be any keyword)
             return None
         if isinstance(use, ast.Call):
             calls.append(use)
@@ -62,7 +62,7 @@ def kwargs_keys(function: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[int, l
 
 
 def opaque_kwargs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Whether ``function``'s own ``**kwargs`` mapping is used other than by key and ``**``
+    """Whether ``function``'s own ``**kwargs`` mapping is used other than by string key and ``**``
     forwarding, here or in a nested scope sharing it (``def decorator(f): cls(**attrs)`` only
     forwards): then a keyword the function is given by no parameter's name may set any attribute."""
     kwarg = function.args.kwarg
@@ -78,8 +78,9 @@ def opaque_kwargs(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
             called[id(node.func)] = node
         if not (isinstance(node, ast.Name) and node.id == name):
             continue
-        if not isinstance(node.ctx, ast.Load) or _key_use(node, parent, called.get(id(parent))) is None:
-            return True
+        use = _key_use(node, parent, called.get(id(parent)))
+        if not isinstance(node.ctx, ast.Load) or use is None or use is True:
+            return True  # (a computed key, `kwargs.get(k, f.default)`, reads any keyword)
     return False
 
 
