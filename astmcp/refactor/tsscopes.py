@@ -51,6 +51,14 @@ def _pattern_names(node: tree_sitter.Node | None, out: set[str]) -> None:
     if node.type == "pair_pattern":
         _pattern_names(node.child_by_field_name("value"), out)
         return
+    if node.type in ("object_assignment_pattern", "assignment_pattern"):
+        # `{ delay = timeout / 10 }`, `(a = b) =>`: the default value reads names, binds none
+        left = node.child_by_field_name("left") or (node.named_children[0] if node.named_children else None)
+        _pattern_names(left, out)
+        return
+    if node.type in ("required_parameter", "optional_parameter"):  # not its type or default value
+        _pattern_names(node.child_by_field_name("pattern"), out)
+        return
     for child in node.named_children:
         if child.type not in ("type_annotation", "property_identifier") and child.type != "number":
             _pattern_names(child, out)
