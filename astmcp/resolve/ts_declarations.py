@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, named_nodes
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, member_step, named_nodes
 from astmcp.resolve.ts_occurrences import Occurrences
 from astmcp.resolve.ts_reach import bound_module
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
@@ -125,6 +125,14 @@ class Declarations(Occurrences):
             if binding is not None:
                 binding.vtype = ("f", vtype[1], vtype[2], self.inferred)
 
+    def quoted_key(self, key: Node) -> str | None:
+        """The text of a quoted key that is one plain fragment (``"~run"``, ``"data-id"``)."""
+        parts = key.named_children
+        if len(parts) != 1 or parts[0].type != "string_fragment":
+            return None
+        text = self.text(parts[0])
+        return text if member_step(text) is not None else None
+
     def function_typed_parameters(self, node: Node) -> Iterator[tuple[int, Node]]:
         """A function's parameters declared with a function type written out: (the parameter's
         index, ``this`` left out; the ``function_type`` node)."""
@@ -216,10 +224,28 @@ class Declarations(Occurrences):
         elif kind == "pair_pattern":
             key = node.child_by_field_name("key")
             value = node.child_by_field_name("value")
+            step = self.text(key) if key is not None and key.type in MEMBER_NAMES else None
             if key is not None and key.type in MEMBER_NAMES:
                 self.row(key, "attribute", source, member=True)
+            elif key is not None:
+                # `{ "accept": a }`, `{ ["size"]: s }`: the member the quoted text names (edited
+                # inside the quotes); any other computed key may be any member: a string hit
+                quoted = (
+                    key.named_children[0]
+                    if key.type == "computed_property_name" and key.named_children
+                    else key
+                )
+                text = self.quoted_key(quoted) if quoted.type == "string" else None
+                if text is not None:
+                    fragment = quoted.named_children[0]
+                    self.row(fragment, "attribute", source, member=True, name=text)
+                    step = member_step(text)
+                elif quoted.type == "string":
+                    self.string_hit(quoted)
+                else:
+                    self.visit(key, target)
             if value is not None:
-                sub = ("m", source, self.text(key)) if source and key is not None else None
+                sub = ("m", source, step) if source and step is not None else None
                 self.pattern(value, target, sub, local)
         elif kind in ("object_assignment_pattern", "assignment_pattern"):
             left = node.child_by_field_name("left") or (

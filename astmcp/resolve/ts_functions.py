@@ -13,7 +13,6 @@ from astmcp.resolve.ts_fact_state import (
     FUNCTION_VALUES,
     FUNCTIONS,
     MEMBER_NAMES,
-    member_step,
     named_nodes,
     unparenthesized,
 )
@@ -374,14 +373,6 @@ class Functions(Declarations):
         made = self.instance(ret, scope) if ret is not None else self.inferred
         if made is not None:
             self.rtypes.setdefault(key, made)
-
-    def quoted_key(self, key: Node) -> str | None:
-        """The text of a quoted key that is one plain fragment (``"~run"``, ``"data-id"``)."""
-        parts = key.named_children
-        if len(parts) != 1 or parts[0].type != "string_fragment":
-            return None
-        text = self.text(parts[0])
-        return text if member_step(text) is not None else None
 
     def pair(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:
         key = node.child_by_field_name("key")
