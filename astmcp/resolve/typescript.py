@@ -344,8 +344,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                     if found is not None and found[0] != "x":
                         return found
         whole = exports.get("=")
+        if name == "default" and whole is not None:
+            # `export = api` / `module.exports = …` imported by default (esModuleInterop, Node's
+            # ESM loader): the default is the whole export
+            return self.resolve(path, whole)
         if whole is not None:
             return self.step(self.resolve(path, whole), name)
+        if name == "default" and facts.get(REACH, {}).get("cjs") and not _is_module(facts):
+            # a CommonJS module (`exports.fmt = fmt`) imported by default: its exports object
+            return ("m", path)
         return None
 
     def typed(self, sym: Sym, field: str, bound: Subst | None = None) -> Entity:
