@@ -4,15 +4,17 @@ the tree restored.
 
 - ``--corpus click``: click 8.5.1 (PyPI sdist), checked by click's own test suite; likewise
   ``jinja2`` 3.1.6, ``marshmallow`` 3.26.1, ``itsdangerous`` 2.2.0, ``wtforms`` 3.2.1, ``flask`` 3.1.2,
-  ``structlog`` 25.4.0, ``blinker`` 1.9.0, ``packaging`` 24.2 and ``cachetools`` 5.5.0, whose suites
-  run in a venv of their own under ``benchmarks/.cache/tools`` with their test requirements (marshmallow's test of its installed
-  distribution's metadata is left out: a source tree has none).
+  ``structlog`` 25.4.0, ``blinker`` 1.9.0, ``packaging`` 24.2, ``cachetools`` 5.5.0, ``boltons`` 25.0.0
+  and ``more-itertools`` 10.5.0, whose suites run in a venv of their own under
+  ``benchmarks/.cache/tools`` with their test requirements (marshmallow's test of its installed
+  distribution's metadata is left out: a source tree has none; boltons and more-itertools, whose
+  flat sdists are moved under ``src/``, also run their doctests).
 - ``--corpus zod``: zod 4.6.7 ``src`` (npm), checked by ``tsc -p .`` from typescript 7.0.2: a rename
   is broken when it adds any diagnostic (multiset on code, file, message; positions ignored).
 - ``--corpus rxjs``: rxjs 7.8.2 ``src`` (npm) with its own tsconfig (made acceptable to typescript 7),
   checked the same way; ``--corpus mobx``: mobx 6.15.0 ``src`` with mobx's own strictness;
-  ``--corpus query-core``: @tanstack/query-core 5.62.0 ``src``, and ``--corpus immer``: immer 10.1.1
-  ``src``, both ``strict``.
+  ``--corpus query-core``: @tanstack/query-core 5.62.0 ``src``, ``--corpus immer``: immer 10.1.1
+  ``src`` and ``--corpus table-core``: @tanstack/table-core 8.21.3 ``src``, all ``strict``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
 silent breakage), ``blocked`` (astmcp only: plan prepared but blocked on uncertain references or new
@@ -24,7 +26,7 @@ committed. Writes ``benchmarks/results/rename_safety_<corpus>.json`` and the REA
 corpora; ``--report`` only rewrites the section). ``--tools`` reruns some tools and keeps the others'
 results from the JSON when the sample is the same.
 
-    python benchmarks/rename_safety.py [--corpus click|jinja2|…|zod|rxjs|mobx|query-core|immer]
+    python benchmarks/rename_safety.py [--corpus click|jinja2|…|zod|rxjs|mobx|query-core|immer|table-core]
                                        [--tools astmcp,rope,jedi]
                                        [--sample 50] [--seed 0] [--workdir DIR] [--report]
 """
@@ -94,7 +96,12 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     ),
     "packaging": ("packaging", "24.2", ("pretend==1.0.9",), ()),
     "cachetools": ("cachetools", "5.5.0", (), ()),
+    "boltons": ("boltons", "25.0.0", ("pytest==8.3.3",), ()),
+    "more-itertools": ("more-itertools", "10.5.0", (), ()),
 }
+# corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
+# more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
+DOCTESTED = {"boltons", "more-itertools"}
 CORPORA = {
     **{key: (name, version) for key, (name, version, _, _) in PYTHON_CORPORA.items()},
     "zod": ("zod", "4.6.7"),
@@ -102,6 +109,7 @@ CORPORA = {
     "mobx": ("mobx", "6.15.0"),
     "query-core": ("@tanstack/query-core", "5.62.0"),
     "immer": ("immer", "10.1.1"),
+    "table-core": ("@tanstack/table-core", "8.21.3"),
 }
 PYTEST = "pytest==9.2.0"
 TYPESCRIPT = ("typescript", "7.0.2")
@@ -189,7 +197,8 @@ def pristine_python(corpus: str, workdir: Path) -> Path:
     """The sdist's tree (click: as extracted; others: a copy without the tests left out)."""
     name, version, _, left_out = PYTHON_CORPORA[corpus]
     sdist = fetch_pypi_sdist(name, version)
-    if not left_out:
+    flat = not (sdist / "src").is_dir()
+    if not left_out and not flat:
         return sdist
     pristine = workdir / "pristine"
     if not (pristine / "src").is_dir():
@@ -197,7 +206,16 @@ def pristine_python(corpus: str, workdir: Path) -> Path:
         shutil.copytree(sdist, pristine)
         for rel in left_out:
             (pristine / rel).unlink(missing_ok=True)
+        if flat:  # boltons, more-itertools: the package moves under src/, as the tests run it
+            package = import_name(corpus)
+            (pristine / "src").mkdir()
+            (pristine / package).rename(pristine / "src" / package)
     return pristine
+
+
+def import_name(corpus: str) -> str:
+    """The package a Python corpus's distribution installs (``more-itertools``: ``more_itertools``)."""
+    return PYTHON_CORPORA[corpus][0].replace("-", "_")
 
 
 def tests_python(corpus: str) -> str:
@@ -277,7 +295,7 @@ def pristine_mobx(workdir: Path) -> Path:
 
 def pristine_strict(corpus: str, workdir: Path) -> Path:
     """The ``src`` of a package with no dependencies that ships no tsconfig (@tanstack/query-core,
-    immer), checked ``strict`` with bundler resolution (their imports name no extension)."""
+    immer, @tanstack/table-core), checked ``strict`` with bundler resolution (their imports name no extension)."""
     pristine = workdir / "pristine"
     package = fetch_npm(*CORPORA[corpus])
     if not (pristine / "src").is_dir():
@@ -326,19 +344,25 @@ def restore(root: Path, pristine: Path) -> list[str]:
     return sorted(changed)
 
 
-def run_tests(root: Path, python: str = sys.executable) -> tuple[bool, str]:
-    proc = subprocess.run(
-        [python, "-m", "pytest", "tests", "-x", "-q", "-p", "no:cacheprovider"],
-        cwd=root,
-        env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    lines = proc.stdout.strip().splitlines() or [""]
-    failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
-    return proc.returncode == 0, "; ".join([lines[-1], *failed[:3]])
+def run_tests(root: Path, python: str = sys.executable, doctests: str | None = None) -> tuple[bool, str]:
+    """The corpus's tests; then, for a package whose docstrings are tested (``doctests``: its
+    folder under ``src``), its doctests too (``--doctest-modules``, as its own CI runs them)."""
+    runs = [["tests"], *([[f"src/{doctests}", "--doctest-modules"]] if doctests else [])]
+    for args in runs:
+        proc = subprocess.run(
+            [python, "-m", "pytest", *args, "-x", "-q", "-p", "no:cacheprovider"],
+            cwd=root,
+            env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+        lines = proc.stdout.strip().splitlines() or [""]
+        failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
+        if proc.returncode != 0:
+            return False, "; ".join([lines[-1], *failed[:3]])
+    return True, lines[-1]
 
 
 def tsc_errors(root: Path, tsc: Path) -> list[str]:
@@ -370,7 +394,7 @@ def sample(workspaces: Workspaces, size: int, seed: int, corpus: str) -> list[di
     python = corpus in PYTHON_CORPORA
     kinds = KINDS if python else TS_KINDS
     where = (
-        f"f.path LIKE 'src/{PYTHON_CORPORA[corpus][0]}/%'"
+        f"f.path LIKE 'src/{import_name(corpus)}/%'"
         if python
         else "f.path NOT LIKE '%test%' AND f.path LIKE 'src/%'"
     )
@@ -537,12 +561,13 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
             # the corpus's dependencies live there: astmcp runs as with the project's virtualenv
             # active, and reads outside classes from it (resolve.python_external)
             os.environ["VIRTUAL_ENV"] = str(Path(interpreter).parent.parent)
-        ok, tail = run_tests(root, interpreter)
+        doctests = import_name(corpus) if corpus in DOCTESTED else None
+        ok, tail = run_tests(root, interpreter, doctests)
         if not ok:
             raise SystemExit(f"{corpus}'s tests fail before any rename: {tail}")
 
         def oracle() -> tuple[bool, str]:
-            return run_tests(root, interpreter)
+            return run_tests(root, interpreter, doctests)
     else:
         tsc = npm_tool(*TYPESCRIPT, "tsc")
         baseline = Counter(tsc_errors(root, tsc))
@@ -616,17 +641,20 @@ def report() -> None:
         "look for breaks on code not tuned against; `flask` in the thirteenth, `wtforms` in the fifteenth,",
         "`structlog`, `blinker` and `mobx` in the seventeenth, first run on commit 30b2c9f with no rule changed for them;",
         "mobx's first run found two breaks, fixed since; `packaging`, `cachetools`, `query-core` (@tanstack/query-core)",
-        "and `immer` in the nineteenth: packaging's first run found one break, fixed since). Each",
+        "and `immer` in the nineteenth: packaging's first run found one break, fixed since; `boltons`,",
+        "`more-itertools` and `table-core` (@tanstack/table-core) in the twentieth). Each",
         "applied rename is checked by an oracle, then the tree is restored: the project's own test suite (click:",
         "2,400+ tests; jinja2 909, marshmallow 1,237, itsdangerous 297, wtforms 354, flask 485 with pytest 8.4.2 and its dependencies as of",
-        "3.1.2, structlog, blinker, packaging and cachetools with their test requirements; astmcp runs with that test virtualenv as `VIRTUAL_ENV`, so it reads the corpus's dependencies",
+        "3.1.2, structlog, blinker, packaging, cachetools, boltons and more-itertools with their test requirements,",
+        "the last two also with their docstrings' doctests (`pytest --doctest-modules src/<package>`, as their CI",
+        "runs them); astmcp runs with that test virtualenv as `VIRTUAL_ENV`, so it reads the corpus's dependencies",
         "as from a user's project virtualenv), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
         "code/file/message) over zod's `src` with its published package.json and `customConditions:",
         "[\"@zod/source\"]` (zod's own set-up), so the tests' `zod/v4` self-imports type-check against the",
         "sources and are judged too (tsc only: a name left behind in generated code or a test title is not",
         "seen); for rxjs the same over its `src` with its own tsconfig (`moduleResolution: bundler`, no",
         "`baseUrl`, which typescript 7 removed); for mobx its `src` with mobx's own strictness (`strict`, implicit `any`",
-        "allowed, ES2025 library); for query-core and immer, which ship no tsconfig, their `src` with `strict` and",
+        "allowed, ES2025 library); for query-core, immer and table-core, which ship no tsconfig, their `src` with `strict` and",
         "bundler resolution. **broken** = applied and the oracle fails (silent breakage; a failure that",
         "passes on a rerun counts as flaky, not broken); **blocked** = astmcp prepared a plan but blocked it",
         "(uncertain references to review, or new errors); **refused** = an error instead of edits. rope",
