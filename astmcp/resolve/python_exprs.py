@@ -9,7 +9,16 @@ from abc import abstractmethod
 from astmcp.resolve.python_namespace import member_template, namespace_key
 from astmcp.resolve.python_records import PatternKeyword, Records
 from astmcp.resolve.python_scope import Pending, Scope, all_args, func_name, is_none, narrow_key
-from astmcp.resolve.python_vocab import ALIASABLE, CASTS, MAX_STRING, NESTED, STR_ATTR_FUNCS, TYPE_VARS
+from astmcp.resolve.python_vocab import (
+    ALIASABLE,
+    CASTS,
+    IDENT,
+    MAX_STRING,
+    MOCK_CALLS,
+    NESTED,
+    STR_ATTR_FUNCS,
+    TYPE_VARS,
+)
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME
 
 
@@ -90,6 +99,12 @@ class Expressions(Records):
                     self.expr(arg, scope, "type" if cast and n == 0 else "read")
             for keyword in node.keywords:
                 self.expr(keyword.value, scope, "read")
+                if (
+                    keyword.arg is None
+                    and isinstance(keyword.value, ast.Dict)
+                    and func_name(node.func) in MOCK_CALLS
+                ):
+                    self.mock_keys(keyword.value, scope)
                 if keyword.arg is not None:
                     # `Cls(field=...)`: a field of a class without its own __init__ (dataclass-like)
                     line = keyword.lineno
@@ -370,6 +385,19 @@ class Expressions(Records):
                 self.pattern(sub, scope)
             return
         self.generic(node, scope, "read")
+
+    def mock_keys(self, mapping: ast.Dict, scope: Scope) -> None:
+        """``MagicMock(Svc, **{"fetch.return_value": 1})``, ``m.configure_mock(**{…})``: each key's
+        first part names an attribute the mock is given (a name hit, never edited)."""
+        for key in mapping.keys:
+            if not isinstance(key, ast.Constant) or type(key.value) is not str:
+                continue
+            first = key.value.split(".", 1)[0]
+            start = self.col(key.lineno, key.col_offset)  # the quote
+            if IDENT.fullmatch(first) and self.line_text(key.lineno)[start : start + len(first)] == first:
+                self.rows.append(
+                    (first, key.lineno, start + 1, start + 1 + len(first), "string", None, scope.path)
+                )
 
     def pattern_keyword(self, node: ast.MatchClass, name: str, sub: ast.pattern, scope: Scope) -> None:
         """``case Point(x=0)`` reads ``x`` of the subject, a Point: found before its pattern."""

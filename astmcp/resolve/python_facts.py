@@ -41,6 +41,7 @@ Positions: 1-based line, 1-based code-point column, end exclusive.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from astmcp.resolve.python_namespace import reachable
@@ -54,10 +55,25 @@ from astmcp.resolve.python_scope import (
     returned_values,
 )
 from astmcp.resolve.python_stmts import Statements
-from astmcp.resolve.python_vocab import BUILTINS, COPIES, EVOLVES, PARTIALS, unknown_items
+from astmcp.resolve.python_vocab import (
+    BUILTINS,
+    COPIES,
+    EVOLVES,
+    MOCK_CALLS,
+    MOCK_PARAMETERS,
+    PARTIALS,
+    unknown_items,
+)
 
 NAME = "python_refs"
 _CONTAINER_STEPS = ("/*s", "/*m", "/*d")
+
+
+def _mocked(callee: str) -> bool:
+    """Whether a callee's chain is a mock's maker or ``configure_mock`` (from ``unittest.mock`` or
+    ``mock``): its keywords name attributes."""
+    last = re.split(r"[/:]", callee)[-1]
+    return last in MOCK_CALLS and "mock" in callee.lower()
 
 
 class _Analyzer(Statements):
@@ -91,6 +107,11 @@ class _Analyzer(Statements):
                     # `super().__init__(size=3)`, `Base.__init__(self, size=3)`: a keyword of the class's
                     # construction (a dataclass's field when no `__init__` is written)
                     callee = callee.removesuffix("/__init__")
+                first = p.name.split(".", 1)[0]
+                if callee and _mocked(callee) and first not in MOCK_PARAMETERS:
+                    # `Mock(spec=Svc, fetch=…)`, `patch.multiple(mod, helper=…)`,
+                    # `configure_mock(**{"fetch.return_value": 1})`: an attribute set by name
+                    rows.append((first, p.line, p.col, p.col + len(first), "string", None, p.scope.path))
                 if p.kind == "string":  # a key of a `**kwargs` mapping passed to the call
                     target = f"{callee}/~{p.name}" if callee else None
                     rows.append((p.name, p.line, p.col, p.end, p.kind, target, p.scope.path))

@@ -559,14 +559,36 @@ class Records(PytestFacts):
         renamed with it; ``v.m`` of a ``v = C(…)`` is ``C(…).m``; a name they bind is the
         doctest's variable (a name hit of module-level symbols alone); every other word on a
         prompt line (a member of anything else, a keyword, text in their strings) is a name hit,
-        as is every word of a doctest that does not parse as written in the file. Comments in
-        examples and prose around them are not read."""
+        as is every word of a doctest that does not parse as written in the file. The expected
+        output of an example (the lines after it up to a blank line: a repr, a traceback, a
+        ``__name__``) and a ``>>>`` not at a line's start (``\"\"\">>> f(2)``) are name hits too:
+        doctest compares or runs them as written. Comments in examples and prose around them are
+        not read."""
         names = doctest_names(self.lines, node.lineno, node.end_lineno or node.lineno)
+        output = False  # on the expected output of an example
         for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
             text = self.line_text(line)
             code = DOCTEST_PROMPT.match(text)
             if code is None:
+                inline = text.find(">>>")
+                output = output and bool(text.strip())
+                if output or inline >= 0:
+                    for match in IDENT.finditer(text, 0 if output else inline):
+                        if not keyword.iskeyword(match.group()):
+                            col = match.start() + 1
+                            self.rows.append(
+                                (
+                                    match.group(),
+                                    line,
+                                    col,
+                                    col + len(match.group()),
+                                    "string",
+                                    None,
+                                    scope.path,
+                                )
+                            )
                 continue
+            output = True
             end = names.comments.get(line, len(text) + 1) - 1
             for match in IDENT.finditer(text, code.end(), end):
                 word = match.group()

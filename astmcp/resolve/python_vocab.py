@@ -184,3 +184,15 @@ def unknown_items(chain: str) -> str:
     if chain.endswith("/*s"):
         return "L:list"
     return "L:dict" if chain.endswith(("/*m", "/*d")) else chain
+
+
+# what a mock's constructor, `configure_mock`, `create_autospec` and `patch.multiple` take as
+# themselves; any other keyword names an attribute to set
+MOCK_PARAMETERS = frozenset(
+    {"spec", "spec_set", "side_effect", "return_value", "wraps", "name", "unsafe", "parent"}
+    | {"new", "new_callable", "autospec", "create", "instance", "_name", "_new_name", "_new_parent"}
+)
+MOCK_CALLS = frozenset(
+    {"Mock", "MagicMock", "AsyncMock", "NonCallableMock", "NonCallableMagicMock", "PropertyMock"}
+    | {"create_autospec", "configure_mock", "multiple"}
+)
