@@ -170,6 +170,23 @@ class _Classes:
             self._unknown[class_id] = unknown and self.python(class_id)
         return self._parents[class_id]
 
+    def used_together(self, class_id: int, others: set[int]) -> bool:
+        """Python: whether the class and one of ``others`` are read as values on one line
+        (``type("Job", (StepMixin, Base), {})``, ``combine(StepMixin, Base)``, ``BASES = (StepMixin,
+        Base)``): a class made from both at run time may put one's member before the other's."""
+        if not others or not self.python(class_id):
+            return False
+        marks = ",".join("?" * len(others))
+        found = self.conn.execute(
+            "SELECT 1 FROM refs a JOIN refs b ON b.file_id = a.file_id AND b.line = a.line"
+            f" WHERE a.symbol_id = ? AND a.kind = 'read' AND b.symbol_id IN ({marks}) AND b.kind = 'read'"
+            # (`isinstance(x, (A, B))` tests against both: it makes nothing)
+            " AND NOT EXISTS (SELECT 1 FROM refs c WHERE c.file_id = a.file_id AND c.line = a.line"
+            " AND c.name IN ('isinstance', 'issubclass')) LIMIT 1",
+            (class_id, *others),
+        ).fetchone()
+        return found is not None
+
     def unknown_base(self, class_ids: Iterable[int]) -> bool:
         """Whether one of ``class_ids`` (Python) has a base written in its header that is neither
         linked nor the name of a project class: it may derive from any class."""
@@ -242,7 +259,11 @@ def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[Symb
         above = classes.ancestors([owner])
         if owner in family_ancestors or above & family_classes:
             missed.append(other.selector)
-        elif family_unknown or classes.unknown_base({owner} | above):
+        elif (
+            family_unknown
+            or classes.unknown_base({owner} | above)
+            or classes.used_together(owner, family_classes)
+        ):
             maybe.append(other)
     if missed:
         raise MutationBlocked(
