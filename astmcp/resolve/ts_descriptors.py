@@ -49,6 +49,8 @@ class Descriptors(FactState):
             return None
         kind = node.type
         if kind == "identifier":
+            if self.self_spec and self.text(node) == "exports" and scope.lookup("exports") is None:
+                return ("k", f"I::{self.self_spec}")  # CommonJS: the module's own exports object
             return ("n", scope, self.text(node))
         if kind == "this":
             return self.this
@@ -59,6 +61,15 @@ class Descriptors(FactState):
             if prop is None or prop.type not in MEMBER_NAMES:
                 return None
             target = node.child_by_field_name("object")
+            if (
+                self.self_spec
+                and self.text(prop) == "exports"
+                and target is not None
+                and target.type == "identifier"
+                and self.text(target) == "module"
+                and scope.lookup("module") is None
+            ):
+                return ("k", f"I::{self.self_spec}")  # `module.exports`: the module's own exports
             spec = (
                 self.dynamic_import(target)
                 if target is not None and target.type == "call_expression"

@@ -62,9 +62,15 @@ def member_step(name: str) -> str | None:
     return None if "|" in name or "/" in name else '"' + name
 
 
+# a module specifier no import spells: the file's own module (chain `I::<self>`)
+SELF_MODULE = "<self>"
+
+
 class FactState:
     def __init__(self, src: TsSource, check_unbound: bool = False) -> None:
         self.src = src
+        # the specifier naming the file itself (its CommonJS `exports`): SELF_MODULE when analyzed
+        self.self_spec: str | None = None
         # Value identifiers looked up by name, with their scope (only when the file is judged).
         self.named: list[tuple[Node, Scope]] | None = [] if check_unbound else None
         self.raw = src.raw

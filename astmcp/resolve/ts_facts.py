@@ -31,7 +31,7 @@ from tree_sitter import Tree
 
 from astmcp.diagnostics import ts_undefined
 from astmcp.lang.ts_parse import TsSource
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, UNTYPED_KEY, member_step
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, SELF_MODULE, UNTYPED_KEY, member_step
 from astmcp.resolve.ts_library import GLOBAL_OBJECTS, lib_type_members
 from astmcp.resolve.ts_module_facts import ModuleFacts
 from astmcp.resolve.ts_reach import FIELD as REACH
@@ -59,6 +59,7 @@ def analyze(path: str, text: str, tree: Tree) -> dict[str, Any]:
         sys.setrecursionlimit(_RECURSION)
     root = tree.root_node
     walker = _Walker(TsSource.of(text, tree), ts_undefined.checked_file(path, text, root))
+    walker.self_spec = SELF_MODULE
     walker.run()
     out = walker.payload()
     ambient = ts_undefined.ambient_names(path, text, root)

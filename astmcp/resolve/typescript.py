@@ -34,7 +34,7 @@ from astmcp.resolve.python import UNKNOWN_RECEIVER
 from astmcp.resolve.templates import TEMPLATE
 from astmcp.resolve.tracking import Tracking
 from astmcp.resolve.ts_descriptors import INDEXED
-from astmcp.resolve.ts_fact_state import is_ident
+from astmcp.resolve.ts_fact_state import SELF_MODULE, is_ident
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
 from astmcp.resolve.ts_library import (
@@ -315,6 +315,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         return self._extended
 
     def module(self, path: str, spec: str) -> Entity:
+        if spec == SELF_MODULE:  # a CommonJS file's own `exports`
+            return ("m", path)
         resolved, external = self.specs(path).get(spec, (None, 0))
         if resolved is None or resolved not in self.file_ids:
             return ("x", spec) if external else None
@@ -350,8 +352,12 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.resolve(path, whole)
         if whole is not None:
             return self.step(self.resolve(path, whole), name)
-        if name == "default" and facts.get(REACH, {}).get("cjs") and not _is_module(facts):
-            # a CommonJS module (`exports.fmt = fmt`) imported by default: its exports object
+        commonjs = (facts.get(REACH, {}).get("cjs") and not _is_module(facts)) or path.endswith(
+            (".cts", ".cjs")
+        )
+        if name == "default" and commonjs:
+            # a CommonJS module (`exports.fmt = fmt`, or a `.cts` TypeScript compiles to one)
+            # imported by default without a default export: its exports object
             return ("m", path)
         return None
 
