@@ -125,7 +125,8 @@ class TsFile:
         _pattern_names(params, names)
         if scope.type == "catch_clause":
             _pattern_names(scope.child_by_field_name("parameter"), names)
-        if scope.type == "for_in_statement":
+        if scope.type == "for_in_statement" and scope.child_by_field_name("kind") is not None:
+            # `for (const x of xs)` declares x; `for (x of xs)` assigns an outer x
             _pattern_names(scope.child_by_field_name("left"), names)
         if scope.type == "for_statement":
             self._declarations(scope.child_by_field_name("initializer"), names)
