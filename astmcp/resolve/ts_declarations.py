@@ -125,14 +125,6 @@ class Declarations(Occurrences):
             if binding is not None:
                 binding.vtype = ("f", vtype[1], vtype[2], self.inferred)
 
-    def quoted_key(self, key: Node) -> str | None:
-        """The text of a quoted key that is one plain fragment (``"~run"``, ``"data-id"``)."""
-        parts = key.named_children
-        if len(parts) != 1 or parts[0].type != "string_fragment":
-            return None
-        text = self.text(parts[0])
-        return text if member_step(text) is not None else None
-
     def function_typed_parameters(self, node: Node) -> Iterator[tuple[int, Node]]:
         """A function's parameters declared with a function type written out: (the parameter's
         index, ``this`` left out; the ``function_type`` node)."""
@@ -303,6 +295,12 @@ class Declarations(Occurrences):
                 iterated = self.desc(node.child_by_field_name("right"), scope)
                 of = operator is not None and operator.type == "of" and iterated is not None
                 self.pattern(left, target, ("e", iterated) if of else None, local=True)
+            elif left.type in ("object_pattern", "array_pattern"):
+                # `for ({ accept: a } of hs)`: a destructuring assignment of each element
+                operator = node.child_by_field_name("operator")
+                iterated = self.desc(node.child_by_field_name("right"), scope)
+                of = operator is not None and operator.type == "of" and iterated is not None
+                self.assigned_pattern(left, scope, ("e", iterated) if of else None)
             else:
                 self.expr(left, scope, "write")
         for child in node.named_children:

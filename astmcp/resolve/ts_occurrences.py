@@ -15,6 +15,7 @@ from astmcp.resolve.ts_fact_state import (
     UNTYPED_KEY,
     is_ident,
     member_property,
+    member_step,
     named_nodes,
 )
 from astmcp.resolve.ts_reach import reexported_module
@@ -194,6 +195,14 @@ class Occurrences(Descriptors):
         self.visit(right, scope)
         self.callback = None
 
+    def quoted_key(self, key: Node) -> str | None:
+        """The text of a quoted key that is one plain fragment (``"~run"``, ``"data-id"``)."""
+        parts = key.named_children
+        if len(parts) != 1 or parts[0].type != "string_fragment":
+            return None
+        text = self.text(parts[0])
+        return text if member_step(text) is not None else None
+
     def assigned_pattern(self, node: Node, scope: Scope, source: Desc) -> None:
         """A destructuring assignment's pattern (no declaration): each key is a member read of
         ``source`` (a name hit when it cannot be typed), each target a write."""
@@ -205,16 +214,28 @@ class Occurrences(Descriptors):
             key = node.child_by_field_name("key")
             value = node.child_by_field_name("value")
             named = key is not None and key.type in MEMBER_NAMES
+            step = self.text(key) if key is not None and named else None
             if key is not None and named:
                 self.row(key, "attribute", source if source is not None else _KEY, member=source is not None)
             elif key is not None:
-                self.visit(key, scope)
-            if value is not None:
-                inner = (
-                    ("m", source, self.text(key))
-                    if source is not None and key is not None and named
-                    else None
+                # `({ "accept": a } = h)`, `({ ["accept"]: a } = h)`: the member the text names
+                quoted = (
+                    key.named_children[0]
+                    if key.type == "computed_property_name" and key.named_children
+                    else key
                 )
+                text = self.quoted_key(quoted) if quoted.type == "string" else None
+                if text is not None:
+                    fragment = quoted.named_children[0]
+                    typed = source if source is not None else _KEY
+                    self.row(fragment, "attribute", typed, member=source is not None, name=text)
+                    step = member_step(text)
+                elif quoted.type == "string":
+                    self.string_hit(quoted)
+                else:
+                    self.visit(key, scope)
+            if value is not None:
+                inner = ("m", source, step) if source is not None and step is not None else None
                 self.assigned_pattern(value, scope, inner)
         elif kind in ("object_assignment_pattern", "assignment_pattern"):
             left = node.child_by_field_name("left") or (
