@@ -103,6 +103,19 @@ class TsFile:
             left = holder.child_by_field_name("left")
             if left is not None and _text(left).replace(" ", "") == "module.exports":
                 return "exports"
+        call = holder.parent if holder is not None and holder.type == "arguments" else None
+        if call is not None and call.type == "call_expression" and holder is not None:
+            # `Object.assign(module.exports, { old })`: the module's exports, as above
+            callee = call.child_by_field_name("function")
+            given = holder.named_children
+            if (
+                callee is not None
+                and _text(callee).replace(" ", "") == "Object.assign"
+                and given
+                and given[0] != literal
+                and _text(given[0]).replace(" ", "") in ("module.exports", "exports")
+            ):
+                return "exports"
         return "object"
 
     def chain(self, node: tree_sitter.Node) -> list[tree_sitter.Node]:
