@@ -308,6 +308,14 @@ class Functions(Declarations):
             typed = self.expected_objects.pop((node.start_byte, node.end_byte), typed)
         if typed is not None and not members:
             typed = self.discriminated(node, typed)
+        holder = node.parent
+        left = (
+            holder.child_by_field_name("left")
+            if holder is not None and holder.type == "assignment_expression"
+            else None
+        )
+        # `module.exports = { fmt, go() { return this.fmt(1) } }`: `this` is the module's exports
+        exported = left is not None and self.desc(left, scope) == ("k", f"I::{self.self_spec}")
         for child in node.named_children:
             kind = child.type
             if kind == "pair":
@@ -315,7 +323,9 @@ class Functions(Declarations):
             elif kind == "method_definition":
                 name = child.child_by_field_name("name")
                 # `this` in it: the T of a `ThisType<T>` in the contextual type, else that type
-                self.literal_this = ("t", typed) if typed is not None else None
+                self.literal_this = (
+                    ("t", typed) if typed is not None else ("k", f"I::{self.self_spec}") if exported else None
+                )
                 if typed is not None and name is not None and name.type in MEMBER_NAMES:
                     # its parameters are those of the declared type's member
                     self.callback = (("m", typed, self.text(name)), -1, False, None)
