@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, member_step, named_nodes
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, is_ident, member_step, named_nodes
 from astmcp.resolve.ts_occurrences import Occurrences
 from astmcp.resolve.ts_reach import bound_module
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
@@ -280,9 +280,22 @@ class Declarations(Occurrences):
                 key = part.child_by_field_name("key")
                 value = part.child_by_field_name("value")
                 if key is not None and value is not None and value.type == "identifier":
-                    original = self.text(key)
+                    # `{ "fmt": f }`, `{ ["fmt"]: f }`: the quoted text names the export (edited inside)
+                    quoted = (
+                        key.named_children[0]
+                        if key.type == "computed_property_name" and key.named_children
+                        else key
+                    )
+                    quoted_text = self.quoted_key(quoted) if quoted.type == "string" else None
+                    if key.type in MEMBER_NAMES:
+                        original, at = self.text(key), key
+                    elif quoted_text is not None and is_ident(quoted_text):
+                        original, at = quoted_text, quoted.named_children[0]
+                    else:
+                        self.visit(key, target)  # any other computed key: the plain rules
+                        continue
                     target.names[self.text(value)] = Binding(f"I:{original}:{spec}", alias=True)
-                    self.row(key, "import", ("k", f"I:{original}:{spec}"))
+                    self.row(at, "import", ("k", f"I:{original}:{spec}"), name=original)
 
     def for_in(self, node: Node, scope: Scope) -> None:
         inner = Scope(scope, False)
