@@ -25,7 +25,14 @@ from typing import Any
 
 from tree_sitter import Language, Node, Query, QueryCursor, Tree
 
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, MEMBER_NAMES, is_ident, member_property
+from astmcp.resolve.ts_fact_state import (
+    FUNCTION_VALUES,
+    FUNCTIONS,
+    MEMBER_NAMES,
+    SELF_MODULE,
+    is_ident,
+    member_property,
+)
 
 __all__ = ["FIELD", "ReachFacts", "bound_module"]
 
@@ -214,7 +221,8 @@ class ReachFacts:
 
     def note(self, node: Node, target: str, member: bool) -> None:
         """A row's node and its chain: judged in :meth:`payload`, once the copies are known."""
-        if target.startswith(("I:", "P:")):
+        # (a CommonJS file's own `exports`: the file is flagged `cjs`, every string keeps its hits)
+        if target.startswith(("I:", "P:")) and not target.startswith(f"I::{SELF_MODULE}"):
             self.rows.append((node, target, member))
 
     def payload(self) -> dict[str, Any] | None:
