@@ -72,16 +72,20 @@ def _writes_init(conn: sqlite3.Connection, cls: SymbolRow, seen: set[int]) -> bo
 
 def mapping_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:
     """Uncertain hits at each ``**mapping`` of a call constructing a class the renamed field is
-    an ``__init__`` keyword of."""
+    an ``__init__`` keyword of: by name, and in the code of that class and the classes below it
+    by ``cls(**…)``, ``type(self)(**…)``, ``self.__class__(**…)`` and ``super().__init__(**…)``
+    (a ``from_dict`` classmethod, a subclass forwarding its ``**kwargs``)."""
     classes: dict[int, SymbolRow] = {}
+    below: set[int] = set()
     for member in family:
         if member.kind in _FIELD_KINDS and member.parent_path and member.file.endswith((".py", ".pyi")):
             for cls in _constructed_classes(conn, member):
                 classes[cls.id] = cls
+            below |= _classes_below(conn, member)
     if not classes:
         return []
     files = PythonFiles(ws)
-    out: list[Hit] = []
+    out: list[Hit] = _forwarded_mappings(conn, files, below)
     marks = ",".join("?" * len(classes))
     for path, line, end_col in conn.execute(
         "SELECT DISTINCT f.path, r.line, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
@@ -95,6 +99,46 @@ def mapping_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow
                 column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)  # type: ignore[union-attr]
                 note = "a `**mapping` given to the constructor may hold the field's name as a key"
                 out.append(Hit(path, keyword.lineno, column, column + 2, "call", "name", note=note))
+    return out
+
+
+_SELF_MAKERS = ("cls", "type(self)", "self.__class__", "super().__init__", "type(cls)")
+
+
+def _forwarded_mappings(conn: sqlite3.Connection, files: PythonFiles, classes: set[int]) -> list[Hit]:
+    """Uncertain hits at the ``**mapping`` of each call in the body of one of ``classes`` that makes
+    an instance of its own class (or runs its base's ``__init__``) from a mapping."""
+    if not classes:
+        return []
+    marks = ",".join("?" * len(classes))
+    out: list[Hit] = []
+    rows = conn.execute(
+        f"SELECT f.path, s.line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({marks})",
+        tuple(classes),
+    ).fetchall()
+    for path, first, last in rows:
+        parsed = files.get(path) if path.endswith(".py") else None
+        if parsed is None:
+            continue
+        for node in ast.walk(parsed.scopes.tree):
+            if not isinstance(node, ast.Call) or not first <= node.lineno <= last:
+                continue
+            maker = ast.unparse(node.func).replace(" ", "")
+            if (
+                maker not in _SELF_MAKERS
+                and not maker.startswith("super(")
+                and not maker.endswith(".__init__")
+            ):
+                continue
+            explicit = maker.endswith(".__init__") and not maker.startswith("super(")
+            self_first = bool(node.args) and isinstance(node.args[0], ast.Name) and node.args[0].id == "self"
+            if explicit and not self_first:  # `Base.__init__(self, **kw)`: only with `self` first
+                continue
+            for keyword in node.keywords:
+                if keyword.arg is None and not isinstance(keyword.value, ast.Dict):
+                    column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
+                    note = "a `**mapping` given to the class's own constructor may hold the field's name as a key"
+                    out.append(Hit(path, keyword.lineno, column, column + 2, "call", "name", note=note))
     return out
 
 
