@@ -103,6 +103,12 @@ class TsFile:
             left = holder.child_by_field_name("left")
             if left is not None and _text(left).replace(" ", "") == "module.exports":
                 return "exports"
+        if (
+            holder is not None
+            and holder.type == "export_statement"
+            and any(c.type == "=" for c in holder.children)
+        ):
+            return "exports"  # `export = { old }` (TS): the module's exports, as above
         call = holder.parent if holder is not None and holder.type == "arguments" else None
         if call is not None and call.type == "call_expression" and holder is not None:
             # `Object.assign(module.exports, { old })`: the module's exports, as above

@@ -115,6 +115,7 @@ class FactState:
         self.expected_callbacks: dict[tuple[int, int], tuple[Any, ...]] = {}
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value
         self.literal_this: Desc = None  # `this` of the next object-literal method
+        self.assigned_this: Desc = None  # `this` of the next function expression (`exports.f = function`)
         self.returns: list[Desc] | None = None  # what the function being visited returns
         self.inferred: Desc = None  # what the function value visited last returns (one typed `return`)
         self.narrowing: dict[str, tuple[Binding | None, Desc]] = {}  # name -> (its binding, narrowed value)

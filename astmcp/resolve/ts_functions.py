@@ -45,6 +45,7 @@ class Functions(Declarations):
             callback = self.expected_callbacks.pop((node.start_byte, node.end_byte), None)
         ftype, self.ftype = self.ftype, None
         literal_this, self.literal_this = self.literal_this, None
+        assigned_this, self.assigned_this = self.assigned_this, None
         outer_returns, self.returns = self.returns, []
         ret = node.child_by_field_name("return_type")
         outer_returning, outer_return_type = self.returning, self.return_type
@@ -76,7 +77,7 @@ class Functions(Declarations):
             self.this = (
                 ("a", callback[0], callback[1], "this", callback[2], callback[3])
                 if callback is not None and callback[1] >= 0
-                else None
+                else assigned_this
             )
         body = node.child_by_field_name("body") if kind == "arrow_function" else None
         for child in node.named_children:

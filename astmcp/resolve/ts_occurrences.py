@@ -187,6 +187,14 @@ class Occurrences(Descriptors):
             # `x.handler = (a) => …` (or `??=`): the function value is typed by the member's declared type
             target = self.desc(left, scope)
             self.callback = (target, -1, False, None) if target is not None else None
+            exports = ("k", f"I::{self.self_spec}")
+            if (
+                right.type == "function_expression"
+                and self.desc(left.child_by_field_name("object"), scope) == exports
+            ):
+                # `exports.render = function () { return this.fmt(1) }`: called as the module's
+                # member, `this` is its exports
+                self.assigned_this = exports
         elif left is not None and left.type == "member_expression" and node.type == "assignment_expression":
             # `this.def = { values: [] }`: the literals are of the member's declared type
             target = self.desc(left, scope)
