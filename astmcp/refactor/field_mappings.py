@@ -154,7 +154,9 @@ _FIELD_LISTERS = {
     "get_annotations": frozenset({"inspect"}),
 }
 # attributes holding the fields by name
-_FIELD_TABLES = frozenset({"__annotations__", "__dataclass_fields__", "model_fields", "__fields__"})
+_FIELD_TABLES = frozenset(
+    {"__annotations__", "__dataclass_fields__", "model_fields", "__fields__", "_fields"}
+)
 
 
 def _dumps(tree: ast.AST) -> list[tuple[ast.expr, bool]]:

@@ -115,9 +115,10 @@ class _Analyzer(Statements):
                 if p.kind == "string":  # a key of a `**kwargs` mapping passed to the call
                     target = f"{callee}/~{p.name}" if callee else None
                     rows.append((p.name, p.line, p.col, p.end, p.kind, target, p.scope.path))
-                elif callee == "G:dict":
+                elif callee == "G:dict" or re.split(r"[/:]", callee or "")[-1] == "SimpleNamespace":
                     # `dict(step=f)` is `{"step": f}`: a key, a name in data (`type("Sub", (Base,),
-                    # dict(step=f))` makes a class whose `step` overrides Base's)
+                    # dict(step=f))` makes a class whose `step` overrides Base's); a SimpleNamespace's
+                    # keywords are its attributes (a test's fake standing in for a project object)
                     rows.append((p.name, p.line, p.col, p.end, "string", None, p.scope.path))
                 else:
                     if callee:
