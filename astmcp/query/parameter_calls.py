@@ -118,6 +118,21 @@ class PythonFiles:
         return self.parsed[path]
 
 
+def _doctest_keywords(
+    conn: sqlite3.Connection, ref: Reference, name: str, confidence: str, into: Collected
+) -> None:
+    """A call in a doctest example (no code the parser sees): its keywords are the rows the
+    resolver gave them (``S:f/=name`` after the read of ``f`` on that line)."""
+    for line, col, end_col in conn.execute(
+        "SELECT r.line, r.col, r.end_col FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ?"
+        " AND r.line = ? AND r.col > ? AND r.name = ? AND r.kind = 'write' AND r.target_key LIKE ?",
+        (ref.file, ref.line, ref.column, name, f"%/={name}"),
+    ):
+        key = (ref.file, line, col)
+        if key not in into.found:
+            into.found[key] = Reference(ref.file, line, col, end_col, "write", confidence, False)
+
+
 def keyword_sites(
     conn: sqlite3.Connection,
     files: PythonFiles,
@@ -140,9 +155,10 @@ def keyword_sites(
         call = parsed.by_argument.get((ref.line, ref.end_column)) or parsed.by_string.get(
             (ref.line, ref.column)
         )
-        confidence = "name"
         if call is None:
+            _doctest_keywords(conn, ref, name, confidence, into)
             return None
+        confidence = "name"
     if confidence != "name":
         into.sites.append(CallSite(ref.file, ref.line, frozenset(k.arg for k in call.keywords if k.arg)))
     named = [k for k in call.keywords if k.arg == name]

@@ -34,6 +34,7 @@ class DoctestNames:
     members: dict[Position, str] = field(default_factory=dict)  # `v.m` → the global C of `v = C(…)`
     comments: dict[int, int] = field(default_factory=dict)  # line → column its comment starts at
     binds: set[str] = field(default_factory=set)  # the names the doctest binds
+    keywords: dict[Position, str] = field(default_factory=dict)  # `f(k=…)` of a global f → f
 
 
 def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
@@ -79,6 +80,14 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
         if at is not None:
             local = name.id in binds or not isinstance(name.ctx, ast.Load)
             (found.bound if local else found.globals_read).add(at)
+    for example, tree in trees:  # keywords given to a global function or class (`bucketize(xs, key=…)`)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in binds:
+                for keyword in node.keywords:
+                    if keyword.arg is not None and id(keyword) not in skipped:
+                        at = _position(example, keyword.lineno, keyword.col_offset, keyword.arg)
+                        if at is not None:
+                            found.keywords[at] = node.func.id
     made: dict[str, list[tuple[int, str]]] = {}  # `v = C(…)`: v → [(the example's index, C)]
     for index, (_, tree) in enumerate(trees):
         for stmt in tree.body:

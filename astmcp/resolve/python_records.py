@@ -599,6 +599,11 @@ class Records(PytestFacts):
                 if at in names.globals_read:
                     read = DoctestName(id=word, ctx=ast.Load())
                     self.pending.append(Pending(word, line, col, col + len(word), "read", read, self.module))
+                elif at in names.keywords:  # `f(k=…)` of the module's f: a keyword of its calls
+                    made = ast.Call(
+                        func=ast.Name(id=names.keywords[at], ctx=ast.Load()), args=[], keywords=[]
+                    )
+                    self.pending.append(Pending(word, line, col, col + len(word), "write", made, self.module))
                 elif at in names.members:
                     made = ast.Call(func=ast.Name(id=names.members[at], ctx=ast.Load()), args=[], keywords=[])
                     member = ast.Attribute(value=made, attr=word, ctx=ast.Load())
