@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, is_ident, member_step, named_nodes
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, is_ident, named_nodes
 from astmcp.resolve.ts_occurrences import Occurrences
 from astmcp.resolve.ts_reach import bound_module
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
@@ -219,23 +219,8 @@ class Declarations(Occurrences):
             step = self.text(key) if key is not None and key.type in MEMBER_NAMES else None
             if key is not None and key.type in MEMBER_NAMES:
                 self.row(key, "attribute", source, member=True)
-            elif key is not None:
-                # `{ "accept": a }`, `{ ["size"]: s }`: the member the quoted text names (edited
-                # inside the quotes); any other computed key may be any member: a string hit
-                quoted = (
-                    key.named_children[0]
-                    if key.type == "computed_property_name" and key.named_children
-                    else key
-                )
-                text = self.quoted_key(quoted) if quoted.type == "string" else None
-                if text is not None:
-                    fragment = quoted.named_children[0]
-                    self.row(fragment, "attribute", source, member=True, name=text)
-                    step = member_step(text)
-                elif quoted.type == "string":
-                    self.string_hit(quoted)
-                else:
-                    self.visit(key, target)
+            elif key is not None:  # `{ "accept": a }`, `{ ["size"]: s }`
+                step = self.key_read(key, target, source, True)
             if value is not None:
                 sub = ("m", source, step) if source and step is not None else None
                 self.pattern(value, target, sub, local)
@@ -281,16 +266,11 @@ class Declarations(Occurrences):
                 value = part.child_by_field_name("value")
                 if key is not None and value is not None and value.type == "identifier":
                     # `{ "fmt": f }`, `{ ["fmt"]: f }`: the quoted text names the export (edited inside)
-                    quoted = (
-                        key.named_children[0]
-                        if key.type == "computed_property_name" and key.named_children
-                        else key
-                    )
-                    quoted_text = self.quoted_key(quoted) if quoted.type == "string" else None
+                    quoted = self.quoted_text(key)
                     if key.type in MEMBER_NAMES:
                         original, at = self.text(key), key
-                    elif quoted_text is not None and is_ident(quoted_text):
-                        original, at = quoted_text, quoted.named_children[0]
+                    elif quoted is not None and is_ident(quoted[1]):
+                        at, original = quoted
                     else:
                         self.visit(key, target)  # any other computed key: the plain rules
                         continue

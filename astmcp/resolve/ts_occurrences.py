@@ -203,6 +203,28 @@ class Occurrences(Descriptors):
         self.visit(right, scope)
         self.callback = None
 
+    def quoted_text(self, key: Node) -> tuple[Node, str] | None:
+        """A pattern key that is a plain quoted string, computed or not (``"accept"``,
+        ``["accept"]``): its fragment and text."""
+        quoted = key.named_children[0] if key.type == "computed_property_name" and key.named_children else key
+        text = self.quoted_key(quoted) if quoted.type == "string" else None
+        return (quoted.named_children[0], text) if text is not None else None
+
+    def key_read(self, key: Node, scope: Scope, typed: Desc, member: bool) -> str | None:
+        """A pattern's quoted or computed key (``{ "accept": a }``, ``{ ["accept"]: a }``): a read of
+        the member its text names (edited inside the quotes), and the step to it; None for any other
+        computed key, which may be any member (a string hit, or code walked)."""
+        found = self.quoted_text(key)
+        if found is not None:
+            self.row(found[0], "attribute", typed, member=member, name=found[1])
+            return member_step(found[1])
+        quoted = key.named_children[0] if key.type == "computed_property_name" and key.named_children else key
+        if quoted.type == "string":
+            self.string_hit(quoted)
+        else:
+            self.visit(key, scope)
+        return None
+
     def quoted_key(self, key: Node) -> str | None:
         """The text of a quoted key that is one plain fragment (``"~run"``, ``"data-id"``)."""
         parts = key.named_children
@@ -227,21 +249,7 @@ class Occurrences(Descriptors):
                 self.row(key, "attribute", source if source is not None else _KEY, member=source is not None)
             elif key is not None:
                 # `({ "accept": a } = h)`, `({ ["accept"]: a } = h)`: the member the text names
-                quoted = (
-                    key.named_children[0]
-                    if key.type == "computed_property_name" and key.named_children
-                    else key
-                )
-                text = self.quoted_key(quoted) if quoted.type == "string" else None
-                if text is not None:
-                    fragment = quoted.named_children[0]
-                    typed = source if source is not None else _KEY
-                    self.row(fragment, "attribute", typed, member=source is not None, name=text)
-                    step = member_step(text)
-                elif quoted.type == "string":
-                    self.string_hit(quoted)
-                else:
-                    self.visit(key, scope)
+                step = self.key_read(key, scope, source if source is not None else _KEY, source is not None)
             if value is not None:
                 inner = ("m", source, step) if source is not None and step is not None else None
                 self.assigned_pattern(value, scope, inner)
