@@ -268,6 +268,9 @@ def _outside_type(conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_s
         head = inner
     if head.type != "identifier":
         return None
+    name = (head.text or b"").decode("utf-8")
+    if any(name in ts.declared(scope) for scope in ts.chain(head) if scope.type != "program"):
+        return None  # `const F: any = inst.constructor; new F()`: a local, of no known type
     line, column = head.start_point[0] + 1, ts.column_of(head)
     linked = conn.execute(
         "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id"
@@ -276,7 +279,6 @@ def _outside_type(conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_s
     ).fetchone()
     if linked is not None:
         return None
-    name = (head.text or b"").decode("utf-8")
     if query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, name)):
         return None  # declared in the file itself
     return (made.text or b"").decode("utf-8")
