@@ -231,9 +231,23 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
             name = node.attr if isinstance(node, ast.Attribute) else node.id  # type: ignore[attr-defined]
             line = node.end_lineno or node.lineno
             end = parsed.scopes.column_of(line, node.end_col_offset or 0)
+            if isinstance(node, ast.Attribute) and _project_member(conn, path, line, end - len(name)):
+                continue  # wtforms' `self._fields`: the project's own attribute, not a field table
             note = "a record's fields listed or turned into a mapping: the field's name is data there"
             out.append(Hit(path, line, end - len(name), end, "call", "name", note=note))
     return out
+
+
+def _project_member(conn: sqlite3.Connection, path: str, line: int, column: int) -> bool:
+    """Whether the attribute read at ``path:line:column`` resolves to a member the project declares."""
+    return (
+        conn.execute(
+            "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
+            " AND r.col = ? AND r.symbol_id IS NOT NULL AND r.confidence IN ('certain', 'likely') LIMIT 1",
+            (path, line, column),
+        ).fetchone()
+        is not None
+    )
 
 
 def _using_files(conn: sqlite3.Connection, classes: set[int]) -> set[str]:
