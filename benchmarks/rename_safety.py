@@ -98,6 +98,7 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "cachetools": ("cachetools", "5.5.0", (), ()),
     "boltons": ("boltons", "25.0.0", ("pytest==8.3.3",), ()),
     "more-itertools": ("more-itertools", "10.5.0", (), ()),
+    "tomlkit": ("tomlkit", "0.13.3", (), ()),
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
@@ -110,6 +111,7 @@ CORPORA = {
     "query-core": ("@tanstack/query-core", "5.62.0"),
     "immer": ("immer", "10.1.1"),
     "table-core": ("@tanstack/table-core", "8.21.3"),
+    "virtual-core": ("@tanstack/virtual-core", "3.19.13"),
 }
 PYTEST = "pytest==9.2.0"
 TYPESCRIPT = ("typescript", "7.0.2")
