@@ -98,7 +98,7 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "cachetools": ("cachetools", "5.5.0", (), ()),
     "boltons": ("boltons", "25.0.0", ("pytest==8.3.3",), ()),
     "more-itertools": ("more-itertools", "10.5.0", (), ()),
-    "tomlkit": ("tomlkit", "0.13.3", (), ()),
+    "tomlkit": ("tomlkit", "0.13.3", ("PyYAML==6.0.4",), ()),
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
