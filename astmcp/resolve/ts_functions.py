@@ -278,13 +278,19 @@ class Functions(Declarations):
                 self.object(arg, scope, typed=("p", target, k, new, site))
                 continue
             if target is not None and arg.type == "ternary_expression":
-                # `new Observable(scheduler ? (s) => … : (s) => …)`: each branch is the argument
-                for field in ("consequence", "alternative"):
-                    branch = unparenthesized(arg.child_by_field_name(field))
+                # `new Observable(scheduler ? (s) => … : (s) => …)`: each branch is the argument,
+                # also in nested conditionals (`push(a ? {…} : b ? {…} : {…})`)
+                pending: list[Node | None] = [arg]
+                while pending:
+                    branch = unparenthesized(pending.pop())
                     span = (branch.start_byte, branch.end_byte) if branch is not None else (0, 0)
-                    if branch is not None and branch.type in ("arrow_function", "function_expression"):
+                    if branch is None:
+                        continue
+                    if branch.type == "ternary_expression":
+                        pending += [branch.child_by_field_name(f) for f in ("consequence", "alternative")]
+                    elif branch.type in ("arrow_function", "function_expression"):
                         self.expected_callbacks[span] = (target, k, new, site)
-                    elif branch is not None and branch.type == "object":
+                    elif branch.type == "object":
                         self.expected_objects[span] = ("p", target, k, new, site)
             self.visit(arg, scope)
             self.callback = None
