@@ -35,7 +35,7 @@ from astmcp.query.common import (
 )
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
-from astmcp.query.string_reach import strings_cannot_reach
+from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
 from astmcp.query.ts_parts import ModuleParts
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
 from astmcp.resolve.python_external import class_ancestors, class_defines, computed_members
@@ -203,6 +203,9 @@ def collect_references(
     # a module-level value of an ES module whose namespace objects are only read by static
     # member names: no string names it (query.string_reach; judged at the first string hit)
     unreachable: bool | None = None if strings_only and not type_only else False
+    # ... and one whose namespace or exports object is used as a value (`run(A)`, `[A, B]`, a
+    # computed `import(name)`) is read as `p.setup()` on receivers nobody typed (judged once)
+    escaping: bool | None = None if strings_only and not type_only else False
     outside: set[str] | None = None
     keys = {f"{s.file}::{s.symbol_path}" for s in same}
     files = {s.file for s in same}
@@ -215,8 +218,15 @@ def collect_references(
         ):
             key = (path, line, col)
             missing = symbol.exported and target is not None and target.startswith(MISSING_NAMESPACE)
-            if key in out or (strings_only and kind != "string" and not missing):
+            if key in out:
                 continue
+            if strings_only and kind != "string" and not missing:
+                if kind not in ("attribute", "call", "write"):
+                    continue
+                if escaping is None:
+                    escaping = namespace_escapes(conn, same)
+                if not escaping:
+                    continue
             if target == DOCTEST_LOCAL and symbol.kind in _MEMBER_KINDS:
                 continue  # a doctest's own variable: a bare name, never a member
             either = target is not None and target.startswith(EITHER_MEMBER)

@@ -23,7 +23,7 @@ from astmcp.resolve.ts_reach import FIELD
 from astmcp.resolve.ts_types import Entity
 from astmcp.resolve.typescript import Resolver
 
-__all__ = ["strings_cannot_reach"]
+__all__ = ["namespace_escapes", "strings_cannot_reach"]
 
 _VALUE_KINDS = frozenset({"function", "variable", "class", "enum"})
 _DECLARATION_FILES = (".d.ts", ".d.mts", ".d.cts")
@@ -48,6 +48,19 @@ def strings_cannot_reach(conn: sqlite3.Connection, declarations: list[SymbolRow]
         if not reach.get("esm") or reach.get("cjs") or reach.get("eval"):
             return False
     return not _Namespaces(conn, resolver, declarations).escape()
+
+
+def namespace_escapes(conn: sqlite3.Connection, declarations: list[SymbolRow]) -> bool:
+    """True when a module-level value (``declarations``: its redefinitions and overloads) may be
+    read as a member of a namespace or exports object used as a value: ``run(A)`` after
+    ``import * as A``, ``[A, B].map((p) => p.setup())``, ``const m = require("./a"); use(m)``, a
+    computed ``import(name)``. There ``p.setup()`` on a receiver nobody typed may be it."""
+    if not declarations or any(
+        d.kind not in _VALUE_KINDS or d.parent_path or d.file.endswith(_DECLARATION_FILES + _PYTHON_FILES)
+        for d in declarations
+    ):
+        return False
+    return _Namespaces(conn, Resolver(conn, {}), declarations).escape()
 
 
 class _Namespaces:

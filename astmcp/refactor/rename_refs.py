@@ -28,6 +28,7 @@ from astmcp.workspace import Workspace
 RANK = {"certain": 0, "likely": 1, "name": 2}
 _FUNCTION_KINDS = {"function", "method", "property", "constructor", "getter", "setter"}
 _MEMBER_KINDS = frozenset({"method", "property", "attribute", "getter", "setter"})
+_MODULE_VALUES = frozenset({"function", "variable", "class", "enum"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,12 +223,20 @@ def family_and_references(
 _MAX_UNION_JOINS = 6
 
 
+def _joinable(row: SymbolRow) -> bool:
+    """A member, or a module-level value of a TS/JS module (a member of its namespace object)."""
+    return row.kind in _MEMBER_KINDS or (
+        language_of(row.file) != PYTHON and row.parent_path is None and row.kind in _MODULE_VALUES
+    )
+
+
 def union_partners(
     conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow], best: dict[tuple[str, int, int], Hit]
 ) -> list[SymbolRow]:
     """Members outside ``family`` read at the same certain sites as it: ``x.old`` with
-    ``x: A | B`` is a reference of ``A.old`` and ``B.old`` alike."""
-    if row.kind not in _MEMBER_KINDS:
+    ``x: A | B`` is a reference of ``A.old`` and ``B.old`` alike; so is ``p.setup()`` with ``p``
+    one of the namespace objects in ``[A, B]`` of the modules each exporting a ``setup``."""
+    if not _joinable(row):
         return []
     ids = {m.id for m in family}
     partners: set[int] = set()
@@ -251,7 +260,7 @@ def check_union_partners(
     with ``x: A | B`` reads both ``A.old`` and ``B.old``, and renaming one leaves the other unreadable
     there (TypeScript: "property does not exist on type B"); so does a union with a type outside the
     project (``(delegate || Date).now()``), whose member cannot be renamed with it."""
-    if row.kind not in _MEMBER_KINDS:
+    if not _joinable(row):
         return
     ids = {m.id for m in family}
     partners: dict[int, list[str]] = {}
