@@ -43,7 +43,14 @@ from astmcp.refactor.name_lookups import lookup_hits
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
 from astmcp.refactor.reexport_aliases import through_aliases
-from astmcp.refactor.rename_refs import Hit, config_hits, family_and_references, is_local, prose_hits
+from astmcp.refactor.rename_refs import (
+    Hit,
+    config_hits,
+    family_and_references,
+    is_local,
+    prose_hits,
+    unparsed_hits,
+)
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.refactor.ts_literals import check_literal_member
@@ -205,6 +212,7 @@ def prepare_rename(
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family)
+    hits += unparsed_hits(ws, conn, family)
     hits += import_alternatives(ws, conn, row, hits)
     hits = keep_other_bindings(ws, row, hits)
     hits += mapping_hits(ws, conn, family)
@@ -214,7 +222,10 @@ def prepare_rename(
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
     # `base`: a class whose outside base could not be read; there is nothing to edit there
-    chosen = sure + ([h for h in unsure if h.kind != "base"] if uncertain == "include" else [])
+    # (nor in a file that could not be parsed: its post-image could not be checked)
+    chosen = sure + (
+        [h for h in unsure if h.kind not in ("base", "unparsed")] if uncertain == "include" else []
+    )
     check_mangling(conn, row, new_name, chosen)
     check_star_importers(conn, row, new_name, chosen)
     check_star_exports(conn, row, new_name)
@@ -245,9 +256,18 @@ def prepare_rename(
         strings = sum(1 for h in unsure if h.kind == "string")
         overrides = sum(1 for h in unsure if h.kind == "override")
         bases = sum(1 for h in unsure if h.kind == "base")
+        unparsed = sum(1 for h in unsure if h.kind == "unparsed")
         parts = [f"{strings} in string(s)"] if strings else []
-        if len(unsure) > strings + overrides + bases:
-            parts.append(f"{len(unsure) - strings - overrides - bases} on a receiver of unknown type")
+        if len(unsure) > strings + overrides + bases + unparsed:
+            parts.append(
+                f"{len(unsure) - strings - overrides - bases - unparsed} on a receiver of unknown type"
+            )
+        if unparsed:
+            parts.append(
+                f"{unparsed} in file(s) astmcp could not parse (a syntax error, or syntax newer than the"
+                " Python astmcp runs on), which it cannot edit: fix them or run astmcp on that Python,"
+                " or rename there yourself"
+            )
         if bases:
             parts.append(
                 f"{bases} class(es) deriving from an outside class astmcp could not read (its package is not"

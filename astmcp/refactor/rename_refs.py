@@ -533,3 +533,27 @@ def config_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
                     end = match.end() + 1
                     found.append(Hit(config, number, end - len(name), end, "string", "name"))
     return found
+
+
+def unparsed_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:
+    """Python: each whole-word occurrence of the name in a project file astmcp could not parse
+    (a syntax error, or syntax newer than the interpreter astmcp runs on: ``type X = …``,
+    ``def f[T]()``): name hits of kind ``unparsed``. Nothing in such a file was read, so any of
+    them may be a reference; none can be edited (a post-image must parse)."""
+    names = {m.name for m in family if m.file.endswith((".py", ".pyi"))}
+    if not names:
+        return []
+    pattern = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, sorted(names))) + r")(?!\w)")
+    found: list[Hit] = []
+    for (path,) in conn.execute(
+        "SELECT path FROM files WHERE language = 'python' AND parse_error IS NOT NULL ORDER BY path"
+    ):
+        try:
+            text = load_file(ws, path).source.text
+        except (OSError, AstmcpError):
+            continue
+        for number, line in enumerate(text.split("\n"), 1):
+            for match in pattern.finditer(line):
+                start = match.start() + 1
+                found.append(Hit(path, number, start, start + len(match.group()), "unparsed", "name"))
+    return found
