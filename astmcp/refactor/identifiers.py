@@ -5,7 +5,7 @@ from __future__ import annotations
 import keyword
 import unicodedata
 
-from astmcp.errors import InvalidInput, NameCollision
+from astmcp.errors import InvalidInput, MutationBlocked, NameCollision
 from astmcp.model import LANGUAGE_BY_SUFFIX, PYTHON
 from astmcp.query.references import RUNTIME_CALLED
 
@@ -93,6 +93,27 @@ def check_new_name(new_name: str, path: str) -> None:
         raise InvalidInput(f"{new_name!r} is not a TypeScript/JavaScript identifier")
     if new_name in TS_RESERVED:
         raise InvalidInput(f"{new_name!r} is a reserved word")
+
+
+def _special(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def check_special_name(name: str, new_name: str, path: str) -> None:
+    """Python: MUTATION_BLOCKED for a rename from or to a ``__special__`` name. Python and its
+    libraries look these up by name (``len(x)`` calls ``__len__``, ``@total_ordering`` reads
+    ``__lt__``, ``dataclass`` calls ``__post_init__``, a module's ``__getattr__`` serves missing
+    names), so such a rename changes what the program does with no reference left behind."""
+    if language_of(path) != PYTHON:
+        return
+    for special in (name, new_name):
+        if _special(special):
+            raise MutationBlocked(
+                f"{special!r} is a special name: Python and libraries look it up by name (len() calls"
+                " __len__, dataclasses call __post_init__), so renaming from or to it changes behaviour"
+                " silently; edit it by hand if that is what you mean",
+                {"special_name": special},
+            )
 
 
 # TS/JS names a declaration of some kind cannot take, or takes only by changing what it is

@@ -31,7 +31,12 @@ from astmcp.refactor.fixtures import (
     check_made_class,
     check_submodule_name,
 )
-from astmcp.refactor.identifiers import check_declaration_name, check_new_name, language_of
+from astmcp.refactor.identifiers import (
+    check_declaration_name,
+    check_new_name,
+    check_special_name,
+    language_of,
+)
 from astmcp.refactor.import_alternatives import (
     IMPORT_AS,
     IMPORT_KEEP,
@@ -193,6 +198,7 @@ def prepare_rename(
         raise InvalidInput(f"{row.name!r} already has that name")
     row = merged_into(conn, row)
     check_declaration_name(new_name, row.file, row.kind, row.kind in _MEMBER_KINDS)
+    check_special_name(row.name, new_name, row.file)
     check_augmentation(conn, row)
     check_script_global(ws, row)
     check_iterator_protocol(ws, conn, row)
