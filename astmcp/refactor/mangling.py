@@ -54,6 +54,9 @@ def check_mangling(conn: sqlite3.Connection, row: SymbolRow, new_name: str, hits
             for (path, line), cls in sorted(where.items())
             if (cls.id if cls else None) != (owner.id if owner else None)
         ]
+        # a name in a string is never mangled: `hasattr(self, "__cache")` asks for `__cache`
+        # where `self.__cache` in the same body is `_Account__cache`
+        moved += sorted({f"{h.file}:{h.line}" for h in hits if h.kind == "string"} - set(moved))
         if moved:
             raise MutationBlocked(
                 f"{new_name!r} starts with two underscores: Python mangles it inside class bodies"
