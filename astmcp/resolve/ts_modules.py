@@ -163,6 +163,10 @@ class TsProject:
                     return stem + replacement
             if base in files:
                 return base
+            if suffix == ".js" and stem + ".jsx" in files:
+                return (
+                    stem + ".jsx"
+                )  # as tsc with allowJs: `./util.js` is util.jsx (after .ts/.tsx/.d.ts/.js)
         elif suffix and (base in files or self._on_disk(base)):
             return base  # .json, .css, …: a real file, even when it is not indexed
         for extra in _SOURCE_SUFFIXES:
