@@ -59,6 +59,7 @@ from astmcp.refactor.rename_refs import (
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.refactor.ts_literals import check_literal_member
+from astmcp.refactor.ts_mixins import mixin_hits
 from astmcp.refactor.ts_outside_values import check_outside_values
 from astmcp.workspace import Workspace
 
@@ -219,6 +220,7 @@ def prepare_rename(
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family)
     hits += unparsed_hits(ws, conn, family)
+    hits += mixin_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
     hits += import_alternatives(ws, conn, row, hits)
     hits = keep_other_bindings(ws, row, hits)
     hits += mapping_hits(ws, conn, family)

@@ -1,0 +1,128 @@
+"""TS/JS: classes whose base is only known at run time, which may override a renamed member.
+
+``function Loud(B) { return class extends B { render() { … } } }`` and ``class Sub extends
+Loud(Base) { render() { … } }``: the class extends a function's parameter or whatever a call
+returns, so its ``render`` may override any class's ``render`` (``Loud(Base)`` makes it
+``Base``'s). The index links no base there, so the member is no family member: renaming
+``Base.render`` alone would silently stop the override. Each same-named member of such a class is
+an uncertain hit of kind ``override``, as a Python class with an unknown base.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import tree_sitter
+
+from astmcp.errors import AstmcpError
+from astmcp.query.common import SymbolRow
+from astmcp.refactor.prepare import load_file
+from astmcp.refactor.rename_refs import Hit
+from astmcp.refactor.tsscopes import TsFile, _pattern_names
+from astmcp.workspace import Workspace
+
+__all__ = ["mixin_hits"]
+
+_MEMBER_KINDS = ("method", "property", "getter", "setter")
+_CLASSES = ("class", "class_declaration", "abstract_class_declaration")
+_FUNCTIONS = frozenset(
+    {
+        "function_declaration",
+        "function_expression",
+        "arrow_function",
+        "method_definition",
+        "generator_function_declaration",
+        "generator_function",
+    }
+)
+_MEMBERS = frozenset(
+    {"method_definition", "field_definition", "public_field_definition", "abstract_method_signature"}
+)
+
+
+def mixin_hits(
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
+) -> list[Hit]:
+    """Override hits on members named like ``row`` in classes extending a parameter or a call."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return []
+    out: list[Hit] = []
+    for (path,) in conn.execute(
+        "SELECT path FROM files WHERE language IN ('typescript', 'javascript') ORDER BY path"
+    ):
+        try:
+            text = load_file(ws, path).source.text
+        except (OSError, AstmcpError):
+            continue
+        if "extends" not in text or row.name not in text:
+            continue
+        ts = TsFile(path, text)
+        for cls in _classes(ts.tree.root_node):
+            if not _unknown_base(cls):
+                continue
+            for name in _member_names(cls, row.name):
+                line, column = name.start_point[0] + 1, ts.column_of(name)
+                if (path, line, column) not in known:
+                    out.append(Hit(path, line, column, column + len(row.name), "override", "name"))
+    return out
+
+
+def _classes(root: tree_sitter.Node) -> list[tree_sitter.Node]:
+    found = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in _CLASSES:
+            found.append(node)
+        stack.extend(node.named_children)
+    return found
+
+
+def _unknown_base(cls: tree_sitter.Node) -> bool:
+    """Whether the class extends a call's result or a parameter of a function around it."""
+    heritage = next((c for c in cls.named_children if c.type == "class_heritage"), None)
+    if heritage is None:
+        return False
+    clause = next((c for c in heritage.named_children if c.type == "extends_clause"), None)
+    base = clause.child_by_field_name("value") if clause is not None else None
+    if base is None:  # JavaScript: the expression itself
+        base = next((c for c in heritage.named_children if c.type != "implements_clause"), None)
+    while base is not None and base.type in (
+        "parenthesized_expression",
+        "as_expression",
+        "non_null_expression",
+    ):
+        base = base.named_children[0] if base.named_children else None
+    if base is None:
+        return False
+    if base.type == "call_expression":
+        return True
+    if base.type != "identifier":
+        return False
+    name = (base.text or b"").decode("utf-8")
+    holder = cls.parent
+    while holder is not None:
+        if holder.type in _FUNCTIONS:
+            params: set[str] = set()
+            _pattern_names(holder.child_by_field_name("parameters"), params)
+            _pattern_names(holder.child_by_field_name("parameter"), params)
+            if name in params:
+                return True
+        holder = holder.parent
+    return False
+
+
+def _member_names(cls: tree_sitter.Node, name: str) -> list[tree_sitter.Node]:
+    body = cls.child_by_field_name("body")
+    found = []
+    for member in body.named_children if body is not None else []:
+        if member.type not in _MEMBERS:
+            continue
+        key = member.child_by_field_name("name") or member.child_by_field_name("property")
+        if (
+            key is not None
+            and key.type == "property_identifier"
+            and (key.text or b"").decode("utf-8") == name
+        ):
+            found.append(key)
+    return found
