@@ -20,6 +20,7 @@ import sqlite3
 
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameter_calls import PythonFiles
+from astmcp.query.parameters import read_text
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
@@ -86,6 +87,7 @@ def mapping_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow
         return []
     files = PythonFiles(ws)
     out: list[Hit] = _forwarded_mappings(conn, files, below)
+    out += _replace_mappings(ws, conn, files, {m.name for m in family})
     marks = ",".join("?" * len(classes))
     for path, line, end_col in conn.execute(
         "SELECT DISTINCT f.path, r.line, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
@@ -99,6 +101,115 @@ def mapping_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow
                 column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)  # type: ignore[union-attr]
                 note = "a `**mapping` given to the constructor may hold the field's name as a key"
                 out.append(Hit(path, keyword.lineno, column, column + 2, "call", "name", note=note))
+    return out
+
+
+# calls making a copy of a record with some fields replaced, by keyword: `dataclasses.replace(obj,
+# **changes)`, `copy.replace` (3.13), attrs' `evolve`, a named tuple's `_replace(**changes)`
+_REPLACERS = frozenset({"replace", "evolve"})
+
+
+def _replace_mappings(
+    ws: Workspace, conn: sqlite3.Connection, files: PythonFiles, names: set[str]
+) -> list[Hit]:
+    """Uncertain hits at each ``**mapping`` given to a record-copying call (``replace(cfg, **overrides)``,
+    ``point._replace(**row)``): its keys are field names. Where the mapping is the enclosing
+    function's own ``**kwargs`` (``def with_changes(obj, **changes): return replace(obj, **changes)``),
+    the same-named keywords of that function's calls are hits too."""
+    out: list[Hit] = []
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+        if not path.endswith(".py"):
+            continue
+        try:
+            text = read_text(ws, path)
+        except (OSError, ValueError):
+            continue
+        if "**" not in text or not ("replace(" in text or "evolve(" in text):
+            continue
+        parsed = files.get(path, text)
+        if parsed is None:
+            continue
+        for function in ast.walk(parsed.scopes.tree):
+            for node in _own_calls(function):
+                func = node.func
+                callee = (
+                    func.attr
+                    if isinstance(func, ast.Attribute)
+                    else func.id
+                    if isinstance(func, ast.Name)
+                    else ""
+                )
+                if not (callee in _REPLACERS and node.args) and callee != "_replace":
+                    continue
+                for keyword in node.keywords:
+                    if keyword.arg is not None or isinstance(keyword.value, ast.Dict):
+                        continue
+                    column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
+                    note = "a `**mapping` given to a record-copying call may hold the field's name as a key"
+                    out.append(Hit(path, keyword.lineno, column, column + 2, "call", "name", note=note))
+                    if (
+                        isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+                        and function.args.kwarg is not None
+                        and isinstance(keyword.value, ast.Name)
+                        and keyword.value.id == function.args.kwarg.arg
+                    ):
+                        out += _keywords_at_calls(conn, files, path, function, names)
+    return out
+
+
+def _own_calls(function: ast.AST) -> list[ast.Call]:
+    """The calls in a module's or function's own body (not in nested functions); [] for other nodes."""
+    if not isinstance(function, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return []
+    found: list[ast.Call] = []
+    stack = list(ast.iter_child_nodes(function))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Call):
+            found.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _keywords_at_calls(
+    conn: sqlite3.Connection,
+    files: PythonFiles,
+    path: str,
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    names: set[str],
+) -> list[Hit]:
+    """Uncertain hits at the keywords named like a renamed field in the project's calls of
+    ``function`` (declared in ``path``)."""
+    out: list[Hit] = []
+    for symbol in query_symbols(
+        conn, "f.path = ? AND s.name = ? AND s.name_line = ?", (path, function.name, function.lineno)
+    ):
+        for call_path, line, end_col in conn.execute(
+            "SELECT DISTINCT f.path, r.line, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE r.symbol_id = ? AND r.kind = 'call'",
+            (symbol.id,),
+        ):
+            parsed = files.get(call_path)
+            call = parsed.by_callee.get((line, end_col)) if parsed is not None else None
+            if parsed is None or call is None:
+                continue
+            for keyword in call.keywords:
+                if keyword.arg is not None and keyword.arg in names:
+                    column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
+                    note = f"a keyword {function.name}() forwards into a record-copying call"
+                    out.append(
+                        Hit(
+                            call_path,
+                            keyword.lineno,
+                            column,
+                            column + len(keyword.arg),
+                            "call",
+                            "name",
+                            note=note,
+                        )
+                    )
     return out
 
 
