@@ -24,7 +24,7 @@ from astmcp.query.parameters import read_text
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
-__all__ = ["dump_hits", "mapping_hits"]
+__all__ = ["dump_hits", "mapping_hits", "typed_dict_keys"]
 
 _FIELD_KINDS = ("attribute", "variable", "property")
 
@@ -398,3 +398,41 @@ def _classes_below(conn: sqlite3.Connection, member: SymbolRow) -> set[int]:
             )
         )
     return seen
+
+
+_TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
+
+
+def typed_dict_keys(conn: sqlite3.Connection, row: SymbolRow, hits: list[Hit]) -> list[Hit]:
+    """A field of a ``TypedDict`` (or of a project class deriving from one) is a key of plain
+    dicts: ``Payload(user_id=7)`` makes ``{"user_id": 7}``, which goes on to ``json.dumps``, a
+    ``**`` call or a reader of the key by name. Its references are then uncertain hits of kind
+    ``string``; the others are returned as they are."""
+    if row.kind not in _FIELD_KINDS or not row.parent_path or not row.file.endswith((".py", ".pyi")):
+        return hits
+    owners = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (row.file, row.parent_path)
+    )
+    queue = [o.id for o in owners]
+    seen: set[int] = set()
+    typed_dict = False
+    while queue and not typed_dict:
+        cls = queue.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        for target, key in conn.execute(
+            "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'", (cls,)
+        ):
+            typed_dict = typed_dict or key in _TYPED_DICTS
+            if target is not None:
+                queue.append(target)
+    if not typed_dict:
+        return hits
+    note = "a TypedDict's field is a key of plain dicts: renamed, the data it makes changes too"
+    return [
+        h
+        if h.is_declaration or h.confidence == "name"
+        else Hit(h.file, h.line, h.column, h.end_column, "string", "name", note=note)
+        for h in hits
+    ]

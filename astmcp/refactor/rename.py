@@ -21,7 +21,7 @@ from astmcp.refactor.family_guard import (
     check_nested_class,
     check_script_global,
 )
-from astmcp.refactor.field_mappings import dump_hits, mapping_hits
+from astmcp.refactor.field_mappings import dump_hits, mapping_hits, typed_dict_keys
 from astmcp.refactor.fixtures import (
     check_collected_name,
     check_conditional_builtin,
@@ -224,6 +224,7 @@ def prepare_rename(
     hits += import_alternatives(ws, conn, row, hits)
     hits = keep_other_bindings(ws, row, hits)
     hits += mapping_hits(ws, conn, family)
+    hits = typed_dict_keys(conn, row, hits)
     seen = {(h.file, h.line, h.column) for h in hits}
     hits += [h for h in dump_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
     hits += lookup_hits(ws, conn, row, new_name, hits)
