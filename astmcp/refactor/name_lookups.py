@@ -32,6 +32,7 @@ from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes
 from astmcp.refactor.rename_refs import Hit
+from astmcp.resolve.python_external import class_defines
 from astmcp.workspace import Workspace
 
 __all__ = ["lookup_hits"]
@@ -281,13 +282,60 @@ def _descriptor_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
         name = last_name(callee)
         if name is None:
             continue
-        for cls in query_symbols(conn, "s.name = ? AND s.kind = 'class' AND f.language = 'python'", (name,)):
-            if query_symbols(
-                conn,
-                "f.path = ? AND s.parent_path = ? AND s.name = '__set_name__'",
-                (cls.file, cls.symbol_path),
-            ):
+        for cls in [*_made_classes(conn, name), *_factory_classes(ws, conn, name)]:
+            if _tells_name(conn, cls, set()):
                 column = node.value.col_offset + 1
                 note = f"{cls.selector} is told the attribute's name by `__set_name__` and may store or look up by it"
                 return [Hit(row.file, node.lineno, column, column + len(name), "string", "name", note=note)]
     return []
+
+
+def _made_classes(conn: sqlite3.Connection, name: str) -> list[SymbolRow]:
+    return query_symbols(conn, "s.name = ? AND s.kind = 'class' AND f.language = 'python'", (name,))
+
+
+def _factory_classes(ws: Workspace, conn: sqlite3.Connection, name: str) -> list[SymbolRow]:
+    """The project classes a function named ``name`` returns instances of (``def positive():
+    return Positive()``)."""
+    found: list[SymbolRow] = []
+    for function in query_symbols(
+        conn,
+        "s.name = ? AND s.kind = 'function' AND f.language = 'python' AND s.parent_path IS NULL",
+        (name,),
+    ):
+        try:
+            tree = parse_python(ws, function.file)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and node.lineno == function.name_line
+            ):
+                for inner in ast.walk(node):
+                    if isinstance(inner, ast.Return) and isinstance(inner.value, ast.Call):
+                        made = last_name(inner.value.func)
+                        if made is not None:
+                            found += _made_classes(conn, made)
+    return found
+
+
+def _tells_name(conn: sqlite3.Connection, cls: SymbolRow, seen: set[int]) -> bool:
+    """Whether ``cls`` or a class it derives from defines ``__set_name__`` (an outside base that
+    cannot be read counts as one that may)."""
+    if cls.id in seen:
+        return False
+    seen.add(cls.id)
+    if query_symbols(
+        conn, "f.path = ? AND s.parent_path = ? AND s.name = '__set_name__'", (cls.file, cls.symbol_path)
+    ):
+        return True
+    for target, key in conn.execute(
+        "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'", (cls.id,)
+    ):
+        if target is not None:
+            if any(_tells_name(conn, base, seen) for base in query_symbols(conn, "s.id = ?", (target,))):
+                return True
+        elif key and key != "builtins.object" and class_defines(key, "__set_name__") is not False:
+            return True
+    return False
