@@ -23,7 +23,7 @@ from typing import Any
 from astmcp.index.indexer import Changes
 from astmcp.model import PYTHON
 from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
-from astmcp.resolve.python_external import class_defines, instance_member, is_module
+from astmcp.resolve.python_external import class_defines, importable, instance_member, is_module
 from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_families import either_member, union_member
 from astmcp.resolve.python_lookups import (
@@ -79,9 +79,13 @@ def _classify(
     if target is None or target.startswith((TEMPLATE, DOCTEST_LOCAL)):
         return None, kind, "name"  # no chain, a member name made at run time, a doctest's variable
     if target[0] == "D" and (entity is None or entity[0] != "s"):
-        # a part of a dotted string that reaches no project symbol: the plain string rule
+        # a part of a dotted string that reaches no project symbol: the plain string rule, unless
+        # the path reaches nothing at all (`attrgetter("pos.x")`, `"node.parent.name"`): then it is
+        # no module path but a chain of attribute names, each one a hit
         name = row[0]
-        return None, kind, ("name" if "_" in name.strip("_") else "none")
+        root = target[2:].partition("/")[0]
+        chained = entity is None or not importable(root)
+        return None, kind, ("name" if "_" in name.strip("_") or chained else "none")
     if entity is None:
         # an attribute of an unknown receiver is a name hit; a keyword of an unknown callee is nothing
         last = target.rpartition("/")[2]
