@@ -18,7 +18,9 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from astmcp.lang.ts_parse import parse_bytes
 from astmcp.query.common import SymbolRow
+from astmcp.query.package_types import project_root
 from astmcp.resolve.ts_reach import FIELD
 from astmcp.resolve.ts_types import Entity
 from astmcp.resolve.typescript import Resolver
@@ -60,13 +62,23 @@ def namespace_escapes(conn: sqlite3.Connection, declarations: list[SymbolRow]) -
         for d in declarations
     ):
         return False
-    return _Namespaces(conn, Resolver(conn, {}), declarations).escape()
+    return _Namespaces(conn, Resolver(conn, {}), declarations, receivers=True).escape()
 
 
 class _Namespaces:
     """The modules whose namespace object may hold the symbol, and whether any escapes."""
 
-    def __init__(self, conn: sqlite3.Connection, resolver: Resolver, declarations: list[SymbolRow]) -> None:
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        resolver: Resolver,
+        declarations: list[SymbolRow],
+        receivers: bool = False,
+    ) -> None:
+        # `receivers`: judged for reads on untyped receivers, not for strings: a namespace given to
+        # a `const` (`export const operators = _operators`) is an alias whose reads are typed, and
+        # a `require` of a path no file is at (`require("../dist/Rx")`) loads no module of ours
+        self.receivers = receivers
         self.conn = conn
         self.resolver = resolver
         self.ids = {d.id for d in declarations}
@@ -184,7 +196,10 @@ class _Namespaces:
             module = self.resolver.module(path, spec)
             if module is not None and module[0] == "m" and module[1] in self.holding:
                 return True
-        return any(self._chain_holds(path, chain, False) for chain in reach.get("dynamic", ()))
+        dynamic = reach.get("dynamic", ())
+        if self.receivers:
+            dynamic = [chain for chain in dynamic if not _const_alias(self.conn, path, chain)]
+        return any(self._chain_holds(path, chain, False) for chain in dynamic)
 
     def _unresolved_escape(self) -> bool:
         """An import no project file was found for (and that names no package) may be of a
@@ -202,6 +217,8 @@ class _Namespaces:
             if kind in ("star", "reexport"):
                 self.holding.add(path)
                 continue
+            if self.receivers:
+                continue
             reach = self.resolver.facts(path).get(FIELD, {})
             copied = [chain for sources in reach.get("copies", {}).values() for chain in sources]
             if spec in reach.get("loose", ()) or any(
@@ -217,3 +234,52 @@ def _rooted_at(chain: str, spec: str, facts: dict[str, Any]) -> bool:
     if root.startswith("I:"):
         return root[2:].partition(":")[2] == spec
     return root.startswith("P:") and facts.get("nsimports", {}).get(root[2:]) == spec
+
+
+def _const_alias(conn: sqlite3.Connection, path: str, chain: str) -> bool:
+    """Whether the binding ``chain`` names (``P:<line>:<column>`` of its declaration) is used as a
+    value only as the whole initializer of ``const`` declarations (``export const operators =
+    _operators``) and by static member reads."""
+    if not chain.startswith("P:") or "|" in chain:
+        return False
+    try:
+        line, column = (int(n) for n in chain[2:].split(":"))
+    except ValueError:
+        return False
+    root = project_root(conn)
+    try:
+        text = (root / path).read_text(encoding="utf-8") if root is not None else None
+    except (OSError, UnicodeDecodeError):
+        text = None
+    if text is None:
+        return False
+    lines = text.split("\n")
+    raw = lines[line - 1] if 0 < line <= len(lines) else ""
+    point = (line - 1, len(raw[: column - 1].encode("utf-8")))
+    language = "javascript" if path.endswith((".js", ".jsx", ".mjs", ".cjs")) else "typescript"
+    tree = parse_bytes(path, language, text.encode("utf-8"))
+    binding = tree.root_node.named_descendant_for_point_range(point, point)
+    if binding is None or binding.type != "identifier":
+        return False
+    name = binding.text
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type != "identifier" or node.text != name or node.id == binding.id:
+            continue
+        holder = node.parent
+        if holder is None:
+            return False
+        if holder.type == "member_expression" and holder.child_by_field_name("object") == node:
+            continue
+        declaration = holder.parent
+        if not (
+            holder.type == "variable_declarator"
+            and holder.child_by_field_name("value") == node
+            and declaration is not None
+            and declaration.type == "lexical_declaration"
+            and (declaration.child(0) or holder).type == "const"
+        ):
+            return False
+    return True
