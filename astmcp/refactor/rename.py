@@ -58,7 +58,8 @@ from astmcp.refactor.rename_refs import (
 )
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
-from astmcp.refactor.ts_literals import check_literal_member
+from astmcp.refactor.ts_inline_types import inline_type_hits
+from astmcp.refactor.ts_literals import TsFiles, check_literal_member
 from astmcp.refactor.ts_mixins import mixin_hits
 from astmcp.refactor.ts_outside_values import check_outside_values
 from astmcp.workspace import Workspace
@@ -220,7 +221,10 @@ def prepare_rename(
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family)
     hits += unparsed_hits(ws, conn, family)
-    hits += mixin_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
+    if language_of(row.file) != PYTHON:
+        ts_files = TsFiles(ws)  # each file read and parsed once for both
+        hits += mixin_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
+        hits += inline_type_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
     hits += import_alternatives(ws, conn, row, hits)
     hits = keep_other_bindings(ws, row, hits)
     hits += mapping_hits(ws, conn, family)

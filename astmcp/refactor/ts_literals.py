@@ -47,9 +47,27 @@ class TsFiles:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self.parsed: dict[str, TsFile | None] = {}
+        self.texts: dict[str, str] = {}  # read, not parsed yet
+
+    def text_has(self, path: str, needle: str) -> TsFile | None:
+        """``path`` parsed, when its text holds ``needle`` (the text is read once; parsed on need)."""
+        if path in self.parsed:
+            found = self.parsed[path]
+            return found if found is not None and needle in found.text else None
+        text = self.texts.get(path)
+        if text is None:
+            try:
+                text = self.texts[path] = load_file(self.ws, path).source.text
+            except (OSError, AstmcpError):
+                self.parsed[path] = None
+                return None
+        return self.get(path) if needle in text else None
 
     def get(self, path: str) -> TsFile | None:
         if path not in self.parsed:
+            if path in self.texts:
+                self.parsed[path] = TsFile(path, self.texts.pop(path))
+                return self.parsed[path]
             try:
                 self.parsed[path] = TsFile(path, load_file(self.ws, path).source.text)
             except (OSError, AstmcpError):

@@ -14,12 +14,10 @@ import sqlite3
 
 import tree_sitter
 
-from astmcp.errors import AstmcpError
 from astmcp.query.common import SymbolRow
-from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit
-from astmcp.refactor.tsscopes import TsFile, _pattern_names
-from astmcp.workspace import Workspace
+from astmcp.refactor.ts_literals import TsFiles
+from astmcp.refactor.tsscopes import _pattern_names
 
 __all__ = ["mixin_hits"]
 
@@ -41,7 +39,7 @@ _MEMBERS = frozenset(
 
 
 def mixin_hits(
-    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
+    files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
 ) -> list[Hit]:
     """Override hits on members named like ``row`` in classes extending a parameter or a call."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
@@ -50,13 +48,9 @@ def mixin_hits(
     for (path,) in conn.execute(
         "SELECT path FROM files WHERE language IN ('typescript', 'javascript') ORDER BY path"
     ):
-        try:
-            text = load_file(ws, path).source.text
-        except (OSError, AstmcpError):
+        ts = files.text_has(path, row.name)
+        if ts is None or "extends" not in ts.text:
             continue
-        if "extends" not in text or row.name not in text:
-            continue
-        ts = TsFile(path, text)
         for cls in _classes(ts.tree.root_node):
             if not _unknown_base(cls):
                 continue

@@ -18,7 +18,7 @@ import sqlite3
 
 from astmcp.query.common import SymbolRow, query_symbols
 
-__all__ = ["structural_partners"]
+__all__ = ["owner_type", "structural_partners"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _TYPE_KINDS = ("class", "interface")
@@ -170,6 +170,18 @@ def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[S
         if theirs.satisfies(mine) or mine.satisfies(theirs):
             out.append(other)
     return out
+
+
+def owner_type(conn: sqlite3.Connection, member: SymbolRow) -> tuple[set[str], set[str]] | None:
+    """(public member names, required member names) of the class, interface or object type
+    alias declaring ``member`` (own and inherited); None when it has none or is private."""
+    if _hidden(member):
+        return None
+    owner = _owner(conn, member)
+    if owner is None:
+        return None
+    mine = _Types(conn).of(owner.id)
+    return set(mine.members), set(mine.required)
 
 
 def _hidden(member: SymbolRow) -> bool:

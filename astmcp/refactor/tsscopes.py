@@ -70,6 +70,7 @@ def _text(node: tree_sitter.Node) -> str:
 
 class TsFile:
     def __init__(self, path: str, text: str) -> None:
+        self.text = text
         self.lines = text.split("\n")
         self.tree = tsparse.parse(path, text.encode("utf-8"))
         self._declared: dict[int, set[str]] = {}

@@ -1,0 +1,91 @@
+"""TS/JS: object types written inline that a renamed member's type may be used as.
+
+``greet(x: { name: string })`` accepts a ``User``: TypeScript compares members, not names. The
+inline type is no symbol, so no structural partner (:mod:`ts_structural`) stands for it, and
+renaming ``User.name`` alone leaves ``x.name`` reading a member ``User`` no longer has. Each
+inline object type (a parameter's, a variable's, a return type, a type argument or constraint,
+``infer`` patterns) that has a member of the renamed name and that the member's type satisfies
+(every member it requires is one the type has), or that satisfies the type, makes that member an
+uncertain hit of kind ``override``: the plan is blocked for review.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import tree_sitter
+
+from astmcp.query.common import SymbolRow
+from astmcp.refactor.rename_refs import Hit
+from astmcp.refactor.ts_literals import TsFiles
+from astmcp.refactor.ts_structural import owner_type
+
+__all__ = ["inline_type_hits"]
+
+_MEMBER_KINDS = ("method", "property", "getter", "setter")
+_SIGNATURES = frozenset({"property_signature", "method_signature"})
+
+
+def inline_type_hits(
+    files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
+) -> list[Hit]:
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return []
+    found = owner_type(conn, row)
+    if found is None:
+        return []
+    members, required = found
+    out: list[Hit] = []
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'typescript' ORDER BY path"):
+        ts = files.text_has(path, row.name)
+        if ts is None:
+            continue
+        for shape in _object_types(ts.tree.root_node):
+            names, needed, key = _shape(shape, row.name)
+            if key is None:
+                continue
+            # a value of the member's type given where the shape is expected, or the other way round
+            if needed <= members or required <= names:
+                line, column = key.start_point[0] + 1, ts.column_of(key)
+                if (path, line, column) not in known:
+                    note = "an object type written out here that the member's type may be used as"
+                    out.append(Hit(path, line, column, column + len(row.name), "override", "name", note=note))
+    return out
+
+
+def _object_types(root: tree_sitter.Node) -> list[tree_sitter.Node]:
+    found = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type != "object_type":
+            continue
+        parent = node.parent
+        if parent is not None and parent.type == "type_alias_declaration":
+            continue  # `type Named = { … }`: a symbol, judged as a named type
+        if parent is not None and parent.type in ("interface_body", "extends_type_clause"):
+            continue
+        found.append(node)
+    return found
+
+
+def _shape(node: tree_sitter.Node, name: str) -> tuple[set[str], set[str], tree_sitter.Node | None]:
+    """(member names, required member names, the key node named ``name``) of an object type."""
+    names: set[str] = set()
+    needed: set[str] = set()
+    key = None
+    for member in node.named_children:
+        if member.type not in _SIGNATURES:
+            continue
+        label = member.child_by_field_name("name")
+        if label is None or label.type != "property_identifier":
+            continue
+        text = (label.text or b"").decode("utf-8")
+        names.add(text)
+        optional = any(child.type == "?" for child in member.children)
+        if not optional:
+            needed.add(text)
+        if text == name:
+            key = label
+    return names, needed, key
