@@ -83,8 +83,7 @@ def _classify(
         # the path reaches nothing at all (`attrgetter("pos.x")`, `"node.parent.name"`): then it is
         # no module path but a chain of attribute names, each one a hit
         name = row[0]
-        root = target[2:].partition("/")[0]
-        chained = entity is None or not importable(root)
+        chained = entity is None or not importable(target[2:].partition("/")[0])
         return None, kind, ("name" if "_" in name.strip("_") or chained else "none")
     if entity is None:
         # an attribute of an unknown receiver is a name hit; a keyword of an unknown callee is nothing

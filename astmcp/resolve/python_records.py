@@ -40,6 +40,64 @@ from astmcp.resolve.python_vocab import (
     STR_ATTR_FUNCS,
 )
 
+# the last part of a dotted string that names a file (`"parent.html"`, `"setup.cfg"`), not a member
+_FILE_SUFFIXES = frozenset(
+    {
+        "html",
+        "htm",
+        "xml",
+        "json",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "cfg",
+        "conf",
+        "txt",
+        "md",
+        "rst",
+        "csv",
+        "tsv",
+        "log",
+        "py",
+        "pyi",
+        "pyc",
+        "js",
+        "ts",
+        "css",
+        "j2",
+        "jinja",
+        "jinja2",
+        "tmpl",
+        "tpl",
+        "png",
+        "jpg",
+        "jpeg",
+        "gif",
+        "svg",
+        "ico",
+        "pdf",
+        "zip",
+        "gz",
+        "tar",
+        "tgz",
+        "whl",
+        "egg",
+        "so",
+        "dll",
+        "exe",
+        "sh",
+        "bat",
+        "sql",
+        "db",
+        "sqlite",
+        "lock",
+        "pem",
+        "crt",
+        "key",
+    }
+)
+
 
 class AttributeString(ast.Attribute):
     """The string of ``getattr(x, "name")`` read as the attribute ``x.name`` it names: a pending
@@ -440,7 +498,12 @@ class Records(PytestFacts):
             self.string_lines(node, scope)
             return
         whole = IDENT.fullmatch(value) is not None
-        dotted = not whole and DOTTED.fullmatch(value) is not None
+        # (a file's name, `"parent.html"`, is no dotted path: the plain rule)
+        dotted = (
+            not whole
+            and DOTTED.fullmatch(value) is not None
+            and value.rpartition(".")[2] not in _FILE_SUFFIXES
+        )
         line = node.lineno
         text = self.line_text(line)
         start = self.col(line, node.col_offset) - 1
