@@ -97,7 +97,14 @@ class Declarations(Occurrences):
                     self.object(value, scope, members=True, typed=vtype if annotation is not None else None)
                     spread = [c for c in named_nodes(value) if c.type == "spread_element"]
                     if spread and annotation is None:  # `{ ...a, ...b }`: their members are its own
-                        self.spreads[key] = [self.desc(c.named_children[0], scope) for c in spread]
+                        # in source order, with the keys it writes itself (`=port`): a later one wins
+                        self.spreads[key] = [
+                            self.desc(c.named_children[0], scope)
+                            if c.type == "spread_element"
+                            else ("k", f"={own}")
+                            for c in named_nodes(value)
+                            if c.type == "spread_element" or (own := _own_key(c)) is not None
+                        ]
                 elif value.type == "object" and annotation is not None:
                     self.object(value, scope, typed=vtype)
                 else:
@@ -378,3 +385,14 @@ def _function_type(node: Node) -> Node | None:
     while node.type == "parenthesized_type" and named_nodes(node):
         node = named_nodes(node)[0]
     return node if node.type == "function_type" else None
+
+
+def _own_key(node: Node) -> str | None:
+    """The name of a key an object literal writes out (``port: 1``, ``port``, ``port() {}``)."""
+    if node.type == "shorthand_property_identifier":
+        return node.text.decode("utf-8") if node.text else None
+    if node.type in ("pair", "method_definition"):
+        key = node.child_by_field_name("key") or node.child_by_field_name("name")
+        if key is not None and key.type == "property_identifier" and key.text:
+            return key.text.decode("utf-8")
+    return None

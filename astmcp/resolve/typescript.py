@@ -538,6 +538,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         """A member an object literal bound to ``sym`` does not write out: the last of the objects it
         spreads (``{ ...a, ...b }``) that has it; None when one that comes later is not known."""
         for chain in reversed(self.facts(sym.path)["spreads"][sym.key]):
+            if chain and chain.startswith("="):
+                if chain[1:] == name:
+                    return None  # `{ ...defaults, port: 8080 }`: its own key, no spread's member
+                continue
             source = self.resolve(sym.path, chain) if chain else None
             if source is None:
                 return None
