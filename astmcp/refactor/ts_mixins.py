@@ -1,4 +1,5 @@
-"""TS/JS: classes whose base is only known at run time, which may override a renamed member.
+"""TS/JS: classes whose base is only known at run time, or that no symbol stands for, which may
+override a renamed member.
 
 ``function Loud(B) { return class extends B { render() { … } } }`` and ``class Sub extends
 Loud(Base) { render() { … } }``: the class extends a function's parameter or whatever a call
@@ -52,7 +53,7 @@ def mixin_hits(
         if ts is None or "extends" not in ts.text:
             continue
         for cls in _classes(ts.tree.root_node):
-            if not _unknown_base(cls):
+            if not (_unknown_base(cls) or _unindexed(cls)):
                 continue
             for name in _member_names(cls, row.name):
                 line, column = name.start_point[0] + 1, ts.column_of(name)
@@ -70,6 +71,18 @@ def _classes(root: tree_sitter.Node) -> list[tree_sitter.Node]:
             found.append(node)
         stack.extend(node.named_children)
     return found
+
+
+def _unindexed(cls: tree_sitter.Node) -> bool:
+    """Whether ``cls`` is a class expression with a base that no symbol stands for (``new (class
+    extends User {…})()``, ``register(class extends Plugin {…})``, ``return class extends User
+    {…}``): its members are linked to no family (``const K = class …`` is a symbol)."""
+    if cls.type != "class" or not any(c.type == "class_heritage" for c in cls.named_children):
+        return False
+    holder = cls.parent
+    while holder is not None and holder.type in ("parenthesized_expression", "as_expression"):
+        holder = holder.parent
+    return holder is None or holder.type not in ("variable_declarator", "export_statement")
 
 
 def _unknown_base(cls: tree_sitter.Node) -> bool:
