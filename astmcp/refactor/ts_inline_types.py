@@ -5,7 +5,7 @@ inline type is no symbol, so no structural partner (:mod:`ts_structural`) stands
 renaming ``User.name`` alone leaves ``x.name`` reading a member ``User`` no longer has. Each
 inline object type (a parameter's, a variable's, a return type, a type argument or constraint,
 ``infer`` patterns) that has a member of the renamed name and that the member's type satisfies
-(every member it requires is one the type has), or that satisfies the type, makes that member an
+(every member it names is one the type has), or that satisfies the type, makes that member an
 uncertain hit of kind ``override``: the plan is blocked for review.
 """
 
@@ -18,7 +18,7 @@ import tree_sitter
 from astmcp.query.common import SymbolRow
 from astmcp.refactor.rename_refs import Hit
 from astmcp.refactor.ts_literals import TsFiles
-from astmcp.refactor.ts_structural import owner_type
+from astmcp.refactor.ts_structural import member_fits, owner_type
 
 __all__ = ["inline_type_hits"]
 
@@ -41,11 +41,16 @@ def inline_type_hits(
         if ts is None:
             continue
         for shape in _object_types(ts.tree.root_node):
-            names, needed, key = _shape(shape, row.name)
+            names, _required, key = _shape(shape, row.name)
             if key is None:
                 continue
             # a value of the member's type given where the shape is expected, or the other way round
-            if needed <= members or required <= names:
+            kind = (
+                "method" if key.parent is not None and key.parent.type == "method_signature" else "property"
+            )
+            text = (key.parent.text or b"").decode("utf-8") if key.parent is not None else ""
+            # (a shape naming members the type lacks, even optional ones, describes other values)
+            if (names <= members or required <= names) and member_fits(row, kind, text):
                 line, column = key.start_point[0] + 1, ts.column_of(key)
                 if (path, line, column) not in known:
                     note = "an object type written out here that the member's type may be used as"

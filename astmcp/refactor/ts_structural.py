@@ -18,7 +18,7 @@ import sqlite3
 
 from astmcp.query.common import SymbolRow, query_symbols
 
-__all__ = ["owner_type", "structural_partners"]
+__all__ = ["member_fits", "owner_type", "structural_partners"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _TYPE_KINDS = ("class", "interface")
@@ -182,6 +182,14 @@ def owner_type(conn: sqlite3.Connection, member: SymbolRow) -> tuple[set[str], s
         return None
     mine = _Types(conn).of(owner.id)
     return set(mine.members), set(mine.required)
+
+
+def member_fits(member: SymbolRow, kind: str, text: str) -> bool:
+    """Whether ``member`` and a same-named member written ``text`` (``type: "map"``; ``kind``
+    method or property) may stand for each other: ``type: "map"`` never fits ``type: "string"``."""
+    mine = _Member(member.kind, member.name, member.signature)
+    theirs = _Member(kind, member.name, text)
+    return mine.fits(theirs) or theirs.fits(mine)
 
 
 def _hidden(member: SymbolRow) -> bool:
