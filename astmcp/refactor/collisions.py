@@ -83,6 +83,9 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
         )
         own, related = related_classes(conn, member)
         rows += inherited(conn, related, new)
+        if language_of(member.file) not in (PYTHON, None):
+            # TS/JS: a class's static side and its instances' are two namespaces
+            rows = [r for r in rows if _static(r) == _static(member)]
         if not rows and language_of(member.file) not in (PYTHON, None):
             _assigned(conn, own | related, member, new)
         if not rows and language_of(member.file) == PYTHON:
@@ -102,6 +105,13 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
                 + ("" if clash.parent_path == member.parent_path else " or of a class related to it"),
                 {"clash": clash.selector, "file": clash.file, "line": clash.line},
             )
+
+
+_STATIC = re.compile(r"^\s*(?:[\w\s]*\s)?static\s")
+
+
+def _static(member: SymbolRow) -> bool:
+    return bool(_STATIC.match(member.signature))
 
 
 def _set_on_instances(conn: sqlite3.Connection, member: SymbolRow, new: str) -> None:
