@@ -43,6 +43,7 @@ from astmcp.refactor.import_alternatives import (
     import_alternatives,
     keep_other_bindings,
 )
+from astmcp.refactor.jsdoc_refs import jsdoc_hits
 from astmcp.refactor.mangling import check_mangling
 from astmcp.refactor.name_lookups import lookup_hits
 from astmcp.refactor.plan import Plan
@@ -225,6 +226,7 @@ def prepare_rename(
         ts_files = TsFiles(ws)  # each file read and parsed once for both
         hits += mixin_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += inline_type_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
+        hits += jsdoc_hits(ws, conn, row, hits)
     hits += import_alternatives(ws, conn, row, hits)
     hits = keep_other_bindings(ws, row, hits)
     hits += mapping_hits(ws, conn, family)
