@@ -131,15 +131,7 @@ def _replace_mappings(
             continue
         for function in ast.walk(parsed.scopes.tree):
             for node in _own_calls(function):
-                func = node.func
-                callee = (
-                    func.attr
-                    if isinstance(func, ast.Attribute)
-                    else func.id
-                    if isinstance(func, ast.Name)
-                    else ""
-                )
-                if not (callee in _REPLACERS and node.args) and callee != "_replace":
+                if not _copies_record(node):
                     continue
                 for keyword in node.keywords:
                     if keyword.arg is not None or isinstance(keyword.value, ast.Dict):
@@ -155,6 +147,24 @@ def _replace_mappings(
                     ):
                         out += _keywords_at_calls(conn, files, path, function, names)
     return out
+
+
+def _copies_record(node: ast.Call) -> bool:
+    """``replace(obj, …)``/``evolve(obj, …)``, ``dataclasses.replace``, ``copy.replace``,
+    ``attrs.evolve`` or ``obj._replace(…)`` (a ``str``'s or ``datetime``'s ``.replace`` is none)."""
+    func = node.func
+    if isinstance(func, ast.Name):
+        return func.id in _REPLACERS and bool(node.args)
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr == "_replace":
+        return True
+    return (
+        func.attr in _REPLACERS
+        and isinstance(func.value, ast.Name)
+        and func.value.id in ("dataclasses", "copy", "attr", "attrs")
+        and bool(node.args)
+    )
 
 
 def _own_calls(function: ast.AST) -> list[ast.Call]:
