@@ -76,6 +76,24 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
                     f"{rows[0].selector} ({rows[0].kind}) is already declared at the top of {member.file}",
                     {"clash": rows[0].selector, "file": rows[0].file, "line": rows[0].line},
                 )
+        if (
+            member.kind not in _MEMBER_KINDS
+            and member.parent_path
+            and language_of(member.file) not in (PYTHON, None)
+        ):
+            # a namespace's or enum's member: its other blocks (`namespace NS {…} namespace NS {…}`
+            # merge) may export the new name already
+            siblings = query_symbols(
+                conn,
+                "f.path = ? AND s.parent_path = ? AND s.name = ?",
+                (member.file, member.parent_path, new),
+            )
+            if siblings:
+                raise _clash(
+                    new,
+                    f"{siblings[0].selector} ({siblings[0].kind}) already exists in {member.parent_path}",
+                    {"clash": siblings[0].selector, "file": siblings[0].file, "line": siblings[0].line},
+                )
         if member.kind not in _MEMBER_KINDS or member.parent_path is None:
             continue
         rows = query_symbols(

@@ -61,6 +61,7 @@ from astmcp.refactor.star_imports import check_star_exports, check_star_importer
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.refactor.ts_inline_types import inline_type_hits
 from astmcp.refactor.ts_literals import TsFiles, check_literal_member
+from astmcp.refactor.ts_merged import merged_block_hits
 from astmcp.refactor.ts_mixins import mixin_hits
 from astmcp.refactor.ts_outside_values import check_outside_values
 from astmcp.workspace import Workspace
@@ -227,6 +228,7 @@ def prepare_rename(
         hits += mixin_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += inline_type_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += jsdoc_hits(ws, conn, row, hits)
+        hits += merged_block_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
     hits += import_alternatives(ws, conn, row, hits)
     hits = keep_other_bindings(ws, row, hits)
     hits += mapping_hits(ws, conn, family)
