@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 TEMPLATE = "*T:"  # no chain of either language starts so
 TEMPLATE_NAME = "*"
-LEAST_LITERAL = 3  # `_` or `on` alone could be most of a project's names: too vague to block on
+LEAST_LITERAL = 2  # `_` or `x` alone could be most of a project's names: too vague to block on
 _NAME_PART = re.compile(r"[\w$]*")
 
 

@@ -302,6 +302,8 @@ class Occurrences(Descriptors):
         else:
             if index.type == "template_string":
                 self.computed_member(index)
+            elif index.type == "binary_expression":
+                self.concatenated_member(index)
             self.visit(index, scope)
 
     def computed_member(self, index: Node) -> None:
@@ -327,6 +329,39 @@ class Occurrences(Descriptors):
         self.pending.append(
             (TEMPLATE_NAME, at.start_point, at.end_point, "string", ("k", target), self.owner, False)
         )
+
+    def concatenated_member(self, index: Node) -> None:
+        """``this["handle" + kind]()``, ``rules[kind + "Rule"]``: a member name made by ``+`` of
+        string literals and other values, stored as :meth:`computed_member` stores a template's."""
+        parts: list[Node] = []
+        pending = [index]
+        while pending:
+            part = pending.pop()
+            operator = part.child_by_field_name("operator")
+            if part.type == "binary_expression" and operator is not None and self.text(operator) == "+":
+                pending += [
+                    c for c in (part.child_by_field_name("right"), part.child_by_field_name("left")) if c
+                ]
+            else:
+                parts.append(part)
+        if len(parts) < 2 or all(p.type == "string" for p in parts):
+            return
+        prefix = self.literal(parts[0])
+        suffix = self.literal(parts[-1])
+        target = template_target(prefix, suffix, False)
+        if target is None:
+            return
+        at = parts[0] if prefix else index
+        self.pending.append(
+            (TEMPLATE_NAME, at.start_point, at.end_point, "string", ("k", target), self.owner, False)
+        )
+
+    def literal(self, node: Node) -> str:
+        """The text of a plain string literal (``"handle"``), else ""."""
+        if node.type != "string":
+            return ""
+        fragments = [c for c in node.named_children if c.type == "string_fragment"]
+        return self.text(fragments[0]) if len(fragments) == 1 and len(node.named_children) == 1 else ""
 
     def string_literal(self, node: Node, scope: Scope) -> None:
         """SPEC names in strings: a string that is one identifier is a name hit of it; in a longer
