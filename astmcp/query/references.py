@@ -205,7 +205,7 @@ def collect_references(
     unreachable: bool | None = None if strings_only and not type_only else False
     # ... and one whose namespace or exports object is used as a value (`run(A)`, `[A, B]`, a
     # computed `import(name)`) is read as `p.setup()` on receivers nobody typed (judged once)
-    escaping: bool | None = None if strings_only and not type_only else False
+    escaping: bool | frozenset[str] | None = None if strings_only and not type_only else False
     outside: set[str] | None = None
     keys = {f"{s.file}::{s.symbol_path}" for s in same}
     files = {s.file for s in same}
@@ -225,7 +225,7 @@ def collect_references(
                     continue
                 if escaping is None:
                     escaping = namespace_escapes(conn, same)
-                if not escaping:
+                if not escaping or (isinstance(escaping, frozenset) and path not in escaping):
                     continue
             if target == DOCTEST_LOCAL and symbol.kind in _MEMBER_KINDS:
                 continue  # a doctest's own variable: a bare name, never a member

@@ -52,17 +52,22 @@ def strings_cannot_reach(conn: sqlite3.Connection, declarations: list[SymbolRow]
     return not _Namespaces(conn, resolver, declarations).escape()
 
 
-def namespace_escapes(conn: sqlite3.Connection, declarations: list[SymbolRow]) -> bool:
+def namespace_escapes(conn: sqlite3.Connection, declarations: list[SymbolRow]) -> bool | frozenset[str]:
     """True when a module-level value (``declarations``: its redefinitions and overloads) may be
     read as a member of a namespace or exports object used as a value: ``run(A)`` after
     ``import * as A``, ``[A, B].map((p) => p.setup())``, ``const m = require("./a"); use(m)``, a
-    computed ``import(name)``. There ``p.setup()`` on a receiver nobody typed may be it."""
+    computed ``import(name)``. There ``p.setup()`` on a receiver nobody typed may be it. When the
+    only way is a computed ``import(name)``, the files making one (where the module is read): their
+    set."""
     if not declarations or any(
         d.kind not in _VALUE_KINDS or d.parent_path or d.file.endswith(_DECLARATION_FILES + _PYTHON_FILES)
         for d in declarations
     ):
         return False
-    return _Namespaces(conn, Resolver(conn, {}), declarations, receivers=True).escape()
+    namespaces = _Namespaces(conn, Resolver(conn, {}), declarations, receivers=True)
+    if namespaces.escape():
+        return True
+    return frozenset(namespaces.loaders) or False
 
 
 class _Namespaces:
@@ -79,6 +84,7 @@ class _Namespaces:
         # a `const` (`export const operators = _operators`) is an alias whose reads are typed, and
         # a `require` of a path no file is at (`require("../dist/Rx")`) loads no module of ours
         self.receivers = receivers
+        self.loaders: set[str] = set()  # (receivers) files loading some module by a computed name
         self.conn = conn
         self.resolver = resolver
         self.ids = {d.id for d in declarations}
@@ -205,7 +211,15 @@ class _Namespaces:
         """An import no project file was found for (and that names no package) may be of a
         holding module: a file that re-exports one holds, one that loads it loosely or uses its
         bindings as values escapes; so does any ``import(name)`` with a computed specifier."""
-        if self.conn.execute(
+        if self.receivers:
+            # a module loaded by a computed `import(name)` is read where it is loaded
+            self.loaders = {
+                str(path)
+                for (path,) in self.conn.execute(
+                    "SELECT path FROM module_facts WHERE data LIKE ?", (f'%"{FIELD}":{{%"anyload":1%',)
+                )
+            }
+        elif self.conn.execute(
             "SELECT 1 FROM module_facts WHERE data LIKE ? LIMIT 1", (f'%"{FIELD}":{{%"anyload":1%',)
         ).fetchone():
             return True
