@@ -124,14 +124,15 @@ def _replace_mappings(
             text = read_text(ws, path)
         except (OSError, ValueError):
             continue
-        if "**" not in text or not ("replace(" in text or "evolve(" in text):
+        if "**" not in text or not ("replace" in text or "evolve" in text):
             continue
         parsed = files.get(path, text)
         if parsed is None:
             continue
+        aliases = _replacer_aliases(parsed.scopes.tree)
         for function in ast.walk(parsed.scopes.tree):
             for node in _own_calls(function):
-                if not _copies_record(node):
+                if not _copies_record(node, aliases):
                     continue
                 for keyword in node.keywords:
                     if keyword.arg is not None or isinstance(keyword.value, ast.Dict):
@@ -149,12 +150,29 @@ def _replace_mappings(
     return out
 
 
-def _copies_record(node: ast.Call) -> bool:
+_RECORD_MODULES = frozenset({"dataclasses", "copy", "attr", "attrs"})
+
+
+def _replacer_aliases(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """(names bound to ``replace``/``evolve``, names bound to their modules) by the file's imports
+    (``from dataclasses import replace as rep``, ``import dataclasses as dc``)."""
+    functions, modules = set(_REPLACERS), set(_RECORD_MODULES)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "") in _RECORD_MODULES:
+            functions.update(a.asname or a.name for a in node.names if a.name in _REPLACERS)
+        elif isinstance(node, ast.Import):
+            modules.update(a.asname or a.name for a in node.names if a.name in _RECORD_MODULES)
+    return functions, modules
+
+
+def _copies_record(node: ast.Call, aliases: tuple[set[str], set[str]]) -> bool:
     """``replace(obj, …)``/``evolve(obj, …)``, ``dataclasses.replace``, ``copy.replace``,
-    ``attrs.evolve`` or ``obj._replace(…)`` (a ``str``'s or ``datetime``'s ``.replace`` is none)."""
+    ``attrs.evolve`` (or aliases) or ``obj._replace(…)`` (a ``str``'s or ``datetime``'s
+    ``.replace`` is none)."""
+    functions, modules = aliases
     func = node.func
     if isinstance(func, ast.Name):
-        return func.id in _REPLACERS and bool(node.args)
+        return func.id in functions and bool(node.args)
     if not isinstance(func, ast.Attribute):
         return False
     if func.attr == "_replace":
@@ -162,14 +180,17 @@ def _copies_record(node: ast.Call) -> bool:
     return (
         func.attr in _REPLACERS
         and isinstance(func.value, ast.Name)
-        and func.value.id in ("dataclasses", "copy", "attr", "attrs")
+        and func.value.id in modules
         and bool(node.args)
     )
 
 
 def _own_calls(function: ast.AST) -> list[ast.Call]:
-    """The calls in a module's or function's own body (not in nested functions); [] for other nodes."""
-    if not isinstance(function, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+    """The calls in a module's, class body's, function's or lambda's own code (not in nested
+    ones); [] for other nodes."""
+    if not isinstance(
+        function, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+    ):
         return []
     found: list[ast.Call] = []
     stack = list(ast.iter_child_nodes(function))
