@@ -20,7 +20,7 @@ from astmcp.refactor.rename_refs import Hit
 from astmcp.refactor.ts_literals import TsFiles
 from astmcp.refactor.ts_structural import member_fits, owner_type
 
-__all__ = ["inline_type_hits"]
+__all__ = ["inline_type_hits", "spread_key_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _SIGNATURES = frozenset({"property_signature", "method_signature"})
@@ -94,3 +94,44 @@ def _shape(node: tree_sitter.Node, name: str) -> tuple[set[str], set[str], tree_
         if text == name:
             key = label
     return names, needed, key
+
+
+def spread_key_hits(
+    files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
+) -> list[Hit]:
+    """Uncertain hits on a key named like the member in an object literal that also spreads
+    something (``{ ...defaults, port: 8080 }``): where the spread is of the member's type, the
+    key overrides that member, and the literal goes on as one (``const all: Config[] = [c]``);
+    renamed alone, reads through it would find the spread's value instead."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return []
+    out: list[Hit] = []
+    for (path,) in conn.execute(
+        "SELECT path FROM files WHERE language IN ('typescript', 'javascript') ORDER BY path"
+    ):
+        ts = files.text_has(path, row.name)
+        if ts is None or "..." not in ts.text:
+            continue
+        stack = [ts.tree.root_node]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.named_children)
+            if node.type != "object" or not any(c.type == "spread_element" for c in node.named_children):
+                continue
+            for member in node.named_children:
+                key = (
+                    member
+                    if member.type == "shorthand_property_identifier"
+                    else member.child_by_field_name("key") or member.child_by_field_name("name")
+                    if member.type in ("pair", "method_definition")
+                    else None
+                )
+                if key is None or key.type not in ("property_identifier", "shorthand_property_identifier"):
+                    continue
+                if (key.text or b"").decode("utf-8") != row.name:
+                    continue
+                line, column = key.start_point[0] + 1, ts.column_of(key)
+                if (path, line, column) not in known:
+                    note = "a key written beside a spread: it overrides the spread's member of that name"
+                    out.append(Hit(path, line, column, column + len(row.name), "write", "name", note=note))
+    return out
