@@ -100,7 +100,8 @@ def spread_key_hits(
     files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
 ) -> list[Hit]:
     """Uncertain hits on a key named like the member in an object literal that also spreads
-    something (``{ ...defaults, port: 8080 }``): where the spread is of the member's type, the
+    something, given untyped to a variable (``const c = { ...defaults, port: 8080 }``): where the
+    spread is of the member's type, the
     key overrides that member, and the literal goes on as one (``const all: Config[] = [c]``);
     renamed alone, reads through it would find the spread's value instead."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
@@ -118,6 +119,13 @@ def spread_key_hits(
             stack.extend(node.named_children)
             if node.type != "object" or not any(c.type == "spread_element" for c in node.named_children):
                 continue
+            holder = node.parent
+            if (
+                holder is None
+                or holder.type != "variable_declarator"
+                or holder.child_by_field_name("type") is not None
+            ):
+                continue  # only `const c = { ...d, k }`: elsewhere the literal is typed where it goes
             for member in node.named_children:
                 key = (
                     member
