@@ -5,7 +5,7 @@ the tree restored.
 - ``--corpus click``: click 8.5.1 (PyPI sdist), checked by click's own test suite; likewise
   ``jinja2`` 3.1.6, ``marshmallow`` 3.26.1, ``itsdangerous`` 2.2.0, ``wtforms`` 3.2.1, ``flask`` 3.1.2,
   ``structlog`` 25.4.0, ``blinker`` 1.9.0, ``packaging`` 24.2, ``cachetools`` 5.5.0, ``boltons`` 25.0.0
-  and ``more-itertools`` 10.5.0, whose suites run in a venv of their own under
+  ``more-itertools`` 10.5.0 and ``tomlkit`` 0.13.3, whose suites run in a venv of their own under
   ``benchmarks/.cache/tools`` with their test requirements (marshmallow's test of its installed
   distribution's metadata is left out: a source tree has none; boltons and more-itertools, whose
   flat sdists are moved under ``src/``, also run their doctests).
@@ -14,7 +14,8 @@ the tree restored.
 - ``--corpus rxjs``: rxjs 7.8.2 ``src`` (npm) with its own tsconfig (made acceptable to typescript 7),
   checked the same way; ``--corpus mobx``: mobx 6.15.0 ``src`` with mobx's own strictness;
   ``--corpus query-core``: @tanstack/query-core 5.62.0 ``src``, ``--corpus immer``: immer 10.1.1
-  ``src`` and ``--corpus table-core``: @tanstack/table-core 8.21.3 ``src``, all ``strict``.
+  ``src``, ``--corpus table-core``: @tanstack/table-core 8.21.3 ``src`` and ``--corpus
+  virtual-core``: @tanstack/virtual-core 3.19.13 ``src``, all ``strict``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
 silent breakage), ``blocked`` (astmcp only: plan prepared but blocked on uncertain references or new
@@ -26,7 +27,7 @@ committed. Writes ``benchmarks/results/rename_safety_<corpus>.json`` and the REA
 corpora; ``--report`` only rewrites the section). ``--tools`` reruns some tools and keeps the others'
 results from the JSON when the sample is the same.
 
-    python benchmarks/rename_safety.py [--corpus click|jinja2|…|zod|rxjs|mobx|query-core|immer|table-core]
+    python benchmarks/rename_safety.py [--corpus click|jinja2|…|zod|rxjs|mobx|query-core|immer|table-core|virtual-core]
                                        [--tools astmcp,rope,jedi]
                                        [--sample 50] [--seed 0] [--workdir DIR] [--report]
 """
@@ -208,7 +209,7 @@ def pristine_python(corpus: str, workdir: Path) -> Path:
         shutil.copytree(sdist, pristine)
         for rel in left_out:
             (pristine / rel).unlink(missing_ok=True)
-        if flat:  # boltons, more-itertools: the package moves under src/, as the tests run it
+        if flat:  # boltons, more-itertools, tomlkit: the package moves under src/, as the tests run it
             package = import_name(corpus)
             (pristine / "src").mkdir()
             (pristine / package).rename(pristine / "src" / package)
@@ -644,10 +645,11 @@ def report() -> None:
         "`structlog`, `blinker` and `mobx` in the seventeenth, first run on commit 30b2c9f with no rule changed for them;",
         "mobx's first run found two breaks, fixed since; `packaging`, `cachetools`, `query-core` (@tanstack/query-core)",
         "and `immer` in the nineteenth: packaging's first run found one break, fixed since; `boltons`,",
-        "`more-itertools` and `table-core` (@tanstack/table-core) in the twentieth). Each",
+        "`more-itertools` and `table-core` (@tanstack/table-core) in the twentieth, `tomlkit` and `virtual-core`",
+        "(@tanstack/virtual-core) in the twenty-first). Each",
         "applied rename is checked by an oracle, then the tree is restored: the project's own test suite (click:",
         "2,400+ tests; jinja2 909, marshmallow 1,237, itsdangerous 297, wtforms 354, flask 485 with pytest 8.4.2 and its dependencies as of",
-        "3.1.2, structlog, blinker, packaging, cachetools, boltons and more-itertools with their test requirements,",
+        "3.1.2, structlog, blinker, packaging, cachetools, boltons, more-itertools and tomlkit with their test requirements,",
         "the last two also with their docstrings' doctests (`pytest --doctest-modules src/<package>`, as their CI",
         "runs them); astmcp runs with that test virtualenv as `VIRTUAL_ENV`, so it reads the corpus's dependencies",
         "as from a user's project virtualenv), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
@@ -656,7 +658,7 @@ def report() -> None:
         "sources and are judged too (tsc only: a name left behind in generated code or a test title is not",
         "seen); for rxjs the same over its `src` with its own tsconfig (`moduleResolution: bundler`, no",
         "`baseUrl`, which typescript 7 removed); for mobx its `src` with mobx's own strictness (`strict`, implicit `any`",
-        "allowed, ES2025 library); for query-core, immer and table-core, which ship no tsconfig, their `src` with `strict` and",
+        "allowed, ES2025 library); for query-core, immer, table-core and virtual-core, which ship no tsconfig, their `src` with `strict` and",
         "bundler resolution. **broken** = applied and the oracle fails (silent breakage; a failure that",
         "passes on a rerun counts as flaky, not broken); **blocked** = astmcp prepared a plan but blocked it",
         "(uncertain references to review, or new errors); **refused** = an error instead of edits. rope",
