@@ -18,6 +18,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from tree_sitter import Node
+
 from astmcp.lang.ts_parse import parse_bytes
 from astmcp.query.common import SymbolRow
 from astmcp.query.package_types import project_root
@@ -275,12 +277,24 @@ def _const_alias(conn: sqlite3.Connection, path: str, chain: str) -> bool:
     binding = tree.root_node.named_descendant_for_point_range(point, point)
     if binding is None or binding.type != "identifier":
         return False
+    return _only_aliased(tree.root_node, binding, 0)
+
+
+def _only_aliased(root: Node, binding: Node, depth: int) -> bool:
+    """Whether every use of ``binding``'s name in the file is a static member read or the whole
+    initializer of a ``const`` whose own uses are such (``const m = A; run(m)`` is a use of A)."""
+    if depth > 4:
+        return False
     name = binding.text
-    stack = [tree.root_node]
+    stack = [root]
     while stack:
         node = stack.pop()
         stack.extend(node.named_children)
-        if node.type != "identifier" or node.text != name or node.id == binding.id:
+        if node.text != name or node.id == binding.id:
+            continue
+        if node.type == "shorthand_property_identifier":
+            return False  # `run({ mod })`: the namespace goes on as a property
+        if node.type != "identifier":
             continue
         holder = node.parent
         if holder is None:
@@ -296,4 +310,8 @@ def _const_alias(conn: sqlite3.Connection, path: str, chain: str) -> bool:
             and (declaration.child(0) or holder).type == "const"
         ):
             return False
+        alias = holder.child_by_field_name("name")
+        exported = declaration.parent is not None and declaration.parent.type == "export_statement"
+        if alias is not None and not exported and not _only_aliased(root, alias, depth + 1):
+            return False  # (an exported alias is read through its importers' typed chains)
     return True
