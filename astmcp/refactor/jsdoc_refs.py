@@ -17,11 +17,9 @@ import posixpath
 import re
 import sqlite3
 
-from astmcp.errors import AstmcpError
 from astmcp.query.common import SymbolRow
-from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit
-from astmcp.workspace import Workspace
+from astmcp.refactor.ts_literals import TsFiles
 
 __all__ = ["jsdoc_hits"]
 
@@ -33,7 +31,7 @@ _IMPORT = re.compile(r"""import\(\s*(["'])([^"']+)\1\s*\)\s*\.\s*([A-Za-z_$][\w$
 _SOURCE_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".d.ts")
 
 
-def jsdoc_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, hits: list[Hit]) -> list[Hit]:
+def jsdoc_hits(files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, hits: list[Hit]) -> list[Hit]:
     """Certain hits on the symbol's name in JSDoc type expressions (see the module's doc)."""
     if row.parent_path or row.kind not in _KINDS or row.file.endswith((".py", ".pyi")):
         return []
@@ -43,11 +41,8 @@ def jsdoc_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, hits: li
     for (path,) in conn.execute(
         "SELECT path FROM files WHERE language IN ('typescript', 'javascript') ORDER BY path"
     ):
-        try:
-            text = load_file(ws, path).source.text
-        except (OSError, AstmcpError):
-            continue
-        if "/**" not in text or row.name not in text:
+        text = files.read(path)
+        if text is None or "/**" not in text or row.name not in text:
             continue
         for start, end in _type_expressions(text):
             expression = text[start:end]

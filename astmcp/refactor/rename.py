@@ -228,7 +228,7 @@ def prepare_rename(
         hits += mixin_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += inline_type_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += spread_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
-        hits += jsdoc_hits(ws, conn, row, hits)
+        hits += jsdoc_hits(ts_files, conn, row, hits)
         hits += merged_block_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
     hits += import_alternatives(ws, conn, row, hits)
     hits = keep_other_bindings(ws, row, hits)

@@ -49,11 +49,11 @@ class TsFiles:
         self.parsed: dict[str, TsFile | None] = {}
         self.texts: dict[str, str] = {}  # read, not parsed yet
 
-    def text_has(self, path: str, needle: str) -> TsFile | None:
-        """``path`` parsed, when its text holds ``needle`` (the text is read once; parsed on need)."""
+    def read(self, path: str) -> str | None:
+        """``path``'s text, read once (None: unreadable)."""
         if path in self.parsed:
             found = self.parsed[path]
-            return found if found is not None and needle in found.text else None
+            return found.text if found is not None else None
         text = self.texts.get(path)
         if text is None:
             try:
@@ -61,7 +61,12 @@ class TsFiles:
             except (OSError, AstmcpError):
                 self.parsed[path] = None
                 return None
-        return self.get(path) if needle in text else None
+        return text
+
+    def text_has(self, path: str, needle: str) -> TsFile | None:
+        """``path`` parsed, when its text holds ``needle`` (the text is read once; parsed on need)."""
+        text = self.read(path)
+        return self.get(path) if text is not None and needle in text else None
 
     def get(self, path: str) -> TsFile | None:
         if path not in self.parsed:
