@@ -17,8 +17,9 @@ import tree_sitter
 
 from astmcp.query.common import SymbolRow
 from astmcp.refactor.rename_refs import Hit
-from astmcp.refactor.ts_literals import TsFiles
+from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.ts_structural import member_fits, owner_type
+from astmcp.refactor.tsscopes import TsFile
 
 __all__ = ["inline_type_hits", "spread_key_hits"]
 
@@ -40,7 +41,7 @@ def inline_type_hits(
         ts = files.text_has(path, row.name)
         if ts is None:
             continue
-        for shape in _object_types(ts.tree.root_node):
+        for shape in _object_types(ts):
             names, _required, key = _shape(shape, row.name)
             if key is None:
                 continue
@@ -58,19 +59,12 @@ def inline_type_hits(
     return out
 
 
-def _object_types(root: tree_sitter.Node) -> list[tree_sitter.Node]:
+def _object_types(ts: TsFile) -> list[tree_sitter.Node]:
     found = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.named_children)
-        if node.type != "object_type":
-            continue
+    for node in captures(ts, "(object_type) @shape", "shape"):
         parent = node.parent
         if parent is not None and parent.type == "type_alias_declaration":
             continue  # `type Named = { … }`: a symbol, judged as a named type
-        if parent is not None and parent.type in ("interface_body", "extends_type_clause"):
-            continue
         found.append(node)
     return found
 
@@ -113,19 +107,11 @@ def spread_key_hits(
         ts = files.text_has(path, row.name)
         if ts is None or "..." not in ts.text:
             continue
-        stack = [ts.tree.root_node]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.named_children)
-            if node.type != "object" or not any(c.type == "spread_element" for c in node.named_children):
-                continue
+        # only `const c = { ...d, k }`: elsewhere the literal is typed where it goes
+        for node in captures(ts, "(variable_declarator value: (object (spread_element)) @o)", "o"):
             holder = node.parent
-            if (
-                holder is None
-                or holder.type != "variable_declarator"
-                or holder.child_by_field_name("type") is not None
-            ):
-                continue  # only `const c = { ...d, k }`: elsewhere the literal is typed where it goes
+            if holder is None or holder.child_by_field_name("type") is not None:
+                continue
             for member in node.named_children:
                 key = (
                     member

@@ -17,8 +17,10 @@ member name there is a coincidence, not a use as the renamed member's type.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sqlite3
+from collections import OrderedDict
 from collections.abc import Callable
 
 import tree_sitter
@@ -39,6 +41,51 @@ _STEP = re.compile(r"\s*(?:\?\.|\.)\s*([\w$]+)")
 _WRAPPERS = frozenset(
     {"as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression"}
 )
+
+
+# files parsed by earlier prepares of this process, by path and text: a plan's scans parse
+# every file holding the name, and an agent renames several symbols in a row
+_PARSED: OrderedDict[tuple[str, str], TsFile] = OrderedDict()
+_PARSED_MAX = 2048
+
+
+def _parsed(path: str, text: str) -> TsFile:
+    key = (path, hashlib.sha1(text.encode("utf-8"), usedforsecurity=False).hexdigest())
+    found = _PARSED.get(key)
+    if found is None:
+        found = _PARSED[key] = TsFile(path, text)
+        while len(_PARSED) > _PARSED_MAX:
+            _PARSED.popitem(last=False)
+    else:
+        _PARSED.move_to_end(key)
+    return found
+
+
+def captures(ts: TsFile, source: str, name: str) -> list[tree_sitter.Node]:
+    """The nodes a tree-sitter query captures as ``name`` ([] when the grammar lacks its node
+    types), kept with the parsed file (which later prepares share)."""
+    key = f"{name}\n{source}"
+    found = ts.captured.get(key)
+    if found is None:
+        found = ts.captured[key] = _run(ts.tree, source, name)
+    return found
+
+
+def _run(tree: tree_sitter.Tree, source: str, name: str) -> list[tree_sitter.Node]:
+    language = tree.language
+    key = (id(language), source)
+    if key not in _QUERIES:
+        try:
+            _QUERIES[key] = tree_sitter.Query(language, source)
+        except (tree_sitter.QueryError, ValueError):
+            _QUERIES[key] = None
+    query = _QUERIES[key]
+    if query is None:
+        return []
+    return tree_sitter.QueryCursor(query).captures(tree.root_node).get(name, [])
+
+
+_QUERIES: dict[tuple[int, str], tree_sitter.Query | None] = {}
 
 
 class TsFiles:
@@ -71,7 +118,7 @@ class TsFiles:
     def get(self, path: str) -> TsFile | None:
         if path not in self.parsed:
             if path in self.texts:
-                self.parsed[path] = TsFile(path, self.texts.pop(path))
+                self.parsed[path] = _parsed(path, self.texts.pop(path))
                 return self.parsed[path]
             try:
                 self.parsed[path] = TsFile(path, load_file(self.ws, path).source.text)

@@ -17,8 +17,8 @@ import tree_sitter
 
 from astmcp.query.common import SymbolRow
 from astmcp.refactor.rename_refs import Hit
-from astmcp.refactor.ts_literals import TsFiles
-from astmcp.refactor.tsscopes import _pattern_names
+from astmcp.refactor.ts_literals import TsFiles, captures
+from astmcp.refactor.tsscopes import TsFile, _pattern_names
 
 __all__ = ["mixin_hits"]
 
@@ -52,7 +52,7 @@ def mixin_hits(
         ts = files.text_has(path, row.name)
         if ts is None or "extends" not in ts.text:
             continue
-        for cls in _classes(ts.tree.root_node):
+        for cls in _classes(ts):
             if not (_unknown_base(cls) or _unindexed(cls)):
                 continue
             for name in _member_names(cls, row.name):
@@ -62,15 +62,10 @@ def mixin_hits(
     return out
 
 
-def _classes(root: tree_sitter.Node) -> list[tree_sitter.Node]:
-    found = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in _CLASSES:
-            found.append(node)
-        stack.extend(node.named_children)
-    return found
+def _classes(ts: TsFile) -> list[tree_sitter.Node]:
+    """Classes with a heritage clause (TypeScript's grammar has abstract ones too)."""
+    found = captures(ts, "[(class (class_heritage)) (class_declaration (class_heritage))] @c", "c")
+    return found + captures(ts, "(abstract_class_declaration (class_heritage)) @c", "c")
 
 
 def _unindexed(cls: tree_sitter.Node) -> bool:

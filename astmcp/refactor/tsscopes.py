@@ -74,6 +74,9 @@ class TsFile:
         self.lines = text.split("\n")
         self.tree = tsparse.parse(path, text.encode("utf-8"))
         self._declared: dict[int, set[str]] = {}
+        self.captured: dict[
+            str, list[tree_sitter.Node]
+        ] = {}  # query source -> its captures (refactor.ts_literals)
 
     def column_of(self, node: tree_sitter.Node) -> int:
         """The 1-based code-point column where ``node`` starts (tree-sitter counts bytes)."""
