@@ -116,6 +116,8 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
                     queue.append((forwarder, "name" if level == "name" else "likely"))
             if function.name == "__init_subclass__" and function.parent_path:
                 _class_keywords(conn, files, function, param.name, level, into)
+            if function.name in _METACLASS_HOOKS and function.parent_path and _metaclass(conn, function):
+                _metaclass_keywords(ws, conn, files, param.name, into)
             if function.name in _CONSTRUCTORS and function.parent_path:
                 classes, redefined = _inheriting_classes(conn, function)
                 for cls in classes:
@@ -333,6 +335,64 @@ def _class_keywords(
                 )
                 if not redefines:
                     queue.append(row)
+
+
+# a class statement's keywords (but `metaclass`) also go to its metaclass's hooks
+_METACLASS_HOOKS = frozenset({"__new__", "__init__", "__prepare__"})
+
+
+def _metaclass(conn: sqlite3.Connection, function: SymbolRow) -> bool:
+    """Whether the method's class derives from ``type`` (through project classes too)."""
+    queue = [
+        c.id
+        for c in query_symbols(
+            conn,
+            "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'",
+            (function.file, function.parent_path),
+        )
+    ]
+    seen: set[int] = set()
+    while queue:
+        cls = queue.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        for target, key in conn.execute(
+            "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'", (cls,)
+        ):
+            if key in ("builtins.type", "type", "abc.ABCMeta", "enum.EnumMeta", "enum.EnumType"):
+                return True
+            if target is not None:
+                queue.append(target)
+    return False
+
+
+def _metaclass_keywords(
+    ws: Workspace, conn: sqlite3.Connection, files: PythonFiles, name: str, into: Collected
+) -> None:
+    """``class Base(metaclass=Meta, abstract=True)`` and its subclasses' ``class A(Base,
+    abstract=False)``: which class statements reach a metaclass is not followed, so every class
+    statement keyword ``name=`` in the project is an uncertain keyword site."""
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+        try:
+            text = read_text(ws, path)
+        except (OSError, ValueError):
+            continue
+        if f"{name}=" not in text.replace(" ", ""):
+            continue
+        parsed = files.get(path, text)
+        if parsed is None:
+            continue
+        for node in ast.walk(parsed.scopes.tree):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            for keyword in node.keywords:
+                if keyword.arg == name:
+                    column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
+                    into.found.setdefault(
+                        (path, keyword.lineno, column),
+                        Reference(path, keyword.lineno, column, column + len(name), "write", "name", False),
+                    )
 
 
 def _class_statement_keywords(parsed: ParsedFile, cls: SymbolRow) -> list[ast.keyword]:
