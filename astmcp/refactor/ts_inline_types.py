@@ -37,10 +37,7 @@ def inline_type_hits(
         return []
     members, required = found
     out: list[Hit] = []
-    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'typescript' ORDER BY path"):
-        ts = files.text_has(path, row.name)
-        if ts is None:
-            continue
+    for path, ts in files.holding(conn, row.name, typescript_only=True):
         for shape in _object_types(ts):
             names, _required, key = _shape(shape, row.name)
             if key is None:
@@ -101,11 +98,8 @@ def spread_key_hits(
     if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
         return []
     out: list[Hit] = []
-    for (path,) in conn.execute(
-        "SELECT path FROM files WHERE language IN ('typescript', 'javascript') ORDER BY path"
-    ):
-        ts = files.text_has(path, row.name)
-        if ts is None or "..." not in ts.text:
+    for path, ts in files.holding(conn, row.name):
+        if "..." not in ts.text:
             continue
         # only `const c = { ...d, k }`: elsewhere the literal is typed where it goes
         for node in captures(ts, "(variable_declarator value: (object (spread_element)) @o)", "o"):

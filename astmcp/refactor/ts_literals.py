@@ -21,7 +21,7 @@ import hashlib
 import re
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import tree_sitter
 
@@ -109,6 +109,20 @@ class TsFiles:
                 self.parsed[path] = None
                 return None
         return text
+
+    def holding(
+        self, conn: sqlite3.Connection, needle: str, typescript_only: bool = False
+    ) -> Iterator[tuple[str, TsFile]]:
+        """(path, parsed file) of each project TS/JS file (TS alone with ``typescript_only``)
+        whose text holds ``needle``, in path order."""
+        languages = ("typescript",) if typescript_only else ("typescript", "javascript")
+        marks = ",".join("?" * len(languages))
+        for (path,) in conn.execute(
+            f"SELECT path FROM files WHERE language IN ({marks}) ORDER BY path", languages
+        ):
+            ts = self.text_has(path, needle)
+            if ts is not None:
+                yield path, ts
 
     def text_has(self, path: str, needle: str) -> TsFile | None:
         """``path`` parsed, when its text holds ``needle`` (the text is read once; parsed on need)."""

@@ -18,22 +18,13 @@ import tree_sitter
 from astmcp.query.common import SymbolRow
 from astmcp.refactor.rename_refs import Hit
 from astmcp.refactor.ts_literals import TsFiles, captures
+from astmcp.refactor.ts_outside_values import FUNCTION_NODES
 from astmcp.refactor.tsscopes import TsFile, _pattern_names
 
 __all__ = ["mixin_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _CLASSES = ("class", "class_declaration", "abstract_class_declaration")
-_FUNCTIONS = frozenset(
-    {
-        "function_declaration",
-        "function_expression",
-        "arrow_function",
-        "method_definition",
-        "generator_function_declaration",
-        "generator_function",
-    }
-)
 _MEMBERS = frozenset(
     {"method_definition", "field_definition", "public_field_definition", "abstract_method_signature"}
 )
@@ -46,11 +37,8 @@ def mixin_hits(
     if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
         return []
     out: list[Hit] = []
-    for (path,) in conn.execute(
-        "SELECT path FROM files WHERE language IN ('typescript', 'javascript') ORDER BY path"
-    ):
-        ts = files.text_has(path, row.name)
-        if ts is None or "extends" not in ts.text:
+    for path, ts in files.holding(conn, row.name):
+        if "extends" not in ts.text:
             continue
         for cls in _classes(ts):
             if not (_unknown_base(cls) or _unindexed(cls)):
@@ -104,7 +92,7 @@ def _unknown_base(cls: tree_sitter.Node) -> bool:
     name = (base.text or b"").decode("utf-8")
     holder = cls.parent
     while holder is not None:
-        if holder.type in _FUNCTIONS:
+        if holder.type in FUNCTION_NODES:
             params: set[str] = set()
             _pattern_names(holder.child_by_field_name("parameters"), params)
             _pattern_names(holder.child_by_field_name("parameter"), params)

@@ -26,7 +26,7 @@ from astmcp.refactor.ts_literals import TsFiles
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.workspace import Workspace
 
-__all__ = ["check_outside_values"]
+__all__ = ["FUNCTION_NODES", "check_outside_values"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _OWNER_KINDS = ("interface", "type", "class")
@@ -37,7 +37,7 @@ _WRAPPERS = frozenset(
     {"as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression"}
 )
 _PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
-_FUNCTIONS = frozenset(
+FUNCTION_NODES = frozenset(
     {
         "function_declaration",
         "function_expression",
@@ -197,7 +197,7 @@ def _values_given(declaration: tree_sitter.Node | None) -> Iterator[tree_sitter.
         field = declaration.type == "public_field_definition"
         scope = declaration.parent if field else _enclosing_scope(declaration)
         yield from _assigned(scope, name.text or b"", field)
-    elif declaration.type in _FUNCTIONS:
+    elif declaration.type in FUNCTION_NODES:
         body = declaration.child_by_field_name("body")
         if body is not None and body.type != "statement_block":
             yield body  # `(): Store => new Map()`
@@ -207,7 +207,7 @@ def _values_given(declaration: tree_sitter.Node | None) -> Iterator[tree_sitter.
 
 def _enclosing_scope(node: tree_sitter.Node) -> tree_sitter.Node | None:
     current = node.parent
-    while current is not None and current.type not in ("statement_block", "program", *_FUNCTIONS):
+    while current is not None and current.type not in ("statement_block", "program", *FUNCTION_NODES):
         current = current.parent
     return current
 
@@ -240,7 +240,7 @@ def _returned(body: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
     stack = list(body.named_children)
     while stack:
         node = stack.pop()
-        if node.type in _FUNCTIONS or node.type == "class_body":
+        if node.type in FUNCTION_NODES or node.type == "class_body":
             continue
         if node.type == "return_statement" and node.named_children:
             yield node.named_children[0]

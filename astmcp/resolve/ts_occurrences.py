@@ -325,7 +325,10 @@ class Occurrences(Descriptors):
         target = template_target(prefix, suffix, named)
         if target is None:
             return
-        at = parts[0] if prefix else index
+        self.made_name(parts[0] if prefix else index, target)
+
+    def made_name(self, at: Node, target: str) -> None:
+        """One name hit standing for every member a made name fits (resolve/templates.py)."""
         self.pending.append(
             (TEMPLATE_NAME, at.start_point, at.end_point, "string", ("k", target), self.owner, False)
         )
@@ -349,12 +352,8 @@ class Occurrences(Descriptors):
         prefix = self.literal(parts[0])
         suffix = self.literal(parts[-1])
         target = template_target(prefix, suffix, False)
-        if target is None:
-            return
-        at = parts[0] if prefix else index
-        self.pending.append(
-            (TEMPLATE_NAME, at.start_point, at.end_point, "string", ("k", target), self.owner, False)
-        )
+        if target is not None:
+            self.made_name(parts[0] if prefix else index, target)
 
     def literal(self, node: Node) -> str:
         """The text of a plain string literal (``"handle"``), else ""."""
