@@ -79,6 +79,27 @@ class PageOut(ToolOutput):
     truncation: str | None = None
 
 
+def ancestry(conn: sqlite3.Connection, class_ids: list[int]) -> tuple[set[int], set[str]]:
+    """The classes ``class_ids`` and every project class they derive from, and the keys of the
+    outside bases found on the way (``typing.TypedDict``, ``builtins.type``)."""
+    seen: set[int] = set()
+    outside: set[str] = set()
+    queue = list(class_ids)
+    while queue:
+        cls = queue.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        for target, key in conn.execute(
+            "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'", (cls,)
+        ):
+            if target is not None:
+                queue.append(target)
+            elif key:
+                outside.add(key)
+    return seen, outside
+
+
 def page_fields(total: int, offset: int, limit: int) -> dict[str, Any]:
     has_more = offset + limit < total
     return {

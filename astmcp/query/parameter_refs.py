@@ -35,7 +35,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from astmcp.model import Reference
-from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.common import SymbolRow, ancestry, query_symbols
 from astmcp.query.parameter_calls import (
     CallSite,
     Collected,
@@ -339,32 +339,16 @@ def _class_keywords(
 
 # a class statement's keywords (but `metaclass`) also go to its metaclass's hooks
 _METACLASS_HOOKS = frozenset({"__new__", "__init__", "__prepare__"})
+_METACLASSES = frozenset({"builtins.type", "type", "abc.ABCMeta", "enum.EnumMeta", "enum.EnumType"})
 
 
 def _metaclass(conn: sqlite3.Connection, function: SymbolRow) -> bool:
     """Whether the method's class derives from ``type`` (through project classes too)."""
-    queue = [
-        c.id
-        for c in query_symbols(
-            conn,
-            "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'",
-            (function.file, function.parent_path),
-        )
-    ]
-    seen: set[int] = set()
-    while queue:
-        cls = queue.pop()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        for target, key in conn.execute(
-            "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'", (cls,)
-        ):
-            if key in ("builtins.type", "type", "abc.ABCMeta", "enum.EnumMeta", "enum.EnumType"):
-                return True
-            if target is not None:
-                queue.append(target)
-    return False
+    owners = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (function.file, function.parent_path)
+    )
+    _, outside = ancestry(conn, [c.id for c in owners])
+    return bool(outside & _METACLASSES)
 
 
 def _metaclass_keywords(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import sqlite3
 
-from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.common import SymbolRow, ancestry, query_symbols
 from astmcp.query.parameter_calls import PythonFiles
 from astmcp.query.parameters import read_text
 from astmcp.refactor.rename_refs import Hit
@@ -444,21 +444,8 @@ def typed_dict_keys(conn: sqlite3.Connection, row: SymbolRow, hits: list[Hit]) -
     owners = query_symbols(
         conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (row.file, row.parent_path)
     )
-    queue = [o.id for o in owners]
-    seen: set[int] = set()
-    typed_dict = False
-    while queue and not typed_dict:
-        cls = queue.pop()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        for target, key in conn.execute(
-            "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'", (cls,)
-        ):
-            typed_dict = typed_dict or key in _TYPED_DICTS
-            if target is not None:
-                queue.append(target)
-    if not typed_dict:
+    _, outside = ancestry(conn, [o.id for o in owners])
+    if not outside & _TYPED_DICTS:
         return hits
     note = "a TypedDict's field is a key of plain dicts: renamed, the data it makes changes too"
     return [

@@ -26,7 +26,7 @@ import re
 import sqlite3
 
 from astmcp.errors import AstmcpError
-from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.common import SymbolRow, ancestry, query_symbols
 from astmcp.query.parameters import function_node, parse_python
 from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.prepare import load_file
@@ -283,7 +283,7 @@ def _descriptor_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
         if name is None:
             continue
         for cls in [*_made_classes(conn, name), *_factory_classes(ws, conn, name)]:
-            if _tells_name(conn, cls, set()):
+            if _tells_name(conn, cls):
                 column = node.value.col_offset + 1
                 note = f"{cls.selector} is told the attribute's name by `__set_name__` and may store or look up by it"
                 return [Hit(row.file, node.lineno, column, column + len(name), "string", "name", note=note)]
@@ -320,22 +320,17 @@ def _factory_classes(ws: Workspace, conn: sqlite3.Connection, name: str) -> list
     return found
 
 
-def _tells_name(conn: sqlite3.Connection, cls: SymbolRow, seen: set[int]) -> bool:
+def _tells_name(conn: sqlite3.Connection, cls: SymbolRow) -> bool:
     """Whether ``cls`` or a class it derives from defines ``__set_name__`` (an outside base that
     cannot be read counts as one that may)."""
-    if cls.id in seen:
-        return False
-    seen.add(cls.id)
-    if query_symbols(
-        conn, "f.path = ? AND s.parent_path = ? AND s.name = '__set_name__'", (cls.file, cls.symbol_path)
-    ):
+    classes, outside = ancestry(conn, [cls.id])
+    marks = ",".join("?" * len(classes))
+    if conn.execute(
+        "SELECT 1 FROM symbols c JOIN symbols m ON m.file_id = c.file_id"
+        f" AND m.parent_path = c.symbol_path WHERE c.id IN ({marks}) AND m.name = '__set_name__' LIMIT 1",
+        tuple(classes),
+    ).fetchone():
         return True
-    for target, key in conn.execute(
-        "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'", (cls.id,)
-    ):
-        if target is not None:
-            if any(_tells_name(conn, base, seen) for base in query_symbols(conn, "s.id = ?", (target,))):
-                return True
-        elif key and key != "builtins.object" and class_defines(key, "__set_name__") is not False:
-            return True
-    return False
+    return any(
+        key != "builtins.object" and class_defines(key, "__set_name__") is not False for key in outside
+    )
