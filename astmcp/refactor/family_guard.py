@@ -401,6 +401,22 @@ def check_iterator_protocol(ws: Workspace, conn: sqlite3.Connection, row: Symbol
         )
 
 
+def check_mapping_protocol(conn: sqlite3.Connection, row: SymbolRow, new_name: str) -> None:
+    """Python: MUTATION_BLOCKED for renaming ``keys`` from or to on a class that has (or whose
+    relatives have) ``__getitem__``: ``dict(**obj)``, ``{**obj}`` and ``dict.update(obj)`` take such
+    an object as a mapping and call its ``keys()`` by name."""
+    if "keys" not in (row.name, new_name) or not row.parent_path or not row.file.endswith((".py", ".pyi")):
+        return
+    own, related = related_classes(conn, row)
+    if not own or not inherited(conn, own | related, "__getitem__"):
+        return
+    raise MutationBlocked(
+        f"{row.parent_path} has __getitem__, so dict(**obj), {{**obj}} and dict.update(obj) read it as a"
+        " mapping and call its keys() by name: renaming from or to 'keys' changes what they do",
+        {"protocol": "Mapping.keys"},
+    )
+
+
 def check_nested_class(conn: sqlite3.Connection, row: SymbolRow) -> None:
     """MUTATION_BLOCKED for a Python class nested in a class (``class Meta:``, ``class Inner:``)
     when a related class, in the project or outside it, has a member of that name: the nested

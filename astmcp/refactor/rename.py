@@ -16,6 +16,7 @@ from astmcp.refactor import collisions
 from astmcp.refactor.family_guard import (
     check_augmentation,
     check_iterator_protocol,
+    check_mapping_protocol,
     check_metaclass_attribute,
     check_metaclass_set,
     check_nested_class,
@@ -206,6 +207,7 @@ def prepare_rename(
     check_augmentation(conn, row)
     check_script_global(ws, row)
     check_iterator_protocol(ws, conn, row)
+    check_mapping_protocol(conn, row, new_name)
     check_fixture(ws, row)
     check_enum_value(ws, conn, row)
     check_made_class(ws, conn, row)

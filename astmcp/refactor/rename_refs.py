@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -543,7 +544,7 @@ def unparsed_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRo
     names = {m.name for m in family if m.file.endswith((".py", ".pyi"))}
     if not names:
         return []
-    pattern = re.compile(r"(?<![\w])(?:" + "|".join(map(re.escape, sorted(names))) + r")(?!\w)")
+    pattern = _unparsed_spellings(names)
     found: list[Hit] = []
     for (path,) in conn.execute(
         "SELECT path FROM files WHERE language = 'python' AND parse_error IS NOT NULL ORDER BY path"
@@ -554,6 +555,24 @@ def unparsed_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRo
             continue
         for number, line in enumerate(text.split("\n"), 1):
             for match in pattern.finditer(line):
-                start = match.start() + 1
-                found.append(Hit(path, number, start, start + len(match.group()), "unparsed", "name"))
+                at = match.lastgroup or 0
+                start = match.start(at) + 1
+                found.append(Hit(path, number, start, match.end(at) + 1, "unparsed", "name"))
     return found
+
+
+def _unparsed_spellings(names: set[str]) -> re.Pattern[str]:
+    """``names`` as spelled in Python source: the words themselves, and their mangled forms
+    (``_Box__val`` holds the class ``Box`` and the private ``__val``)."""
+
+    def one_of(words: Iterable[str]) -> str:
+        return "|".join(map(re.escape, sorted(set(words))))
+
+    spellings = [rf"(?<!\w)(?P<whole>{one_of(names)})(?!\w)"]
+    owners = [n.lstrip("_") for n in names if n.strip("_")]
+    if owners:
+        spellings.append(rf"(?<!\w)_+(?P<owner>{one_of(owners)})__\w")
+    private = [n for n in names if n.startswith("__") and not n.endswith("__")]
+    if private:
+        spellings.append(rf"(?<!\w)_[A-Za-z0-9]\w*?(?P<private>{one_of(private)})(?!\w)")
+    return re.compile("|".join(spellings))

@@ -93,6 +93,7 @@ class Expressions(Records):
             if named is None:
                 self.computed_member(node, scope)
             self.sink_arguments(node)
+            self.note_attr_paths(node)
             self.item_lambda(node, scope)
             for n, arg in enumerate(node.args):
                 if arg is not named:

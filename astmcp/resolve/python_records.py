@@ -146,6 +146,7 @@ class Records(PytestFacts):
         self.sink_strings: dict[int, Sink | None] = {}  # string -> its sink (None: always inert)
         self.probes: list[str] = []  # "line:col" of attribute strings that probe (hasattr, getattr(x, n, d))
         self.sunk: list[tuple[ast.Constant | ast.JoinedStr, Sink, Scope]] = []  # judged in settle_sinks
+        self.attr_paths: set[int] = set()  # strings given to an attribute getter (`attrgetter("a.b")`)
 
     # -- occurrences -----------------------------------------------------------
     def name_occurrence(self, node: ast.Name, scope: Scope, kind: str) -> None:
@@ -457,6 +458,14 @@ class Records(PytestFacts):
             for const in _string_parts(expr):
                 self.sink_strings[id(const)] = (node, accepted)
 
+    def note_attr_paths(self, node: ast.Call) -> None:
+        """The string arguments of a callee named for attributes (``operator.attrgetter``, a
+        project's ``rgetattr``/``deep_getattr``): dotted paths of members, whatever they end in."""
+        if "attr" in func_name(node.func).lower():
+            for arg in (*node.args, *(k.value for k in node.keywords)):
+                if isinstance(arg, ast.Constant) and type(arg.value) is str:
+                    self.attr_paths.add(id(arg))
+
     def sink_string(self, node: ast.Constant | ast.JoinedStr, scope: Scope) -> None:
         """A string ``sink_arguments`` noted: no name hits, or judged later."""
         sink = self.sink_strings[id(node)]
@@ -498,11 +507,12 @@ class Records(PytestFacts):
             self.string_lines(node, scope)
             return
         whole = IDENT.fullmatch(value) is not None
-        # (a file's name, `"parent.html"`, is no dotted path: the plain rule)
+        # (a file's name, `"parent.html"`, is no dotted path: the plain rule; but a string given to
+        # an attribute getter is one, `attrgetter("body.html")`)
         dotted = (
             not whole
             and DOTTED.fullmatch(value) is not None
-            and value.rpartition(".")[2] not in _FILE_SUFFIXES
+            and (value.rpartition(".")[2] not in _FILE_SUFFIXES or id(node) in self.attr_paths)
         )
         line = node.lineno
         text = self.line_text(line)
