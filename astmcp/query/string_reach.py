@@ -139,7 +139,18 @@ class _Namespaces:
         if any(self._chain_holds(path, chain, True) for chain in facts.get("exports", {}).values()):
             return True
         copies = facts.get(FIELD, {}).get("copies", {})
-        return any(self._chain_holds(path, chain, True) for sources in copies.values() for chain in sources)
+        if any(self._chain_holds(path, chain, True) for sources in copies.values() for chain in sources):
+            return True
+        # `export const ops = A`: the variable is the namespace under another name
+        table = self.resolver.table(path).by_key
+        return any(
+            self._chain_holds(path, chain, False)
+            for key, chain in facts.get("vtypes", {}).items()
+            if (sym := table.get(key)) is not None
+            and sym.exported
+            and sym.kind == "variable"
+            and "." not in sym.symbol_path
+        )
 
     def _chain_holds(self, path: str, chain: str, itself: bool, depth: int = 0) -> bool:
         """Whether the value of ``chain`` in ``path`` may be a holding namespace (or, with
@@ -169,18 +180,23 @@ class _Namespaces:
         sources = self.resolver.facts(sym.path).get(FIELD, {}).get("copies", {}).get(sym.key)
         return (sym.path, sources) if sources else None
 
-    def _holds(self, entity: Entity, itself: bool) -> bool:
+    def _holds(self, entity: Entity, itself: bool, depth: int = 0) -> bool:
         """Whether ``entity`` is a namespace object of a holding module (or, with ``itself``,
-        the symbol)."""
-        if entity is None:
+        the symbol), also as the value of a variable (``export const ops = A``)."""
+        if entity is None or depth > _MAX_COPIES:
             return False
         tag = entity[0]
         if tag == "v":
-            return any(self._holds(alt, itself) for alt in entity[1])
+            return any(self._holds(alt, itself, depth) for alt in entity[1])
         if tag == "s" and itself and entity[1] in self.ids:
             return True
         module = self._namespace(entity)
-        return module is not None and module in self.holding
+        if module is not None:
+            return module in self.holding
+        sym = self.resolver.syms.get(entity[1]) if tag == "s" else None
+        if sym is not None and sym.kind == "variable" and sym.id not in self.ids:
+            return self._holds(self.resolver.typed(sym, "vtypes"), itself, depth + 1)
+        return False
 
     def _namespace(self, entity: tuple[Any, ...]) -> str | None:
         """The module whose namespace object ``entity`` is (``import * as ns`` made a symbol

@@ -45,11 +45,12 @@ class Sym:
 class Table:
     """A file's symbols by symbol path (declarations in line order) and by name position."""
 
-    __slots__ = ("by_key", "by_path")
+    __slots__ = ("by_key", "by_path", "parents")
 
     def __init__(self) -> None:
         self.by_path: dict[str, list[Sym]] = {}
         self.by_key: dict[str, Sym] = {}
+        self.parents: set[str] = set()  # symbol paths with members (`B` of `const B = { setup() {} }`)
 
 
 class TypeSteps:

@@ -124,6 +124,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                     self.syms[sym.id] = sym
                     found.by_path.setdefault(sym.symbol_path, []).append(sym)
                     found.by_key.setdefault(sym.key, sym)
+                    found.parents.add(sym.symbol_path.rpartition(".")[0])
             self._tables[path] = found
         return found
 
@@ -482,7 +483,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 # a generic type alias: its unbound type parameters take their defaults
                 return self.alias_instance(sym, bound if bound is not None else {})
             if kind in TYPED:
-                return self.step(self.typed(sym, "vtypes", bound), ":")
+                typed = self.typed(sym, "vtypes", bound)
+                if typed is None and kind == "variable" and sym.symbol_path in self.table(sym.path).parents:
+                    return entity  # `[A, B]` with `const B = { setup() {} }`: the object itself
+                return self.step(typed, ":")
             return None
         if step == "()":
             if kind in ("function", "method"):
