@@ -442,7 +442,7 @@ class Expressions(Records):
             sources = scope.values.get(made.id, [])  # `name = "visit_" + cls.__name__` just before
             if len(sources) == 1 and sources[0][0] == "expr" and isinstance(sources[0][1], ast.expr):
                 made = sources[0][1]
-        target = member_template(made)
+        target = member_template(made, self.module_strings)
         if target is not None:
             line, col, end = self.first_line_span(args[1])
             prefix = target[len(TEMPLATE) + 1 :].partition("*")[0]

@@ -12,6 +12,7 @@ member whose name fits, in any file: ``member_template`` stores it for the query
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Callable
 
 from astmcp.resolve.python_keys import KEY_METHODS
@@ -100,9 +101,31 @@ def reachable(names: list[str], prefix: str, suffix: str) -> list[str]:
     return [n for n in names if len(n) >= least and n.startswith(prefix) and n.endswith(suffix)]
 
 
-def member_template(key: ast.expr) -> str | None:
+def module_strings(tree: ast.Module) -> dict[str, str]:
+    """The module's names bound once, at its top level, to a string (``PREFIX = "on_"``)."""
+    stores = Counter(
+        node.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)
+    )
+    found: dict[str, str] = {}
+    for stmt in tree.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Constant)
+            and type(stmt.value.value) is str
+            and stores[stmt.targets[0].id] == 1
+        ):
+            found[stmt.targets[0].id] = stmt.value.value
+    return found
+
+
+def member_template(key: ast.expr, strings: dict[str, str] | None = None) -> str | None:
     """The stored target of a computed member name (``f"visit_{name}"``, ``"do_" + cmd``,
-    ``"visit_%s" % cls.__name__``), or None: a literal, no literal parts, or too short ones."""
+    ``"visit_%s" % cls.__name__``, ``PREFIX + cmd`` with ``strings`` giving the module's string
+    constants), or None: a literal, no literal parts, or too short ones."""
     if isinstance(key, ast.JoinedStr):
         parts: list[ast.expr] = list(key.values)
     elif isinstance(key, ast.BinOp) and isinstance(key.op, ast.Add):
@@ -119,6 +142,10 @@ def member_template(key: ast.expr) -> str | None:
         parts = [ast.Constant(before), key.right, ast.Constant(after)]
     else:
         return None
+    if strings:
+        parts = [
+            ast.Constant(strings[p.id]) if isinstance(p, ast.Name) and p.id in strings else p for p in parts
+        ]
     if all(isinstance(p, ast.Constant) for p in parts):
         return None
     prefix = _literal(parts[0])

@@ -147,6 +147,7 @@ class Records(PytestFacts):
         self.probes: list[str] = []  # "line:col" of attribute strings that probe (hasattr, getattr(x, n, d))
         self.sunk: list[tuple[ast.Constant | ast.JoinedStr, Sink, Scope]] = []  # judged in settle_sinks
         self.attr_paths: set[int] = set()  # strings given to an attribute getter (`attrgetter("a.b")`)
+        self.module_strings: dict[str, str] = {}  # module-level `PREFIX = "on_"`, bound once
 
     # -- occurrences -----------------------------------------------------------
     def name_occurrence(self, node: ast.Name, scope: Scope, kind: str) -> None:

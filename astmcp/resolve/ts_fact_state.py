@@ -78,6 +78,7 @@ class FactState:
         # `declare module "spec" { … }`: the body scope and the module it augments, while walked
         self.augmenting: tuple[Scope, str] | None = None
         self.pending: list[tuple[str, Any, Any, str, Desc, str | None, bool]] = []
+        self._consts: dict[str, list[Node]] | None = None  # see Occurrences.const_values
         self.row_nodes: dict[int, Node] = {}  # index in pending -> the row's node (rows with a chain)
         # index in pending of member strings that probe (`"key" in x`): their step is `!key`
         self.probes: set[int] = set()

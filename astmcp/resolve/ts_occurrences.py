@@ -300,13 +300,34 @@ class Occurrences(Descriptors):
         elif index.type == "string":
             self.string_hit(index)
         else:
-            if index.type == "template_string":
-                self.computed_member(index)
-            elif index.type == "binary_expression":
-                self.concatenated_member(index)
+            made = index
+            if index.type == "identifier":  # `const m = "on" + evt; this[m]()`
+                made = next(iter(self.const_values(self.text(index))), index)
+            if made.type == "template_string":
+                self.computed_member(made, index)
+            elif made.type == "binary_expression":
+                self.concatenated_member(made, index)
             self.visit(index, scope)
 
-    def computed_member(self, index: Node) -> None:
+    def const_values(self, name: str) -> list[Node]:
+        """The initializers of the file's ``const`` declarations of ``name`` (by name, in any
+        scope: what a made member name or its literal part may be)."""
+        if self._consts is None:
+            self._consts = {}
+            stack = [self.src.tree.root_node]
+            while stack:
+                node = stack.pop()
+                stack.extend(node.named_children)
+                if node.type != "lexical_declaration" or (node.child(0) or node).type != "const":
+                    continue
+                for declarator in node.named_children:
+                    key = declarator.child_by_field_name("name")
+                    value = declarator.child_by_field_name("value")
+                    if declarator.type == "variable_declarator" and key is not None and value is not None:
+                        self._consts.setdefault(self.text(key), []).append(value)
+        return self._consts.get(name, [])
+
+    def computed_member(self, index: Node, at: Node | None = None) -> None:
         """``this[`visit${node.kind}`]``: a member reached by a name made at run time, stored as one
         name hit for every symbol whose name fits (resolve/templates.py; the mode ``c`` when the
         made part is a class's name, ``x.constructor.name``)."""
@@ -325,7 +346,7 @@ class Occurrences(Descriptors):
         target = template_target(prefix, suffix, named)
         if target is None:
             return
-        self.made_name(parts[0] if prefix else index, target)
+        self.made_name(at if at is not None else parts[0] if prefix else index, target)
 
     def made_name(self, at: Node, target: str) -> None:
         """One name hit standing for every member a made name fits (resolve/templates.py)."""
@@ -333,7 +354,7 @@ class Occurrences(Descriptors):
             (TEMPLATE_NAME, at.start_point, at.end_point, "string", ("k", target), self.owner, False)
         )
 
-    def concatenated_member(self, index: Node) -> None:
+    def concatenated_member(self, index: Node, at: Node | None = None) -> None:
         """``this["handle" + kind]()``, ``rules[kind + "Rule"]``: a member name made by ``+`` of
         string literals and other values, stored as :meth:`computed_member` stores a template's."""
         parts: list[Node] = []
@@ -353,10 +374,14 @@ class Occurrences(Descriptors):
         suffix = self.literal(parts[-1])
         target = template_target(prefix, suffix, False)
         if target is not None:
-            self.made_name(parts[0] if prefix else index, target)
+            self.made_name(at if at is not None else parts[0] if prefix else index, target)
 
     def literal(self, node: Node) -> str:
-        """The text of a plain string literal (``"handle"``), else ""."""
+        """The text of a plain string literal (``"handle"``), also through a ``const`` of one
+        (``const PREFIX = "on"``), else ""."""
+        if node.type == "identifier":
+            values = self.const_values(self.text(node))
+            return self.literal(values[0]) if len(values) == 1 and values[0].type == "string" else ""
         if node.type != "string":
             return ""
         fragments = [c for c in node.named_children if c.type == "string_fragment"]

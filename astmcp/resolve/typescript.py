@@ -483,9 +483,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 # a generic type alias: its unbound type parameters take their defaults
                 return self.alias_instance(sym, bound if bound is not None else {})
             if kind in TYPED:
-                typed = self.typed(sym, "vtypes", bound)
-                if typed is None and kind == "variable" and sym.symbol_path in self.table(sym.path).parents:
+                if (
+                    kind == "variable"
+                    and sym.key not in self.facts(sym.path).get("vtypes", {})
+                    and sym.symbol_path in self.table(sym.path).parents
+                ):
                     return entity  # `[A, B]` with `const B = { setup() {} }`: the object itself
+                typed = self.typed(sym, "vtypes", bound)
+                if typed is not None and typed[0] == "s" and typed[1] == value:
+                    return None  # (`const X: X`, the chain meaning the value: as untyped)
                 return self.step(typed, ":")
             return None
         if step == "()":
