@@ -14,57 +14,146 @@ import sqlite3
 from astmcp.errors import MutationBlocked, NameCollision
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.rename_refs import Hit
-from astmcp.resolve.python_modules import is_package, module_names, path_key
 
 __all__ = ["check_star_exports", "check_star_importers"]
-
-
-def _absolute(importer: str, spec: str) -> str | None:
-    """``pkg.a`` for the star chain ``I:1:a:`` in ``pkg/b.py``; None when it climbs too far."""
-    _, level, module, _ = [*spec.split(":", 3), "", "", "", ""][:4]
-    if not level.isdigit() or int(level) == 0:
-        return module or None
-    parts = path_key(importer).split("/")
-    package = parts if is_package(importer) else parts[:-1]
-    up = int(level) - 1
-    if up > len(package):
-        return None
-    base = package[: len(package) - up]
-    return ".".join([*base, module] if module else base) or None
 
 
 def _exports(name: str, all_names: list[str] | None) -> bool:
     return name in all_names if all_names is not None else not name.startswith("_")
 
 
+def _all_of(conn: sqlite3.Connection, path: str) -> list[str] | None:
+    own = conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone()
+    found = json.loads(own[0]).get("all") if own else None
+    return list(found) if isinstance(found, list) else None
+
+
+def _star_sources(conn: sqlite3.Connection, path: str) -> list[str]:
+    return [
+        str(p)
+        for (p,) in conn.execute(
+            "SELECT i.resolved_path FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ?"
+            " AND i.kind = 'star' AND i.resolved_path IS NOT NULL",
+            (path,),
+        )
+    ]
+
+
+def _star_importers(conn: sqlite3.Connection, source: str, name: str) -> set[str]:
+    """The modules ``name`` of ``source`` reaches through ``from m import *``, directly or through
+    other such modules (a module whose ``__all__`` leaves the name out passes it no further)."""
+    reached: set[str] = set()
+    queue = [source]
+    while queue:
+        current = queue.pop()
+        for (path,) in conn.execute(
+            "SELECT f.path FROM imports i JOIN files f ON f.id = i.file_id WHERE i.kind = 'star'"
+            " AND i.resolved_path = ?",
+            (current,),
+        ).fetchall():
+            path = str(path)
+            if path in reached or path == source:
+                continue
+            reached.add(path)
+            all_names = _all_of(conn, path)
+            if all_names is None or name in all_names:
+                queue.append(path)
+    return reached
+
+
+def _provides(conn: sqlite3.Connection, path: str, name: str, skip: str, depth: int = 0) -> bool:
+    """Whether ``import *`` of the Python module ``path`` binds ``name`` (not by way of ``skip``)."""
+    if path == skip or depth > 4:
+        return False
+    all_names = _all_of(conn, path)
+    if all_names is not None and name not in all_names:
+        return False
+    if all_names is None and name.startswith("_"):
+        return False
+    own = conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone()
+    if own and name in json.loads(own[0]).get("binds", {}):
+        return True
+    if query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, name)):
+        return True
+    return any(_provides(conn, source, name, skip, depth + 1) for source in _star_sources(conn, path))
+
+
 def check_star_importers(conn: sqlite3.Connection, row: SymbolRow, new_name: str, hits: list[Hit]) -> None:
+    """Python: MUTATION_BLOCKED when the rename takes the name out of an ``import *`` that passes
+    it on (``run`` -> ``_run`` with ``from .core import *`` in the package's ``__init__`` and
+    ``pkg.run()`` elsewhere); NAME_COLLISION when it brings the new name into a module that
+    already binds it, itself or through another ``import *``, or when a file the rename edits
+    takes the new name from an ``import *`` of another module."""
     if row.parent_path or not row.file.endswith((".py", ".pyi")):
         return
-    own = conn.execute("SELECT data FROM module_facts WHERE path = ?", (row.file,)).fetchone()
-    all_names = json.loads(own[0]).get("all") if own else None
+    all_names = _all_of(conn, row.file)
     old_out = _exports(row.name, all_names)
     # `__all__` entries are renamed with the name: a listed name stays listed
     new_out = old_out if all_names is not None else _exports(new_name, None)
+    edited = {h.file for h in hits}
+    for path in sorted(edited - {row.file}):
+        clash = next((m for m in _star_sources(conn, path) if _provides(conn, m, new_name, row.file)), None)
+        if clash is not None:
+            raise NameCollision(
+                f"{path} takes {clash}'s names with `import *`, which include {new_name!r}: the renamed"
+                " name would meet that one there",
+                {"file": path, "new_name": new_name},
+            )
     if not old_out and not new_out:
         return
-    names = set(module_names(row.file))
-    for path, data in conn.execute('SELECT path, data FROM module_facts WHERE data LIKE \'%"star":["%\''):
-        if path == row.file or not any(_absolute(path, s) in names for s in json.loads(data).get("star", [])):
-            continue
-        if old_out and not new_out and any(h.file == path for h in hits):
+    importers = _star_importers(conn, row.file, row.name)
+    for path in sorted(importers) if old_out else []:
+        twin = next(
+            (
+                m
+                for m in _star_sources(conn, path)
+                if m != row.file and _provides(conn, m, row.name, row.file)
+            ),
+            None,
+        )
+        if twin is not None:
             raise MutationBlocked(
-                f"{path} takes {row.name!r} with an `import *` of {row.file}, which leaves out names starting"
-                f" with `_`: {new_name!r} would be undefined there",
-                {"file": path},
+                f"{path} takes {row.name!r} with `import *` from {row.file} and from {twin} (one or the other,"
+                f" as `try`/`except ImportError` picks): uses of {path}'s {row.name!r} may mean either, and"
+                " renaming one would leave them to the other",
+                {"file": path, "other": twin},
             )
-        if new_out:
-            bound = new_name in json.loads(data).get("binds", {}) or query_symbols(
-                conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, new_name)
+    if old_out and not new_out:
+        through = (
+            sorted(
+                path
+                for path in edited
+                if path in importers
+                or conn.execute(
+                    "SELECT 1 FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.resolved_path IN"
+                    f" ({','.join('?' * len(importers))}) LIMIT 1",
+                    (path, *sorted(importers)),
+                ).fetchone()
             )
-            if bound:
+            if importers
+            else []
+        )
+        if through:
+            raise MutationBlocked(
+                f"{through[0]} takes {row.name!r} from {row.file} through `import *`, which leaves out names"
+                f" starting with `_`: {new_name!r} would be undefined there",
+                {"file": through[0], "importers": sorted(importers)},
+            )
+    if new_out:
+        for path in sorted(importers):
+            others = [m for m in _star_sources(conn, path) if m != row.file]
+            bound = (
+                new_name in json.loads(own[0]).get("binds", {})
+                if (own := conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone())
+                else False
+            ) or query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, new_name))
+            clash = (
+                path if bound else next((m for m in others if _provides(conn, m, new_name, row.file)), None)
+            )
+            if clash is not None:
                 raise NameCollision(
-                    f"{path} already binds {new_name!r} and takes {row.file}'s names with `import *`:"
-                    " the renamed name would replace its own",
+                    f"{path} takes {row.file}'s names with `import *` and already has {new_name!r} (from"
+                    f" {clash}): the renamed name would replace one or the other",
                     {"file": path, "new_name": new_name},
                 )
 
