@@ -289,7 +289,7 @@ def _forwarded_mappings(conn: sqlite3.Connection, files: PythonFiles, classes: s
 # classes with a hand-written `__init__` are no records), and those that list its fields by name
 # (`for f in fields(cls)`, `get_type_hints(cls).items()`: a settings loader reading `APP_<NAME>`)
 _DUMP_FUNCTIONS = frozenset({"asdict", "get_type_hints"})
-_DUMP_METHODS = frozenset({"model_dump", "dict", "_asdict"})
+_DUMP_METHODS = frozenset({"model_dump", "model_dump_json", "dict", "_asdict"})
 # `fields` and `get_annotations` are such functions only as imported from these modules
 _FIELD_LISTERS = {
     "fields": frozenset({"dataclasses", "attr", "attrs"}),
@@ -312,7 +312,7 @@ def _dumps(tree: ast.AST) -> list[tuple[ast.expr, bool]]:
     }
     out: list[tuple[ast.expr, bool]] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and node.args and not node.keywords:
+        if isinstance(node, ast.Call) and node.args:  # (`asdict(row, recurse=False)` too)
             func = node.func
             if isinstance(func, ast.Name) and (func.id in _DUMP_FUNCTIONS or func.id in imported):
                 out.append((func, func.id != "asdict"))

@@ -49,6 +49,7 @@ from astmcp.refactor.mangling import check_mangling
 from astmcp.refactor.name_lookups import lookup_hits
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
+from astmcp.refactor.record_fields import check_record_field, init_keyword, is_keyword_at
 from astmcp.refactor.reexport_aliases import through_aliases
 from astmcp.refactor.rename_refs import (
     Hit,
@@ -116,15 +117,26 @@ def _replacement(
 
 
 def file_edits(
-    loaded: LoadedFile, hits: list[Hit], old: str, new: str, member: bool, ts: Any = None, home: bool = True
+    loaded: LoadedFile,
+    hits: list[Hit],
+    old: str,
+    new: str,
+    member: bool,
+    ts: Any = None,
+    home: bool = True,
+    keyword: str | None = None,
 ) -> str:
-    """The file's text with each hit renamed (``home``: the file declares the renamed symbol)."""
+    """The file's text with each hit renamed (``home``: the file declares the renamed symbol;
+    ``keyword``: what a keyword argument naming it becomes, where that is not the new name)."""
     text = loaded.source.text
     starts = loaded.source.line_starts()
     edits: list[TextEdit] = []
     for hit in hits:
         start = offset_of(starts, hit.line, hit.column)
         end = offset_of(starts, hit.line, hit.end_column) if hit.end_column > hit.column else start + len(old)
+        if keyword is not None and hit.kind == "write" and is_keyword_at(text, start, end):
+            edits.append(TextEdit(start, end, keyword))  # an attrs field's `__init__` keyword
+            continue
         lo, hi, replacement = _replacement(text, old, new, text[start:end], hit, member, ts, home)
         edits.append(TextEdit(start + lo, start + hi, replacement))
     return apply_edits(text, edits)
@@ -208,6 +220,7 @@ def prepare_rename(
     check_script_global(ws, row)
     check_iterator_protocol(ws, conn, row)
     check_mapping_protocol(conn, row, new_name)
+    check_record_field(ws, conn, row, new_name)
     check_fixture(ws, row)
     check_enum_value(ws, conn, row)
     check_made_class(ws, conn, row)
@@ -259,6 +272,7 @@ def prepare_rename(
         if not by_file[path]:
             del by_file[path], loaded[path]
     member = row.kind in _MEMBER_KINDS
+    keyword = init_keyword(ws, row, new_name)
     edits: dict[str, tuple[LoadedFile, str]] = {}
     same_scopes: set[str] = set()
     for path, file_hits in by_file.items():
@@ -267,7 +281,7 @@ def prepare_rename(
         home = any(m.file == path and m.kind == row.kind for m in family)
         edits[path] = (
             loaded[path],
-            file_edits(loaded[path], file_hits, row.name, new_name, member, ts, home),
+            file_edits(loaded[path], file_hits, row.name, new_name, member, ts, home, keyword),
         )
         if member and ts is not None and all(_member_name(ts, h) for h in file_hits):
             same_scopes.add(path)

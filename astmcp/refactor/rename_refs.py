@@ -499,6 +499,28 @@ def is_local(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> bool:
 CONFIG_FILES = ("pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini", "mypy.ini", ".flake8")
 
 
+_CONFIG_SUFFIXES = (".toml", ".cfg", ".ini", ".conf", ".yaml", ".yml")
+_MAX_CONFIG_BYTES = 256 * 1024
+
+
+def _config_files(ws: Workspace) -> list[str]:
+    """The project's configuration files: the known ones, and files with a configuration suffix
+    at its top or one folder down (``logging.ini``, ``conf/plugins.toml``)."""
+    found = [c for c in CONFIG_FILES if (ws.root / c).is_file()]
+    for pattern in ("*", "*/*"):
+        for path in sorted(ws.root.glob(pattern)):
+            rel = path.relative_to(ws.root).as_posix()
+            if (
+                path.suffix in _CONFIG_SUFFIXES
+                and rel not in found
+                and not any(part.startswith(".") or part == "node_modules" for part in rel.split("/"))
+                and path.is_file()
+                and path.stat().st_size <= _MAX_CONFIG_BYTES
+            ):
+                found.append(rel)
+    return found
+
+
 def config_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
     """Python: each dotted path to a family member in the project's configuration files
     (``marshmallow.warnings.ChangedInMarshmallow4Warning`` in pyproject's ``filterwarnings``;
@@ -521,9 +543,7 @@ def config_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
         for name, dotted in paths.items()
     }
     found: list[Hit] = []
-    for config in CONFIG_FILES if patterns else ():
-        if not (ws.root / config).is_file():
-            continue
+    for config in _config_files(ws) if patterns else ():
         try:
             text = load_file(ws, config).source.text
         except (OSError, AstmcpError):
