@@ -416,6 +416,11 @@ def _body(files: PythonFiles, param: Parameter) -> list[Reference]:
             Reference(param.file, occ.line, occ.column, occ.column + len(occ.name), kind, "certain", is_decl)
         )
     node = function_node(scopes.tree, param.function)
+    for at in _locals_reads(node) if node is not None else []:
+        # `"{name}".format(**locals())`: the parameter's name is a key of the mapping
+        word = at.id if isinstance(at, ast.Name) else "f_locals"
+        start = scopes.column_of(at.lineno, (at.end_col_offset or 0) - len(word))
+        out.append(Reference(param.file, at.lineno, start, start + len(word), "string", "name", False))
     for decorator in node.decorator_list if node is not None else []:
         for const in ast.walk(decorator):
             if (
@@ -429,6 +434,29 @@ def _body(files: PythonFiles, param: Parameter) -> list[Reference]:
                 if end_line == const.lineno:
                     out.append(Reference(param.file, const.lineno, start, end, "string", "name", False))
     return out
+
+
+def _locals_reads(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
+    """The reads of the function's own local names as a mapping: ``locals()``, ``vars()`` and a
+    frame's ``f_locals`` in its body (not in functions or classes nested in it)."""
+    found: list[ast.expr] = []
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            continue
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("locals", "vars")
+            and not node.args
+            and not node.keywords
+        ):
+            found.append(node.func)
+        elif isinstance(node, ast.Attribute) and node.attr == "f_locals":
+            found.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _mentions(text: str, name: str) -> bool:

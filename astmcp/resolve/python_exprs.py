@@ -73,6 +73,7 @@ class Expressions(Records):
         elif cls is ast.Call:
             assert isinstance(node, ast.Call)
             self.namespace_read(node, scope)
+            self.note_attr_paths(node)  # (before the receiver of `"x y".split()` is read)
             self.expr(node.func, scope, "call")
             cast = (
                 len(node.args) == 2
@@ -93,7 +94,6 @@ class Expressions(Records):
             if named is None:
                 self.computed_member(node, scope)
             self.sink_arguments(node)
-            self.note_attr_paths(node)
             self.item_lambda(node, scope)
             for n, arg in enumerate(node.args):
                 if arg is not named:

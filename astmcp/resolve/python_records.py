@@ -40,6 +40,12 @@ from astmcp.resolve.python_vocab import (
     STR_ATTR_FUNCS,
 )
 
+# a string that lists names, apart from what it is used for: by commas (`"title,author"`,
+# `"x, y"`), or one name with an ordering sign (`"-created"`, Django's `ordering`)
+_NAME_LIST = re.compile(r"[-+][A-Za-z_]\w*|[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+")
+# calls whose second argument lists names (`namedtuple("P", "x y")`, `Enum("Color", "RED GREEN")`)
+_NAMED_LISTS = frozenset({"namedtuple", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
+
 # the last part of a dotted string that names a file (`"parent.html"`, `"setup.cfg"`), not a member
 _FILE_SUFFIXES = frozenset(
     {
@@ -148,6 +154,7 @@ class Records(PytestFacts):
         self.sunk: list[tuple[ast.Constant | ast.JoinedStr, Sink, Scope]] = []  # judged in settle_sinks
         self.attr_paths: set[int] = set()  # strings given to an attribute getter (`attrgetter("a.b")`)
         self.module_strings: dict[str, str] = {}  # module-level `PREFIX = "on_"`, bound once
+        self.word_lists: set[int] = set()  # strings listing names: `"x y".split()`, `__slots__ = "x y"`
 
     # -- occurrences -----------------------------------------------------------
     def name_occurrence(self, node: ast.Name, scope: Scope, kind: str) -> None:
@@ -461,11 +468,19 @@ class Records(PytestFacts):
 
     def note_attr_paths(self, node: ast.Call) -> None:
         """The string arguments of a callee named for attributes (``operator.attrgetter``, a
-        project's ``rgetattr``/``deep_getattr``): dotted paths of members, whatever they end in."""
-        if "attr" in func_name(node.func).lower():
+        project's ``rgetattr``/``deep_getattr``): dotted paths of members, whatever they end in.
+        Also strings listing names: split into them (``"title author".split()``), or the fields of
+        ``namedtuple("P", "x y")`` and the members of ``Enum("Color", "RED GREEN")``."""
+        name = func_name(node.func)
+        if "attr" in name.lower():
             for arg in (*node.args, *(k.value for k in node.keywords)):
                 if isinstance(arg, ast.Constant) and type(arg.value) is str:
                     self.attr_paths.add(id(arg))
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "split" and isinstance(func.value, ast.Constant):
+            self.word_lists.add(id(func.value))
+        elif name in _NAMED_LISTS and len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
+            self.word_lists.add(id(node.args[1]))
 
     def sink_string(self, node: ast.Constant | ast.JoinedStr, scope: Scope) -> None:
         """A string ``sink_arguments`` noted: no name hits, or judged later."""
@@ -531,6 +546,16 @@ class Records(PytestFacts):
                     self.rows.append(
                         (match.group(at), line, col, col + len(match.group(at)), "string", None, scope.path)
                     )
+        if not whole and (id(node) in self.word_lists or _NAME_LIST.fullmatch(value)):
+            # names listed (`"title,author"`, `"x y".split()`), or one with an ordering sign
+            # (`"-created"`): each is a name hit
+            for match in IDENT.finditer(text, start + 1, end - 1):
+                col = match.start() + 1
+                if col not in placed and not match.group()[0].isdigit():
+                    self.rows.append(
+                        (match.group(), line, col, col + len(match.group()), "string", None, scope.path)
+                    )
+            return
         entry = None if whole or dotted else _ENTRY_POINT.fullmatch(value)
         if entry is not None and text[start] in "'\"" and text[start + 1 : end - 1] == value:
             # "pkg.cli:main", "x = pkg.cli:main" (entry points, `uvicorn.run("pkg.main:app")`): the

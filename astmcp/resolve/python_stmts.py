@@ -21,7 +21,14 @@ from astmcp.resolve.python_scope import (
     signature,
     written_bases,
 )
-from astmcp.resolve.python_vocab import CONTEXT_MANAGERS, EXITS, FIXTURES, NAMES_ITSELF, TRANSPARENT
+from astmcp.resolve.python_vocab import (
+    CONTEXT_MANAGERS,
+    EXITS,
+    FIXTURES,
+    NAME_LISTS,
+    NAMES_ITSELF,
+    TRANSPARENT,
+)
 
 
 class Statements(Expressions):
@@ -188,6 +195,8 @@ class Statements(Expressions):
         if scope.kind == "module" and isinstance(first, ast.Name) and first.id == "pytestmark":
             marks = value.elts if isinstance(value, ast.List | ast.Tuple) else [value]
             self.key_strings.update((id(s), []) for s in self.argnames(marks, scope))
+        if isinstance(first, ast.Name) and first.id in NAME_LISTS and isinstance(value, ast.Constant):
+            self.word_lists.add(id(value))  # `__slots__ = "x y"`, an Enum's `_order_ = "RED GREEN"`
         is_all = scope.kind == "module" and isinstance(first, ast.Name) and first.id == "__all__"
         # __all__ strings are certain rows, not name hits (when its form lists them)
         if not (is_all and self.dunder_all(node.value, replace=True)):

@@ -111,6 +111,8 @@ PASS_THROUGH = frozenset({"max", "min", "next", "anext", "getattr", "type"})
 TYPE_VARS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple"})
 # calls whose first argument names what they declare: `T = TypeVar("T")`
 NAMES_ITSELF = TYPE_VARS | {"NewType", "NamedTuple", "TypedDict", "namedtuple"}
+# names whose string value lists names (`__slots__ = "x y"`, an Enum's `_order_`/`_ignore_`)
+NAME_LISTS = frozenset({"__slots__", "_order_", "_ignore_", "__match_args__"})
 EXITS = (ast.Return, ast.Raise, ast.Continue, ast.Break)
 # builtins whose second argument names an attribute of the first: `getattr(x, "name")` reads `x.name`
 STR_ATTR_FUNCS = frozenset({"getattr", "setattr", "hasattr", "delattr"})
