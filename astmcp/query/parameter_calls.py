@@ -391,6 +391,43 @@ def unknown_callee_keywords(
             )
 
 
+_KWARGS_KEYWORDS = frozenset({"kwargs", "kwds"})
+
+
+def forwarded_keyword_dicts(files: PythonFiles, conn: sqlite3.Connection, name: str, into: Collected) -> None:
+    """``Thread(target=f, kwargs={"name": …})``, ``pool.apply_async(f, kwds=dict(name=…))``: a
+    mapping given as ``kwargs=``/``kwds=`` becomes the keywords of a call of whatever function
+    travels with it, so its key ``name`` is a name hit for a function that flows on as a value."""
+    quoted = re.compile(rf"""(?:["']{re.escape(name)}["']|\b{re.escape(name)}\s*=)""")
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+        if path not in files.parsed:
+            try:
+                text = read_text(files.ws, path)
+            except (OSError, ValueError):
+                continue
+            if "kw" not in text or not quoted.search(text):
+                continue
+            files.get(path, text)
+        parsed = files.parsed[path]
+        if parsed is None:
+            continue
+        for node in ast.walk(parsed.scopes.tree):
+            if not isinstance(node, ast.keyword) or node.arg not in _KWARGS_KEYWORDS:
+                continue
+            value = node.value
+            keys: list[ast.AST] = []
+            if isinstance(value, ast.Dict):
+                keys = [k for k in value.keys if isinstance(k, ast.Constant) and k.value == name]
+            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
+                keys = [k for k in value.keywords if k.arg == name]
+            for key in keys:
+                line = getattr(key, "lineno", 0)
+                col = parsed.scopes.column_of(line, getattr(key, "col_offset", 0))
+                if (path, line, col) not in into.found:
+                    end = col + len(name) + (2 if isinstance(key, ast.Constant) else 0)
+                    into.found[(path, line, col)] = Reference(path, line, col, end, "string", "name", False)
+
+
 def _imported_names(tree: ast.Module) -> set[str]:
     names: set[str] = set()
     for node in ast.walk(tree):

@@ -21,7 +21,7 @@ from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.ts_structural import member_fits, owner_type
 from astmcp.refactor.tsscopes import TsFile
 
-__all__ = ["inline_type_hits", "spread_key_hits"]
+__all__ = ["inline_type_hits", "literal_key_hits", "spread_key_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _SIGNATURES = frozenset({"property_signature", "method_signature"})
@@ -123,3 +123,88 @@ def spread_key_hits(
                     note = "a key written beside a spread: it overrides the spread's member of that name"
                     out.append(Hit(path, line, column, column + len(row.name), "write", "name", note=note))
     return out
+
+
+# an object literal held untyped: `const o = { … }`, `o = { … }`, a class field `defaults = { … }`
+_HELD_LITERALS = """
+(variable_declarator value: (object) @o)
+(variable_declarator value: (as_expression (object) @o))
+(variable_declarator value: (satisfies_expression (object) @o))
+(assignment_expression right: (object) @o)
+(public_field_definition value: (object) @o)
+"""
+
+
+def literal_key_hits(
+    files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
+) -> list[Hit]:
+    """Uncertain hits on a key named like the member in an object literal held untyped (``const o
+    = { host: "h", port: 8080 }``) that has every member the member's type requires: TypeScript
+    lets it go anywhere that type is expected (``return o`` from a ``(): Cfg``, ``[o]`` as
+    ``Cfg[]``, ``new Server(o)``, ``this.cfg = o``), and renamed alone, the member would be
+    missing from it there."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return []
+    found = owner_type(conn, row)
+    if found is None:
+        return []
+    _members, required = found
+    out: list[Hit] = []
+    for path, ts in files.holding(conn, row.name):
+        for node in captures(ts, _HELD_LITERALS, "o"):
+            holder = node.parent
+            while holder is not None and holder.type in ("as_expression", "satisfies_expression"):
+                holder = holder.parent
+            if holder is None or holder.child_by_field_name("type") is not None:
+                continue  # `const o: Cfg = { … }`: typed where it is written
+            if holder.type == "variable_declarator" and not _goes_on(ts, holder):
+                continue  # `const counts = { … }; counts.depth`: only its members are read
+            keys = _literal_keys(node)
+            key = keys.get(row.name)
+            if key is None or not required <= set(keys):
+                continue
+            line, column = key.start_point[0] + 1, ts.column_of(key)
+            if (path, line, column) not in known:
+                note = "a key of an object literal that has every member the type requires: it may be used as one"
+                out.append(Hit(path, line, column, column + len(row.name), "write", "name", note=note))
+    return out
+
+
+def _goes_on(ts: TsFile, declarator: tree_sitter.Node) -> bool:
+    """Whether the variable ``declarator`` binds is exported, or used in its file other than as
+    the object of a member read (``o.port``)."""
+    name = declarator.child_by_field_name("name")
+    if name is None or name.type != "identifier":
+        return True
+    statement = declarator.parent
+    if statement is not None and statement.parent is not None and statement.parent.type == "export_statement":
+        return True
+    text = name.text
+    for node in captures(ts, "[(identifier) (shorthand_property_identifier)] @i", "i"):
+        if node.text != text or node.id == name.id:
+            continue
+        parent = node.parent
+        if (
+            parent is not None
+            and parent.type == "member_expression"
+            and parent.child_by_field_name("object") == node
+        ):
+            continue
+        return True
+    return False
+
+
+def _literal_keys(node: tree_sitter.Node) -> dict[str, tree_sitter.Node]:
+    """The literal's own keys by name (pairs, shorthands, methods, accessors)."""
+    keys: dict[str, tree_sitter.Node] = {}
+    for member in node.named_children:
+        key = (
+            member
+            if member.type == "shorthand_property_identifier"
+            else member.child_by_field_name("key") or member.child_by_field_name("name")
+            if member.type in ("pair", "method_definition")
+            else None
+        )
+        if key is not None and key.type in ("property_identifier", "shorthand_property_identifier"):
+            keys.setdefault((key.text or b"").decode("utf-8"), key)
+    return keys
