@@ -28,7 +28,11 @@ class Functions(Declarations):
         kind = node.type
         name = node.child_by_field_name("name")
         outer_owner, outer_this = self.owner, self.this
-        inner = Scope(scope, True)
+        # parameters (their defaults, type parameters, a function expression's own name) have a
+        # scope of their own: a default does not see the body's declarations (`(size = limit) =>
+        # { const limit = 3 }` reads the outer `limit`)
+        head = Scope(scope, True)
+        inner = Scope(head, True)
         key = None
         if name is not None:
             if kind in FUNCTIONS:
@@ -39,7 +43,7 @@ class Functions(Declarations):
                 elif member:
                     key = self.definition(name)
             elif name.type == "identifier":  # a named function expression sees its own name
-                inner.names[self.text(name)] = Binding(None)
+                head.names[self.text(name)] = Binding(None)
         callback, self.callback = self.callback, None
         if callback is None and self.expected_callbacks:
             callback = self.expected_callbacks.pop((node.start_byte, node.end_byte), None)
@@ -86,15 +90,15 @@ class Functions(Declarations):
             field = child.type
             if field == "formal_parameters":
                 owner = owner_class if kind == "method_definition" else None
-                self.params(child, inner, owner, callback, declared)
+                self.params(child, head, owner, callback, declared)
             elif field == "identifier" and kind == "arrow_function" and child != body:  # `x => …`
-                self.params(child, inner, None, callback, declared)
+                self.params(child, head, None, callback, declared)
             elif field == "statement_block":
                 self.statements(list(child.named_children), inner)
             elif child == body:  # `() => (a) => …`: the body is returned
                 self.returned(child, inner)
             else:
-                self.visit(child, inner)
+                self.visit(child, head)
         self.owner, self.this = outer_owner, outer_this
         self.returning, self.return_type = outer_returning, outer_return_type
         self.inferred = self.single_return(node) if ret is None else None
