@@ -64,6 +64,32 @@ def _pattern_names(node: tree_sitter.Node | None, out: set[str]) -> None:
             _pattern_names(child, out)
 
 
+# scopes a `var` anywhere in their body (not in a nested function) is declared in
+_VAR_SCOPES = SCOPES - {
+    "statement_block",
+    "class_body",
+    "switch_body",
+    "for_statement",
+    "for_in_statement",
+    "catch_clause",
+}
+
+
+def _hoisted_vars(scope: tree_sitter.Node, names: set[str]) -> None:
+    """The names ``var`` declares in nested blocks of ``scope`` (``if (x) { var n = 1 }`` declares
+    ``n`` in the whole function)."""
+    stack = list(scope.named_children)
+    while stack:
+        node = stack.pop()
+        if node.type in _VAR_SCOPES or node.type == "class_body":
+            continue
+        if node.type == "variable_declaration":
+            for decl in node.named_children:
+                if decl.type == "variable_declarator":
+                    _pattern_names(decl.child_by_field_name("name"), names)
+        stack.extend(node.named_children)
+
+
 def _text(node: tree_sitter.Node) -> str:
     return (node.text or b"").decode("utf-8")
 
@@ -153,6 +179,8 @@ class TsFile:
             _pattern_names(scope.child_by_field_name("left"), names)
         if scope.type == "for_statement":
             self._declarations(scope.child_by_field_name("initializer"), names)
+        if scope.type in _VAR_SCOPES:
+            _hoisted_vars(scope, names)
         self._declared[scope.id] = names
         return names
 
