@@ -368,12 +368,31 @@ def _captures(path: str, scopes: FileScopes, binding: Scope, new: str) -> None:
 
 
 # -- TypeScript / JavaScript ----------------------------------------------------------
+def _enum_body_of(node: Any) -> Any:
+    """The ``enum_body`` declaring the member ``node`` names (None: no enum member's name)."""
+    if node is None or node.type != "property_identifier" or node.parent is None:
+        return None
+    if node.parent.type == "enum_body":
+        return node.parent
+    holder = node.parent
+    if holder.type == "enum_assignment" and holder.child_by_field_name("name") == node:
+        return holder.parent if holder.parent is not None and holder.parent.type == "enum_body" else None
+    return None
+
+
+def _scope_id_not_in(scope: Any, scopes: list[Any]) -> bool:
+    return scope.id not in [s.id for s in scopes]
+
+
 def _typescript(path: str, text: str, hits: list[Any], old: str, new: str) -> None:
     ts = TsFile(path, text)
     exports_clause = False
     declaring: list[Any] = []
     for hit in hits:
         node = ts.node_at(hit.line, hit.column)
+        body = _enum_body_of(node)
+        if body is not None and _scope_id_not_in(body, declaring):
+            declaring.append(body)  # an enum member: the enum's initializers read it by bare name
         if node is None or node.type in ("property_identifier", "string_fragment", "string"):
             continue
         if node.parent is not None and node.parent.type == "export_specifier":

@@ -26,6 +26,7 @@ SCOPES = {
     "generator_function",
     "arrow_function",
     "method_definition",
+    "enum_body",  # its initializers read the enum's members by bare name (`B = A + 1`)
 }
 _NAMED_DECLS = {
     "function_declaration",
@@ -88,6 +89,16 @@ def _hoisted_vars(scope: tree_sitter.Node, names: set[str]) -> None:
                 if decl.type == "variable_declarator":
                     _pattern_names(decl.child_by_field_name("name"), names)
         stack.extend(node.named_children)
+
+
+def enum_members(body: tree_sitter.Node) -> set[str]:
+    """The member names an ``enum_body`` declares."""
+    names: set[str] = set()
+    for member in body.named_children:
+        label = member.child_by_field_name("name") if member.type == "enum_assignment" else member
+        if label is not None and label.type == "property_identifier":
+            names.add(_text(label))
+    return names
 
 
 def _text(node: tree_sitter.Node) -> str:
@@ -168,6 +179,8 @@ class TsFile:
         if cached is not None:
             return cached
         names: set[str] = set()
+        if scope.type == "enum_body":
+            names.update(enum_members(scope))
         for child in scope.named_children:
             self._declarations(child, names)
         params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
