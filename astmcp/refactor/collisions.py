@@ -24,6 +24,7 @@ from astmcp.resolve.python_doctests import PROMPT as DOCTEST_PROMPT
 from astmcp.resolve.python_doctests import doctest_names
 from astmcp.resolve.python_external import class_defines
 from astmcp.resolve.ts_library import lib_type_members
+from astmcp.resolve.typescript import Resolver
 
 _MEMBER_KINDS = {"method", "property", "attribute", "getter", "setter", "enum_member", "constructor"}
 
@@ -128,6 +129,26 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
 _STATIC = re.compile(r"^\s*(?:[\w\s]*\s)?static\s")
 
 
+_FUNCTION_OWN = {"name": "its name", "length": "its parameter count", "caller": "", "arguments": ""}
+
+
+def check_static_function_name(member: SymbolRow, new: str) -> None:
+    """NAME_COLLISION for a TS/JS static member renamed to a property every function has of its
+    own (``K.name`` is the class's name: a registry keyed by it would read the member instead)."""
+    if (
+        new in _FUNCTION_OWN
+        and member.parent_path
+        and language_of(member.file) not in (PYTHON, None)
+        and _static(member)
+    ):
+        raise _clash(
+            new,
+            f"{new!r} is a property of the class itself ({_FUNCTION_OWN[new] or 'a function property'});"
+            " a static member of that name replaces it for every reader",
+            {"member": member.selector},
+        )
+
+
 def _static(member: SymbolRow) -> bool:
     return bool(_STATIC.match(member.signature))
 
@@ -213,6 +234,24 @@ def _assigned(conn: sqlite3.Connection, classes: set[int], member: SymbolRow, ne
                     f" replace {member.parent_path}'s renamed member",
                     {"file": owner.file, "line": found[0]},
                 )
+    # elsewhere: `const b = new Base(); b.extra = 5` in any file, on a receiver typed as one
+    resolver: Resolver | None = None
+    for path, line, target in conn.execute(
+        "SELECT f.path, r.line, r.target_key FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?"
+        " AND r.kind = 'write' AND r.symbol_id IS NULL AND f.language IN ('typescript', 'javascript')"
+        " AND r.target_key LIKE ?",
+        (new, f"%|{new}"),
+    ).fetchall():
+        resolver = resolver or Resolver(conn, {})
+        chain = str(target)[: -len(new) - 1]
+        receivers = (resolver.resolve(str(path), chain), resolver.resolve(str(path), chain + "|:"))
+        if any(r is not None and r[0] in ("i", "s") and r[1] in classes for r in receivers):
+            raise _clash(
+                new,
+                f"{path}:{line} assigns {new!r} on {member.parent_path} or its instances, which would replace"
+                " the renamed member",
+                {"file": path, "line": line},
+            )
 
 
 def _submodules(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> None:

@@ -215,6 +215,7 @@ def prepare_rename(
         raise InvalidInput(f"{row.name!r} already has that name")
     row = merged_into(conn, row)
     check_declaration_name(new_name, row.file, row.kind, row.kind in _MEMBER_KINDS)
+    collisions.check_static_function_name(row, new_name)
     check_special_name(row.name, new_name, row.file)
     check_augmentation(conn, row)
     check_script_global(ws, row)
