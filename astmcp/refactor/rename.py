@@ -61,7 +61,12 @@ from astmcp.refactor.rename_refs import (
 )
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
-from astmcp.refactor.ts_inline_types import inline_type_hits, literal_key_hits, spread_key_hits
+from astmcp.refactor.ts_inline_types import (
+    inline_type_hits,
+    json_key_hits,
+    literal_key_hits,
+    spread_key_hits,
+)
 from astmcp.refactor.ts_literals import TsFiles, check_literal_member
 from astmcp.refactor.ts_merged import merged_block_hits
 from astmcp.refactor.ts_mixins import mixin_hits
@@ -245,6 +250,7 @@ def prepare_rename(
         hits += inline_type_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += spread_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += literal_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
+        hits += json_key_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += jsdoc_hits(ts_files, conn, row, hits)
         hits += merged_block_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
     hits += import_alternatives(ws, conn, row, hits)

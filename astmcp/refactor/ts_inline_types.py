@@ -11,6 +11,8 @@ uncertain hit of kind ``override``: the plan is blocked for review.
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 
 import tree_sitter
@@ -20,8 +22,9 @@ from astmcp.refactor.rename_refs import Hit
 from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.ts_structural import member_fits, owner_type
 from astmcp.refactor.tsscopes import TsFile
+from astmcp.workspace import Workspace
 
-__all__ = ["inline_type_hits", "literal_key_hits", "spread_key_hits"]
+__all__ = ["inline_type_hits", "json_key_hits", "literal_key_hits", "spread_key_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _SIGNATURES = frozenset({"property_signature", "method_signature"})
@@ -208,3 +211,47 @@ def _literal_keys(node: tree_sitter.Node) -> dict[str, tree_sitter.Node]:
         if key is not None and key.type in ("property_identifier", "shorthand_property_identifier"):
             keys.setdefault((key.text or b"").decode("utf-8"), key)
     return keys
+
+
+def json_key_hits(
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
+) -> list[Hit]:
+    """Uncertain hits on the keys named like the member in JSON files the project imports
+    (``import data from "./cfg.json"``) when an object there has every member the member's type
+    requires: ``show(data)`` gives it where the type is expected, and the data cannot be renamed."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return []
+    found = owner_type(conn, row)
+    if found is None:
+        return []
+    _members, required = found
+    out: list[Hit] = []
+    for (path,) in conn.execute(
+        "SELECT DISTINCT i.resolved_path FROM imports i JOIN files f ON f.id = i.file_id"
+        " WHERE i.resolved_path LIKE '%.json' AND f.language IN ('typescript', 'javascript')"
+    ).fetchall():
+        try:
+            text = (ws.root / str(path)).read_text(encoding="utf-8")
+            data = json.loads(text)
+        except (OSError, ValueError):
+            continue
+        if not any(row.name in obj and required <= set(obj) for obj in _json_objects(data, 0)):
+            continue
+        for match in re.finditer(rf'"{re.escape(row.name)}"\s*:', text):
+            line = text.count("\n", 0, match.start()) + 1
+            column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 2
+            if (str(path), line, column) not in known:
+                note = "a key of imported JSON data that has every member the type requires"
+                out.append(Hit(str(path), line, column, column + len(row.name), "string", "name", note=note))
+    return out
+
+
+def _json_objects(data: object, depth: int) -> list[dict[str, object]]:
+    """The objects in JSON data, to a few levels down."""
+    if depth > 4:
+        return []
+    if isinstance(data, dict):
+        return [data, *(o for v in data.values() for o in _json_objects(v, depth + 1))]
+    if isinstance(data, list):
+        return [o for v in data for o in _json_objects(v, depth + 1)]
+    return []
