@@ -58,6 +58,26 @@ class Declarations(Occurrences):
             else:
                 self.visit(child, scope)
 
+    def member_reads_only(self, name: Node) -> bool:
+        """Whether the module-level binding ``name`` declares is read in its file only as the
+        object of member reads (``o.port``), and not exported."""
+        statement = name.parent.parent if name.parent is not None else None
+        if statement is None or (
+            statement.parent is not None and statement.parent.type == "export_statement"
+        ):
+            return False
+        if self._identifiers is None:
+            self._identifiers = _uses(self.src.tree.root_node)
+        for use in self._identifiers.get(name.text or b"", ()):
+            if use.id == name.id:
+                continue
+            holder = use.parent
+            if use.type != "identifier" or holder is None or holder.type != "member_expression":
+                return False
+            if holder.child_by_field_name("object") != use:
+                return False
+        return True
+
     def declarator(self, node: Node, scope: Scope, target: Scope) -> None:
         name = node.child_by_field_name("name")
         annotation = node.child_by_field_name("type")
@@ -105,6 +125,12 @@ class Declarations(Occurrences):
                             for c in named_nodes(value)
                             if c.type == "spread_element" or (own := _own_key(c)) is not None
                         ]
+                    elif annotation is None and self.member_reads_only(name):
+                        # `const o = { port: 8080 }; o.port`: its own key (where `o` goes on, a
+                        # renamed type's member may be this key: rename_refs' literal key rule)
+                        self.okeys[key] = sorted(
+                            {own for c in named_nodes(value) if (own := _own_key(c)) is not None}
+                        )
                 elif value.type == "object" and annotation is not None:
                     self.object(value, scope, typed=vtype)
                 else:
@@ -385,6 +411,18 @@ def _function_type(node: Node) -> Node | None:
     while node.type == "parenthesized_type" and named_nodes(node):
         node = named_nodes(node)[0]
     return node if node.type == "function_type" else None
+
+
+def _uses(root: Node) -> dict[bytes, list[Node]]:
+    """Every identifier (and shorthand property) of a file by its text."""
+    found: dict[bytes, list[Node]] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type in ("identifier", "shorthand_property_identifier") and node.text:
+            found.setdefault(node.text, []).append(node)
+        stack.extend(node.named_children)
+    return found
 
 
 def _own_key(node: Node) -> str | None:

@@ -220,6 +220,8 @@ class _Walker(ModuleFacts):
         spreads = {k: [chain_of(d) for d in ds] for k, ds in self.spreads.items()}
         if spreads:
             out["spreads"] = spreads
+        if self.okeys:
+            out["okeys"] = self.okeys
         itests = {k: c for k, d in self.itests.items() if (c := chain_of(d)) is not None}
         if itests:
             out["itests"] = itests

@@ -510,6 +510,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.class_member(value, step)
         if kind == "variable" and sym.key in self.facts(sym.path).get("spreads", {}):
             return self.spread_member(sym, step)
+        if kind == "variable" and step in self.facts(sym.path).get("okeys", {}).get(sym.key, ()):
+            return _NO_SYMBOL  # `const o = { port: 8080 }; o.port`: the literal's own key, no symbol
         if kind in ("variable", "property"):
             return self.step(self.typed(sym, "vtypes", bound), step)
         if kind == "getter":
