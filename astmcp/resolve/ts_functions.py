@@ -119,8 +119,10 @@ class Functions(Declarations):
         the function type of the parameter it is passed to; none for a generator or an async
         function (whose declared type is a promise of it)."""
         tokens = {c.type for c in node.children}
-        if "async" in tokens or "*" in tokens:
+        if "*" in tokens:
             return None
+        if "async" in tokens:  # `async (): Promise<Cfg>` returns Cfgs
+            return self.promised(ret, scope) if ret is not None else None
         if ret is not None:
             return self.instance(ret, scope)
         if ftype is not None:
@@ -129,6 +131,17 @@ class Functions(Declarations):
         if callback is not None and callback[1] >= 0:
             return ("a", callback[0], callback[1], "return", callback[2], callback[3])
         return None
+
+    def promised(self, ret: Node, scope: Scope) -> Desc:
+        """``T`` of a declared return type ``Promise<T>`` (None for any other)."""
+        head = named_nodes(ret)[0] if named_nodes(ret) else None
+        if head is None or head.type != "generic_type":
+            return None
+        name = head.child_by_field_name("name")
+        args = named_nodes(head.child_by_field_name("type_arguments"))
+        if name is None or self.text(name) != "Promise" or len(args) != 1:
+            return None
+        return self.instance(args[0], scope)
 
     def single_return(self, node: Node) -> Desc:
         """What a function without a declared return type returns when its ``return``s give one
