@@ -1,0 +1,130 @@
+"""TS/JS: objects whose keys become data (``JSON.stringify(cfg)``, ``Object.keys(cfg)``,
+``for (const k in cfg)``).
+
+A member's name is a key of every such conversion of an object of its type: renaming the member
+changes the text written and the keys listed, with no error anywhere (Python's counterpart is
+:mod:`field_mappings`' ``dump_hits``). Each conversion of a value typed as the member's class,
+interface or object type is an uncertain hit at the conversion.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import tree_sitter
+
+from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.refactor.rename_refs import Hit
+from astmcp.refactor.ts_literals import TsFiles, captures
+from astmcp.refactor.tsscopes import TsFile
+from astmcp.resolve.typescript import Resolver
+
+__all__ = ["ts_dump_hits"]
+
+_MEMBER_KINDS = ("method", "property", "getter", "setter")
+# `Object.keys(x)` and the like: callee object -> its functions that list or write out keys
+_DUMPERS = {
+    "JSON": frozenset({"stringify"}),
+    "Object": frozenset({"keys", "entries", "getOwnPropertyNames", "fromEntries"}),
+    "Reflect": frozenset({"ownKeys"}),
+}
+_CALLS = """
+(call_expression
+  function: (member_expression object: (identifier) @o property: (property_identifier) @p)
+  arguments: (arguments . (_) @arg)) @call
+"""
+_FOR_IN = "(for_in_statement right: (_) @arg) @loop"
+
+
+def ts_dump_hits(
+    files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow]
+) -> list[Hit]:
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return []
+    owners = {
+        o.id
+        for m in family
+        if m.parent_path and not m.file.endswith((".py", ".pyi"))
+        for o in query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (m.file, m.parent_path))
+    }
+    if not owners:
+        return []
+    resolver: Resolver | None = None
+    out: list[Hit] = []
+    seen: set[tuple[str, int, int]] = set()
+    for needle in ("JSON.", "Object.", "Reflect.", " in "):
+        for path, ts in files.holding(conn, needle):
+            for at, arg in _conversions(ts):
+                line, column = at.start_point[0] + 1, ts.column_of(at)
+                if (path, line, column) in seen:
+                    continue
+                seen.add((path, line, column))
+                resolver = resolver or Resolver(conn, {})
+                if _typed_as(conn, resolver, path, arg, owners, ts):
+                    note = "the object's keys become data here (JSON text, a list of its keys)"
+                    end = column + len((at.text or b"").decode("utf-8"))
+                    out.append(Hit(path, line, column, end, "string", "name", note=note))
+    return out
+
+
+def _conversions(ts: TsFile) -> list[tuple[tree_sitter.Node, tree_sitter.Node]]:
+    """(the node to point at, the converted expression) of each conversion in the file."""
+    found: list[tuple[tree_sitter.Node, tree_sitter.Node]] = []
+    for call in captures(ts, _CALLS, "call"):
+        function = call.child_by_field_name("function")
+        args = call.child_by_field_name("arguments")
+        if function is None or args is None or not args.named_children:
+            continue
+        owner = function.child_by_field_name("object")
+        prop = function.child_by_field_name("property")
+        if owner is None or prop is None:
+            continue
+        names = _DUMPERS.get((owner.text or b"").decode("utf-8"))
+        if names is not None and (prop.text or b"").decode("utf-8") in names:
+            found.append((prop, args.named_children[0]))
+    for loop in captures(ts, _FOR_IN, "loop"):
+        operator = loop.child_by_field_name("operator")
+        right = loop.child_by_field_name("right")
+        if right is not None and operator is not None and operator.text == b"in":
+            found.append((operator, right))
+    return found
+
+
+def _typed_as(
+    conn: sqlite3.Connection,
+    resolver: Resolver,
+    path: str,
+    arg: tree_sitter.Node,
+    owners: set[int],
+    ts: TsFile,
+) -> bool:
+    """Whether the expression ``arg`` is typed as an instance of one of ``owners`` (through the
+    index's reference at its last name)."""
+    last = arg
+    while last.type in (
+        "member_expression",
+        "parenthesized_expression",
+        "non_null_expression",
+        "as_expression",
+    ):
+        inner = last.child_by_field_name("property") if last.type == "member_expression" else None
+        last = inner if inner is not None else (last.named_children[0] if last.named_children else last)
+        if inner is not None:
+            break
+    if last.type not in ("identifier", "property_identifier", "this"):
+        return False
+    line = last.start_point[0] + 1
+    column = ts.column_of(last)
+    found = conn.execute(
+        "SELECT r.target_key FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
+        " AND r.col = ? AND r.target_key IS NOT NULL LIMIT 1",
+        (path, line, column),
+    ).fetchone()
+    if found is None:
+        return False
+    chain = str(found[0])
+    for entity in (resolver.resolve(path, chain), resolver.resolve(path, chain + "|:")):
+        for alt in entity[1] if entity is not None and entity[0] == "v" else (entity,):
+            if alt is not None and alt[0] == "i" and alt[1] in owners:
+                return True
+    return False
