@@ -257,13 +257,28 @@ def _assigned(conn: sqlite3.Connection, classes: set[int], member: SymbolRow, ne
 def _submodules(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> None:
     """A package's module-level name renamed to one of its submodules' (``pkg.util``): importing
     the submodule sets that attribute of the package, so one replaces the other."""
+    from astmcp.refactor.star_imports import star_importers
+
+    packages: set[str] = set()
     for member in family:
-        if member.parent_path is not None or posixpath.basename(member.file) not in (
-            "__init__.py",
-            "__init__.pyi",
-        ):
+        if member.parent_path is not None or not member.file.endswith((".py", ".pyi")):
             continue
-        folder = posixpath.dirname(member.file)
+        # the package itself, and packages whose `__init__` takes the name on (`from .core import
+        # *`, `from .core import helper`): importing a submodule sets their attribute too
+        packages.add(member.file)
+        packages |= star_importers(conn, member.file, member.name)
+        packages |= {
+            str(path)
+            for (path,) in conn.execute(
+                "SELECT f.path FROM refs r JOIN files f ON f.id = r.file_id WHERE r.symbol_id = ?"
+                " AND r.kind = 'import'",
+                (member.id,),
+            )
+        }
+    for package in sorted(packages):
+        if posixpath.basename(package) not in ("__init__.py", "__init__.pyi"):
+            continue
+        folder = posixpath.dirname(package)
         prefix = f"{folder}/{new}" if folder else new
         clash = conn.execute(
             "SELECT path FROM files WHERE path IN (?, ?, ?) OR path LIKE ? ESCAPE '\\' LIMIT 1",
@@ -272,7 +287,7 @@ def _submodules(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> 
         if clash is not None:
             raise _clash(
                 new,
-                f"{prefix.replace('/', '.')} is a submodule of the package {member.file}: importing it"
+                f"{prefix.replace('/', '.')} is a submodule of the package {package}: importing it"
                 " sets the package's attribute of that name",
                 {"file": clash[0]},
             )

@@ -15,7 +15,7 @@ from astmcp.errors import MutationBlocked, NameCollision
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.rename_refs import Hit
 
-__all__ = ["check_star_exports", "check_star_importers"]
+__all__ = ["check_star_exports", "check_star_importers", "star_importers"]
 
 
 def _exports(name: str, all_names: list[str] | None) -> bool:
@@ -39,9 +39,21 @@ def _star_sources(conn: sqlite3.Connection, path: str) -> list[str]:
     ]
 
 
-def _star_importers(conn: sqlite3.Connection, source: str, name: str) -> set[str]:
+def _passes(conn: sqlite3.Connection, path: str, name: str, listed_as: str) -> bool:
+    """Whether ``from path import *`` passes ``name`` on: listed in its ``__all__`` (as
+    ``listed_as``, the entry a rename edits), or public when it has none."""
+    all_names = _all_of(conn, path)
+    if all_names is None:
+        return not name.startswith("_")
+    return listed_as in all_names
+
+
+def star_importers(
+    conn: sqlite3.Connection, source: str, name: str, listed_as: str | None = None
+) -> set[str]:
     """The modules ``name`` of ``source`` reaches through ``from m import *``, directly or through
-    other such modules (a module whose ``__all__`` leaves the name out passes it no further)."""
+    other such modules (a module whose ``__all__`` leaves the name out, or that has none and the
+    name is private, passes it no further). ``listed_as``: the spelling ``__all__`` lists it by."""
     reached: set[str] = set()
     queue = [source]
     while queue:
@@ -55,15 +67,14 @@ def _star_importers(conn: sqlite3.Connection, source: str, name: str) -> set[str
             if path in reached or path == source:
                 continue
             reached.add(path)
-            all_names = _all_of(conn, path)
-            if all_names is None or name in all_names:
+            if _passes(conn, path, name, listed_as or name):
                 queue.append(path)
     return reached
 
 
 def _provides(conn: sqlite3.Connection, path: str, name: str, skip: str, depth: int = 0) -> bool:
     """Whether ``import *`` of the Python module ``path`` binds ``name`` (not by way of ``skip``)."""
-    if path == skip or depth > 4:
+    if path == skip or depth > 8:
         return False
     all_names = _all_of(conn, path)
     if all_names is not None and name not in all_names:
@@ -91,7 +102,7 @@ def check_star_importers(conn: sqlite3.Connection, row: SymbolRow, new_name: str
     # `__all__` entries are renamed with the name: a listed name stays listed
     new_out = old_out if all_names is not None else _exports(new_name, None)
     edited = {h.file for h in hits}
-    for path in sorted(edited - {row.file}):
+    for path in sorted(edited | {row.file}):
         clash = next((m for m in _star_sources(conn, path) if _provides(conn, m, new_name, row.file)), None)
         if clash is not None:
             raise NameCollision(
@@ -101,8 +112,9 @@ def check_star_importers(conn: sqlite3.Connection, row: SymbolRow, new_name: str
             )
     if not old_out and not new_out:
         return
-    importers = _star_importers(conn, row.file, row.name)
-    for path in sorted(importers) if old_out else []:
+    old_reach = star_importers(conn, row.file, row.name) if old_out else set()
+    new_reach = star_importers(conn, row.file, new_name, row.name) if new_out else set()
+    for path in sorted(old_reach):
         twin = next(
             (
                 m
@@ -118,44 +130,53 @@ def check_star_importers(conn: sqlite3.Connection, row: SymbolRow, new_name: str
                 " renaming one would leave them to the other",
                 {"file": path, "other": twin},
             )
-    if old_out and not new_out:
-        through = (
-            sorted(
-                path
-                for path in edited
-                if path in importers
-                or conn.execute(
-                    "SELECT 1 FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.resolved_path IN"
-                    f" ({','.join('?' * len(importers))}) LIMIT 1",
-                    (path, *sorted(importers)),
-                ).fetchone()
-            )
-            if importers
-            else []
+    lost = old_reach - new_reach
+    through = sorted(
+        path
+        for path in edited
+        if path in lost
+        or (
+            lost
+            and conn.execute(
+                "SELECT 1 FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ? AND i.resolved_path IN"
+                f" ({','.join('?' * len(lost))}) LIMIT 1",
+                (path, *sorted(lost)),
+            ).fetchone()
         )
-        if through:
-            raise MutationBlocked(
-                f"{through[0]} takes {row.name!r} from {row.file} through `import *`, which leaves out names"
-                f" starting with `_`: {new_name!r} would be undefined there",
-                {"file": through[0], "importers": sorted(importers)},
-            )
-    if new_out:
-        for path in sorted(importers):
-            others = [m for m in _star_sources(conn, path) if m != row.file]
-            bound = (
+    )
+    if through:
+        raise MutationBlocked(
+            f"{through[0]} takes {row.name!r} from {row.file} through `import *`, which leaves out names"
+            f" starting with `_` (where no `__all__` lists them): {new_name!r} would be undefined there",
+            {"file": through[0], "importers": sorted(lost)},
+        )
+    for path in sorted(new_reach):
+        others = [m for m in _star_sources(conn, path) if m != row.file]
+        bound = bool(
+            (
                 new_name in json.loads(own[0]).get("binds", {})
                 if (own := conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone())
                 else False
-            ) or query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, new_name))
-            clash = (
-                path if bound else next((m for m in others if _provides(conn, m, new_name, row.file)), None)
             )
-            if clash is not None:
-                raise NameCollision(
-                    f"{path} takes {row.file}'s names with `import *` and already has {new_name!r} (from"
-                    f" {clash}): the renamed name would replace one or the other",
-                    {"file": path, "new_name": new_name},
-                )
+            or query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, new_name))
+        )
+        if not bound and path not in old_reach:
+            # the name arrives where it did not: a read of the new name there (a builtin's,
+            # `format(…)`) would take the renamed one
+            bound = (
+                conn.execute(
+                    "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.name = ? LIMIT 1",
+                    (path, new_name),
+                ).fetchone()
+                is not None
+            )
+        clash = path if bound else next((m for m in others if _provides(conn, m, new_name, row.file)), None)
+        if clash is not None:
+            raise NameCollision(
+                f"{path} takes {row.file}'s names with `import *` and already has {new_name!r} (from"
+                f" {clash}): the renamed name would replace one or the other",
+                {"file": path, "new_name": new_name},
+            )
 
 
 def _exports_name(conn: sqlite3.Connection, path: str, name: str) -> bool:
