@@ -243,7 +243,7 @@ def prepare_rename(
     check_literal_member(ws, conn, row)
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)
-    hits += config_hits(ws, family)
+    hits += config_hits(ws, family, conn)
     hits += unparsed_hits(ws, conn, family)
     if language_of(row.file) != PYTHON:
         ts_files = TsFiles(ws)  # each file read and parsed once for both

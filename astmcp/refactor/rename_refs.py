@@ -8,6 +8,7 @@ from :mod:`astmcp.refactor.pyscopes`.
 from __future__ import annotations
 
 import ast
+import os
 import re
 import sqlite3
 from collections.abc import Iterable
@@ -499,29 +500,37 @@ def is_local(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> bool:
 CONFIG_FILES = ("pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini", "mypy.ini", ".flake8")
 
 
-_CONFIG_SUFFIXES = (".toml", ".cfg", ".ini", ".conf", ".yaml", ".yml")
+_CONFIG_SUFFIXES = (".toml", ".cfg", ".ini", ".conf", ".yaml", ".yml", ".json", ".env")
+_CONFIG_NAMES = frozenset({"Procfile", ".env"})
 _MAX_CONFIG_BYTES = 256 * 1024
+_CONFIG_DEPTH = 3  # folders below the project's top that are searched
+_SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages", "dist", "build"})
 
 
 def _config_files(ws: Workspace) -> list[str]:
     """The project's configuration files: the known ones, and files with a configuration suffix
-    at its top or one folder down (``logging.ini``, ``conf/plugins.toml``)."""
+    or name (``logging.ini``, ``conf/plugins.toml``, ``settings.json``, ``Procfile``, ``.env``) at
+    its top or up to three folders down (not in hidden or package folders)."""
     found = [c for c in CONFIG_FILES if (ws.root / c).is_file()]
-    for pattern in ("*", "*/*"):
-        for path in sorted(ws.root.glob(pattern)):
-            rel = path.relative_to(ws.root).as_posix()
-            if (
-                path.suffix in _CONFIG_SUFFIXES
-                and rel not in found
-                and not any(part.startswith(".") or part == "node_modules" for part in rel.split("/"))
-                and path.is_file()
-                and path.stat().st_size <= _MAX_CONFIG_BYTES
-            ):
-                found.append(rel)
+    for folder, dirs, names in os.walk(ws.root):
+        rel = os.path.relpath(folder, ws.root)
+        depth = 0 if rel == "." else rel.count(os.sep) + 1
+        dirs[:] = (
+            []
+            if depth >= _CONFIG_DEPTH
+            else sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_FOLDERS)
+        )
+        for name in sorted(names):
+            if not (name.endswith(_CONFIG_SUFFIXES) or name in _CONFIG_NAMES):
+                continue
+            path = name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}"
+            full = ws.root / path
+            if path not in found and full.is_file() and full.stat().st_size <= _MAX_CONFIG_BYTES:
+                found.append(path)
     return found
 
 
-def config_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
+def config_hits(ws: Workspace, family: list[SymbolRow], conn: sqlite3.Connection | None = None) -> list[Hit]:
     """Python: each dotted path to a family member in the project's configuration files
     (``marshmallow.warnings.ChangedInMarshmallow4Warning`` in pyproject's ``filterwarnings``;
     ``pkg.cli:main`` in entry points): name hits of kind ``string`` on the member's name, which the
@@ -534,8 +543,30 @@ def config_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
         modules = [m for m in module_names(member.file) if "." in m] or module_names(member.file)
         for module in modules:
             paths.setdefault(member.name, set()).update(
-                (f"{module}.{member.symbol_path}", f"{module}:{member.symbol_path}")
+                (
+                    f"{module}.{member.symbol_path}",
+                    f"{module}:{member.symbol_path}",
+                    f"from {module} import {member.symbol_path}",
+                )
             )
+        if conn is not None and member.parent_path is None:
+            from astmcp.refactor.star_imports import star_importers
+
+            # modules that take it on (`from .cli import main` or `from .cli import *` in
+            # `pkg/__init__.py`: `pkg:main`)
+            importers = {
+                str(path)
+                for (path,) in conn.execute(
+                    "SELECT DISTINCT f.path FROM refs r JOIN files f ON f.id = r.file_id WHERE r.symbol_id = ?"
+                    " AND r.kind IN ('import', 'export') AND f.language = 'python'",
+                    (member.id,),
+                )
+            } | star_importers(conn, member.file, member.name)
+            for importer in sorted(importers):
+                for module in module_names(importer):
+                    paths.setdefault(member.name, set()).update(
+                        (f"{module}.{member.name}", f"{module}:{member.name}")
+                    )
     patterns = {
         name: re.compile(
             r"(?<![\w.])(?:" + "|".join(map(re.escape, sorted(dotted, key=len, reverse=True))) + r")(?!\w)"
