@@ -24,8 +24,6 @@ from astmcp.workspace import Workspace
 __all__ = ["check_record_field", "init_keyword", "is_keyword_at"]
 
 _FIELD_KINDS = ("attribute", "variable", "property")
-# `@attrs.define`, `@attr.s(auto_attribs=True)`, `@define`, `@frozen`
-_ATTRS_DECORATOR = re.compile(r"^(?:attrs?\.)?(?:define|frozen|mutable|s|attrs)\b")
 _NAMED_TUPLES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 
 
@@ -62,14 +60,27 @@ def _assigned(stmt: ast.stmt) -> list[str]:
 def init_keyword(ws: Workspace, row: SymbolRow, new_name: str) -> str | None:
     """The ``__init__`` keyword an attrs class takes for the field ``row`` once renamed to
     ``new_name`` (its ``alias=``, else the new name without leading underscores); None when the
-    field is no attrs field."""
+    field is no attrs field. MUTATION_BLOCKED when the class's ``__init__`` is made by a decorator
+    astmcp cannot tell apart from attrs' (a project wrapper, a re-exported ``define``) and the
+    rename adds or drops a leading underscore: the keyword may or may not follow."""
     found = _owner_and_field(ws, row)
     if found is None:
         return None
     owner, field, text = found
-    if not any(_ATTRS_DECORATOR.match(ast.unparse(d)) for d in owner.decorator_list) or not re.search(
-        r"^\s*(?:import attrs?\b|from attrs?\b)", text, re.M
-    ):
+    tree = ast.parse(text)
+    modules, bare = _attrs_names(tree)
+    kinds = {_decorator_kind(d, modules, bare) for d in owner.decorator_list}
+    if "attrs" not in kinds:
+        generated = kinds - {"dataclass"} and not any(
+            isinstance(n, ast.FunctionDef) and n.name == "__init__" for n in owner.body
+        )
+        if generated and row.name.startswith("_") != new_name.startswith("_"):
+            raise MutationBlocked(
+                f"{row.parent_path} is made by a decorator astmcp cannot read, which may generate its"
+                " `__init__` as attrs does (keywords without leading underscores): renaming"
+                f" {row.name!r} to {new_name!r} may or may not change its keyword; rename it by hand",
+                {"field": row.selector},
+            )
         return None
     value = field.value if isinstance(field, ast.AnnAssign | ast.Assign) else None
     if isinstance(value, ast.Call):
@@ -77,6 +88,36 @@ def init_keyword(ws: Workspace, row: SymbolRow, new_name: str) -> str | None:
             if keyword.arg == "alias" and isinstance(keyword.value, ast.Constant):
                 return str(keyword.value.value)
     return new_name.lstrip("_") or new_name
+
+
+_ATTRS_MAKERS = frozenset({"define", "frozen", "mutable", "s", "attrs", "dataclass"})
+
+
+def _attrs_names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(names bound to the attr/attrs modules, names bound to their class decorators) in a file."""
+    modules: set[str] = set()
+    bare: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules.update(a.asname or a.name for a in node.names if a.name in ("attr", "attrs"))
+        elif isinstance(node, ast.ImportFrom) and node.module in ("attr", "attrs"):
+            bare.update(a.asname or a.name for a in node.names if a.name in _ATTRS_MAKERS)
+    return modules, bare
+
+
+def _decorator_kind(node: ast.expr, modules: set[str], bare: set[str]) -> str:
+    """``attrs`` (an attrs class maker), ``dataclass`` (the standard library's) or ``other``."""
+    target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Name):
+        if target.id in bare:
+            return "attrs"
+        return "dataclass" if target.id == "dataclass" else "other"
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+        if target.value.id in modules and target.attr in _ATTRS_MAKERS:
+            return "attrs"
+        if target.value.id == "dataclasses" and target.attr == "dataclass":
+            return "dataclass"
+    return "other"
 
 
 def is_keyword_at(text: str, start: int, end: int) -> bool:
