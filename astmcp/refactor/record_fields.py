@@ -139,6 +139,7 @@ def check_record_field(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, 
         return
     project, outside = ancestry(conn, [o.id for o in owners])
     pydantic = any(key.startswith("pydantic") and key.endswith(".BaseModel") for key in outside)
+    pydantic = pydantic or _pydantic_dataclass(ws, row)
     named_tuple = bool(outside & _NAMED_TUPLES)
     if not pydantic and not named_tuple:
         return
@@ -159,13 +160,44 @@ def check_record_field(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, 
         )
 
 
+def _pydantic_dataclass(ws: Workspace, row: SymbolRow) -> bool:
+    """Whether the field's class is a pydantic dataclass (``@pydantic.dataclasses.dataclass``)."""
+    found = _owner_and_field(ws, row)
+    if found is None or "pydantic" not in found[2]:
+        return False
+    owner, _, text = found
+    imported = re.search(r"^\s*from pydantic\.dataclasses import\b.*\bdataclass\b", text, re.M) is not None
+    for decorator in owner.decorator_list:
+        spelled = ast.unparse(decorator.func if isinstance(decorator, ast.Call) else decorator)
+        if (spelled.endswith("dataclasses.dataclass") and "pydantic" in spelled) or (
+            spelled == "dataclass" and imported
+        ):
+            return True
+    return False
+
+
 def _generates_aliases(ws: Workspace, conn: sqlite3.Connection, classes: set[int]) -> bool:
+    """Whether one of the classes may have an ``alias_generator``: written in its file (its body,
+    a module constant it takes its config from, a decorator's ``config=``), or anywhere in the
+    project when its config is a name from elsewhere (``model_config = API_CONFIG``)."""
+    borrowed = False
     for class_id in sorted(classes):
         for cls in query_symbols(conn, "s.id = ?", (class_id,)):
             try:
-                lines = read_text(ws, cls.file).split("\n")
+                text = read_text(ws, cls.file)
             except (OSError, ValueError, AstmcpError):
                 continue
-            if any("alias_generator" in line for line in lines[cls.start_line - 1 : cls.end_line]):
+            if "alias_generator" in text:
                 return True
+            body = "\n".join(text.split("\n")[cls.start_line - 1 : cls.end_line])
+            borrowed = (
+                borrowed or re.search(r"\bmodel_config\s*=\s*[A-Za-z_][\w.]*\s*$", body, re.M) is not None
+            )
+    if borrowed:
+        for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python'").fetchall():
+            try:
+                if "alias_generator" in read_text(ws, str(path)):
+                    return True
+            except (OSError, ValueError, AstmcpError):
+                continue
     return False
