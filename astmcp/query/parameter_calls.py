@@ -394,10 +394,13 @@ def unknown_callee_keywords(
 _KWARGS_KEYWORDS = frozenset({"kwargs", "kwds"})
 
 
-def forwarded_keyword_dicts(files: PythonFiles, conn: sqlite3.Connection, name: str, into: Collected) -> None:
-    """``Thread(target=f, kwargs={"name": …})``, ``pool.apply_async(f, kwds=dict(name=…))``: a
-    mapping given as ``kwargs=``/``kwds=`` becomes the keywords of a call of whatever function
-    travels with it, so its key ``name`` is a name hit for a function that flows on as a value."""
+def forwarded_keyword_dicts(
+    files: PythonFiles, conn: sqlite3.Connection, function: str, name: str, into: Collected
+) -> None:
+    """``Thread(target=f, kwargs={"name": …})``, ``pool.apply_async(f, (), {"name": …})``,
+    ``Timer(0, f, None, kw)``: a mapping handed to a call together with the function ``function``
+    (as ``kwargs=``/``kwds=`` or positionally, written out or a variable assigned one) becomes the
+    keywords of a call of it, so its key ``name`` is a name hit."""
     quoted = re.compile(rf"""(?:["']{re.escape(name)}["']|\b{re.escape(name)}\s*=)""")
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
         if path not in files.parsed:
@@ -405,27 +408,57 @@ def forwarded_keyword_dicts(files: PythonFiles, conn: sqlite3.Connection, name: 
                 text = read_text(files.ws, path)
             except (OSError, ValueError):
                 continue
-            if "kw" not in text or not quoted.search(text):
+            if function not in text or not quoted.search(text):
                 continue
             files.get(path, text)
         parsed = files.parsed[path]
         if parsed is None:
             continue
-        for node in ast.walk(parsed.scopes.tree):
-            if not isinstance(node, ast.keyword) or node.arg not in _KWARGS_KEYWORDS:
+        tree = parsed.scopes.tree
+        assigned: dict[str, list[ast.expr]] = {}
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
+                assigned.setdefault(node.targets[0].id, []).append(node.value)
+        for call in ast.walk(tree):
+            if not isinstance(call, ast.Call):
                 continue
-            value = node.value
-            keys: list[ast.AST] = []
-            if isinstance(value, ast.Dict):
-                keys = [k for k in value.keys if isinstance(k, ast.Constant) and k.value == name]
-            elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
-                keys = [k for k in value.keywords if k.arg == name]
-            for key in keys:
-                line = getattr(key, "lineno", 0)
-                col = parsed.scopes.column_of(line, getattr(key, "col_offset", 0))
-                if (path, line, col) not in into.found:
-                    end = col + len(name) + (2 if isinstance(key, ast.Constant) else 0)
-                    into.found[(path, line, col)] = Reference(path, line, col, end, "string", "name", False)
+            values = [*call.args, *(k.value for k in call.keywords)]
+            if not any(_names(v, function) for v in values):
+                continue
+            mappings = [
+                *(k.value for k in call.keywords if k.arg in _KWARGS_KEYWORDS),
+                *(a for a in call.args if not _names(a, function)),
+            ]
+            for mapping in mappings:
+                for value in assigned.get(mapping.id, []) if isinstance(mapping, ast.Name) else [mapping]:
+                    for key in _keys_named(value, name):
+                        line = getattr(key, "lineno", 0)
+                        col = parsed.scopes.column_of(line, getattr(key, "col_offset", 0))
+                        if (path, line, col) not in into.found:
+                            end = col + len(name) + (2 if isinstance(key, ast.Constant) else 0)
+                            into.found[(path, line, col)] = Reference(
+                                path, line, col, end, "string", "name", False
+                            )
+
+
+def _names(node: ast.expr, function: str) -> bool:
+    """Whether ``node`` is the function by name (``f``, ``mod.f``, ``self.f``)."""
+    return (isinstance(node, ast.Name) and node.id == function) or (
+        isinstance(node, ast.Attribute) and node.attr == function
+    )
+
+
+def _keys_named(value: ast.expr, name: str) -> list[ast.AST]:
+    """The keys named ``name`` of a mapping written out (``{"name": …}``, ``dict(name=…)``)."""
+    if isinstance(value, ast.Dict):
+        return [k for k in value.keys if isinstance(k, ast.Constant) and k.value == name]
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict":
+        return [k for k in value.keywords if k.arg == name]
+    return []
 
 
 def _imported_names(tree: ast.Module) -> set[str]:

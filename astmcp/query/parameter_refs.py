@@ -126,7 +126,8 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
                     self_constructions(conn, files, cls, param.name, confidence, into)
         if as_value:  # only then can a call the index cannot follow (cls(**attrs)) reach it
             into_kwargs(conn, files, param.name, done, into)
-            forwarded_keyword_dicts(files, conn, param.name, into)
+            for member in members:
+                forwarded_keyword_dicts(files, conn, member.function.name, param.name, into)
         if flows or any(_wrapped(ws, m) for m in members):
             attributes = {n for n in flows if n} | {m.function.name for m in members}
             unknown_callee_keywords(conn, files, param.name, attributes, into)
