@@ -429,22 +429,26 @@ class Expressions(Records):
         ``"do_" + cmd``): a member reached by a name made at run time, stored as one name hit for
         every symbol whose name fits (python_namespace.member_template)."""
         func, args = node.func, node.args
-        if not (
+        if func_name(func) == "methodcaller" and args and not isinstance(args[0], ast.Starred):
+            at = 0  # `operator.methodcaller("on_" + evt)`
+        elif (
             isinstance(func, ast.Name)
             and func.id in STR_ATTR_FUNCS
             and len(args) >= 2
             and not isinstance(args[1], ast.Starred)
             and self.lookup(scope, func.id)[0] == "G:" + func.id
         ):
+            at = 1
+        else:
             return
-        made = args[1]
+        made = args[at]
         if isinstance(made, ast.Name) and scope.kind == "function":
             sources = scope.values.get(made.id, [])  # `name = "visit_" + cls.__name__` just before
             if len(sources) == 1 and sources[0][0] == "expr" and isinstance(sources[0][1], ast.expr):
                 made = sources[0][1]
         target = member_template(made, self.module_strings)
         if target is not None:
-            line, col, end = self.first_line_span(args[1])
+            line, col, end = self.first_line_span(args[at])
             prefix = target[len(TEMPLATE) + 1 :].partition("*")[0]
             at = self.line_text(line).find(prefix, col - 1, end - 1) if prefix else -1
             if at >= 0:  # the hit is the literal prefix (`visit_` of `f"visit_{name}"`)

@@ -44,7 +44,7 @@ import ast
 import re
 from typing import Any
 
-from astmcp.resolve.python_namespace import module_strings, reachable
+from astmcp.resolve.python_namespace import module_strings, reachable, split_strings
 from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
 from astmcp.resolve.python_records import AttributeString, DoctestName, PatternKeyword, type_guards
 from astmcp.resolve.python_scope import (
@@ -339,6 +339,7 @@ def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:
     analyzer.module_marks = pytest_module_marks(tree)
     analyzer.guards = type_guards(tree)
     analyzer.module_strings = module_strings(tree)
+    analyzer.word_lists.update(id(node) for node in split_strings(tree))
     if analyzer.test_file:
         analyzer.displays = module_displays(tree)
     analyzer.generates = any(

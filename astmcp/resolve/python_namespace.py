@@ -103,22 +103,49 @@ def reachable(names: list[str], prefix: str, suffix: str) -> list[str]:
 
 def module_strings(tree: ast.Module) -> dict[str, str]:
     """The module's names bound once, at its top level, to a string (``PREFIX = "on_"``)."""
+    return {name: str(node.value) for name, node in module_string_nodes(tree).items()}
+
+
+def split_strings(tree: ast.Module) -> list[ast.Constant]:
+    """The module-level string constants split into words somewhere (``FIELDS = "title author"``
+    with ``FIELDS.split()``)."""
+    nodes = module_string_nodes(tree)
+    return [
+        nodes[node.func.value.id]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "split"
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id in nodes
+    ]
+
+
+def module_string_nodes(tree: ast.Module) -> dict[str, ast.Constant]:
+    """The strings the module's names bound once at its top level hold (``PREFIX = "on_"``,
+    ``PREFIX: Final = "on_"``)."""
     stores = Counter(
         node.id
         for node in ast.walk(tree)
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del)
     )
-    found: dict[str, str] = {}
+    found: dict[str, ast.Constant] = {}
     for stmt in tree.body:
+        target = (
+            stmt.targets[0]
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            else stmt.target
+            if isinstance(stmt, ast.AnnAssign)
+            else None
+        )
+        value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
         if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-            and isinstance(stmt.value, ast.Constant)
-            and type(stmt.value.value) is str
-            and stores[stmt.targets[0].id] == 1
+            isinstance(target, ast.Name)
+            and isinstance(value, ast.Constant)
+            and type(value.value) is str
+            and stores[target.id] == 1
         ):
-            found[stmt.targets[0].id] = stmt.value.value
+            found[target.id] = value
     return found
 
 
@@ -128,6 +155,27 @@ def member_template(key: ast.expr, strings: dict[str, str] | None = None) -> str
     constants), or None: a literal, no literal parts, or too short ones."""
     if isinstance(key, ast.JoinedStr):
         parts: list[ast.expr] = list(key.values)
+        if strings:  # `f"{PREFIX}{evt}"`
+            parts = [
+                ast.Constant(strings[p.value.id])
+                if isinstance(p, ast.FormattedValue)
+                and isinstance(p.value, ast.Name)
+                and p.value.id in strings
+                else p
+                for p in parts
+            ]
+    elif (  # `"on_{}".format(evt)`
+        isinstance(key, ast.Call)
+        and isinstance(key.func, ast.Attribute)
+        and key.func.attr == "format"
+        and isinstance(key.func.value, ast.Constant)
+        and isinstance(key.func.value.value, str)
+        and key.func.value.value.count("{") == 1
+        and "{}" in key.func.value.value
+        and len(key.args) == 1
+    ):
+        before, _, after = key.func.value.value.partition("{}")
+        parts = [ast.Constant(before), key.args[0], ast.Constant(after)]
     elif isinstance(key, ast.BinOp) and isinstance(key.op, ast.Add):
         parts = _added(key)
     elif (

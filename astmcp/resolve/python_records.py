@@ -42,7 +42,9 @@ from astmcp.resolve.python_vocab import (
 
 # a string that lists names, apart from what it is used for: by commas (`"title,author"`,
 # `"x, y"`), or one name with an ordering sign (`"-created"`, Django's `ordering`)
-_NAME_LIST = re.compile(r"[-+][A-Za-z_]\w*|[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+")
+_NAME_LIST = re.compile(
+    r"[-+][A-Za-z_]\w+|[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+|[A-Za-z_]\w*\s+(?:ASC|DESC|asc|desc)"
+)
 # calls whose second argument lists names (`namedtuple("P", "x y")`, `Enum("Color", "RED GREEN")`)
 _NAMED_LISTS = frozenset({"namedtuple", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"})
 
@@ -479,8 +481,16 @@ class Records(PytestFacts):
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "split" and isinstance(func.value, ast.Constant):
             self.word_lists.add(id(func.value))
-        elif name in _NAMED_LISTS and len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
-            self.word_lists.add(id(node.args[1]))
+        elif len(node.args) > 1 and isinstance(node.args[1], ast.Constant):
+            # `re.split(r"\s+", "title author")`, `namedtuple("P", "x y")`
+            regex_split = (
+                isinstance(func, ast.Attribute)
+                and func.attr == "split"
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "re"
+            )
+            if regex_split or name in _NAMED_LISTS:
+                self.word_lists.add(id(node.args[1]))
 
     def sink_string(self, node: ast.Constant | ast.JoinedStr, scope: Scope) -> None:
         """A string ``sink_arguments`` noted: no name hits, or judged later."""
