@@ -102,8 +102,25 @@ def reachable(names: list[str], prefix: str, suffix: str) -> list[str]:
 
 
 def module_strings(tree: ast.Module) -> dict[str, str]:
-    """The module's names bound once, at its top level, to a string (``PREFIX = "on_"``)."""
-    return {name: str(node.value) for name, node in module_string_nodes(tree).items()}
+    """The module's names bound once, at its top level, to a string (``PREFIX = "on_"``); and, as
+    ``.NAME``, class attributes its classes bind to a string, when they agree (``self.PREFIX``)."""
+    found = {name: str(node.value) for name, node in module_string_nodes(tree).items()}
+    seen: dict[str, set[str]] = {}
+    for cls in ast.walk(tree):
+        if isinstance(cls, ast.ClassDef):
+            for stmt in cls.body:
+                target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+                if isinstance(stmt, ast.AnnAssign):
+                    target = stmt.target
+                value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
+                if (
+                    isinstance(target, ast.Name)
+                    and isinstance(value, ast.Constant)
+                    and type(value.value) is str
+                ):
+                    seen.setdefault(target.id, set()).add(value.value)
+    found.update({f".{name}": values.pop() for name, values in seen.items() if len(values) == 1})
+    return found
 
 
 def split_strings(tree: ast.Module) -> list[ast.Constant]:
@@ -149,6 +166,16 @@ def module_string_nodes(tree: ast.Module) -> dict[str, ast.Constant]:
     return found
 
 
+def _known_string(part: ast.expr, strings: dict[str, str]) -> ast.expr:
+    """A part of a made name that is a known string constant (``PREFIX``, ``self.PREFIX``), as
+    that string."""
+    if isinstance(part, ast.Name) and part.id in strings:
+        return ast.Constant(strings[part.id])
+    if isinstance(part, ast.Attribute) and f".{part.attr}" in strings:
+        return ast.Constant(strings[f".{part.attr}"])
+    return part
+
+
 def member_template(key: ast.expr, strings: dict[str, str] | None = None) -> str | None:
     """The stored target of a computed member name (``f"visit_{name}"``, ``"do_" + cmd``,
     ``"visit_%s" % cls.__name__``, ``PREFIX + cmd`` with ``strings`` giving the module's string
@@ -191,9 +218,7 @@ def member_template(key: ast.expr, strings: dict[str, str] | None = None) -> str
     else:
         return None
     if strings:
-        parts = [
-            ast.Constant(strings[p.id]) if isinstance(p, ast.Name) and p.id in strings else p for p in parts
-        ]
+        parts = [_known_string(p, strings) for p in parts]
     if all(isinstance(p, ast.Constant) for p in parts):
         return None
     prefix = _literal(parts[0])
