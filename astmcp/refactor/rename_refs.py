@@ -232,6 +232,12 @@ def _joinable(row: SymbolRow) -> bool:
     )
 
 
+def _same_read(one: str, other: str) -> bool:
+    """Whether two references at one place are one read of a union (``x.old`` of ``x: A | B``:
+    both member reads), not a shorthand property's key and the variable it reads (``{ close }``)."""
+    return (one == "read") == (other == "read")
+
+
 def union_partners(
     conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow], best: dict[tuple[str, int, int], Hit]
 ) -> list[SymbolRow]:
@@ -242,13 +248,20 @@ def union_partners(
         return []
     ids = {m.id for m in family}
     partners: set[int] = set()
-    for path, line, col, symbol_id in conn.execute(
-        "SELECT f.path, r.line, r.col, r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id"
+    for path, line, col, symbol_id, kind in conn.execute(
+        "SELECT f.path, r.line, r.col, r.symbol_id, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
         " WHERE r.name = ? AND r.confidence = 'certain' AND r.kind NOT IN ('definition', 'import', 'export')",
         (row.name,),
     ):
         hit = best.get((path, line, col))
-        if symbol_id is not None and symbol_id not in ids and hit is not None and hit.confidence == "certain":
+        # (the same read: `{ close }` is a key of one and a read of another, no union)
+        if (
+            symbol_id is not None
+            and symbol_id not in ids
+            and hit is not None
+            and hit.confidence == "certain"
+            and _same_read(hit.kind, kind)
+        ):
             partners.add(symbol_id)
     if not partners:
         return []
@@ -266,13 +279,18 @@ def check_union_partners(
         return
     ids = {m.id for m in family}
     partners: dict[int, list[str]] = {}
-    for path, line, col, symbol_id in conn.execute(
-        "SELECT f.path, r.line, r.col, r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id"
+    for path, line, col, symbol_id, kind in conn.execute(
+        "SELECT f.path, r.line, r.col, r.symbol_id, r.kind FROM refs r JOIN files f ON f.id = r.file_id"
         " WHERE r.name = ? AND r.confidence = 'certain' AND r.kind NOT IN ('definition', 'import', 'export')",
         (row.name,),
     ):
         hit = best.get((path, line, col))
-        if symbol_id not in ids and hit is not None and hit.confidence == "certain":
+        if (
+            symbol_id not in ids
+            and hit is not None
+            and hit.confidence == "certain"
+            and _same_read(hit.kind, kind)
+        ):
             partners.setdefault(symbol_id, []).append(f"{path}:{line}")
     outside = sorted(
         f"{path}:{line}"
