@@ -88,6 +88,10 @@ def _hoisted_vars(scope: tree_sitter.Node, names: set[str]) -> None:
             for decl in node.named_children:
                 if decl.type == "variable_declarator":
                     _pattern_names(decl.child_by_field_name("name"), names)
+        elif node.type == "for_in_statement":
+            kind = node.child_by_field_name("kind")
+            if kind is not None and kind.type == "var":  # `for (var k in o)`
+                _pattern_names(node.child_by_field_name("left"), names)
         stack.extend(node.named_children)
 
 
