@@ -151,7 +151,7 @@ def literal_key_hits(
     found = owner_type(conn, row)
     if found is None:
         return []
-    _members, required = found
+    members, required = found
     out: list[Hit] = []
     for path, ts in files.holding(conn, row.name):
         for node in captures(ts, _HELD_LITERALS, "o"):
@@ -164,13 +164,41 @@ def literal_key_hits(
                 continue  # `const counts = { … }; counts.depth`: only its members are read
             keys = _literal_keys(node)
             key = keys.get(row.name)
-            if key is None or not required <= set(keys):
+            if key is None:
+                continue
+            # spread or assigned into another object (`{ ...defaults, host }`, `Object.assign(o,
+            # defaults)`), or exported (spread elsewhere), a part of the type's members may be
+            # all it has
+            partial = holder.type == "variable_declarator" and _spread_or_exported(ts, holder)
+            if not (required <= set(keys) or (partial and set(keys) <= members)):
                 continue
             line, column = key.start_point[0] + 1, ts.column_of(key)
             if (path, line, column) not in known:
                 note = "a key of an object literal that has every member the type requires: it may be used as one"
                 out.append(Hit(path, line, column, column + len(row.name), "write", "name", note=note))
     return out
+
+
+def _spread_or_exported(ts: TsFile, declarator: tree_sitter.Node) -> bool:
+    """Whether the variable ``declarator`` binds is exported, spread into an object or array
+    (``{ ...defaults }``) or given to ``Object.assign``."""
+    name = declarator.child_by_field_name("name")
+    if name is None or name.type != "identifier":
+        return False
+    statement = declarator.parent
+    if statement is not None and statement.parent is not None and statement.parent.type == "export_statement":
+        return True
+    for node in captures(ts, "(identifier) @i", "i"):
+        if node.text != name.text or node.id == name.id or node.parent is None:
+            continue
+        holder = node.parent
+        if holder.type == "spread_element":
+            return True
+        call = holder.parent if holder.type == "arguments" else None
+        function = call.child_by_field_name("function") if call is not None else None
+        if function is not None and function.text == b"Object.assign":
+            return True
+    return False
 
 
 def _goes_on(ts: TsFile, declarator: tree_sitter.Node) -> bool:
