@@ -321,6 +321,7 @@ def _only_aliased(root: Node, binding: Node, depth: int) -> bool:
         if not (
             holder.type == "variable_declarator"
             and holder.child_by_field_name("value") == node
+            and holder.child_by_field_name("type") is None  # (`const f: Fmt = A` uses A as a Fmt)
             and declaration is not None
             and declaration.type == "lexical_declaration"
             and (declaration.child(0) or holder).type == "const"

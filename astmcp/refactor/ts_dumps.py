@@ -14,12 +14,13 @@ import sqlite3
 import tree_sitter
 
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.string_reach import namespace_escapes
 from astmcp.refactor.rename_refs import Hit
 from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.resolve.typescript import Resolver
 
-__all__ = ["ts_dump_hits"]
+__all__ = ["namespace_shape_hits", "ts_dump_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 # `Object.keys(x)` and the like: callee object -> its functions that list or write out keys
@@ -128,3 +129,54 @@ def _typed_as(
             if alt is not None and alt[0] == "i" and alt[1] in owners:
                 return True
     return False
+
+
+_TYPE_OWNERS = ("interface", "type", "class")
+
+
+def namespace_shape_hits(
+    files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow]
+) -> list[Hit]:
+    """A module-level value of a module whose namespace object is used as a value (``use(A)``,
+    ``const f: Fmt = A``) may stand for a project type's same-named member (``interface Fmt {
+    fmt(…) }``): TypeScript compares the namespace's exports with the type's members. Each such
+    member is an uncertain hit of kind ``override``."""
+    if row.parent_path or row.file.endswith((".py", ".pyi")) or row.kind in _MEMBER_KINDS:
+        return []
+    declarations = [m for m in family if not m.parent_path and not m.file.endswith((".py", ".pyi"))]
+    if namespace_escapes(conn, declarations) is not True:
+        return []
+    out: list[Hit] = []
+    for member in query_symbols(
+        conn,
+        "s.name = ? AND s.parent_path IS NOT NULL AND f.language IN ('typescript', 'javascript')",
+        (row.name,),
+    ):
+        owner = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path))
+        if member.kind in _MEMBER_KINDS and owner and owner[0].kind in _TYPE_OWNERS:
+            note = "a member of a type a namespace object used as a value may stand for"
+            out.append(
+                Hit(
+                    member.file,
+                    member.name_line,
+                    member.name_col,
+                    member.name_end_col,
+                    "override",
+                    "name",
+                    note=note,
+                )
+            )
+    # object types written out (`<T extends { fmt(x: number): string }>`)
+    for path, ts in files.holding(conn, row.name, typescript_only=True):
+        for label in captures(ts, _SIGNATURE_NAMES, "n"):
+            if label.text == row.name.encode("utf-8"):
+                line, column = label.start_point[0] + 1, ts.column_of(label)
+                note = "a member of an object type a namespace object used as a value may stand for"
+                out.append(Hit(path, line, column, column + len(row.name), "override", "name", note=note))
+    return out
+
+
+_SIGNATURE_NAMES = """
+(object_type (property_signature name: (property_identifier) @n))
+(object_type (method_signature name: (property_identifier) @n))
+"""
