@@ -35,4 +35,5 @@ def template_reaches(target: str, name: str, kind: str, names: Callable[[str], b
     mode, prefix, _, suffix = target[len(TEMPLATE)], *target[len(TEMPLATE) + 1 :].partition("*")
     if kind == "class":
         return mode == "c" and names(f"{prefix}{name}{suffix}")
-    return len(name) > len(prefix) + len(suffix) and name.startswith(prefix) and name.endswith(suffix)
+    # (the made part may be empty: `"get" + field` with `const field = "Name"` is `getName`)
+    return len(name) >= len(prefix) + len(suffix) and name.startswith(prefix) and name.endswith(suffix)
