@@ -234,12 +234,13 @@ def _assigned(conn: sqlite3.Connection, classes: set[int], member: SymbolRow, ne
                     f" replace {member.parent_path}'s renamed member",
                     {"file": owner.file, "line": found[0]},
                 )
-    # elsewhere: `const b = new Base(); b.extra = 5` in any file, on a receiver typed as one
+    # elsewhere: `const b = new Base(); b.extra = 5` (or `b["extra"]`, a read of it) in any file,
+    # on a receiver typed as one
     resolver: Resolver | None = None
     for path, line, target in conn.execute(
         "SELECT f.path, r.line, r.target_key FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?"
-        " AND r.kind = 'write' AND r.symbol_id IS NULL AND f.language IN ('typescript', 'javascript')"
-        " AND r.target_key LIKE ?",
+        " AND r.kind IN ('write', 'string', 'attribute', 'call') AND r.symbol_id IS NULL"
+        " AND f.language IN ('typescript', 'javascript') AND r.target_key LIKE ?",
         (new, f"%|{new}"),
     ).fetchall():
         resolver = resolver or Resolver(conn, {})
