@@ -19,7 +19,7 @@ from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.pyscopes import BUILTINS, FileScopes, Scope, resolve
-from astmcp.refactor.tsscopes import TsFile
+from astmcp.refactor.tsscopes import TsFile, merged_enum_bodies
 from astmcp.resolve.python_doctests import PROMPT as DOCTEST_PROMPT
 from astmcp.resolve.python_doctests import doctest_names
 from astmcp.resolve.python_external import class_defines
@@ -446,8 +446,9 @@ def _typescript(path: str, text: str, hits: list[Any], old: str, new: str) -> No
     for hit in hits:
         node = ts.node_at(hit.line, hit.column)
         body = _enum_body_of(node)
-        if body is not None and _scope_id_not_in(body, declaring):
-            declaring.append(body)  # an enum member: the enum's initializers read it by bare name
+        for block in merged_enum_bodies(body) if body is not None else []:
+            if _scope_id_not_in(block, declaring):
+                declaring.append(block)  # an enum member: the enum's initializers read it by bare name
         if node is None or node.type in ("property_identifier", "string_fragment", "string"):
             continue
         if node.parent is not None and node.parent.type == "export_specifier":

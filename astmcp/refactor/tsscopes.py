@@ -95,6 +95,30 @@ def _hoisted_vars(scope: tree_sitter.Node, names: set[str]) -> None:
         stack.extend(node.named_children)
 
 
+def merged_enum_bodies(body: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The bodies of every block of the enum ``body`` belongs to (`enum E {…} enum E {…}` merge)."""
+    declaration = body.parent
+    holder = declaration.parent if declaration is not None else None
+    if holder is not None and holder.type == "export_statement":
+        holder = holder.parent
+    name = declaration.child_by_field_name("name") if declaration is not None else None
+    if holder is None or name is None:
+        return [body]
+    found: list[tree_sitter.Node] = []
+    for sibling in holder.named_children:
+        node = (
+            sibling.named_children[0]
+            if sibling.type == "export_statement" and sibling.named_children
+            else sibling
+        )
+        if node.type == "enum_declaration":
+            label = node.child_by_field_name("name")
+            block = node.child_by_field_name("body")
+            if label is not None and label.text == name.text and block is not None:
+                found.append(block)
+    return found or [body]
+
+
 def enum_members(body: tree_sitter.Node) -> set[str]:
     """The member names an ``enum_body`` declares."""
     names: set[str] = set()
@@ -184,7 +208,8 @@ class TsFile:
             return cached
         names: set[str] = set()
         if scope.type == "enum_body":
-            names.update(enum_members(scope))
+            for body in merged_enum_bodies(scope):
+                names.update(enum_members(body))
         for child in scope.named_children:
             self._declarations(child, names)
         params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
