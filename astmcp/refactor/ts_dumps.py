@@ -9,6 +9,7 @@ interface or object type is an uncertain hit at the conversion.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 import tree_sitter
@@ -29,10 +30,16 @@ _DUMPERS = {
     "Object": frozenset({"keys", "entries", "getOwnPropertyNames", "fromEntries"}),
     "Reflect": frozenset({"ownKeys"}),
 }
+# a text that may hold one (checked before a file is parsed)
+_MAY_CONVERT = re.compile(
+    r"\b(?:JSON\s*\.\s*stringify|Object\s*\.\s*(?:keys|entries|getOwnPropertyNames|fromEntries)"
+    r"|Reflect\s*\.\s*ownKeys)\b|\bfor\s*\([^;)]*\sin\s"
+)
 _CALLS = """
-(call_expression
+((call_expression
   function: (member_expression object: (identifier) @o property: (property_identifier) @p)
   arguments: (arguments . (_) @arg)) @call
+ (#match? @o "^(JSON|Object|Reflect)$"))
 """
 _FOR_IN = "(for_in_statement right: (_) @arg) @loop"
 
@@ -52,19 +59,22 @@ def ts_dump_hits(
         return []
     resolver: Resolver | None = None
     out: list[Hit] = []
-    seen: set[tuple[str, int, int]] = set()
-    for needle in ("JSON.", "Object.", "Reflect.", " in "):
-        for path, ts in files.holding(conn, needle):
-            for at, arg in _conversions(ts):
-                line, column = at.start_point[0] + 1, ts.column_of(at)
-                if (path, line, column) in seen:
-                    continue
-                seen.add((path, line, column))
-                resolver = resolver or Resolver(conn, {})
-                if _typed_as(conn, resolver, path, arg, owners, ts):
-                    note = "the object's keys become data here (JSON text, a list of its keys)"
-                    end = column + len((at.text or b"").decode("utf-8"))
-                    out.append(Hit(path, line, column, end, "string", "name", note=note))
+    for (path,) in conn.execute(
+        "SELECT path FROM files WHERE language IN ('typescript', 'javascript') ORDER BY path"
+    ).fetchall():
+        text = files.read(str(path))
+        if text is None or not _MAY_CONVERT.search(text):
+            continue
+        ts = files.get(str(path))
+        if ts is None:
+            continue
+        for at, arg in _conversions(ts):
+            line, column = at.start_point[0] + 1, ts.column_of(at)
+            resolver = resolver or Resolver(conn, {})
+            if _typed_as(conn, resolver, path, arg, owners, ts):
+                note = "the object's keys become data here (JSON text, a list of its keys)"
+                end = column + len((at.text or b"").decode("utf-8"))
+                out.append(Hit(path, line, column, end, "string", "name", note=note))
     return out
 
 

@@ -160,17 +160,17 @@ def literal_key_hits(
                 holder = holder.parent
             if holder is None or holder.child_by_field_name("type") is not None:
                 continue  # `const o: Cfg = { … }`: typed where it is written
-            if holder.type == "variable_declarator" and not _goes_on(ts, holder):
-                continue  # `const counts = { … }; counts.depth`: only its members are read
             keys = _literal_keys(node)
             key = keys.get(row.name)
-            if key is None:
+            whole = required <= set(keys)
+            if key is None or not (whole or set(keys) <= members):
                 continue
+            if holder.type == "variable_declarator" and not _goes_on(ts, holder):
+                continue  # `const counts = { … }; counts.depth`: only its members are read
             # spread or assigned into another object (`{ ...defaults, host }`, `Object.assign(o,
             # defaults)`), or exported (spread elsewhere), a part of the type's members may be
             # all it has
-            partial = holder.type == "variable_declarator" and _spread_or_exported(ts, holder)
-            if not (required <= set(keys) or (partial and set(keys) <= members)):
+            if not whole and not (holder.type == "variable_declarator" and _spread_or_exported(ts, holder)):
                 continue
             line, column = key.start_point[0] + 1, ts.column_of(key)
             if (path, line, column) not in known:
