@@ -72,6 +72,7 @@ from astmcp.refactor.ts_literals import TsFiles, check_literal_member
 from astmcp.refactor.ts_merged import merged_block_hits
 from astmcp.refactor.ts_mixins import mixin_hits
 from astmcp.refactor.ts_outside_values import check_outside_values
+from astmcp.refactor.unbound_calls import unbound_call_hits
 from astmcp.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -259,6 +260,8 @@ def prepare_rename(
     hits += import_alternatives(ws, conn, row, hits)
     hits = keep_other_bindings(ws, row, hits)
     hits += mapping_hits(ws, conn, family)
+    if language_of(row.file) == PYTHON:
+        hits += unbound_call_hits(ws, conn, row, family)
     hits = typed_dict_keys(conn, row, hits)
     seen = {(h.file, h.line, h.column) for h in hits}
     hits += [h for h in dump_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
