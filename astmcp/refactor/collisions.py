@@ -272,7 +272,7 @@ def _submodules(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> 
             str(path)
             for (path,) in conn.execute(
                 "SELECT f.path FROM refs r JOIN files f ON f.id = r.file_id WHERE r.symbol_id = ?"
-                " AND r.kind = 'import'",
+                " AND r.kind IN ('import', 'export')",
                 (member.id,),
             )
         }

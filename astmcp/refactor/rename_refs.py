@@ -519,7 +519,7 @@ CONFIG_FILES = ("pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini", "mypy.in
 
 
 _CONFIG_SUFFIXES = (".toml", ".cfg", ".ini", ".conf", ".yaml", ".yml", ".json", ".env")
-_CONFIG_NAMES = frozenset({"Procfile", ".env"})
+_CONFIG_NAMES = ("Procfile", "Dockerfile", ".env")  # (`.env.production`, `Dockerfile.dev` too)
 _MAX_CONFIG_BYTES = 256 * 1024
 _CONFIG_DEPTH = 3  # folders below the project's top that are searched
 _SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages", "dist", "build"})
@@ -539,7 +539,7 @@ def _config_files(ws: Workspace) -> list[str]:
             else sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_FOLDERS)
         )
         for name in sorted(names):
-            if not (name.endswith(_CONFIG_SUFFIXES) or name in _CONFIG_NAMES):
+            if not (name.endswith(_CONFIG_SUFFIXES) or name.startswith(_CONFIG_NAMES)):
                 continue
             path = name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}"
             full = ws.root / path

@@ -27,6 +27,7 @@ SCOPES = {
     "arrow_function",
     "method_definition",
     "enum_body",  # its initializers read the enum's members by bare name (`B = A + 1`)
+    "class_static_block",  # `static { var x }`: a function body of its own
 }
 _NAMED_DECLS = {
     "function_declaration",
