@@ -69,7 +69,9 @@ def init_keyword(ws: Workspace, row: SymbolRow, new_name: str) -> str | None:
     owner, field, text = found
     tree = ast.parse(text)
     modules, bare = _attrs_names(tree)
-    kinds = {_decorator_kind(d, modules, bare) for d in owner.decorator_list}
+    # decorators, and a maker applied after the class statement (`A = attrs.define(A)`)
+    makers = [*owner.decorator_list, *_applied_makers(tree, owner.name)]
+    kinds = {_decorator_kind(d, modules, bare) for d in makers}
     if "attrs" not in kinds:
         generated = kinds - {"dataclass"} and not any(
             isinstance(n, ast.FunctionDef) and n.name == "__init__" for n in owner.body
@@ -91,6 +93,20 @@ def init_keyword(ws: Workspace, row: SymbolRow, new_name: str) -> str | None:
 
 
 _ATTRS_MAKERS = frozenset({"define", "frozen", "mutable", "s", "attrs", "dataclass"})
+
+
+def _applied_makers(tree: ast.Module, name: str) -> list[ast.expr]:
+    """The callees of ``name = maker(name, …)`` statements in the module."""
+    return [
+        stmt.value.func
+        for stmt in ast.walk(tree)
+        if isinstance(stmt, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
+        and isinstance(stmt.value, ast.Call)
+        and stmt.value.args
+        and isinstance(stmt.value.args[0], ast.Name)
+        and stmt.value.args[0].id == name
+    ]
 
 
 def _attrs_names(tree: ast.Module) -> tuple[set[str], set[str]]:
