@@ -240,11 +240,11 @@ def _assigned(conn: sqlite3.Connection, classes: set[int], member: SymbolRow, ne
     for path, line, target in conn.execute(
         "SELECT f.path, r.line, r.target_key FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?"
         " AND r.kind IN ('write', 'string', 'attribute', 'call') AND r.symbol_id IS NULL"
-        " AND f.language IN ('typescript', 'javascript') AND r.target_key LIKE ?",
-        (new, f"%|{new}"),
+        " AND f.language IN ('typescript', 'javascript') AND (r.target_key LIKE ? OR r.target_key LIKE ?)",
+        (new, f"%|{new}", f"%|!{new}"),
     ).fetchall():
         resolver = resolver or Resolver(conn, {})
-        chain = str(target)[: -len(new) - 1]
+        chain = str(target).rpartition("|")[0]  # (`"extra" in b` probes: `…|!extra`)
         receivers = (resolver.resolve(str(path), chain), resolver.resolve(str(path), chain + "|:"))
         if any(r is not None and r[0] in ("i", "s") and r[1] in classes for r in receivers):
             raise _clash(
