@@ -417,24 +417,28 @@ def forwarded_keyword_dicts(
         tree = parsed.scopes.tree
         assigned: dict[str, list[ast.expr]] = {}
         for node in ast.walk(tree):
-            if (
-                isinstance(node, ast.Assign)
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-            ):
-                assigned.setdefault(node.targets[0].id, []).append(node.value)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(node.value)
+                elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+                    # `kw["n"] = 3`: the key written into the mapping
+                    entry = ast.Dict(keys=[target.slice], values=[node.value])
+                    assigned.setdefault(target.value.id, []).append(entry)
+        # the function under other names here (`job = work`)
+        names = {function} | {n for n, values in assigned.items() if any(_names(v, function) for v in values)}
         for call in ast.walk(tree):
             if not isinstance(call, ast.Call):
                 continue
             values = [*call.args, *(k.value for k in call.keywords)]
-            if not any(_names(v, function) for v in values):
+            if not any(_names(v, n) for v in values for n in names):
                 continue
             mappings = [
                 *(k.value for k in call.keywords if k.arg in _KWARGS_KEYWORDS),
-                *(a for a in call.args if not _names(a, function)),
+                *(a for a in call.args if not any(_names(a, n) for n in names)),
             ]
             for mapping in mappings:
-                for value in assigned.get(mapping.id, []) if isinstance(mapping, ast.Name) else [mapping]:
+                for value in _mapping_values(mapping, assigned, 0):
                     for key in _keys_named(value, name):
                         line = getattr(key, "lineno", 0)
                         col = parsed.scopes.column_of(line, getattr(key, "col_offset", 0))
@@ -443,6 +447,23 @@ def forwarded_keyword_dicts(
                             into.found[(path, line, col)] = Reference(
                                 path, line, col, end, "string", "name", False
                             )
+
+
+def _mapping_values(mapping: ast.expr, assigned: dict[str, list[ast.expr]], depth: int) -> list[ast.expr]:
+    """The mappings written out that ``mapping`` may be: itself, what a variable is assigned, and
+    what a ``{**base}`` entry unpacks."""
+    if depth > 4:
+        return []
+    found = [mapping]
+    if isinstance(mapping, ast.Name):
+        found = [
+            v for value in assigned.get(mapping.id, []) for v in _mapping_values(value, assigned, depth + 1)
+        ]
+    elif isinstance(mapping, ast.Dict):
+        for key, value in zip(mapping.keys, mapping.values, strict=True):
+            if key is None:
+                found += _mapping_values(value, assigned, depth + 1)
+    return found
 
 
 def _names(node: ast.expr, function: str) -> bool:
