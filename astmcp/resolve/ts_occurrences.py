@@ -305,7 +305,7 @@ class Occurrences(Descriptors):
                 made = next(iter(self.const_values(self.text(index))), index)
             if made.type == "template_string":
                 self.computed_member(made, index)
-            elif made.type == "binary_expression":
+            elif made.type in ("binary_expression", "call_expression"):
                 self.concatenated_member(made, index)
             self.visit(index, scope)
 
@@ -366,6 +366,8 @@ class Occurrences(Descriptors):
                 pending += [
                     c for c in (part.child_by_field_name("right"), part.child_by_field_name("left")) if c
                 ]
+            elif (joined := _joined_parts(part)) is not None:
+                pending += reversed(joined)  # `"on".concat(evt)`, `["on", evt].join("")`
             else:
                 parts.append(part)
         if len(parts) < 2 or all(p.type == "string" for p in parts):
@@ -749,3 +751,27 @@ class Occurrences(Descriptors):
                     self.row(parts[0], "attribute", ("o", ("p", target, 0, False, None)))
         for child in parts[1:]:
             self.visit(child, scope)
+
+
+def _joined_parts(node: Node) -> list[Node] | None:
+    """The parts a string method call joins: ``a.concat(b, c)`` (a, b, c) and ``[a, b].join("")``
+    (a, b); None for any other node."""
+    if node.type != "call_expression":
+        return None
+    function = node.child_by_field_name("function")
+    args = node.child_by_field_name("arguments")
+    if function is None or args is None or function.type != "member_expression":
+        return None
+    receiver = function.child_by_field_name("object")
+    method = function.child_by_field_name("property")
+    if receiver is None or method is None:
+        return None
+    if method.text == b"concat" and receiver.type != "array":
+        return [receiver, *args.named_children]
+    if (
+        method.text == b"join"
+        and receiver.type == "array"
+        and [a.text for a in args.named_children] in ([b'""'], [b"''"])
+    ):
+        return list(receiver.named_children)
+    return None
