@@ -311,7 +311,8 @@ class Occurrences(Descriptors):
 
     def const_values(self, name: str) -> list[Node]:
         """The initializers of the file's ``const`` declarations of ``name`` (by name, in any
-        scope: what a made member name or its literal part may be)."""
+        scope: what a made member name or its literal part may be), and of its classes' static
+        fields (``H.P``)."""
         if self._consts is None:
             self._consts = {}
             stack = [self.src.tree.root_node]
@@ -325,6 +326,8 @@ class Occurrences(Descriptors):
                     value = declarator.child_by_field_name("value")
                     if declarator.type == "variable_declarator" and key is not None and value is not None:
                         self._consts.setdefault(self.text(key), []).append(value)
+            for field in _static_strings(self.src.tree.root_node):
+                self._consts.setdefault(field[0], []).append(field[1])
         return self._consts.get(name, [])
 
     def computed_member(self, index: Node, at: Node | None = None) -> None:
@@ -382,6 +385,9 @@ class Occurrences(Descriptors):
         """The text of a plain string literal (``"handle"``), also through a ``const`` of one
         (``const PREFIX = "on"``), else ""."""
         if node.type == "identifier":
+            values = self.const_values(self.text(node))
+            return self.literal(values[0]) if len(values) == 1 and values[0].type == "string" else ""
+        if node.type == "member_expression":  # `H.P` of `class H { static P = "on" }`
             values = self.const_values(self.text(node))
             return self.literal(values[0]) if len(values) == 1 and values[0].type == "string" else ""
         if node.type != "string":
@@ -775,3 +781,30 @@ def _joined_parts(node: Node) -> list[Node] | None:
     ):
         return list(receiver.named_children)
     return None
+
+
+def _static_strings(root: Node) -> list[tuple[str, Node]]:
+    """``("H.P", value)`` for each ``static P = "…"`` field of a class declared in the file."""
+    found: list[tuple[str, Node]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.named_children)
+        if node.type not in ("class_declaration", "abstract_class_declaration"):
+            continue
+        name = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name is None or body is None:
+            continue
+        for member in body.named_children:
+            label = member.child_by_field_name("name")
+            value = member.child_by_field_name("value")
+            static = any(c.type == "static" for c in member.children)
+            if (
+                member.type == "public_field_definition"
+                and static
+                and label is not None
+                and value is not None
+            ):
+                found.append((f"{(name.text or b'').decode()}.{(label.text or b'').decode()}", value))
+    return found
