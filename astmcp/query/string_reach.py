@@ -141,12 +141,18 @@ class _Namespaces:
         copies = facts.get(FIELD, {}).get("copies", {})
         if any(self._chain_holds(path, chain, True) for sources in copies.values() for chain in sources):
             return True
-        # `export const ops = A`: the variable is the namespace under another name
+        # `export const ops = A`: the variable is the namespace under another name (only a value
+        # that is a namespace import is followed: resolving every variable's type is costly)
+        namespaces = facts.get("nsimports", {})
+        if not namespaces:
+            return False
         table = self.resolver.table(path).by_key
         return any(
             self._chain_holds(path, chain, False)
             for key, chain in facts.get("vtypes", {}).items()
-            if (sym := table.get(key)) is not None
+            if chain.startswith("P:")
+            and chain[2:] in namespaces
+            and (sym := table.get(key)) is not None
             and sym.exported
             and sym.kind == "variable"
             and "." not in sym.symbol_path

@@ -6,7 +6,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Iterator
 
-from tree_sitter import Node
+from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, is_ident, named_nodes
 from astmcp.resolve.ts_occurrences import Occurrences
@@ -66,9 +66,7 @@ class Declarations(Occurrences):
             statement.parent is not None and statement.parent.type == "export_statement"
         ):
             return False
-        if self._identifiers is None:
-            self._identifiers = _uses(self.src.tree.root_node)
-        for use in self._identifiers.get(name.text or b"", ()):
+        for use in _uses(self.src.tree, name.text or b""):
             if use.id == name.id:
                 continue
             holder = use.parent
@@ -413,16 +411,23 @@ def _function_type(node: Node) -> Node | None:
     return node if node.type == "function_type" else None
 
 
-def _uses(root: Node) -> dict[bytes, list[Node]]:
-    """Every identifier (and shorthand property) of a file by its text."""
-    found: dict[bytes, list[Node]] = {}
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type in ("identifier", "shorthand_property_identifier") and node.text:
-            found.setdefault(node.text, []).append(node)
-        stack.extend(node.named_children)
-    return found
+_USE_QUERIES: dict[tuple[int, bytes], Query] = {}
+
+
+def _uses(tree: Tree, name: bytes) -> list[Node]:
+    """The identifiers (and shorthand properties) of a file spelled ``name`` (a query the parser
+    filters, not a walk of every node)."""
+    key = (id(tree.language), name)
+    query = _USE_QUERIES.get(key)
+    if query is None:
+        if len(_USE_QUERIES) > 4096:
+            _USE_QUERIES.clear()
+        text = name.decode("utf-8").replace("\\", "\\\\").replace('"', '\\"')
+        query = _USE_QUERIES[key] = Query(
+            tree.language,
+            f'([(identifier) (shorthand_property_identifier)] @i (#eq? @i "{text}"))',
+        )
+    return list(QueryCursor(query).captures(tree.root_node).get("i", []))
 
 
 def _own_key(node: Node) -> str | None:

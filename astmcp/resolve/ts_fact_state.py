@@ -106,7 +106,6 @@ class FactState:
         self.tuples: dict[str, list[Desc]] = {}  # tuple types -> their parts (declarations)
         self.spreads: dict[str, list[Desc]] = {}  # object-literal variables -> what they spread
         self.okeys: dict[str, list[str]] = {}  # object-literal variables (no spread) -> their own keys
-        self._identifiers: dict[bytes, list[Node]] | None = None  # see member_reads_only
         self.indexes: dict[
             str, Desc
         ] = {}  # interfaces/object type aliases -> what their index signature gives
