@@ -191,18 +191,32 @@ def member_template(key: ast.expr, strings: dict[str, str] | None = None) -> str
                 else p
                 for p in parts
             ]
-    elif (  # `"on_{}".format(evt)`
+    elif (  # `"on_{}".format(evt)`, `"{}_{}".format("on", evt)`
         isinstance(key, ast.Call)
         and isinstance(key.func, ast.Attribute)
         and key.func.attr == "format"
         and isinstance(key.func.value, ast.Constant)
         and isinstance(key.func.value.value, str)
-        and key.func.value.value.count("{") == 1
-        and "{}" in key.func.value.value
-        and len(key.args) == 1
+        and key.func.value.value.count("{") == key.func.value.value.count("{}") == len(key.args)
+        and not key.keywords
     ):
-        before, _, after = key.func.value.value.partition("{}")
-        parts = [ast.Constant(before), key.args[0], ast.Constant(after)]
+        pieces = key.func.value.value.split("{}")
+        parts = [ast.Constant(pieces[0])]
+        for arg, piece in zip(key.args, pieces[1:], strict=True):
+            parts += [arg, ast.Constant(piece)]
+    elif (  # `"_".join(("on", evt))`
+        isinstance(key, ast.Call)
+        and isinstance(key.func, ast.Attribute)
+        and key.func.attr == "join"
+        and isinstance(key.func.value, ast.Constant)
+        and isinstance(key.func.value.value, str)
+        and len(key.args) == 1
+        and isinstance(key.args[0], ast.Tuple | ast.List)
+        and key.args[0].elts
+    ):
+        parts = []
+        for n, item in enumerate(key.args[0].elts):
+            parts += [ast.Constant(key.func.value.value), item] if n else [item]
     elif isinstance(key, ast.BinOp) and isinstance(key.op, ast.Add):
         parts = _added(key)
     elif (
@@ -219,6 +233,7 @@ def member_template(key: ast.expr, strings: dict[str, str] | None = None) -> str
         return None
     if strings:
         parts = [_known_string(p, strings) for p in parts]
+    parts = _merged(parts)
     if all(isinstance(p, ast.Constant) for p in parts):
         return None
     prefix = _literal(parts[0])
@@ -229,6 +244,23 @@ def member_template(key: ast.expr, strings: dict[str, str] | None = None) -> str
     value = middle[0].value if isinstance(middle[0], ast.FormattedValue) else middle[0]
     named = isinstance(value, ast.Attribute) and value.attr in ("__name__", "__qualname__")
     return template_target(prefix, suffix, named)
+
+
+def _merged(parts: list[ast.expr]) -> list[ast.expr]:
+    """``parts`` with neighbouring string constants joined (``"on" "_" evt`` -> ``"on_" evt``)."""
+    out: list[ast.expr] = []
+    for part in parts:
+        if (
+            out
+            and isinstance(part, ast.Constant)
+            and isinstance(part.value, str)
+            and isinstance(out[-1], ast.Constant)
+            and isinstance(out[-1].value, str)
+        ):
+            out[-1] = ast.Constant(out[-1].value + part.value)
+        else:
+            out.append(part)
+    return out
 
 
 def _added(node: ast.expr) -> list[ast.expr]:
