@@ -10,6 +10,7 @@ import ast
 import builtins
 import re
 import sqlite3
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from astmcp.model import Reference
@@ -106,6 +107,24 @@ class PythonFiles:
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
         self.parsed: dict[str, ParsedFile | None] = {}
+
+    def matching(
+        self, conn: sqlite3.Connection, wanted: Callable[[str], bool]
+    ) -> Iterator[tuple[str, ParsedFile]]:
+        """(path, parsed file) of each project Python file, in path order, whose text ``wanted``
+        accepts (a file parsed already is judged parsed, not read again)."""
+        for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+            if path not in self.parsed:
+                try:
+                    text = read_text(self.ws, path)
+                except (OSError, ValueError):
+                    continue
+                if not wanted(text):
+                    continue
+                self.get(path, text)
+            parsed = self.parsed[path]
+            if parsed is not None:
+                yield str(path), parsed
 
     def get(self, path: str, text: str | None = None) -> ParsedFile | None:
         """``path`` parsed once (``text``: its text, when the caller has read it already)."""
@@ -365,18 +384,7 @@ def unknown_callee_keywords(
     names the function is passed or stored under, and its own: ``self.callback(…)`` after
     ``callback=f``; not ``"…".format(name=…)``)."""
     pattern = re.compile(rf"\b{re.escape(name)}\s*=")
-    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
-        if path not in files.parsed:
-            try:
-                text = read_text(files.ws, path)
-            except (OSError, ValueError):
-                continue
-            if not pattern.search(text):
-                continue
-            files.get(path, text)
-        parsed = files.parsed[path]
-        if parsed is None:
-            continue
+    for path, parsed in files.matching(conn, lambda text: pattern.search(text) is not None):
         imported = _imported_names(parsed.scopes.tree)
         for (line, col), call in parsed.by_keyword.items():
             if (path, line, col) in into.found or not any(k.arg == name for k in call.keywords):
@@ -402,18 +410,9 @@ def forwarded_keyword_dicts(
     (as ``kwargs=``/``kwds=`` or positionally, written out or a variable assigned one) becomes the
     keywords of a call of it, so its key ``name`` is a name hit."""
     quoted = re.compile(rf"""(?:["']{re.escape(name)}["']|\b{re.escape(name)}\s*=)""")
-    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
-        if path not in files.parsed:
-            try:
-                text = read_text(files.ws, path)
-            except (OSError, ValueError):
-                continue
-            if function not in text or not quoted.search(text):
-                continue
-            files.get(path, text)
-        parsed = files.parsed[path]
-        if parsed is None:
-            continue
+    for path, parsed in files.matching(
+        conn, lambda text: function in text and quoted.search(text) is not None
+    ):
         tree = parsed.scopes.tree
         assigned: dict[str, list[ast.expr]] = {}
         for node in ast.walk(tree):

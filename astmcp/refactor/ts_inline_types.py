@@ -109,22 +109,13 @@ def spread_key_hits(
             holder = node.parent
             if holder is None or holder.child_by_field_name("type") is not None:
                 continue
-            for member in node.named_children:
-                key = (
-                    member
-                    if member.type == "shorthand_property_identifier"
-                    else member.child_by_field_name("key") or member.child_by_field_name("name")
-                    if member.type in ("pair", "method_definition")
-                    else None
-                )
-                if key is None or key.type not in ("property_identifier", "shorthand_property_identifier"):
-                    continue
-                if (key.text or b"").decode("utf-8") != row.name:
-                    continue
-                line, column = key.start_point[0] + 1, ts.column_of(key)
-                if (path, line, column) not in known:
-                    note = "a key written beside a spread: it overrides the spread's member of that name"
-                    out.append(Hit(path, line, column, column + len(row.name), "write", "name", note=note))
+            key = _literal_keys(node).get(row.name)
+            if key is None:
+                continue
+            line, column = key.start_point[0] + 1, ts.column_of(key)
+            if (path, line, column) not in known:
+                note = "a key written beside a spread: it overrides the spread's member of that name"
+                out.append(Hit(path, line, column, column + len(row.name), "write", "name", note=note))
     return out
 
 
