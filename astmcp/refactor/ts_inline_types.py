@@ -33,9 +33,7 @@ _SIGNATURES = frozenset({"property_signature", "method_signature"})
 def inline_type_hits(
     files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
 ) -> list[Hit]:
-    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
-        return []
-    found = owner_type(conn, row)
+    found = _member_type(conn, row)
     if found is None:
         return []
     members, required = found
@@ -57,6 +55,14 @@ def inline_type_hits(
                     note = "an object type written out here that the member's type may be used as"
                     out.append(Hit(path, line, column, column + len(row.name), "override", "name", note=note))
     return out
+
+
+def _member_type(conn: sqlite3.Connection, row: SymbolRow) -> tuple[set[str], set[str]] | None:
+    """(member names, required member names) of the type declaring the TS/JS member ``row``;
+    None for anything else (see ``ts_structural.owner_type``)."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return None
+    return owner_type(conn, row)
 
 
 def _object_types(ts: TsFile) -> list[tree_sitter.Node]:
@@ -137,9 +143,7 @@ def literal_key_hits(
     lets it go anywhere that type is expected (``return o`` from a ``(): Cfg``, ``[o]`` as
     ``Cfg[]``, ``new Server(o)``, ``this.cfg = o``), and renamed alone, the member would be
     missing from it there."""
-    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
-        return []
-    found = owner_type(conn, row)
+    found = _member_type(conn, row)
     if found is None:
         return []
     members, required = found
@@ -238,9 +242,7 @@ def json_key_hits(
     """Uncertain hits on the keys named like the member in JSON files the project imports
     (``import data from "./cfg.json"``) when an object there has every member the member's type
     requires: ``show(data)`` gives it where the type is expected, and the data cannot be renamed."""
-    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
-        return []
-    found = owner_type(conn, row)
+    found = _member_type(conn, row)
     if found is None:
         return []
     _members, required = found

@@ -67,14 +67,19 @@ def _pattern_names(node: tree_sitter.Node | None, out: set[str]) -> None:
 
 
 # scopes a `var` anywhere in their body (not in a nested function) is declared in
-_VAR_SCOPES = SCOPES - {
-    "statement_block",
-    "class_body",
-    "switch_body",
-    "for_statement",
-    "for_in_statement",
-    "catch_clause",
-}
+_VAR_SCOPES = frozenset(
+    {
+        "program",
+        "function_declaration",
+        "generator_function_declaration",
+        "function_expression",
+        "function",
+        "generator_function",
+        "arrow_function",
+        "method_definition",
+        "class_static_block",
+    }
+)
 
 
 def _hoisted_vars(scope: tree_sitter.Node, names: set[str]) -> None:
