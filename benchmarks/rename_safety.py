@@ -100,6 +100,16 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "boltons": ("boltons", "25.0.0", ("pytest==8.3.3",), ()),
     "more-itertools": ("more-itertools", "10.5.0", (), ()),
     "tomlkit": ("tomlkit", "0.13.3", ("PyYAML==6.0.4",), ()),
+    # coverage: its pytest warning filters name a coverage warning class
+    "humanize": ("humanize", "4.12.1", ("freezegun==1.5.5", "coverage==7.17.5"), ()),
+    "attrs": (
+        "attrs",
+        "25.3.0",
+        # its tests read the installed distribution's metadata (attr.__version__); the code
+        # under test comes first, from src
+        ("hypothesis==6.170.17", "pympler==1.1", "cloudpickle==3.1.3", "attrs==25.3.0"),
+        (),
+    ),
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Sequence
 
 from astmcp.resolve.python_binding import Bindings
@@ -41,6 +42,10 @@ from astmcp.resolve.python_vocab import (
 )
 
 # displays and comprehensions: a new builtin container of their items
+# `importlib.import_module` as `import importlib` or `from importlib import import_module` gives it
+_IMPORT_MODULE = frozenset({"I:0:importlib:/import_module", "I:0:importlib:import_module"})
+# an absolute module name: `pkg.mod`
+_MODULE_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)
 
 
@@ -236,6 +241,15 @@ class Chains(Bindings):
                 # the class given, not of the class whose `__new__` is called
                 return class_instance(self.chain(scope, node.args[0]))
             base = self.chain(scope, func)
+            if base in _IMPORT_MODULE and len(node.args) == 1 and not node.keywords:
+                # `importlib.import_module("pkg.mod")`: that module (a relative name needs `package=`)
+                named = node.args[0]
+                if (
+                    isinstance(named, ast.Constant)
+                    and isinstance(named.value, str)
+                    and _MODULE_NAME.fullmatch(named.value)
+                ):
+                    return f"I:0:{named.value}:"
             if base in PYTEST_PARAMS and node.args and not any(isinstance(a, ast.Starred) for a in node.args):
                 # `pytest.param(v, id=…)` in a parametrize list: the test is given v (or the values)
                 if len(node.args) == 1:

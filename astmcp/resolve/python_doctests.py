@@ -3,9 +3,11 @@
 doctest runs the examples of every docstring of a module (a class's and a method's too) in a
 copy of the module's namespace, one after another. So a name an example reads that no example
 binds is the module's global once the module has run; a name an example binds is the doctest's
-own variable; and ``v.m``, where every binding of ``v`` is a ``v = C(…)`` of such a global
-``C``, reads ``m`` of what the last such ``C(…)`` of an earlier example gives. Positions are
-(line, column) of the file, 1-based, the column counted in characters.
+own variable, except one bound by a single absolute import alone (``from m import f``), which
+is ``m``'s ``f``; ``C.m`` of such a global or imported ``C`` is its member; and ``v.m``, where
+every binding of ``v`` is a ``v = C(…)`` of such a ``C``, reads ``m`` of what the last such
+``C(…)`` of an earlier example gives. Positions are (line, column) of the file, 1-based, the
+column counted in characters.
 """
 
 from __future__ import annotations
@@ -35,6 +37,13 @@ class DoctestNames:
     comments: dict[int, int] = field(default_factory=dict)  # line → column its comment starts at
     binds: set[str] = field(default_factory=set)  # the names the doctest binds
     keywords: dict[Position, str] = field(default_factory=dict)  # `f(k=…)` of a global f → f
+    # names the doctest binds by one absolute import alone → the chain the import gives them
+    imports: dict[str, str] = field(default_factory=dict)
+    # a read of such a name, or a name its `from m import …` imports → (chain, row kind)
+    imported: dict[Position, tuple[str, str]] = field(default_factory=dict)
+    # `C.m`, `mod.f`, `C.m.n`: a member of a global or of an imported name, read where the
+    # doctest's names are bound (``Records.doctest``)
+    attributes: dict[Position, ast.Attribute] = field(default_factory=dict)
 
 
 def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
@@ -75,14 +84,28 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
     if "*" in binds:
         return DoctestNames()
     found.binds = set(binds)
+    found.imports = _imports(trees, binds)
+    for example, tree in trees:  # the names `from m import …` imports: the module's symbols
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                for alias in node.names:
+                    at = _position(example, alias.lineno, alias.col_offset, alias.name)
+                    if at is not None:
+                        found.imported[at] = (f"I:0:{node.module}:{alias.name}", "import")
     for example, name in names:
         at = _position(example, name.lineno, name.col_offset, name.id) if id(name) not in skipped else None
         if at is not None:
-            local = name.id in binds or not isinstance(name.ctx, ast.Load)
+            load = isinstance(name.ctx, ast.Load)
+            if load and name.id in found.imports:
+                found.imported[at] = (found.imports[name.id], "read")
+                continue
+            local = name.id in binds or not load
             (found.bound if local else found.globals_read).add(at)
+    # the module's or an imported name (not one the doctest binds otherwise)
+    known = set(found.imports) | {name.id for _, name in names if name.id not in binds}
     for example, tree in trees:  # keywords given to a global function or class (`bucketize(xs, key=…)`)
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id not in binds:
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in known:
                 for keyword in node.keywords:
                     if keyword.arg is not None and id(keyword) not in skipped:
                         at = _position(example, keyword.lineno, keyword.col_offset, keyword.arg)
@@ -97,30 +120,60 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
                 and isinstance(stmt.targets[0], ast.Name)
                 and isinstance(stmt.value, ast.Call)
                 and isinstance(stmt.value.func, ast.Name)
-                and stmt.value.func.id not in binds
+                and stmt.value.func.id in known
             ):
                 made.setdefault(stmt.targets[0].id, []).append((index, stmt.value.func.id))
     for index, (example, tree) in enumerate(trees):
         for node in ast.walk(tree):
             if (
                 not isinstance(node, ast.Attribute)
-                or not isinstance(node.ctx, ast.Load)
-                or not isinstance(node.value, ast.Name)
                 or id(node) in skipped
                 or node.end_lineno is None
                 or node.end_col_offset is None
             ):
                 continue
+            end = _position(example, node.end_lineno, node.end_col_offset, "")
+            if end is None:
+                continue
+            at = (end[0], end[1] - len(node.attr))
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if not isinstance(root, ast.Name):
+                continue
+            if root.id in known:
+                found.attributes[at] = node
+                continue
+            if not isinstance(node.ctx, ast.Load) or root is not node.value:
+                continue
             # every binding of v is such an assignment; the last one before this example (one in
             # this example: which comes first is not told) says what v is
-            values = made.get(node.value.id, [])
-            if not values or len(values) != binds[node.value.id] or any(i == index for i, _ in values):
+            values = made.get(root.id, [])
+            if not values or len(values) != binds[root.id] or any(i == index for i, _ in values):
                 continue
             before = [maker for i, maker in values if i < index]
-            end = _position(example, node.end_lineno, node.end_col_offset, "")
-            if before and end is not None:
-                found.members[(end[0], end[1] - len(node.attr))] = before[-1]
+            if before:
+                found.members[at] = before[-1]
     return found
+
+
+def _imports(trees: list[tuple[Example, ast.Module]], binds: Counter[str]) -> dict[str, str]:
+    """The names the doctest binds by one absolute import and nothing else → the chain it gives
+    them (``from m import f`` → ``m``'s ``f``; ``import a.b`` → the module ``a``)."""
+    chains: dict[str, str] = {}
+    counts: Counter[str] = Counter()
+    for _, tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                for alias in node.names:
+                    chains[alias.asname or alias.name] = f"I:0:{node.module}:{alias.name}"
+                    counts[alias.asname or alias.name] += 1
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    name = alias.asname or alias.name.split(".", 1)[0]
+                    chains[name] = f"I:0:{alias.name if alias.asname else name}:"
+                    counts[name] += 1
+    return {name: chain for name, chain in chains.items() if counts[name] == binds[name] == 1}
 
 
 def _examples(lines: list[str], first: int, last: int) -> list[Example]:

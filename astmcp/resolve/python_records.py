@@ -674,6 +674,10 @@ class Records(PytestFacts):
         doctest compares or runs them as written. Comments in examples and prose around them are
         not read."""
         names = doctest_names(self.lines, node.lineno, node.end_lineno or node.lineno)
+        # the doctest's namespace: its imports, its own variables, then the module's globals
+        space = Scope("function", scope.path, self.module)
+        space.binds.update(dict.fromkeys(names.binds, ""))
+        space.binds.update(names.imports)
         output = False  # on the expected output of an example
         for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
             text = self.line_text(line)
@@ -705,19 +709,30 @@ class Records(PytestFacts):
                     continue
                 col = match.start() + 1
                 at = (line, col)
+                called = text[match.end() : match.end() + 1] == "("
                 if at in names.globals_read:
                     read = DoctestName(id=word, ctx=ast.Load())
                     self.pending.append(Pending(word, line, col, col + len(word), "read", read, self.module))
-                elif at in names.keywords:  # `f(k=…)` of the module's f: a keyword of its calls
+                elif at in names.imported:  # `from m import f` and its reads: m's f
+                    chain, kind = names.imported[at]
+                    self.rows.append((word, line, col, col + len(word), kind, chain, scope.path))
+                elif (
+                    at in names.keywords
+                ):  # `f(k=…)` of the module's or an imported f: a keyword of its calls
                     made = ast.Call(
                         func=ast.Name(id=names.keywords[at], ctx=ast.Load()), args=[], keywords=[]
                     )
-                    self.pending.append(Pending(word, line, col, col + len(word), "write", made, self.module))
+                    self.pending.append(Pending(word, line, col, col + len(word), "write", made, space))
                 elif at in names.members:
                     made = ast.Call(func=ast.Name(id=names.members[at], ctx=ast.Load()), args=[], keywords=[])
                     member = ast.Attribute(value=made, attr=word, ctx=ast.Load())
-                    kind = "call" if text[match.end() : match.end() + 1] == "(" else "attribute"
-                    self.pending.append(Pending(word, line, col, col + len(word), kind, member, self.module))
+                    kind = "call" if called else "attribute"
+                    self.pending.append(Pending(word, line, col, col + len(word), kind, member, space))
+                elif at in names.attributes and names.attributes[at].attr == word:
+                    attribute = names.attributes[at]
+                    stored = not isinstance(attribute.ctx, ast.Load)
+                    kind = "write" if stored else "call" if called else "attribute"
+                    self.pending.append(Pending(word, line, col, col + len(word), kind, attribute, space))
                 else:
                     target = DOCTEST_LOCAL if at in names.bound else None
                     self.rows.append((word, line, col, col + len(word), "string", target, scope.path))
