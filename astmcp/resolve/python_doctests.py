@@ -33,6 +33,9 @@ Example = list[tuple[int, int, str]]
 class DoctestNames:
     globals_read: set[Position] = field(default_factory=set)  # names of the module's namespace
     bound: set[Position] = field(default_factory=set)  # names the doctest binds, where they stand
+    # names the doctest binds before it could read them (`>>> first = spy(it)` before any `first`):
+    # never the module's global there
+    shadowed: set[Position] = field(default_factory=set)
     members: dict[Position, str] = field(default_factory=dict)  # `v.m` → the global C of `v = C(…)`
     comments: dict[int, int] = field(default_factory=dict)  # line → column its comment starts at
     binds: set[str] = field(default_factory=set)  # the names the doctest binds
@@ -81,6 +84,10 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
                         id=node.arg, ctx=ast.Store(), lineno=node.lineno, col_offset=node.col_offset
                     )
                     names.append((example, param))
+                elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    defined = _def_name(example, node)  # `def last(xs):`: a name the doctest binds
+                    if defined is not None:
+                        names.append((example, defined))
     if "*" in binds:
         return DoctestNames()
     found.binds = set(binds)
@@ -92,12 +99,16 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
                     at = _position(example, alias.lineno, alias.col_offset, alias.name)
                     if at is not None:
                         found.imported[at] = (f"I:0:{node.module}:{alias.name}", "import")
+    shadows = _bound_first([tree for _, tree in trees], set(binds) - set(found.imports))
     for example, name in names:
         at = _position(example, name.lineno, name.col_offset, name.id) if id(name) not in skipped else None
         if at is not None:
             load = isinstance(name.ctx, ast.Load)
             if load and name.id in found.imports:
                 found.imported[at] = (found.imports[name.id], "read")
+                continue
+            if name.id in shadows:
+                found.shadowed.add(at)
                 continue
             local = name.id in binds or not load
             (found.bound if local else found.globals_read).add(at)
@@ -155,6 +166,67 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
             if before:
                 found.members[at] = before[-1]
     return found
+
+
+def _def_name(
+    example: Example, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+) -> ast.Name | None:
+    """The name a ``def``/``class`` of an example binds, as a stored name where it stands."""
+    if not 0 < node.lineno <= len(example):
+        return None
+    code = example[node.lineno - 1][2].encode("utf-8")
+    head = re.compile(rb"(?:async\s+)?(?:def|class)\s+").match(code, node.col_offset)
+    if head is None or not code.startswith(node.name.encode("utf-8"), head.end()):
+        return None
+    return ast.Name(id=node.name, ctx=ast.Store(), lineno=node.lineno, col_offset=head.end())
+
+
+def _bound_first(trees: list[ast.Module], names: set[str]) -> set[str]:
+    """Those of ``names`` an example's statement binds unconditionally (``first = …``,
+    ``first, rest = …``, ``def first``) before any statement of the doctest reads them."""
+    found: set[str] = set()
+    left = set(names)
+    for tree in trees:
+        for stmt in tree.body:
+            read = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+            at_once = _binds_at_once(stmt)
+            left -= read | (_binds_anywhere(stmt) - at_once)  # may read the global, or bind it or not
+            found |= at_once & left
+            left -= at_once
+    return found
+
+
+def _binds_at_once(stmt: ast.stmt) -> set[str]:
+    """The names a statement binds whenever it runs to its end: assignment targets (unpacked too),
+    a ``def`` or ``class``."""
+    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return {stmt.name}
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.Assign):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        targets = [stmt.target]
+    out: set[str] = set()
+    while targets:
+        target = targets.pop()
+        if isinstance(target, ast.Name):
+            out.add(target.id)
+        elif isinstance(target, ast.Tuple | ast.List):
+            targets.extend(target.elts)
+        elif isinstance(target, ast.Starred):
+            targets.append(target.value)
+    return out
+
+
+def _binds_anywhere(stmt: ast.stmt) -> set[str]:
+    """Every name a statement may bind, however nested (a loop's target, a walrus, an import)."""
+    out: set[str] = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        else:
+            out.update(_binds(node))
+    return out
 
 
 def _imports(trees: list[tuple[Example, ast.Module]], binds: Counter[str]) -> dict[str, str]:

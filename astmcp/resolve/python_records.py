@@ -733,6 +733,8 @@ class Records(PytestFacts):
                     stored = not isinstance(attribute.ctx, ast.Load)
                     kind = "write" if stored else "call" if called else "attribute"
                     self.pending.append(Pending(word, line, col, col + len(word), kind, attribute, space))
+                elif at in names.shadowed:
+                    continue  # the doctest's variable, bound before it could read the global
                 else:
                     target = DOCTEST_LOCAL if at in names.bound else None
                     self.rows.append((word, line, col, col + len(word), "string", target, scope.path))
