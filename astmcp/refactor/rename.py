@@ -57,6 +57,7 @@ from astmcp.refactor.rename_refs import (
     family_and_references,
     is_local,
     prose_hits,
+    template_hits,
     unparsed_hits,
 )
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
@@ -245,6 +246,7 @@ def prepare_rename(
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family, conn)
+    hits += template_hits(ws, family)
     hits += unparsed_hits(ws, conn, family)
     if language_of(row.file) != PYTHON:
         ts_files = TsFiles(ws)  # each file read and parsed once for both

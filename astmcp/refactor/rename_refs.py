@@ -8,6 +8,7 @@ from :mod:`astmcp.refactor.pyscopes`.
 from __future__ import annotations
 
 import ast
+import bisect
 import os
 import re
 import sqlite3
@@ -602,6 +603,88 @@ def config_hits(ws: Workspace, family: list[SymbolRow], conn: sqlite3.Connection
                 for match in pattern.finditer(line):
                     end = match.end() + 1
                     found.append(Hit(config, number, end - len(name), end, "string", "name"))
+    return found
+
+
+# Template files an engine renders with objects of the program: Jinja, Django, Mako, Handlebars,
+# Angular (`.html` beside a component); single-file components (Vue, Svelte, Astro) hold a
+# script astmcp does not index beside their template
+_TEMPLATE_SUFFIXES = (".html", ".htm", ".jinja", ".jinja2", ".j2", ".tmpl", ".tpl", ".mako", ".njk")
+_TEMPLATE_SUFFIXES += (".hbs", ".handlebars", ".mustache", ".liquid", ".djhtml")
+_COMPONENT_SUFFIXES = (".vue", ".svelte", ".astro")
+# the code in a template: `{{ user.name }}`, `{% for x in obj.items %}`, `${obj.name}`, and
+# Angular and Vue bindings (`[value]="user.name"`, `(click)="save()"`, `*ngIf="…"`, `v-if="…"`,
+# `:title="…"`, `@click="…"`)
+_TEMPLATE_CODE = re.compile(
+    r"\{\{(.*?)\}\}|\{%(.*?)%\}|\$\{(.*?)\}"
+    r'|(?:\[[\w.-]+\]|\([\w.-]+\)|\*\w+|v-[\w:.-]+|[:@][\w.:-]+)\s*=\s*"([^"]*)"'
+    # a `str.format` field: `{user.nick}`, `{0.name!r}`, `{user.name:>10}`
+    r"|(?<!\{)\{([\w.\[\]]+)(?:![rsa])?(?::[^{}]*)?\}",
+    re.S,
+)
+# a folder whose files are templates, whatever their suffix (`templates/hello.txt`)
+_TEMPLATE_FOLDERS = frozenset({"templates", "template"})
+_SOURCE_SUFFIXES = (".py", ".pyi", ".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs")
+
+
+def template_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
+    """Members named in the project's templates, which an engine reads by name at run time
+    (``{{ user.display_name() }}``): name hits of kind ``string`` — a member after a dot in a
+    template's code; a TS member named anywhere in it too (an Angular or Vue template reads its
+    component's members bare); and any word of a single-file component (``.vue``), whose
+    script is not indexed."""
+    members = {m.name for m in family if m.kind in _MEMBER_KINDS}
+    bare = {m.name for m in family if m.kind in _MEMBER_KINDS and language_of(m.file) != PYTHON}
+    scripts = {m.name for m in family if language_of(m.file) != PYTHON}
+    if not members and not scripts:
+        return []
+    found: list[Hit] = []
+    for path in _project_files(ws, _TEMPLATE_SUFFIXES + _COMPONENT_SUFFIXES):
+        component = path.endswith(_COMPONENT_SUFFIXES)
+        names = (members | scripts) if component else members
+        if not names:
+            continue
+        try:
+            text = load_file(ws, path).source.text
+        except (OSError, AstmcpError):
+            continue
+        word = re.compile(r"(?<![\w$])(" + "|".join(map(re.escape, sorted(names))) + r")(?![\w$])")
+        starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        spans = (
+            [(0, len(text))]
+            if component
+            else [
+                (m.start(g), m.end(g))
+                for m in _TEMPLATE_CODE.finditer(text)
+                for g in range(1, _TEMPLATE_CODE.groups + 1)
+                if m.group(g)
+            ]
+        )
+        for lo, hi in spans:
+            for match in word.finditer(text, lo, hi):
+                dotted = text[match.start() - 1 : match.start()] == "."
+                if not (component or dotted or match.group(1) in bare):
+                    continue
+                line = bisect.bisect_right(starts, match.start())
+                col = match.start() - starts[line - 1] + 1
+                found.append(Hit(path, line, col, col + len(match.group(1)), "string", "name"))
+    return found
+
+
+def _project_files(ws: Workspace, suffixes: tuple[str, ...]) -> list[str]:
+    """The project's files with one of ``suffixes`` or in a ``templates`` folder (not source),
+    at any depth (not in hidden, package or build folders), up to the size a configuration file
+    may have."""
+    found: list[str] = []
+    for folder, dirs, names in os.walk(ws.root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_FOLDERS)
+        rel = os.path.relpath(folder, ws.root)
+        templates = _TEMPLATE_FOLDERS.intersection(rel.split(os.sep))
+        for name in sorted(names):
+            if name.endswith(suffixes) or (templates and not name.endswith(_SOURCE_SUFFIXES)):
+                path = name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}"
+                if (ws.root / path).stat().st_size <= _MAX_CONFIG_BYTES:
+                    found.append(path)
     return found
 
 
