@@ -609,8 +609,8 @@ def config_hits(ws: Workspace, family: list[SymbolRow], conn: sqlite3.Connection
 # Template files an engine renders with objects of the program: Jinja, Django, Mako, Handlebars,
 # Angular (`.html` beside a component); single-file components (Vue, Svelte, Astro) hold a
 # script astmcp does not index beside their template
-_TEMPLATE_SUFFIXES = (".html", ".htm", ".jinja", ".jinja2", ".j2", ".tmpl", ".tpl", ".mako", ".njk")
-_TEMPLATE_SUFFIXES += (".hbs", ".handlebars", ".mustache", ".liquid", ".djhtml")
+_TEMPLATE_SUFFIXES: tuple[str, ...] = (".html", ".htm", ".jinja", ".jinja2", ".j2", ".tmpl", ".tpl")
+_TEMPLATE_SUFFIXES += (".mako", ".njk", ".hbs", ".handlebars", ".mustache", ".liquid", ".djhtml")
 _COMPONENT_SUFFIXES = (".vue", ".svelte", ".astro")
 # the code in a template: `{{ user.name }}`, `{% for x in obj.items %}`, `${obj.name}`, and
 # Angular and Vue bindings (`[value]="user.name"`, `(click)="save()"`, `*ngIf="…"`, `v-if="…"`,
