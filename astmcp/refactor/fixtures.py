@@ -255,9 +255,17 @@ def _statement_binds(node: ast.stmt, name: str) -> bool:
 
 
 # methods and functions pytest (and nose-style suites) call by name
-_PYTEST_CALLED = frozenset(
-    f"{when}_{what}" for when in ("setup", "teardown") for what in ("method", "class", "module", "function")
-) | {"setup", "teardown"}
+_PYTEST_CALLED = (
+    frozenset(
+        f"{when}_{what}"
+        for when in ("setup", "teardown")
+        for what in ("method", "class", "module", "function")
+    )
+    | {"setup", "teardown"}
+    | {"setUpModule", "tearDownModule"}
+)
+# unittest's module hooks, found by name in any module it loads tests from (a package's too)
+_UNITTEST_HOOKS = frozenset({"setUpModule", "tearDownModule", "load_tests"})
 
 
 def _test_file(path: str) -> bool:
@@ -269,8 +277,8 @@ def _collected(kind: str, name: str, in_test_class: bool) -> bool:
     """Whether pytest collects or calls ``name`` (default ``python_functions``/``python_classes``)."""
     if kind == "class":
         return name.startswith("Test")
-    if name.startswith("pytest_"):
-        return True  # a hook (conftest.py or a plugin)
+    if name.startswith("pytest_") or (kind == "function" and name in _UNITTEST_HOOKS):
+        return True  # a hook (conftest.py or a plugin; unittest's module hooks)
     if kind == "method" and not in_test_class:
         return False
     return name.startswith("test") or name in _PYTEST_CALLED
@@ -284,12 +292,13 @@ def check_collected_name(ws: Workspace, row: SymbolRow, new_name: str) -> None:
     a name), so a rename changes the command line."""
     if not row.file.endswith(".py") or row.kind not in ("function", "method", "class"):
         return
-    if _test_file(row.file) or row.name.startswith("pytest_"):
+    if _test_file(row.file) or row.name.startswith("pytest_") or row.name in _UNITTEST_HOOKS:
         owner = row.parent_path.rsplit(".", 1)[-1] if row.parent_path else ""
         in_test_class = owner.startswith("Test")
         if _collected(row.kind, row.name, in_test_class) != _collected(row.kind, new_name, in_test_class):
             raise MutationBlocked(
-                f"pytest finds {row.name!r} by its name (tests `test*`/`Test*`, hooks `pytest_*`, `setup_method`…);"
+                f"pytest finds {row.name!r} by its name (tests `test*`/`Test*`, hooks `pytest_*`,"
+                f" `setup_method`; unittest's `setUpModule`, `load_tests`…);"
                 f" {new_name!r} would {'drop it from' if _collected(row.kind, row.name, in_test_class) else 'add it to'}"
                 " the run: choose a name pytest treats the same way",
                 {"symbol": row.selector},

@@ -174,9 +174,23 @@ def _parameter_reads(
     return params, {name: frozenset(found) for name, found in reads.items()}
 
 
-# builtins written in C whose arguments' members they call: what `print(…, file=out)` writes with
+# functions written in C whose arguments' members they call: what `print(…, file=out)` writes
+# with, what `csv.writer(out)` and `pickle.dump(obj, out)` write with, what `pickle.load(src)` reads
+_WRITES = frozenset({"write", "flush"})
+_PICKLE_READS = frozenset({"read", "readline", "readinto", "peek"})
 _BUILTIN_ARGUMENT_READS = {
-    (name, "=file"): frozenset({"write", "flush"}) for name in ("print", "builtins.print")
+    **{(name, "=file"): _WRITES for name in ("print", "builtins.print")},
+    **{(f"{m}.{f}", "#0"): _WRITES for m in ("csv", "_csv") for f in ("writer", "DictWriter")},
+    **{(f"{m}.DictWriter", "=f"): _WRITES for m in ("csv", "_csv")},
+    **{(f"{m}.dump", k): _WRITES for m in ("pickle", "_pickle", "marshal") for k in ("#1", "=file")},
+    **{(f"{m}.Pickler", k): _WRITES for m in ("pickle", "_pickle") for k in ("#0", "=file")},
+    **{
+        (f"{m}.{f}", k): _PICKLE_READS
+        for m in ("pickle", "_pickle")
+        for f in ("load", "Unpickler")
+        for k in ("#0", "=file")
+    },
+    **{("marshal.load", k): _PICKLE_READS for k in ("#0", "=file")},
 }
 
 
@@ -187,6 +201,9 @@ def argument_reads(qualified: str, key: str) -> frozenset[str]:
     builtin = _BUILTIN_ARGUMENT_READS.get((qualified, key))
     if builtin is not None:
         return builtin
+    module, _, method = qualified.partition(".")
+    if module == "logging" and method.endswith(".addFilter") and key in ("#0", "=filter"):
+        return frozenset({"filter"})  # a logger or handler keeps it, and calls its `filter` per record
     module, _, name = qualified.rpartition(".")
     for _ in range(2):
         path = _module_file(module) if module and module != "builtins" else None

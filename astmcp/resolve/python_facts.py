@@ -287,6 +287,8 @@ class _Analyzer(Statements):
                         and "/" not in callee.partition(":/")[0][4:]
                     )
                     or callee == "G:print"  # `print(…, file=out)` calls `out.write`
+                    # `handler.addFilter(f)`: a logging filterer calls `f.filter` per record
+                    or (callee.startswith("I:0:logging:") and callee.endswith("/addFilter"))
                 )
                 and (value := self.chain(scope, value_node) or "")
                 and not value.startswith("L:")
