@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, is_ident, named_nodes
+from astmcp.resolve.ts_fact_state import ANYTHING, FUNCTION_VALUES, MEMBER_NAMES, is_ident, named_nodes
 from astmcp.resolve.ts_occurrences import Occurrences
 from astmcp.resolve.ts_reach import bound_module
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
@@ -90,7 +90,7 @@ class Declarations(Occurrences):
             inner = named_nodes(annotation)
             if inner and inner[0].type == "generic_type":
                 self.expect[value.id] = inner[0]
-        vtype = self.instance(annotation, scope) if annotation is not None else self.desc(value, scope)
+        vtype = self.declared(annotation, scope) if annotation is not None else self.desc(value, scope)
         if vtype is None and value is not None and value.type in FUNCTION_VALUES and not target.symbolic:
             vtype = self.local_function(value, scope)
         if name.type == "identifier":
@@ -335,7 +335,8 @@ class Declarations(Occurrences):
         inner = Scope(scope, False)
         param = node.child_by_field_name("parameter")
         if param is not None:
-            self.pattern(param, inner, None, local=True)
+            # what was thrown: anything (an annotation may only say `any` or `unknown`)
+            self.pattern(param, inner, ANYTHING, local=True)
         for child in node.named_children:
             if child != param:
                 self.visit(child, inner)
@@ -377,7 +378,7 @@ class Declarations(Occurrences):
             pattern = param.child_by_field_name("pattern")
             annotation = param.child_by_field_name("type")
             value = param.child_by_field_name("value")
-            vtype = self.instance(annotation, scope) if annotation is not None else None
+            vtype = self.declared(annotation, scope) if annotation is not None else None
             if pattern is not None and pattern.type == "this":  # `this: T` types `this` in the body
                 if annotation is not None:
                     self.this = vtype

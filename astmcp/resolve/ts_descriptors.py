@@ -8,6 +8,7 @@ import re
 from tree_sitter import Node
 
 from astmcp.resolve.ts_fact_state import (
+    ANYTHING,
     MEMBER_NAMES,
     QUOTED_NAME,
     FactState,
@@ -148,14 +149,18 @@ class Descriptors(FactState):
         if kind in ("as_expression", "satisfies_expression"):
             parts = node.named_children
             if len(parts) == 2:
-                typed = self.instance(parts[1], scope)
+                typed = (
+                    self.declared(parts[1], scope)
+                    if kind == "as_expression"
+                    else self.instance(parts[1], scope)
+                )
                 return typed if typed is not None or kind == "as_expression" else self.desc(parts[0], scope)
             if len(parts) == 1 and kind == "as_expression" and self.text(node).endswith("const"):
                 return self.const_value(parts[0], scope)  # `[a, "x"] as const`
         if kind == "type_assertion":  # `<T>value`, the older spelling of `value as T`
             parts = node.named_children
             asserted = named_nodes(parts[0]) if parts and parts[0].type == "type_arguments" else []
-            return self.instance(asserted[0], scope) if len(asserted) == 1 else None
+            return self.declared(asserted[0], scope) if len(asserted) == 1 else None
         return None
 
     def either(self, node: Node, one: Node, other: Node, scope: Scope) -> Desc:
@@ -581,6 +586,14 @@ class Descriptors(FactState):
             elif self.text(part) not in _NULLISH:
                 out.append(part)
         return out
+
+    def declared(self, node: Node | None, scope: Scope) -> Desc:
+        """What a value declared with the type ``node`` holds (a parameter's, a variable's, an
+        assertion's): an instance of it; anything when it is ``any`` or ``unknown``."""
+        inner = self.unwrapped(node)
+        if inner is not None and inner.type == "predefined_type" and self.text(inner) in _ANY:
+            return ANYTHING
+        return self.instance(node, scope)
 
     def instance(self, node: Node | None, scope: Scope) -> Desc:
         """An instance of the type ``node`` names; a generic reference's type arguments ride

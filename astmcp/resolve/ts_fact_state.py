@@ -9,11 +9,13 @@ from typing import Any
 from tree_sitter import Node
 
 from astmcp.lang.ts_parse import TsSource
-from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
+from astmcp.resolve.ts_scopes import UNTYPED_KEY, Binding, Desc, Scope, Site
 
 # The target of an object-literal key of unknown type: a name hit that never becomes `likely`
 # (no chain has this form; ``None`` is a receiver nobody could type, which may).
-UNTYPED_KEY = "key"
+# what a value typed `any` or `unknown` (a catch clause's variable too) holds: anything, its
+# members name hits that never become `likely` (a Node error's `e.code` is no project member)
+ANYTHING: Desc = ("k", UNTYPED_KEY)
 FUNCTIONS = {"function_declaration", "generator_function_declaration", "function_signature"}
 FUNCTION_VALUES = {"function_expression", "generator_function", "arrow_function", "function"}
 MEMBER_NAMES = {"property_identifier", "private_property_identifier"}

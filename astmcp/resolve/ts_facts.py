@@ -31,12 +31,12 @@ from tree_sitter import Tree
 
 from astmcp.diagnostics import ts_undefined
 from astmcp.lang.ts_parse import TsSource
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, SELF_MODULE, UNTYPED_KEY, member_step
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, SELF_MODULE, member_step
 from astmcp.resolve.ts_library import GLOBAL_OBJECTS, lib_type_members
 from astmcp.resolve.ts_module_facts import ModuleFacts
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_reach import ReachFacts
-from astmcp.resolve.ts_scopes import GLOBAL, Desc, bound, chain_of
+from astmcp.resolve.ts_scopes import GLOBAL, UNTYPED_KEY, Desc, bound, chain_of
 
 __all__ = ["LOCAL_FIELDS", "NAME", "QUERY_FIELDS", "UNTYPED_KEY", "analyze"]
 
@@ -66,6 +66,17 @@ def analyze(path: str, text: str, tree: Tree) -> dict[str, Any]:
     if ambient:
         out["ambient"] = sorted(ambient)
     return out
+
+
+def _unread_global_type(desc: Desc) -> bool:
+    """Whether ``desc`` is an instance of a type no scope of the file declares and the library
+    tables do not hold (``DOMException``, a global of a package's declarations)."""
+    if desc is None or desc[0] != "i":
+        return desc is not None and desc[0] == "n" and len(desc) > 3 and bound(desc) is None
+    inner = desc[1]
+    while inner is not None and inner[0] == "m":  # `NodeJS.ErrnoException`: a global namespace's
+        inner = inner[1]
+    return inner is not None and inner[0] == "n" and bound(inner) is None
 
 
 class _Walker(ModuleFacts):
@@ -142,6 +153,8 @@ class _Walker(ModuleFacts):
         for index, (name, start, stop, kind, desc, owner, member) in enumerate(self.pending):
             if member:
                 base, step = chain_of(desc), member_step(name)
+                if base is None and _unread_global_type(desc):
+                    base = UNTYPED_KEY  # a value of a global type astmcp cannot read (`x as DOMException`)
                 if step is not None and index in self.probes:
                     step = "!" + step  # a probe: the member of a project type only
                 target = f"{base}|{step}" if base is not None and step is not None else None

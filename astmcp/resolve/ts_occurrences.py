@@ -10,16 +10,17 @@ from tree_sitter import Node, Point
 from astmcp.resolve.templates import TEMPLATE_NAME, template_target
 from astmcp.resolve.ts_descriptors import Descriptors
 from astmcp.resolve.ts_fact_state import (
+    ANYTHING,
     MEMBER_NAMES,
     QUOTED_NAME,
-    UNTYPED_KEY,
     is_ident,
     member_property,
     member_step,
     named_nodes,
+    unparenthesized,
 )
 from astmcp.resolve.ts_reach import reexported_module
-from astmcp.resolve.ts_scopes import Binding, Desc, Scope
+from astmcp.resolve.ts_scopes import UNTYPED_KEY, Binding, Desc, Scope
 
 _DOC_LINK = re.compile(
     rb"(?:\{@link(?:code|plain)?\s+|@throws\s+\{)(?P<head>[A-Za-z_$][\w$]*)(?:\.(?P<member>[A-Za-z_$][\w$]*))?"
@@ -156,7 +157,16 @@ class Occurrences(Descriptors):
         if spec is not None:  # `require("./a").helper`: the module's export
             self.row(prop, member_kind, ("k", f"I::{spec}"), member=True)
             return
-        self.row(prop, member_kind, self.desc(obj, scope), member=True)
+        receiver = self.desc(obj, scope)
+        if (
+            receiver is None
+            and obj is not None
+            and (unparenthesized(obj) or obj).type in (*_ASSERTIONS, "type_assertion")
+        ):
+            # `(e as NodeJS.ErrnoException).code`: asserted to a type astmcp cannot read, an
+            # outside one; its members are name hits, never `likely` ones of a project member
+            receiver = ANYTHING
+        self.row(prop, member_kind, receiver, member=True)
 
     def assignment(self, node: Node, scope: Scope) -> None:
         left = node.child_by_field_name("left")

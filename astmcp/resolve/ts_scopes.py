@@ -156,6 +156,12 @@ class Site:
         return f"/{self.key}" if self.chains() else ""
 
 
+# The target of an object-literal key of unknown type, and the chain of a value typed `any`: a name
+# hit that never becomes `likely` (no chain has this form; ``None`` is a receiver nobody could type,
+# which may).
+UNTYPED_KEY = "key"
+
+
 def chain_of(desc: Desc, depth: int = 0) -> str | None:
     """The chain a descriptor stands for, None when it cannot be typed."""
     if desc is None or depth > _MAX_DEPTH:
@@ -234,7 +240,7 @@ def _instance_tested(desc: tuple[Any, ...], depth: int) -> str | None:
     if tested[0] == "n" and tested[1].lookup(tested[2]) is None:
         return chain_of(value, depth + 1)
     base = chain_of(value, depth + 1)
-    if base is None:
+    if base is None or base.partition("|")[0] == UNTYPED_KEY:  # untyped, or `any`/`unknown` (a catch's error)
         return chain_of(("i", tested), depth + 1)
     return f"{base}|~^{key}"
 

@@ -975,7 +975,8 @@ def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
     receiver = target.rpartition("|")[0]
     last = receiver.rpartition("|")[2]
     element = last == "[i]" or (last[:1] == "#" and last[1:].isdigit())
-    return element and resolver.resolve(path, receiver) is None
+    anything = receiver.startswith(UNTYPED_KEY + "|")  # an element of a value typed `any`: anything
+    return element and not anything and resolver.resolve(path, receiver) is None
 
 
 def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tuple[Any, ...]) -> Entity:
