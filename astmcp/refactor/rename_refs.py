@@ -519,8 +519,23 @@ def is_local(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> bool:
 CONFIG_FILES = ("pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini", "mypy.ini", ".flake8")
 
 
-_CONFIG_SUFFIXES = (".toml", ".cfg", ".ini", ".conf", ".yaml", ".yml", ".json", ".env")
-_CONFIG_NAMES = ("Procfile", "Dockerfile", ".env")  # (`.env.production`, `Dockerfile.dev` too)
+# (and the commands of scripts, CI workflows and plain lists: `python -c "from pkg.m import f"`,
+# `pkg.handlers:EmailHandler` in a `plugins.txt`)
+_CONFIG_SUFFIXES = (
+    ".toml",
+    ".cfg",
+    ".ini",
+    ".conf",
+    ".yaml",
+    ".yml",
+    ".json",
+    ".env",
+    ".sh",
+    ".bash",
+    ".txt",
+)
+_CONFIG_NAMES = ("Procfile", "Dockerfile", ".env", "Makefile", "justfile")  # (`.env.production` too)
+_CONFIG_FOLDERS = frozenset({".github", ".circleci", ".gitlab"})  # hidden folders holding CI commands
 _MAX_CONFIG_BYTES = 256 * 1024
 _CONFIG_DEPTH = 3  # folders below the project's top that are searched
 _SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages", "dist", "build"})
@@ -537,7 +552,11 @@ def _config_files(ws: Workspace) -> list[str]:
         dirs[:] = (
             []
             if depth >= _CONFIG_DEPTH
-            else sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_FOLDERS)
+            else sorted(
+                d
+                for d in dirs
+                if (not d.startswith(".") or d in _CONFIG_FOLDERS) and d not in _SKIPPED_FOLDERS
+            )
         )
         for name in sorted(names):
             if not (name.endswith(_CONFIG_SUFFIXES) or name.startswith(_CONFIG_NAMES)):
