@@ -7,7 +7,8 @@ than the field's name.
 - pydantic makes a field named with a leading underscore a private attribute, no field (and a
   ``PrivateAttr`` one whose name loses it a field); a NamedTuple refuses such a field; a pydantic
   model with an ``alias_generator`` derives each field's external name from its name
-  (``check_record_field``).
+  (``check_record_field``); one configured ``from_attributes`` reads its fields off other
+  objects by name (``from_attributes_hits``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import sqlite3
 from astmcp.errors import AstmcpError, MutationBlocked
 from astmcp.query.common import SymbolRow, ancestry, query_symbols
 from astmcp.query.parameters import read_text
+from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
 __all__ = ["check_record_field", "init_keyword", "is_keyword_at"]
@@ -217,3 +219,54 @@ def _generates_aliases(ws: Workspace, conn: sqlite3.Connection, classes: set[int
             except (OSError, ValueError, AstmcpError):
                 continue
     return False
+
+
+_FROM_ATTRIBUTES = ("from_attributes", "orm_mode")
+_READ_MEMBERS = ("attribute", "property", "variable")
+
+
+def from_attributes_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
+    """A pydantic model configured ``from_attributes=True`` (``orm_mode`` before v2) reads each
+    field off the object ``model_validate`` is given by the field's name: renaming one of its
+    fields is a name hit at the configuration, and renaming any other class's attribute named as
+    such a field is a name hit at the field (an ORM row's ``age`` feeds ``UserOut.age``)."""
+    if not row.file.endswith((".py", ".pyi")) or row.kind not in _READ_MEMBERS or not row.parent_path:
+        return []
+    marks: dict[str, list[tuple[int, int, int]]] = {}
+    for path, line, col, end in conn.execute(
+        "SELECT f.path, r.line, r.col, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.name IN (?, ?) AND f.language = 'python'"
+        " UNION SELECT f.path, s.name_line, s.name_col, s.name_end_col FROM symbols s"
+        " JOIN files f ON f.id = s.file_id WHERE s.name IN (?, ?) AND f.language = 'python'",
+        (*_FROM_ATTRIBUTES, *_FROM_ATTRIBUTES),
+    ):
+        marks.setdefault(str(path), []).append((int(line), int(col), int(end)))
+    owner = row.parent_path.rsplit(".", 1)[-1]
+    hits: list[Hit] = []
+    for path, configs in sorted(marks.items()):
+        try:
+            tree = ast.parse(read_text(ws, path))
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+            inside = [c for c in configs if cls.lineno <= c[0] <= (cls.end_lineno or cls.lineno)]
+            fields = {
+                stmt.target.id: stmt.target
+                for stmt in cls.body
+                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+            }
+            if not inside or row.name not in fields:
+                continue
+            note = (
+                f"pydantic reads {row.name!r} off the objects {cls.name} is validated from (from_attributes)"
+            )
+            if path == row.file and cls.name == owner:  # the model's own field
+                line, col, end = inside[0]
+                hits.append(Hit(path, line, col, end, "string", "name", note=note))
+            else:
+                target = fields[row.name]
+                start = target.col_offset + 1
+                hits.append(
+                    Hit(path, target.lineno, start, start + len(row.name), "string", "name", note=note)
+                )
+    return hits

@@ -49,7 +49,12 @@ from astmcp.refactor.mangling import check_mangling
 from astmcp.refactor.name_lookups import lookup_hits
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
-from astmcp.refactor.record_fields import check_record_field, init_keyword, is_keyword_at
+from astmcp.refactor.record_fields import (
+    check_record_field,
+    from_attributes_hits,
+    init_keyword,
+    is_keyword_at,
+)
 from astmcp.refactor.reexport_aliases import through_aliases
 from astmcp.refactor.rename_refs import (
     Hit,
@@ -264,6 +269,7 @@ def prepare_rename(
     hits += mapping_hits(ws, conn, family)
     if language_of(row.file) == PYTHON:
         hits += unbound_call_hits(ws, conn, row, family)
+        hits += from_attributes_hits(ws, conn, row)
     hits = typed_dict_keys(conn, row, hits)
     seen = {(h.file, h.line, h.column) for h in hits}
     hits += [h for h in dump_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
