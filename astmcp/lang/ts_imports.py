@@ -10,6 +10,8 @@ local (or re-exported) binding.
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Language, Node, Query, QueryCursor
 
 from astmcp.lang.ts_parse import TsSource
@@ -23,6 +25,11 @@ _CALLS = """
   (#eq? @fn "require"))
 """
 _queries: dict[int, Query] = {}
+# a block comment, and the modules its JSDoc types import (`@import … from "m"`, `import("m")`)
+_DOC_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_DOC_IMPORT = re.compile(
+    r"""@import\b[^@]*?\bfrom\s*["']([^"'\n]+)["']|\bimport\(\s*["']([^"'\n]+)["']\s*\)"""
+)
 
 
 def _calls_query(language: Language) -> Query:
@@ -170,6 +177,20 @@ class ImportCollector:
                 if m.type in ("shorthand_property_identifier", "pair")
             ]
             self.exports.append("module.exports = {" + ", ".join(names) + "}")
+
+    def jsdoc(self) -> None:
+        """The modules a doc comment's types name (``@import { Opts } from "./a.js"``,
+        ``@param {import("./a.js").Opts} o``, ``@typedef {import("./a").T} X``): imported for types
+        alone, recorded as kind ``dynamic`` (no binding, no diagnostic when not found)."""
+        raw = self.src.raw
+        if b"/*" not in raw or b"import" not in raw:
+            return
+        text = self.src.text
+        for comment in _DOC_COMMENT.finditer(text):
+            for found in _DOC_IMPORT.finditer(comment.group()):
+                module = found.group(1) or found.group(2)
+                line = text.count("\n", 0, comment.start() + found.start()) + 1
+                self.facts.append(ImportFact(module, None, None, line, kind="dynamic"))
 
     def calls(self, language: Language) -> None:
         """``require("m")`` and ``import("m")`` anywhere in the file."""

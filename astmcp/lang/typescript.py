@@ -33,6 +33,7 @@ def parse(path: str, language: str, text: str) -> tuple[Tree | None, FileFacts]:
     for statement in found.statements:
         collector.statement(statement)
     collector.calls(language_for(path, language))
+    collector.jsdoc()
     symbols = found.symbols
     symbols.sort(key=lambda s: (s.span.line, s.span.column))
     diagnostics, has_errors = syntax_diagnostics(src, symbols)

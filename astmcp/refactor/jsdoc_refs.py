@@ -8,7 +8,8 @@ read, so a rename edits them here, each one certain:
 - ``{import("./m.js").Box}`` (also ``typeof import(…).make``) wherever the specifier resolves to
   the symbol's file;
 - a bare ``Box`` (not after a ``.``) in a file where that name is the symbol: its own file, and
-  the files importing it under that name.
+  the files importing it under that name (by an ``import`` or a JSDoc ``@import { Box } from``
+  tag, whose name is edited too).
 """
 
 from __future__ import annotations
@@ -44,25 +45,44 @@ def jsdoc_hits(files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, hits: l
         text = files.read(path)
         if text is None or "/**" not in text or row.name not in text:
             continue
+        tags = _import_tag_spans(text, row, path)  # `@import { Box } from "./m.js"`: Box is the symbol
+        spans = list(tags)
         for start, end in _type_expressions(text):
             expression = text[start:end]
-            spans = [
+            spans += [
                 (start + m.start(3), start + m.end(3))
                 for m in _IMPORT.finditer(expression)
                 if m.group(3) == row.name and _resolves_to(path, m.group(2), row.file)
             ]
-            if path in named:
+            if path in named or tags:
                 spans += [
                     (start + m.start(), start + m.end())
                     for m in re.finditer(rf"(?<![\w$.]){re.escape(row.name)}(?![\w$])", expression)
                 ]
-            for begin, _ in spans:
-                line = text.count("\n", 0, begin) + 1
-                column = begin - (text.rfind("\n", 0, begin) + 1) + 1
-                if (path, line, column) not in known:
-                    known.add((path, line, column))
-                    out.append(Hit(path, line, column, column + len(row.name), "type", "certain"))
+        for begin, _ in spans:
+            line = text.count("\n", 0, begin) + 1
+            column = begin - (text.rfind("\n", 0, begin) + 1) + 1
+            if (path, line, column) not in known:
+                known.add((path, line, column))
+                out.append(Hit(path, line, column, column + len(row.name), "type", "certain"))
     return out
+
+
+# `@import { Opts, Other as O } from "./types.js"` (TypeScript 5.5): the names a JS file imports
+# for its JSDoc types
+_IMPORT_TAG = re.compile(r"""@import\s*\{([^}]*)\}\s*from\s*(["'])([^"']+)\2""")
+
+
+def _import_tag_spans(text: str, row: SymbolRow, path: str) -> list[tuple[int, int]]:
+    """Offsets of the symbol's name where an ``@import { … } from`` tag of ``path`` imports it."""
+    found: list[tuple[int, int]] = []
+    for block in _JSDOC.finditer(text):
+        for tag in _IMPORT_TAG.finditer(text, block.start(), block.end()):
+            if not _resolves_to(path, tag.group(3), row.file):
+                continue
+            for name in re.finditer(rf"(?:^|,)\s*({re.escape(row.name)})(?![\w$])", tag.group(1)):
+                found.append((tag.start(1) + name.start(1), tag.start(1) + name.end(1)))
+    return found
 
 
 def _type_expressions(text: str) -> list[tuple[int, int]]:
