@@ -96,8 +96,18 @@ class ModuleParts:
                 self._whole = True  # found nothing: it may be any module of ours
             elif path not in tests:
                 union.join(path, "package:" + _package(module))
+        for path in list(union.parent):
+            # a hand-written `impl.d.ts` describes its `impl.js`, which importers reach through it
+            stem, dot, suffix = path.rpartition(".")
+            declaration = f"{stem}.d.{_DECLARED_BY.get(suffix, '')}" if dot else ""
+            if suffix in _DECLARED_BY and declaration in union.parent:
+                union.join(path, declaration)
         self._part = {path: union.find(path) for path in union.parent if not path.startswith("package:")}
         return self._part
+
+
+# a JavaScript file's suffix -> its declaration file's (`impl.js` -> `impl.d.ts`)
+_DECLARED_BY = {"js": "ts", "jsx": "ts", "mjs": "mts", "cjs": "cts"}
 
 
 def _package(specifier: str) -> str:
