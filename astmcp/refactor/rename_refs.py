@@ -650,9 +650,11 @@ def template_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
     """Members named in the project's templates, which an engine reads by name at run time
     (``{{ user.display_name() }}``): name hits of kind ``string`` — a member after a dot in a
     template's code; a TS member named anywhere in it too (an Angular or Vue template reads its
-    component's members bare); and any word of a single-file component (``.vue``), whose
-    script is not indexed."""
-    members = {m.name for m in family if m.kind in _MEMBER_KINDS}
+    component's members bare); a Python function used as a filter (``{{ v | format_money }}``,
+    registered under its ``__name__``); and any word of a single-file component (``.vue``),
+    whose script is not indexed."""
+    filters = {m.name for m in family if m.kind == "function" and language_of(m.file) == PYTHON}
+    members = {m.name for m in family if m.kind in _MEMBER_KINDS} | filters
     bare = {m.name for m in family if m.kind in _MEMBER_KINDS and language_of(m.file) != PYTHON}
     scripts = {m.name for m in family if language_of(m.file) != PYTHON}
     if not members and not scripts:
@@ -682,7 +684,13 @@ def template_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
         for lo, hi in spans:
             for match in word.finditer(text, lo, hi):
                 dotted = text[match.start() - 1 : match.start()] == "."
-                if not (component or dotted or match.group(1) in bare):
+                filtered = match.group(1) in filters and text[lo : match.start()].rstrip().endswith("|")
+                if not (
+                    component
+                    or (dotted and match.group(1) not in filters)
+                    or filtered
+                    or match.group(1) in bare
+                ):
                     continue
                 line = bisect.bisect_right(starts, match.start())
                 col = match.start() - starts[line - 1] + 1
