@@ -400,6 +400,50 @@ def unknown_callee_keywords(
 
 
 _KWARGS_KEYWORDS = frozenset({"kwargs", "kwds"})
+# what a mock records a call with, compared by keyword (`m.assert_called_once_with(x, retries=3)`,
+# `m.call_args == call(retries=3)`)
+_MOCK_COMPARISONS = frozenset(
+    {"assert_called_with", "assert_called_once_with", "assert_any_call", "assert_awaited_with"}
+    | {"assert_awaited_once_with", "assert_any_await", "call"}
+)
+
+
+def mock_call_keywords(
+    files: PythonFiles, conn: sqlite3.Connection, function: str, name: str, into: Collected
+) -> None:
+    """``name=`` in a mock's recorded-call comparison (``assert_called_once_with``, ``call(…)``,
+    ``call_args.kwargs["name"]``)
+    in a file that names the function (``patch.object(m, "send")``, ``patch("pkg.m.send")``):
+    the mock standing for the function records its callers' keywords, so each is a name hit."""
+    keyword = re.compile(rf"\b{re.escape(name)}\s*=")
+    for path, parsed in files.matching(
+        conn, lambda text: function in text and "call" in text and keyword.search(text) is not None
+    ):
+        for node in ast.walk(parsed.scopes.tree):
+            if (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "kwargs"
+                and isinstance(node.slice, ast.Constant)
+                and node.slice.value == name
+            ):  # `m.call_args.kwargs["retries"]`
+                line = node.slice.lineno
+                col = parsed.scopes.column_of(line, node.slice.col_offset)
+                into.found.setdefault(
+                    (path, line, col),
+                    Reference(path, line, col, col + len(name) + 2, "string", "name", False),
+                )
+            if not isinstance(node, ast.Call) or _callee_name(node.func) not in _MOCK_COMPARISONS:
+                continue
+            for given in node.keywords:
+                if given.arg != name:
+                    continue
+                line = given.lineno
+                col = parsed.scopes.column_of(line, given.col_offset)
+                if (path, line, col) not in into.found:
+                    into.found[(path, line, col)] = Reference(
+                        path, line, col, col + len(name), "write", "name", False
+                    )
 
 
 def forwarded_keyword_dicts(

@@ -44,6 +44,7 @@ from astmcp.query.parameter_calls import (
     forwarded_keyword_dicts,
     into_kwargs,
     keyword_sites,
+    mock_call_keywords,
     self_constructions,
     unknown_callee_keywords,
 )
@@ -131,6 +132,8 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
         if flows or any(_wrapped(ws, m) for m in members):
             attributes = {n for n in flows if n} | {m.function.name for m in members}
             unknown_callee_keywords(conn, files, param.name, attributes, into)
+        for function_name in sorted({m.function.name for m in members}):
+            mock_call_keywords(files, conn, function_name, param.name, into)
     unpacked = {(r.file, r.line, r.column): r for r in into.unpacked}
     return ParameterReferences(
         param,
