@@ -164,6 +164,10 @@ def _family(
     else:
         family = twins(conn, function)
     members, forwarding = [param], []
+    if param.by_keyword and function.kind == "method":
+        # a project Protocol's method of that name: a call through the protocol type
+        # (`d.draw(canvas=out)`) may reach this implementer, which no base declares
+        forwarding += _protocol_methods(conn, function, {m.id for m in family})
     for other in family:
         if other.id == function.id:
             continue
@@ -174,6 +178,26 @@ def _family(
         elif same is None and any(p.kind == "var_keyword" for p in declared):
             forwarding.append(other)
     return members, forwarding, external
+
+
+_PROTOCOL_BASES = ("typing.Protocol", "typing_extensions.Protocol")
+
+
+def _protocol_methods(conn: sqlite3.Connection, function: SymbolRow, known: set[int]) -> list[SymbolRow]:
+    """Methods named as ``function`` of the project's ``typing.Protocol`` classes (outside its family)."""
+    marks = ",".join("?" * len(_PROTOCOL_BASES))
+    classes = {
+        (str(path), str(symbol_path))
+        for path, symbol_path in conn.execute(
+            "SELECT f.path, s.symbol_path FROM edges e JOIN symbols s ON s.id = e.src_symbol_id"
+            f" JOIN files f ON f.id = s.file_id WHERE e.kind = 'inherits' AND e.dst_key IN ({marks})",
+            _PROTOCOL_BASES,
+        )
+    }
+    if not classes:
+        return []
+    rows = query_symbols(conn, "s.name = ? AND s.kind = 'method'", (function.name,))
+    return [r for r in rows if r.id not in known and (r.file, r.parent_path) in classes]
 
 
 def _callers(ws: Workspace, conn: sqlite3.Connection, function: SymbolRow) -> list[Reference]:
