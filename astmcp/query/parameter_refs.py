@@ -503,8 +503,9 @@ def _mentions(text: str, name: str) -> bool:
 def _ts_body(ws: Workspace, param: Parameter) -> list[Reference]:
     from astmcp.refactor.tsscopes import TsFile
 
-    ts = TsFile(param.file, read_text(ws, param.file))
-    out = []
+    text = read_text(ws, param.file)
+    ts = TsFile(param.file, text)
+    out = _jsdoc_param_tags(text, param)
     for line, column, end in ts.lexical_references(param.line, param.column, param.name):
         is_decl = (line, column) == (param.line, param.column)
         kind = "definition" if is_decl else "read"
@@ -514,3 +515,43 @@ def _ts_body(ws: Workspace, param: Parameter) -> list[Reference]:
             Reference(param.file, param.line, param.column, param.end_column, "definition", "certain", True)
         )
     return sorted(out, key=lambda r: (r.line, r.column))
+
+
+# the doc comment right before a declaration (`export`, `async`… may stand between), and a
+# `@param {T} name` / `@param [name=1]` tag in it
+_PARAM_TAG = re.compile(r"@(?:param|arg|argument)\b\s*")
+_DOC_BEFORE = re.compile(
+    r"/\*\*((?:(?!\*/).)*)\*/\s*(?:(?:export|default|async|static|public|private|protected)\s+)*$", re.S
+)
+
+
+def _jsdoc_param_tags(text: str, param: Parameter) -> list[Reference]:
+    """The parameter's name in the ``@param`` tags of its function's doc comment: TypeScript
+    types a JS parameter from the tag of its name (checkJs reports a tag naming none)."""
+    function = param.function
+    lines = text.split("\n")
+    if not 0 < function.start_line <= len(lines):
+        return []
+    offset = sum(len(line) + 1 for line in lines[: function.start_line - 1]) + function.start_col - 1
+    doc = _DOC_BEFORE.search(text, 0, offset)
+    if doc is None or doc.end() != offset:
+        return []
+    named = re.compile(rf"\s*\[?\s*({re.escape(param.name)})(?![\w$])")
+    out = []
+    for tag in _PARAM_TAG.finditer(text, doc.start(1), doc.end(1)):
+        at = tag.end()
+        if text.startswith("{", at):  # its type, braces nested (`{{ url: string }}`)
+            depth = 0
+            while at < doc.end(1):
+                depth += {"{": 1, "}": -1}.get(text[at], 0)
+                at += 1
+                if depth == 0:
+                    break
+        name = named.match(text, at, doc.end(1))
+        if name is None:
+            continue
+        at = name.start(1)
+        line = text.count("\n", 0, at) + 1
+        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        out.append(Reference(param.file, line, column, column + len(param.name), "type", "certain", False))
+    return out
