@@ -235,7 +235,10 @@ def _joinable(row: SymbolRow) -> bool:
 
 def _same_read(one: str, other: str) -> bool:
     """Whether two references at one place are one read of a union (``x.old`` of ``x: A | B``:
-    both member reads), not a shorthand property's key and the variable it reads (``{ close }``)."""
+    both member reads), not a shorthand property's key and the variable it reads (``{ close }``),
+    nor a destructured variable's declaration and the member it reads (``const { close } = A``)."""
+    if "definition" in (one, other):
+        return False
     return (one == "read") == (other == "read")
 
 
