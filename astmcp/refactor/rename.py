@@ -72,6 +72,7 @@ from astmcp.refactor.ts_inline_types import (
     inline_type_hits,
     json_key_hits,
     literal_key_hits,
+    remapped_key_hits,
     spread_key_hits,
 )
 from astmcp.refactor.ts_literals import TsFiles, check_literal_member
@@ -260,6 +261,7 @@ def prepare_rename(
         hits += spread_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += literal_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += json_key_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
+        hits += remapped_key_hits(ts_files, conn, row)
         hits += ts_dump_hits(ts_files, conn, row, family)
         hits += namespace_shape_hits(ts_files, conn, row, family)
         hits += jsdoc_hits(ts_files, conn, row, hits)

@@ -276,3 +276,29 @@ def _json_objects(data: object, depth: int) -> list[dict[str, object]]:
     if isinstance(data, list):
         return [o for v in data for o in _json_objects(v, depth + 1)]
     return []
+
+
+# a mapped type remapping each key by a template (`[K in keyof T as `get${Capitalize<K>}`]`)
+_REMAPPED_KEYS = re.compile(
+    r"\[\s*([A-Za-z_$][\w$]*)\s+in\s+keyof\s[^\]]*?\bas\s+`[^`]*\$\{[^`]*\b\1\b[^`]*`"
+)
+
+
+def remapped_key_hits(files: TsFiles, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
+    """A member name hit at each mapped type of the project that makes member names from the keys
+    of a type by a template (``Getters<T>`` with ``get${Capitalize<K>}``): ``g.getName()`` reads
+    ``name`` renamed, which no rename can follow."""
+    if row.kind not in ("property", "method", "getter", "setter") or row.file.endswith((".py", ".pyi")):
+        return []
+    out: list[Hit] = []
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'typescript' ORDER BY path"):
+        text = files.read(str(path))
+        if text is None or "keyof" not in text or "`" not in text:
+            continue
+        for match in _REMAPPED_KEYS.finditer(text):
+            at = match.start()
+            line = text.count("\n", 0, at) + 1
+            column = at - (text.rfind("\n", 0, at) + 1) + 1
+            note = "a mapped type makes member names from the keys of a type by a template"
+            out.append(Hit(str(path), line, column, column + 1, "string", "name", note=note))
+    return out
