@@ -408,6 +408,31 @@ _MOCK_COMPARISONS = frozenset(
 )
 
 
+def getattr_call_keywords(files: PythonFiles, conn: sqlite3.Connection, name: str, into: Collected) -> None:
+    """``name=`` at a call of what ``getattr`` gave (``getattr(self, f"handle_{kind}")(data=…)``,
+    ``getattr(obj, attr)(speed=3)``): any function or method may be called there, so each is a
+    name hit."""
+    keyword = re.compile(rf"\b{re.escape(name)}\s*=")
+    for path, parsed in files.matching(
+        conn, lambda text: "getattr(" in text and keyword.search(text) is not None
+    ):
+        for node in ast.walk(parsed.scopes.tree):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Call)
+                and isinstance(node.func.func, ast.Name)
+                and node.func.func.id == "getattr"
+            ):
+                continue
+            for given in node.keywords:
+                if given.arg == name:
+                    line = given.lineno
+                    col = parsed.scopes.column_of(line, given.col_offset)
+                    into.found.setdefault(
+                        (path, line, col), Reference(path, line, col, col + len(name), "write", "name", False)
+                    )
+
+
 def mock_call_keywords(
     files: PythonFiles, conn: sqlite3.Connection, function: str, name: str, into: Collected
 ) -> None:

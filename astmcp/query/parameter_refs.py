@@ -42,6 +42,7 @@ from astmcp.query.parameter_calls import (
     ParsedFile,
     PythonFiles,
     forwarded_keyword_dicts,
+    getattr_call_keywords,
     into_kwargs,
     keyword_sites,
     mock_call_keywords,
@@ -134,6 +135,7 @@ def parameter_references(ws: Workspace, conn: sqlite3.Connection, param: Paramet
             unknown_callee_keywords(conn, files, param.name, attributes, into)
         for function_name in sorted({m.function.name for m in members}):
             mock_call_keywords(files, conn, function_name, param.name, into)
+        getattr_call_keywords(files, conn, param.name, into)
     unpacked = {(r.file, r.line, r.column): r for r in into.unpacked}
     return ParameterReferences(
         param,
