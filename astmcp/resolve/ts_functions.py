@@ -211,19 +211,30 @@ class Functions(Declarations):
     def expect_objects(self, node: Node, typed: Desc) -> None:
         """Note the object literals ``node`` gives as a whole (itself, in parentheses, either
         branch of ``c ? … : …``, the right of ``a || …``/``a ?? …``) as contextually typed by
-        ``typed``: :meth:`object` takes the type when the walk reaches them."""
-        pending = [node]
+        ``typed``: :meth:`object` takes the type when the walk reaches them. The elements of an
+        array literal are typed by its element type (``const xs: Item[] = [{ … }]``), and the
+        argument of ``Object.freeze(…)`` as the frozen value."""
+        pending: list[tuple[Node, Desc]] = [(node, typed)]
         while pending:
-            part = pending.pop()
+            part, typed = pending.pop()
             if part.type == "object":
                 self.expected_objects[(part.start_byte, part.end_byte)] = typed
             elif part.type == "parenthesized_expression" and len(named_nodes(part)) == 1:
-                pending.append(named_nodes(part)[0])
+                pending.append((named_nodes(part)[0], typed))
             elif part.type == "binary_expression" and self.text_of(part, "operator") in ("||", "??"):
-                pending.extend(c for c in (part.child_by_field_name("right"),) if c is not None)
+                pending.extend((c, typed) for c in (part.child_by_field_name("right"),) if c is not None)
             elif part.type == "ternary_expression":
                 branches = (part.child_by_field_name("consequence"), part.child_by_field_name("alternative"))
-                pending.extend(c for c in branches if c is not None)
+                pending.extend((c, typed) for c in branches if c is not None)
+            elif part.type == "array" and typed is not None:
+                pending.extend((c, ("e", typed)) for c in named_nodes(part) if c.type != "spread_element")
+            elif (
+                part.type == "call_expression"
+                and self.text_of(part, "function").replace(" ", "") == "Object.freeze"
+            ):
+                args = named_nodes(part.child_by_field_name("arguments"))
+                if len(args) == 1:
+                    pending.append((args[0], typed))
 
     def text_of(self, node: Node, field: str) -> str:
         child = node.child_by_field_name(field)
