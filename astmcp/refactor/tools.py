@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field
 
-from astmcp.errors import InvalidInput, NotFound
+from astmcp.errors import AmbiguousTarget, InvalidInput, NotFound
 from astmcp.model import LANGUAGE_BY_SUFFIX, PYTHON
-from astmcp.query.common import SymbolTarget, resolve_symbol
+from astmcp.query.common import SymbolRow, SymbolTarget, resolve_symbol
 from astmcp.query.parameters import Parameter, rebound_parameter, resolve_target
 from astmcp.refactor.apply import apply_plan, replay_only
 from astmcp.refactor.plan import Plan
@@ -118,7 +119,12 @@ def rename_symbol(ws: Workspace, params: RenameInput) -> PlanOutput:
     from astmcp.refactor.rename_param import prepare_parameter_rename
 
     conn = ws.db()
-    target = resolve_target(ws, conn, params)
+    try:
+        target = resolve_target(ws, conn, params)
+    except AmbiguousTarget as error:
+        # a property with its setter, overloads, get/set accessors, a function merged with a
+        # namespace: declarations of one path in one file, renamed together whichever is named
+        target = _one_name(ws, conn, params, error)
     if not isinstance(target, Parameter):
         # `def log_function(x)` inside the function whose parameter it rebinds: the parameter's name
         target = rebound_parameter(ws, conn, target) or target
@@ -129,6 +135,16 @@ def rename_symbol(ws: Workspace, params: RenameInput) -> PlanOutput:
     else:
         plan = prepare_rename(ws, conn, target, params.new_name, params.uncertain, params.allow_new_errors)
     return plan_output(plan, params.max_bytes)
+
+
+def _one_name(
+    ws: Workspace, conn: sqlite3.Connection, params: RenameInput, error: AmbiguousTarget
+) -> SymbolRow | Parameter:
+    candidates = (error.details or {}).get("candidates", [])
+    paths = {str(c.get("selector", "")).rpartition("@")[0] for c in candidates}
+    if len(paths) != 1 or "" in paths or any(c.get("kind") == "parameter" for c in candidates):
+        raise error
+    return resolve_target(ws, conn, params.model_copy(update={"selector": str(candidates[0]["selector"])}))
 
 
 class PreviewInput(ToolInput):
