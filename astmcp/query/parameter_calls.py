@@ -417,29 +417,24 @@ def getattr_call_keywords(files: PythonFiles, conn: sqlite3.Connection, name: st
         conn, lambda text: "getattr(" in text and keyword.search(text) is not None
     ):
         for node in ast.walk(parsed.scopes.tree):
-            if not (
+            if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Call)
                 and isinstance(node.func.func, ast.Name)
                 and node.func.func.id == "getattr"
             ):
-                continue
-            for given in node.keywords:
-                if given.arg == name:
-                    line = given.lineno
-                    col = parsed.scopes.column_of(line, given.col_offset)
-                    into.found.setdefault(
-                        (path, line, col), Reference(path, line, col, col + len(name), "write", "name", False)
-                    )
+                for given in node.keywords:
+                    if given.arg == name:
+                        _name_hit(into, path, parsed, given, name, "write")
 
 
 def mock_call_keywords(
     files: PythonFiles, conn: sqlite3.Connection, function: str, name: str, into: Collected
 ) -> None:
     """``name=`` in a mock's recorded-call comparison (``assert_called_once_with``, ``call(…)``,
-    ``call_args.kwargs["name"]``)
-    in a file that names the function (``patch.object(m, "send")``, ``patch("pkg.m.send")``):
-    the mock standing for the function records its callers' keywords, so each is a name hit."""
+    ``call_args.kwargs["name"]``) in a file that names the function (``patch.object(m, "send")``,
+    ``patch("pkg.m.send")``): the mock standing for the function records its callers' keywords,
+    so each is a name hit."""
     keyword = re.compile(rf"\b{re.escape(name)}\s*=")
     for path, parsed in files.matching(
         conn, lambda text: function in text and "call" in text and keyword.search(text) is not None
@@ -452,23 +447,21 @@ def mock_call_keywords(
                 and isinstance(node.slice, ast.Constant)
                 and node.slice.value == name
             ):  # `m.call_args.kwargs["retries"]`
-                line = node.slice.lineno
-                col = parsed.scopes.column_of(line, node.slice.col_offset)
-                into.found.setdefault(
-                    (path, line, col),
-                    Reference(path, line, col, col + len(name) + 2, "string", "name", False),
-                )
-            if not isinstance(node, ast.Call) or _callee_name(node.func) not in _MOCK_COMPARISONS:
-                continue
-            for given in node.keywords:
-                if given.arg != name:
-                    continue
-                line = given.lineno
-                col = parsed.scopes.column_of(line, given.col_offset)
-                if (path, line, col) not in into.found:
-                    into.found[(path, line, col)] = Reference(
-                        path, line, col, col + len(name), "write", "name", False
-                    )
+                _name_hit(into, path, parsed, node.slice, name, "string")
+            elif isinstance(node, ast.Call) and _callee_name(node.func) in _MOCK_COMPARISONS:
+                for given in node.keywords:
+                    if given.arg == name:
+                        _name_hit(into, path, parsed, given, name, "write")
+
+
+def _name_hit(
+    into: Collected, path: str, parsed: ParsedFile, node: ast.keyword | ast.Constant, name: str, kind: str
+) -> None:
+    """A name hit on ``name`` at a keyword (``name=``) or a quoted key (``"name"``), unless found already."""
+    line = node.lineno
+    col = parsed.scopes.column_of(line, node.col_offset)
+    end = col + len(name) + (2 if isinstance(node, ast.Constant) else 0)
+    into.found.setdefault((path, line, col), Reference(path, line, col, end, kind, "name", False))
 
 
 def forwarded_keyword_dicts(
