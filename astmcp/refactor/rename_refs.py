@@ -541,7 +541,9 @@ _CONFIG_NAMES = ("Procfile", "Dockerfile", ".env", "Makefile", "justfile")  # (`
 _CONFIG_FOLDERS = frozenset({".github", ".circleci", ".gitlab"})  # hidden folders holding CI commands
 _MAX_CONFIG_BYTES = 256 * 1024
 _CONFIG_DEPTH = 3  # folders below the project's top that are searched
-_SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "site-packages", "dist", "build"})
+_SKIPPED_FOLDERS = frozenset(
+    {"node_modules", "__pycache__", "site-packages", "dist", "build", "_build", "htmlcov", "venv"}
+)
 
 
 def _config_files(ws: Workspace) -> list[str]:
