@@ -58,6 +58,7 @@ from astmcp.query.parameters import (
     read_text,
 )
 from astmcp.query.references import collect_references, override_family, twins, unread_bases
+from astmcp.refactor.textio import position_of
 from astmcp.workspace import Workspace
 
 __all__ = ["CallSite", "ParameterReferences", "parameter_references"]
@@ -552,8 +553,6 @@ def _jsdoc_param_tags(text: str, param: Parameter) -> list[Reference]:
         name = named.match(text, at, doc.end(1))
         if name is None:
             continue
-        at = name.start(1)
-        line = text.count("\n", 0, at) + 1
-        column = at - (text.rfind("\n", 0, at) + 1) + 1
+        line, column = position_of(text, name.start(1))
         out.append(Reference(param.file, line, column, column + len(param.name), "type", "certain", False))
     return out

@@ -20,6 +20,7 @@ import sqlite3
 
 from astmcp.query.common import SymbolRow
 from astmcp.refactor.rename_refs import Hit
+from astmcp.refactor.textio import position_of
 from astmcp.refactor.ts_literals import TsFiles
 
 __all__ = ["jsdoc_hits"]
@@ -60,8 +61,7 @@ def jsdoc_hits(files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, hits: l
                     for m in re.finditer(rf"(?<![\w$.]){re.escape(row.name)}(?![\w$])", expression)
                 ]
         for begin, _ in spans:
-            line = text.count("\n", 0, begin) + 1
-            column = begin - (text.rfind("\n", 0, begin) + 1) + 1
+            line, column = position_of(text, begin)
             if (path, line, column) not in known:
                 known.add((path, line, column))
                 out.append(Hit(path, line, column, column + len(row.name), "type", "certain"))

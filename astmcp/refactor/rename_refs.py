@@ -12,7 +12,7 @@ import bisect
 import os
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -549,27 +549,16 @@ _SKIPPED_FOLDERS = frozenset(
 def _config_files(ws: Workspace) -> list[str]:
     """The project's configuration files: the known ones, and files with a configuration suffix
     or name (``logging.ini``, ``conf/plugins.toml``, ``settings.json``, ``Procfile``, ``.env``) at
-    its top or up to three folders down (not in hidden or package folders)."""
+    its top or up to three folders down (not in hidden or package folders, but in CI ones)."""
     found = [c for c in CONFIG_FILES if (ws.root / c).is_file()]
-    for folder, dirs, names in os.walk(ws.root):
-        rel = os.path.relpath(folder, ws.root)
-        depth = 0 if rel == "." else rel.count(os.sep) + 1
-        dirs[:] = (
-            []
-            if depth >= _CONFIG_DEPTH
-            else sorted(
-                d
-                for d in dirs
-                if (not d.startswith(".") or d in _CONFIG_FOLDERS) and d not in _SKIPPED_FOLDERS
-            )
-        )
-        for name in sorted(names):
-            if not (name.endswith(_CONFIG_SUFFIXES) or name.startswith(_CONFIG_NAMES)):
-                continue
-            path = name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}"
-            full = ws.root / path
-            if path not in found and full.is_file() and full.stat().st_size <= _MAX_CONFIG_BYTES:
-                found.append(path)
+    for path in _project_files(
+        ws,
+        lambda _, name: name.endswith(_CONFIG_SUFFIXES) or name.startswith(_CONFIG_NAMES),
+        depth=_CONFIG_DEPTH,
+        hidden=_CONFIG_FOLDERS,
+    ):
+        if path not in found:
+            found.append(path)
     return found
 
 
@@ -665,7 +654,7 @@ def template_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
     if not members and not scripts:
         return []
     found: list[Hit] = []
-    for path in _project_files(ws, _TEMPLATE_SUFFIXES + _COMPONENT_SUFFIXES):
+    for path in _project_files(ws, _template_file):
         component = path.endswith(_COMPONENT_SUFFIXES)
         names = (members | scripts) if component else members
         if not names:
@@ -703,21 +692,41 @@ def template_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
     return found
 
 
-def _project_files(ws: Workspace, suffixes: tuple[str, ...]) -> list[str]:
-    """The project's files with one of ``suffixes`` or in a ``templates`` folder (not source),
-    at any depth (not in hidden, package or build folders), up to the size a configuration file
-    may have."""
+def _project_files(
+    ws: Workspace,
+    wanted: Callable[[str, str], bool],
+    depth: int | None = None,
+    hidden: frozenset[str] = frozenset(),
+) -> list[str]:
+    """The project's files ``wanted(folder, name)`` accepts, up to the size a configuration file
+    may have, at its top or up to ``depth`` folders down (any depth: None), not in hidden folders
+    (but ``hidden``) nor package, build or virtualenv ones."""
     found: list[str] = []
     for folder, dirs, names in os.walk(ws.root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIPPED_FOLDERS)
         rel = os.path.relpath(folder, ws.root)
-        templates = _TEMPLATE_FOLDERS.intersection(rel.split(os.sep))
+        below = 0 if rel == "." else rel.count(os.sep) + 1
+        dirs[:] = (
+            []
+            if depth is not None and below >= depth
+            else sorted(
+                d for d in dirs if (not d.startswith(".") or d in hidden) and d not in _SKIPPED_FOLDERS
+            )
+        )
         for name in sorted(names):
-            if name.endswith(suffixes) or (templates and not name.endswith(_SOURCE_SUFFIXES)):
-                path = name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}"
-                if (ws.root / path).stat().st_size <= _MAX_CONFIG_BYTES:
-                    found.append(path)
+            if not wanted(rel, name):
+                continue
+            path = name if rel == "." else f"{rel.replace(os.sep, '/')}/{name}"
+            full = ws.root / path
+            if full.is_file() and full.stat().st_size <= _MAX_CONFIG_BYTES:
+                found.append(path)
     return found
+
+
+def _template_file(folder: str, name: str) -> bool:
+    """A template by its suffix, or any file but source in a ``templates`` folder (``templates/hello.txt``)."""
+    if name.endswith(_TEMPLATE_SUFFIXES + _COMPONENT_SUFFIXES):
+        return True
+    return bool(_TEMPLATE_FOLDERS.intersection(folder.split(os.sep))) and not name.endswith(_SOURCE_SUFFIXES)
 
 
 def unparsed_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:

@@ -75,6 +75,11 @@ def offset_of(starts: list[int], line: int, column: int) -> int:
     return starts[line - 1] + column - 1
 
 
+def position_of(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and 1-based code-point column of an offset of ``text``."""
+    return text.count("\n", 0, offset) + 1, offset - text.rfind("\n", 0, offset)
+
+
 def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
     """Apply non-overlapping edits; identical duplicates are applied once."""
     ordered = sorted(set(edits), key=lambda e: (e.start, e.end))

@@ -19,6 +19,7 @@ import tree_sitter
 
 from astmcp.query.common import SymbolRow
 from astmcp.refactor.rename_refs import Hit
+from astmcp.refactor.textio import position_of
 from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.ts_structural import member_fits, owner_type
 from astmcp.refactor.tsscopes import TsFile
@@ -259,8 +260,7 @@ def json_key_hits(
         if not any(row.name in obj and required <= set(obj) for obj in _json_objects(data, 0)):
             continue
         for match in re.finditer(rf'"{re.escape(row.name)}"\s*:', text):
-            line = text.count("\n", 0, match.start()) + 1
-            column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 2
+            line, column = position_of(text, match.start() + 1)  # inside the quotes
             if (str(path), line, column) not in known:
                 note = "a key of imported JSON data that has every member the type requires"
                 out.append(Hit(str(path), line, column, column + len(row.name), "string", "name", note=note))
@@ -296,9 +296,7 @@ def remapped_key_hits(files: TsFiles, conn: sqlite3.Connection, row: SymbolRow) 
         if text is None or "keyof" not in text or "`" not in text:
             continue
         for match in _REMAPPED_KEYS.finditer(text):
-            at = match.start()
-            line = text.count("\n", 0, at) + 1
-            column = at - (text.rfind("\n", 0, at) + 1) + 1
+            line, column = position_of(text, match.start())
             note = "a mapped type makes member names from the keys of a type by a template"
             out.append(Hit(str(path), line, column, column + 1, "string", "name", note=note))
     return out
