@@ -65,11 +65,13 @@ class Functions(Declarations):
         declared = (
             self.parameter_types(ftype[0].child_by_field_name("parameters"), ftype[1]) if ftype else None
         )
+        # the implementation of overloads: callers see only the overload signatures' return types
+        hidden = key is not None and _implements_overloads(node, name)
         if key is not None:
             self.callback_types(node, key, inner)
             self.signature(node, key, inner)
             self.owner = key
-            if ret is not None:
+            if ret is not None and not hidden:
                 self.rtypes[key] = self.instance(ret, inner)
         if kind == "method_definition" and owner_class is None:  # of an object literal
             self.this = literal_this
@@ -103,7 +105,7 @@ class Functions(Declarations):
         self.returning, self.return_type = outer_returning, outer_return_type
         self.inferred = self.single_return(node) if ret is None else None
         self.returns = outer_returns
-        if key is not None and self.inferred is not None:
+        if key is not None and self.inferred is not None and not hidden:
             self.rtypes[key] = self.inferred
 
     def literal_return(
@@ -456,3 +458,23 @@ class Functions(Declarations):
                 self.callback = None
                 if member_key is not None and typed is None:
                     self.member_value(member_key, value, scope)
+
+
+_SIGNATURES = {"function_signature", "method_signature", "abstract_method_signature"}
+
+
+def _implements_overloads(node: Node, name: Node | None) -> bool:
+    """A function or method with a body right after a signature of the same name (``function
+    f(a: A): R; function f(a) {…}``): the implementation, whose own signature callers never see."""
+    if name is None or node.type not in ("function_declaration", "method_definition"):
+        return False
+    here = node.parent if node.parent is not None and node.parent.type == "export_statement" else node
+    before = here.prev_named_sibling
+    while before is not None and before.type == "comment":
+        before = before.prev_named_sibling
+    if before is not None and before.type == "export_statement":
+        before = next((c for c in before.named_children if c.type in _SIGNATURES), None)
+    if before is None or before.type not in _SIGNATURES:
+        return False
+    other = before.child_by_field_name("name")
+    return other is not None and other.text == name.text

@@ -600,7 +600,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
     def returned(self, sym: Sym, bound: Subst | None = None) -> Entity:
         """What calling a function returns: what its declarations with a declared return type
         give (overloads come first; the implementation's own, often ``any``, is not visible), or
-        unknown when its overloads give different things (which one a call picks is not judged)."""
+        unknown when its overloads give different things (which one a call picks is not judged;
+        instances of one class with different type arguments are that class, its type parameters
+        unbound)."""
         decls = [d for d in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)) if d.kind == sym.kind]
         found: list[Entity] = []
         for decl in decls:
@@ -612,6 +614,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if len(found) > 1 and len(decls) > 2:
             # overloads (and an implementation): drop the implementation's own when it differs
             found = [f for f in found if f != self.typed(decls[-1], "rtypes", bound)] or found
+        if len(found) > 1 and all(f is not None and f[0] == "i" and f[1] == found[0][1] for f in found):
+            return ("i", found[0][1])  # instances of one class, bound apart: its members are known
         return found[0] if len(found) == 1 else None
 
     def value_meaning(self, entity: tuple[Any, ...]) -> Entity:
