@@ -614,8 +614,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if len(found) > 1 and len(decls) > 2:
             # overloads (and an implementation): drop the implementation's own when it differs
             found = [f for f in found if f != self.typed(decls[-1], "rtypes", bound)] or found
-        if len(found) > 1 and all(f is not None and f[0] == "i" and f[1] == found[0][1] for f in found):
-            return ("i", found[0][1])  # instances of one class, bound apart: its members are known
+        classes = {f[1] for f in found if f is not None and f[0] == "i"}
+        if len(found) > 1 and len(classes) == 1 and all(f is not None and f[0] == "i" for f in found):
+            return ("i", classes.pop())  # instances of one class, bound apart: its members are known
         return found[0] if len(found) == 1 else None
 
     def value_meaning(self, entity: tuple[Any, ...]) -> Entity:
