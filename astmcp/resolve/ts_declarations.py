@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
+from astmcp.resolve.ts_descriptors import spread_tuple
 from astmcp.resolve.ts_fact_state import ANYTHING, FUNCTION_VALUES, MEMBER_NAMES, is_ident, named_nodes
 from astmcp.resolve.ts_occurrences import Occurrences
 from astmcp.resolve.ts_reach import bound_module
@@ -179,6 +180,8 @@ class Declarations(Occurrences):
         found: dict[int, Desc] = {}
         for index, kind in self.function_typed_parameters(node):
             returned = kind.child_by_field_name("return_type")
+            # `() => [...T]`: T is bound to the parts of the array the function passed returns
+            returned = spread_tuple(returned) or returned
             value = self.instance(returned, scope) if returned is not None else None
             if value is not None:
                 found[index] = value
@@ -188,7 +191,7 @@ class Declarations(Occurrences):
         """The parameter types of a function's function-typed parameters, by parameter index."""
         found: dict[int, list[Desc]] = {}
         for index, kind in self.function_typed_parameters(node):
-            types = self.parameter_types(kind.child_by_field_name("parameters"), scope)
+            types = self.parameter_types(kind.child_by_field_name("parameters"), scope, rest=True)
             if any(t is not None for t in types):
                 found[index] = types
         return found

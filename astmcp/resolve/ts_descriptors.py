@@ -16,6 +16,7 @@ from astmcp.resolve.ts_fact_state import (
     member_property,
     member_step,
     named_nodes,
+    unparenthesized,
 )
 from astmcp.resolve.ts_scopes import GLOBAL, Desc, Scope, Site
 
@@ -38,6 +39,8 @@ _PRIMITIVES = {
 }
 # The member of an object type that stands for its index signature (``xs[k]`` reads it: step ``[i]``).
 INDEXED = "[i]"
+REST_PARTS = "^r"  # `...args: [...T]`: the parameters from there on are the parts of T
+COMPUTED = "[="  # `x[KEY]` (step `[=KEY]`): the member declared `[KEY]`, else an element
 # Characters a discriminant value may have to be written into a chain step (`~code=too_small`).
 DISCRIMINANT = re.compile(r"[\w$.\-]+")
 
@@ -55,6 +58,11 @@ class Descriptors(FactState):
             return ("n", scope, self.text(node))
         if kind == "this":
             return self.this
+        if kind == "object":  # `{ ...state }`: a copy of one value, holding its members
+            parts = [c for c in named_nodes(node) if c.type != "comment"]
+            if len(parts) == 1 and parts[0].type == "spread_element" and named_nodes(parts[0]):
+                return self.desc(named_nodes(parts[0])[0], scope)
+            return None
         if kind == "super":
             return self.super
         if kind == "member_expression":
@@ -89,6 +97,10 @@ class Descriptors(FactState):
                 return None
             if index.type == "number" and self.text(index).isdigit():  # `pair[1]`: a tuple's part, an element
                 return ("m", base, f"#{int(self.text(index))}")
+            if (
+                index.type == "identifier"
+            ):  # `this[DRAFT_STATE]`: a member declared `[DRAFT_STATE]: T`, else an element
+                return ("m", base, f"{COMPUTED}{self.text(index)}]")
             if index.type != "string":
                 return ("e", base)
             key = self.string_value(index)
@@ -130,6 +142,8 @@ class Descriptors(FactState):
                     return ("k", f"I::{spec}")
                 value = self.desc(inner[0], scope) if inner else None  # `await p`: what p settles to
                 return ("w", value) if value is not None else None
+            if kind == "non_null_expression" and inner:
+                return self.desc(non_null_operand(inner[0]), scope)
             return self.desc(inner[0], scope) if inner else None
         if kind == "binary_expression":  # `x ?? null`: an x where it is anything
             operator = node.child_by_field_name("operator")
@@ -443,13 +457,21 @@ class Descriptors(FactState):
         inner = self.instance(args[0], scope)
         return ("h", inner) if inner is not None else None
 
-    def parameter_types(self, params: Node | None, scope: Scope) -> list[Desc]:
-        """Declared types (instances) of a parameter list, ``this`` left out."""
+    def parameter_types(self, params: Node | None, scope: Scope, rest: bool = False) -> list[Desc]:
+        """Declared types (instances) of a parameter list, ``this`` left out. With ``rest``, a last
+        ``...args: [...T]`` (a tuple type parameter spread out, perhaps in ``NoInfer<…>``) is
+        ``T|^r``: the parameters from there on are T's parts in turn."""
         out: list[Desc] = []
         for param in named_nodes(params):
             pattern = param.child_by_field_name("pattern")
-            if pattern is None or pattern.type != "this":
-                out.append(self.instance(param.child_by_field_name("type"), scope))
+            if pattern is not None and pattern.type == "this":
+                continue
+            spread = spread_tuple(param.child_by_field_name("type")) if rest else None
+            if spread is not None and pattern is not None and pattern.type == "rest_pattern":
+                found = self.tdesc(spread, scope)
+                out.append(("m", found, REST_PARTS) if found is not None else None)
+                continue
+            out.append(self.instance(param.child_by_field_name("type"), scope))
         return out
 
     def targ(self, node: Node | None, scope: Scope) -> Desc:
@@ -648,9 +670,28 @@ class Descriptors(FactState):
             eargs = annotation.child_by_field_name("type_arguments")
             if head is not None and eargs is not None:
                 expected = (self.tdesc(head, scope), [self.tdesc(t, scope) for t in named_nodes(eargs)])
-        found = Site(self.key(args), targs, expected, [self.desc(a, scope) for a in named_nodes(args)])
+        values = named_nodes(args)
+        returns = {k: parts for k, a in enumerate(values) if (parts := self.returned_parts(a, scope))}
+        found = Site(self.key(args), targs, expected, [self.desc(a, scope) for a in values], returns)
         self.sites[node.id] = found
         return found
+
+    def returned_parts(self, node: Node, scope: Scope) -> list[Desc] | None:
+        """The parts of the array literal a function without parameters returns as its
+        expression body (``() => [table.getState(), rows]``): what binds ``T`` of a callee's
+        ``() => [...T]`` (the values are read in the enclosing scope: no parameter shadows them)."""
+        if node.type != "arrow_function" or named_nodes(node.child_by_field_name("parameters")):
+            return None
+        if node.child_by_field_name("parameter") is not None:
+            return None
+        body = node.child_by_field_name("body")
+        body = unparenthesized(body) if body is not None else None
+        if body is None or body.type != "array":
+            return None
+        parts = [c for c in named_nodes(body) if c.type != "comment"]
+        if not parts or any(c.type == "spread_element" for c in parts):
+            return None
+        return [self.desc(c, scope) for c in parts]
 
     def contextual(self, annotation: Node, scope: Scope) -> tuple[Desc, int, bool, Site | None] | None:
         """A function value's parameters typed by the declared function type of the variable
@@ -704,3 +745,36 @@ def _mapped_over_keys(node: Node) -> tuple[Node, Node, Node | None] | None:
     if name is None or len(source) != 1:
         return None
     return name, source[0], members[0].child_by_field_name("type")
+
+
+def non_null_operand(node: Node) -> Node:
+    """What a ``!`` applies to: tree-sitter reads ``a && b!.c`` as ``(a && b)!.c`` (a binary
+    expression under the ``!`` is never parenthesized there); TypeScript, as ``a && (b!.c)``."""
+    while node.type == "binary_expression":
+        right = node.child_by_field_name("right")
+        if right is None:
+            break
+        node = right
+    return node
+
+
+def spread_tuple(node: Node | None) -> Node | None:
+    """The type parameter T of ``[...T]`` (also ``readonly [...T]``, ``NoInfer<[...T]>``)."""
+    while node is not None:
+        if node.type in ("type_annotation", "readonly_type", "parenthesized_type") and named_nodes(node):
+            node = named_nodes(node)[0]
+        elif node.type == "generic_type":
+            head = node.child_by_field_name("name")
+            args = named_nodes(node.child_by_field_name("type_arguments"))
+            if head is None or head.text != b"NoInfer" or len(args) != 1:
+                return None
+            node = args[0]
+        elif node.type == "tuple_type":
+            parts = named_nodes(node)
+            if len(parts) != 1 or parts[0].type != "rest_type" or not named_nodes(parts[0]):
+                return None
+            inner = named_nodes(parts[0])[0]
+            return inner if inner.type == "type_identifier" else None
+        else:
+            return None
+    return None

@@ -212,7 +212,8 @@ class Functions(Declarations):
 
     def expect_objects(self, node: Node, typed: Desc) -> None:
         """Note the object literals ``node`` gives as a whole (itself, in parentheses, either
-        branch of ``c ? … : …``, the right of ``a || …``/``a ?? …``) as contextually typed by
+        branch of ``c ? … : …``, the right of ``a || …``/``a ?? …``/``a && …``, a literal spread
+        into one: ``{ ...(c && { k: 1 }) }``) as contextually typed by
         ``typed``: :meth:`object` takes the type when the walk reaches them. The elements of an
         array literal are typed by its element type (``const xs: Item[] = [{ … }]``), and the
         argument of ``Object.freeze(…)`` as the frozen value."""
@@ -221,9 +222,12 @@ class Functions(Declarations):
             part, typed = pending.pop()
             if part.type == "object":
                 self.expected_objects[(part.start_byte, part.end_byte)] = typed
+                # `{ ...state, ...(done && { status: "idle" }) }`: a literal spread in gives its keys
+                spreads = [c for c in named_nodes(part) if c.type == "spread_element"]
+                pending.extend((named_nodes(c)[0], typed) for c in spreads if named_nodes(c))
             elif part.type == "parenthesized_expression" and len(named_nodes(part)) == 1:
                 pending.append((named_nodes(part)[0], typed))
-            elif part.type == "binary_expression" and self.text_of(part, "operator") in ("||", "??"):
+            elif part.type == "binary_expression" and self.text_of(part, "operator") in ("||", "??", "&&"):
                 pending.extend((c, typed) for c in (part.child_by_field_name("right"),) if c is not None)
             elif part.type == "ternary_expression":
                 branches = (part.child_by_field_name("consequence"), part.child_by_field_name("alternative"))
@@ -328,16 +332,27 @@ class Functions(Declarations):
     # -- object literals -------------------------------------------------------
     def asserted(self, node: Node, scope: Scope) -> None:
         """``{…} as T`` / ``{…} satisfies T``: the object literal's keys are members of T (also
-        of literals it gives as a whole: ``(c ? { first: x } : { each: x }) as T``)."""
+        of literals it gives as a whole: ``(c ? { first: x } : { each: x }) as T``, and through
+        ``as unknown as T``)."""
         parts = named_nodes(node)
         if len(parts) == 2 and parts[0].type == "object":
             self.object(parts[0], scope, typed=self.instance(parts[1], scope))
             self.visit(parts[1], scope)
             return
-        if len(parts) == 2 and parts[0].type in ("parenthesized_expression", "ternary_expression"):
+        subject = parts[0] if len(parts) == 2 else None
+        if subject is not None and subject.type == "as_expression" and node.type == "as_expression":
+            # `{ gap: 0 } as unknown as Options`: the value read as an Options holds these keys
+            inner = named_nodes(subject)
+            if len(inner) == 2 and self.text(inner[1]) in ("unknown", "any"):
+                subject = inner[0]
+        if subject is not None and subject.type in (
+            "parenthesized_expression",
+            "ternary_expression",
+            "object",
+        ):
             typed = self.instance(parts[1], scope)
             if typed is not None:
-                self.expect_objects(parts[0], typed)
+                self.expect_objects(subject, typed)
         self.children(node, scope)
 
     def object(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:

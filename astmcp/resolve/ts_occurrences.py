@@ -205,8 +205,12 @@ class Occurrences(Descriptors):
                 # `exports.render = function () { return this.fmt(1) }`: called as the module's
                 # member, `this` is its exports
                 self.assigned_this = exports
-        elif left is not None and left.type == "member_expression" and node.type == "assignment_expression":
-            # `this.def = { values: [] }`: the literals are of the member's declared type
+        elif (
+            left is not None
+            and left.type in ("member_expression", "subscript_expression")
+            and node.type == "assignment_expression"
+        ):
+            # `this.def = { values: [] }`, `this[STATE] = {…}`: the literals are of the member's declared type
             target = self.desc(left, scope)
             if target is not None:
                 self.expect_objects(right, target)

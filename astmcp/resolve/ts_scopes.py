@@ -123,15 +123,22 @@ class Site:
     (type descriptors), the expected type (head and arguments of the initialised variable's
     generic annotation) and the arguments (value descriptors)."""
 
-    __slots__ = ("_chains", "args", "expected", "key", "targs")
+    __slots__ = ("_chains", "args", "expected", "key", "returns", "targs")
 
     def __init__(
-        self, key: str, targs: list[Desc], expected: tuple[Desc, list[Desc]] | None, args: list[Desc]
+        self,
+        key: str,
+        targs: list[Desc],
+        expected: tuple[Desc, list[Desc]] | None,
+        args: list[Desc],
+        returns: dict[int, list[Desc]] | None = None,
     ):
         self.key = key
         self.targs = targs
         self.expected = expected
         self.args = args
+        # argument k is a function returning an array literal (`() => [a, b]`): its parts' values
+        self.returns = returns
         self._chains: dict[str, Any] | None = None
 
     def chains(self) -> dict[str, Any]:
@@ -150,6 +157,10 @@ class Site:
             args = [chain_of(d) for d in self.args]
             if any(args):
                 out["a"] = args
+            returns = {str(k): [chain_of(d) for d in parts] for k, parts in (self.returns or {}).items()}
+            returns = {k: parts for k, parts in returns.items() if any(parts)}
+            if returns:
+                out["r"] = returns
         return self._chains
 
     def suffix(self) -> str:

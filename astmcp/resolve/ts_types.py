@@ -238,6 +238,13 @@ class TypeSteps:
             for mine, theirs in zip(declared[1], expected[1], strict=False):
                 if mine and theirs and mine.startswith("T:") and "|" not in mine and mine[2:] not in subst:
                     subst[mine[2:]] = self.resolve(path, theirs)
+        callbacks = facts.get("cbtypes", {}).get(fn.key, {})
+        for k, parts in call.get("r", {}).items():
+            # `memo(() => [a, b], (x, y) => …)` with `getDeps: () => [...T]`: T is the tuple [a, b]
+            declared = callbacks.get(f"{k}return", ())
+            key = declared[0][2:-2] if declared and declared[0] else ""
+            if declared and declared[0].startswith("T:") and declared[0].endswith("|:") and "|" not in key:
+                subst.setdefault(key, ("V", path, tuple(parts)))
         for declared_type, arg in zip(
             facts.get("ptypes", {}).get(fn.key, ()), call.get("a", ()), strict=False
         ):

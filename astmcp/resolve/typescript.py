@@ -33,7 +33,7 @@ from astmcp.resolve.link_rows import cached_facts, drop_indexes, remap_symbol_id
 from astmcp.resolve.python import UNKNOWN_RECEIVER
 from astmcp.resolve.templates import TEMPLATE
 from astmcp.resolve.tracking import Tracking
-from astmcp.resolve.ts_descriptors import INDEXED
+from astmcp.resolve.ts_descriptors import COMPUTED, INDEXED, REST_PARTS
 from astmcp.resolve.ts_fact_state import SELF_MODULE, is_ident
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
@@ -383,7 +383,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("K", entity)
         if step == "^t":  # `this` in a method of an object literal of this contextual type
             return self.literal_this(entity)
+        if step.startswith(COMPUTED):  # `x[KEY]`: a member declared `[KEY]: T`, else an element
+            declared = self.step(entity, f"[{step[len(COMPUTED) :]}") if entity[0] in ("i", "s") else None
+            return declared if declared is not None else self.step(entity, INDEXED)
         tag, value = entity[0], entity[1]
+        if tag == "V":  # the values of an array literal, a tuple type parameter was bound to
+            parts = entity[2]
+            index = int(step[1:]) if step[:1] == "#" and step[1:].isdigit() else -1
+            chain = parts[index] if 0 <= index < len(parts) else None
+            return self.resolve(value, chain) if chain else None
         if tag == "p":  # a promise: its own instance; `then` (its callback takes a value); no project member
             if step == ":":
                 return entity
@@ -707,6 +715,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return target, found[0] if found else None
         chains = self.facts(target.path).get("cbtypes", {}).get(target.key, {}).get(k, ())
         index = int(j)
+        last = len(chains) - 1
+        if chains and index >= last and chains[last] and chains[last].endswith(f"|{REST_PARTS}"):
+            # `(...args: [...T]) => R`: parameter j is part j - last of T
+            return target, f"{chains[last].removesuffix(REST_PARTS)}#{index - last}"
         return target, chains[index] if index < len(chains) else None
 
     def class_member(self, class_id: int, name: str) -> Entity:
