@@ -179,13 +179,7 @@ class _Current:
 
 
 def _current(ws: Workspace, plan: Plan) -> _Current:
-    hashes = snapshot(ws.root, ws.db())  # the files there are now (new ones too)
-    for path in plan.workspace_files:  # each file the plan is bound to, read from the disk itself
-        digest = _hash_or_none(ws.root / path)
-        if digest is None:
-            hashes.pop(path, None)
-        else:
-            hashes[path] = digest
+    hashes = snapshot(ws.root, ws.db())
     data: dict[str, bytes] = {}
     mode_changed: list[str] = []
     for change in plan.files:
