@@ -35,7 +35,7 @@ from astmcp.query.common import (
 )
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
-from astmcp.query.string_reach import main_guarded, namespace_escapes, strings_cannot_reach
+from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
 from astmcp.query.ts_parts import ModuleParts
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
 from astmcp.resolve.python_external import class_ancestors, class_defines, computed_members
@@ -207,7 +207,6 @@ def collect_references(
     # computed `import(name)`) is read as `p.setup()` on receivers nobody typed (judged once)
     escaping: bool | frozenset[str] | None = None if strings_only and not type_only else False
     outside: set[str] | None = None
-    guarded: bool | None = None  # Python: bound only under `if __name__ == "__main__":`
     keys = {f"{s.file}::{s.symbol_path}" for s in same}
     files = {s.file for s in same}
     if include_name_hits or likely:
@@ -243,11 +242,6 @@ def collect_references(
                 unreachable = strings_cannot_reach(conn, same)
             if (type_only or unreachable) and kind == "string":
                 continue
-            if python and kind == "string" and path not in files:
-                if guarded is None:
-                    guarded = main_guarded(conn, same)
-                if guarded:
-                    continue  # bound only when its file runs as a script: no other file names it
             # only a receiver nobody could type is a candidate; a typed one lacking the member is not
             if not python and memo.parts.apart(path, files):
                 continue  # TS/JS: no import chain joins the file to the symbol's (query.ts_parts)

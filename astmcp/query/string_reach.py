@@ -15,7 +15,6 @@ loaded other than into such bindings, or an import no file was found for, keeps 
 
 from __future__ import annotations
 
-import ast
 import sqlite3
 from typing import Any
 
@@ -28,7 +27,7 @@ from astmcp.resolve.ts_reach import FIELD
 from astmcp.resolve.ts_types import Entity
 from astmcp.resolve.typescript import Resolver
 
-__all__ = ["main_guarded", "namespace_escapes", "strings_cannot_reach"]
+__all__ = ["namespace_escapes", "strings_cannot_reach"]
 
 _VALUE_KINDS = frozenset({"function", "variable", "class", "enum"})
 _DECLARATION_FILES = (".d.ts", ".d.mts", ".d.cts")
@@ -339,36 +338,3 @@ def _only_aliased(root: Node, binding: Node, depth: int) -> bool:
         if alias is not None and not exported and not _only_aliased(root, alias, depth + 1):
             return False  # (an exported alias is read through its importers' typed chains)
     return True
-
-
-def main_guarded(conn: sqlite3.Connection, declarations: list[SymbolRow]) -> bool:
-    """Python: a module-level name bound only under ``if __name__ == "__main__":``. It exists
-    only when its file runs as a script, never in the module other files import, so a string in
-    another file cannot name it (its own file's strings still may: ``globals()["x"]``)."""
-    files = {d.file for d in declarations}
-    if len(files) != 1 or any(d.parent_path or d.kind not in _VALUE_KINDS for d in declarations):
-        return False
-    path = next(iter(files))
-    root = project_root(conn)
-    if root is None or not path.endswith(".py"):
-        return False
-    try:
-        tree = ast.parse((root / path).read_bytes())
-    except (OSError, SyntaxError, ValueError):
-        return False
-    guarded = [
-        (stmt.lineno, stmt.end_lineno or stmt.lineno)
-        for stmt in tree.body
-        if isinstance(stmt, ast.If) and _is_main_test(stmt.test) and not stmt.orelse
-    ]
-    return bool(guarded) and all(any(lo < d.name_line <= hi for lo, hi in guarded) for d in declarations)
-
-
-def _is_main_test(test: ast.expr) -> bool:
-    """``__name__ == "__main__"`` (either way round)."""
-    if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq):
-        return False
-    sides = [test.left, test.comparators[0]]
-    names = [n for n in sides if isinstance(n, ast.Name) and n.id == "__name__"]
-    texts = [n for n in sides if isinstance(n, ast.Constant) and n.value == "__main__"]
-    return len(names) == 1 and len(texts) == 1
