@@ -147,9 +147,9 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
             if end is None:
                 continue
             at = (end[0], end[1] - len(node.attr))
-            root = node.value  # `C.m`, `C(…).m`, `f(…)[0].m`: typed from the global C or f
-            while isinstance(root, ast.Attribute | ast.Call | ast.Subscript):
-                root = root.func if isinstance(root, ast.Call) else root.value
+            root = node.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
             if not isinstance(root, ast.Name):
                 continue
             if root.id in known:

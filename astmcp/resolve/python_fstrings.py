@@ -2,16 +2,14 @@
 
 Python 3.11 gives an f-string's literal parts the position of the whole string, so the words in
 them are found from the source text: ``literal_text`` copies a run of adjacent string literals
-with everything that is not literal text masked, which keeps every column: a ``{…}`` replacement
-field by ``)``, which before a dot still reads as a value whose member is taken
-(``f"{ctx}.save()"``); prefixes, quotes and what lies between the literals by spaces, so a text
-starting with a dot (``f".dev{n}"``) reads as no member.
+with everything that is not literal text (prefixes, quotes, ``{…}`` replacement fields, what lies
+between the literals) replaced by ``)``, which keeps every column and, before a dot, still reads
+as a value whose member is taken (``f"{ctx}.save()"``).
 """
 
 from __future__ import annotations
 
-MASK = ")"  # a replacement field: a value
-_BLANK = " "  # prefixes, quotes, what lies between literals
+MASK = ")"
 _PREFIX = frozenset("rRbBuUfF")
 
 
@@ -25,12 +23,12 @@ def literal_text(text: str) -> str | None:
         c = text[i]
         if c in " \t\r\n\\\f":
             if c != "\n":
-                out[i] = _BLANK
+                out[i] = MASK
             i += 1
             continue
         if c == "#":  # a comment between the parts of an implicit concatenation
             while i < n and text[i] != "\n":
-                out[i] = _BLANK
+                out[i] = MASK
                 i += 1
             continue
         start = i
@@ -42,7 +40,7 @@ def literal_text(text: str) -> str | None:
         quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else text[i]
         i += len(quote)
         for k in range(start, i):
-            out[k] = _BLANK
+            out[k] = MASK
         i = _body(text, out, i, quote, "f" in prefix)
         if i < 0:
             return None
@@ -57,7 +55,7 @@ def _body(text: str, out: list[str], i: int, quote: str, formatted: bool) -> int
     while i < n:
         if text.startswith(quote, i):
             for k in range(i, i + len(quote)):
-                out[k] = _BLANK
+                out[k] = MASK
             return i + len(quote)
         c = text[i]
         if c == "\\" or (formatted and text.startswith(("{{", "}}"), i)):

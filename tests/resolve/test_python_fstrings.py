@@ -10,15 +10,13 @@ from astmcp.resolve.python_fstrings import literal_text
 @pytest.mark.parametrize(
     ("source", "literal"),
     [
-        ('f"{ctx} = context.save()"', "  ))))) = context.save() "),
-        ('f"visit_{type(node).__name__}"', "  visit_))))))))))))))))))))) "),
-        ('f"{{a}}_b {x!r:>{w}} c_d"', "  {{a}}_b )))))))))) c_d "),
-        ('"a_b" f"{x[\'k\']}_c"', " a_b    ))))))))_c "),
-        ('f"""x_y\n{z}.a_b"""', "    x_y\n))).a_b   "),
+        ('f"{ctx} = context.save()"', "))))))) = context.save())"),
+        ('f"visit_{type(node).__name__}"', "))visit_))))))))))))))))))))))"),
+        ('f"{{a}}_b {x!r:>{w}} c_d"', ")){{a}}_b )))))))))) c_d)"),
+        ('"a_b" f"{x[\'k\']}_c"', ")a_b))))))))))))_c)"),
+        ('f"""x_y\n{z}.a_b"""', "))))x_y\n))).a_b)))"),
         ('(\n  "a_b"  # note\n  f"{c}"\n)', None),
-        ('"a_b"  # a_c\n  f"{c}"', " a_b        \n    ))) "),
-        # only a replacement field reads as a value: a leading dot is no member access
-        ('f".dev{n}"', "  .dev))) "),
+        ('"a_b"  # a_c\n  f"{c}"', ")a_b))))))))\n))))))))"),
     ],
 )
 def test_everything_but_literal_text_is_masked(source: str, literal: str | None) -> None:
