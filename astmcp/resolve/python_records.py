@@ -604,7 +604,14 @@ class Records(PytestFacts):
     def fstring(self, node: ast.JoinedStr, scope: Scope) -> None:
         """The words of an f-string's literal text, by the rules of ``string`` for a string that is
         no identifier (SPEC §3: f-strings too): ``f"{ref} = context.eval_ctx.save()"`` is code
-        reading ``save``. Replacement fields are code of their own, walked as expressions."""
+        reading ``save``. Replacement fields are code of their own, walked as expressions. One
+        without replacement fields (``f"dev"``) is a plain string."""
+        parts = [part for part in node.values if isinstance(part, ast.Constant)]
+        if len(parts) == len(node.values):
+            plain = ast.Constant(value="".join(str(part.value) for part in parts))
+            ast.copy_location(plain, node)
+            self.string(plain, scope)
+            return
         first, start, lines = self.source_lines(node)
         source = "\n".join(lines)
         if len(source) > MAX_STRING:
