@@ -96,9 +96,6 @@ class Classes(Functions):
                         self.vtypes[key] = vtype
                     self.discriminant(key, annotation)
                     self.function_typed(key, annotation, scope)
-                elif me is not None and annotation is not None and _computed_name(name):
-                    # `[DRAFT_STATE]: MapState`: what `this[DRAFT_STATE]` holds (the name is no definition row)
-                    self.typed_computed(name, annotation, scope)
                 if key is not None and value is not None and value.type in FUNCTION_VALUES:
                     self.owner = key
                     ret = value.child_by_field_name("return_type")
@@ -123,8 +120,6 @@ class Classes(Functions):
         name = node.child_by_field_name("name")
         inner = Scope(scope, True)
         key = None
-        if owned and node.type == "property_signature" and _computed_name(name):
-            self.typed_computed(name, node.child_by_field_name("type"), inner)
         if name is not None and name.type in MEMBER_NAMES and owned:
             key = self.definition(name)
             if node.type == "property_signature":
@@ -146,16 +141,11 @@ class Classes(Functions):
                 continue
             if key is not None and child.type == "type_annotation":
                 typed = self.instance(child, inner)
+                if node.type == "method_signature":
+                    typed = ("u", typed)  # a return type not read here (`InstanceType<K>`): not known
                 if typed is not None:
                     (self.rtypes if node.type != "property_signature" else self.vtypes)[key] = typed
             self.visit(child, inner)
-
-    def typed_computed(self, name: Node | None, annotation: Node | None, scope: Scope) -> None:
-        """A member named by a constant (``[DRAFT_STATE]: T``): its declared type, for reads of
-        ``x[DRAFT_STATE]`` (step ``[=DRAFT_STATE]``)."""
-        vtype = self.instance(annotation, scope) if name is not None and annotation is not None else None
-        if name is not None and vtype is not None:
-            self.vtypes[self.key(name)] = vtype
 
     def function_typed(self, key: str, annotation: Node | None, scope: Scope) -> None:
         """A member annotated with a function type (``connector: () => SubjectLike<T>``, optional
@@ -341,13 +331,3 @@ class Classes(Functions):
             self.augmenting = (inner, self.text(name)[1:-1])  # `declare module "pkg" { … }`
         self.children(body, inner)
         self.augmenting = outer
-
-
-def _computed_name(name: Node | None) -> bool:
-    """``[KEY]`` naming a member by a constant (an identifier; not ``[Symbol.iterator]``)."""
-    return (
-        name is not None
-        and name.type == "computed_property_name"
-        and len(name.named_children) == 1
-        and name.named_children[0].type == "identifier"
-    )

@@ -40,7 +40,6 @@ _PRIMITIVES = {
 # The member of an object type that stands for its index signature (``xs[k]`` reads it: step ``[i]``).
 INDEXED = "[i]"
 REST_PARTS = "^r"  # `...args: [...T]`: the parameters from there on are the parts of T
-COMPUTED = "[="  # `x[KEY]` (step `[=KEY]`): the member declared `[KEY]`, else an element
 # Characters a discriminant value may have to be written into a chain step (`~code=too_small`).
 DISCRIMINANT = re.compile(r"[\w$.\-]+")
 
@@ -97,10 +96,6 @@ class Descriptors(FactState):
                 return None
             if index.type == "number" and self.text(index).isdigit():  # `pair[1]`: a tuple's part, an element
                 return ("m", base, f"#{int(self.text(index))}")
-            if (
-                index.type == "identifier"
-            ):  # `this[DRAFT_STATE]`: a member declared `[DRAFT_STATE]: T`, else an element
-                return ("m", base, f"{COMPUTED}{self.text(index)}]")
             if index.type != "string":
                 return ("e", base)
             key = self.string_value(index)

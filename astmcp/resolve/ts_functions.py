@@ -72,7 +72,10 @@ class Functions(Declarations):
             self.signature(node, key, inner)
             self.owner = key
             if ret is not None and not hidden:
-                self.rtypes[key] = self.instance(ret, inner)
+                # an overload signature whose return type is not read here (`InstanceType<K>`):
+                # what a call gives is not known (not another overload's type)
+                made = self.instance(ret, inner)
+                self.rtypes[key] = ("u", made) if kind == "function_signature" else made
         if kind == "method_definition" and owner_class is None:  # of an object literal
             self.this = literal_this
         elif kind == "method_definition":

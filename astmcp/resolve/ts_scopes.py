@@ -181,6 +181,8 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
     if tag == "k":
         chain: str | None = desc[1]
         return chain
+    if tag == "u":  # a declared type that must not be left out: what is not read holds anything
+        return chain_of(desc[1], depth + 1) or UNTYPED_KEY
     if tag == "n":
         binding = bound(desc)
         if binding is None:  # a global: a standard one's members are the library's

@@ -257,16 +257,19 @@ class TypeSteps:
                     subst[key] = value
         return subst
 
-    def returns_this(self, sym: Sym) -> bool:
-        """A method declared to return ``this`` (its first declaration with a return type)."""
+    def returns_this(self, sym: Sym) -> bool | None:
+        """A method declared to return ``this`` (every declaration with a return type: its
+        overloads); None when some overloads return ``this`` and others not (which one a call
+        picks is not judged)."""
         if sym.kind != "method":
             return False
         rtypes = self.facts(sym.path).get("rtypes", {})
-        for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)):
-            chain = rtypes.get(decl.key)
-            if chain is not None:
-                return bool(chain == "this|:")
-        return False
+        found = {
+            rtypes[decl.key] == "this|:"
+            for decl in self.table(sym.path).by_path.get(sym.symbol_path, (sym,))
+            if decl.kind == sym.kind and rtypes.get(decl.key) is not None
+        }
+        return None if len(found) > 1 else found == {True}
 
     def as_instance(self, value: Entity) -> Entity:
         """The instance a receiver value is (a method returning ``this`` returns it)."""

@@ -33,7 +33,7 @@ from astmcp.resolve.link_rows import cached_facts, drop_indexes, remap_symbol_id
 from astmcp.resolve.python import UNKNOWN_RECEIVER
 from astmcp.resolve.templates import TEMPLATE
 from astmcp.resolve.tracking import Tracking
-from astmcp.resolve.ts_descriptors import COMPUTED, INDEXED, REST_PARTS
+from astmcp.resolve.ts_descriptors import INDEXED, REST_PARTS
 from astmcp.resolve.ts_fact_state import SELF_MODULE, is_ident
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
@@ -70,6 +70,8 @@ _EDGE_KIND = {
 _BULK = 500
 _UNSEEN: Any = object()
 _NO_SYMBOL = ("x", "")
+# `o.port` of `const o = { port: … }`: the literal's own key, no symbol; what it holds is not known here
+_OWN_KEY = ("x", "", "own key")
 # A member an object type written out does not declare (it has no index signature): no project
 # symbol when read (`params.coerce` of `Raw & { coerce?: true }` is the written-out part's), a name
 # hit as an object literal's key (excess keys pass where the type is a type parameter's constraint)
@@ -183,12 +185,14 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             and self.syms[entity[1]].kind == "class"
         ):
             return ("i", entity[1])  # `X.prototype.m`: a member of X's instances
-        if (
-            step == "()"
-            and entity is not None
-            and entity[0] == "s"
-            and self.returns_this(self.syms[entity[1]])
-        ):
+        this = (
+            self.returns_this(self.syms[entity[1]])
+            if step == "()" and entity is not None and entity[0] == "s"
+            else False
+        )
+        if this is None:
+            return None  # `self(): this; self(x: number): A`
+        if this:
             receiver, dot, _ = head.rpartition("|")
             return self.as_instance(self.resolve_in(path, receiver, subst)) if dot else None
         if step[0] == "%":
@@ -383,9 +387,6 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("K", entity)
         if step == "^t":  # `this` in a method of an object literal of this contextual type
             return self.literal_this(entity)
-        if step.startswith(COMPUTED):  # `x[KEY]`: a member declared `[KEY]: T`, else an element
-            declared = self.step(entity, f"[{step[len(COMPUTED) :]}") if entity[0] in ("i", "s") else None
-            return declared if declared is not None else self.step(entity, INDEXED)
         tag, value = entity[0], entity[1]
         if tag == "V":  # the values of an array literal, a tuple type parameter was bound to
             parts = entity[2]
@@ -451,7 +452,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
             return None  # an element of something not known to be an array (a typed symbol may be)
         if tag == "x":
-            if value.startswith(_HOLDS_PROJECT):  # what it gives may be a project object: unknown
+            if value.startswith(_HOLDS_PROJECT) or entity == _OWN_KEY:  # may be a project object: unknown
                 return None
             return ("x", f"{value}.{step}") if value else ("x", "")
         if tag == "m":  # a module's namespace; `:`, what a promise of it settles to (`import("m")`)
@@ -519,7 +520,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if kind == "variable" and sym.key in self.facts(sym.path).get("spreads", {}):
             return self.spread_member(sym, step)
         if kind == "variable" and step in self.facts(sym.path).get("okeys", {}).get(sym.key, ()):
-            return _NO_SYMBOL  # `const o = { port: 8080 }; o.port`: the literal's own key, no symbol
+            return _OWN_KEY  # `const o = { port: 8080 }; o.port`: the literal's own key, no symbol
         if kind in ("variable", "property"):
             return self.step(self.typed(sym, "vtypes", bound), step)
         if kind == "getter":
@@ -613,8 +614,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         unbound)."""
         decls = [d for d in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)) if d.kind == sym.kind]
         found: list[Entity] = []
+        rtypes = self.facts(sym.path).get("rtypes", {})
+        overloads = sum(1 for decl in decls if rtypes.get(decl.key))
         for decl in decls:
             given = self.typed(decl, "rtypes", bound)
+            declared = rtypes.get(decl.key)
+            if overloads > 1 and declared and (given is None or given[0] != "i" or declared.startswith("T:")):
+                # an overload returning what is not known here (`this`), or what the call's type
+                # arguments decide (`T`, `InstanceType<K>`): which one a call picks is not judged
+                return None
             if given is not None and given not in found:
                 found.append(given)
             if given is not None and len(decls) == 1:
