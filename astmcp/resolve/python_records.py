@@ -753,14 +753,30 @@ _PLACEHOLDER = re.compile(r"%\((\w+)\)|(?<!\{)\{(\w+)(?=[}!:.\[])|\$\{?(\w+)")
 
 def _code_at(text: str, at: int, end: int) -> bool:
     """Whether the word at ``at:end`` in a string's text reads as code or its printed form: a
-    member (``x.word``), a call (``word(``: ``"Regexp(regex=…)"`` is what a repr prints; not one
-    letter, as a regex's ``T(?P<time>…)`` has) or a class's tag (``"<Regexp …>"``: a capital, not
-    HTML's ``<style>``)."""
-    if _member_at(text, at):
+    member (``x.word``), a keyword of a printed call (``"P(word=1)"``), a call (``word(``:
+    ``"Regexp(regex=…)"`` is what a repr prints; not one letter, as a regex's ``T(?P<time>…)``
+    has) or a class's tag (``"<Regexp …>"``: a capital, not HTML's ``<style>``)."""
+    if _member_at(text, at) or _repr_keyword(text, at, end):
         return True
     if text[end : end + 1] == "(" and end - at > 1:
         return True
     return at >= 1 and text[at - 1] == "<" and text[at].isupper()
+
+
+def _repr_keyword(text: str, at: int, end: int) -> bool:
+    """Whether the word at ``at:end`` is a keyword of a call's printed form (``"P(dev=1, tag='t')"``:
+    the repr of a dataclass, a NamedTuple or an attrs class names its fields so)."""
+    if text[end : end + 1] != "=" or text[end : end + 2] == "==":
+        return False
+    depth = 0
+    for i in range(at - 1, -1, -1):
+        if text[i] == ")":
+            depth += 1
+        elif text[i] == "(":
+            if depth == 0:
+                return i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")
+            depth -= 1
+    return False
 
 
 def _member_at(text: str, at: int) -> bool:
