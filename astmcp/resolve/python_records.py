@@ -781,8 +781,9 @@ def _repr_keyword(text: str, at: int, end: int) -> bool:
 
 def _member_at(text: str, at: int) -> bool:
     """Whether the word at ``at`` in a string's text is accessed as a member (``x.word``,
-    ``f().word``), as code run from a string (``python -c``, ``exec``) would."""
-    return at >= 2 and text[at - 1] == "." and (text[at - 2].isalnum() or text[at - 2] in "_)]")
+    ``f().word``, a template's ``{}.word``), as code run from a string (``python -c``, ``exec``)
+    would."""
+    return at >= 2 and text[at - 1] == "." and (text[at - 2].isalnum() or text[at - 2] in "_)]}")
 
 
 def _string_parts(expr: ast.expr | None) -> list[ast.Constant | ast.JoinedStr]:
