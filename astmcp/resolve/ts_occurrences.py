@@ -210,7 +210,7 @@ class Occurrences(Descriptors):
             and left.type in ("member_expression", "subscript_expression")
             and node.type == "assignment_expression"
         ):
-            # `this.def = { values: [] }`, `this[STATE] = {…}`: the literals are of the member's declared type
+            # `this.def = { values: [] }`, `xs[i] = {…}`, `o["k"] = {…}`: the literals are of the declared type
             target = self.desc(left, scope)
             if target is not None:
                 self.expect_objects(right, target)
