@@ -73,6 +73,10 @@ class Bindings:
         # `@overload` signatures: (path, parameters, is a method, return annotation, scope)
         self.overloads: list[tuple[str, list[list[object]], bool, ast.expr | None, Scope]] = []
         self.decorated: dict[str, str] = {}  # function path -> what its outermost decorator makes
+        # classes whose call may make something else: a `__new__` returning what is not
+        # `super().__new__(cls)`, a metaclass (class path -> its chain, judged by the resolver)
+        self.new_others: list[str] = []
+        self.metaclasses: dict[str, str] = {}
         # functions whose first parameter is annotated (a decorator's `f: Callable[[A], R]`)
         self.receives: list[tuple[str, ast.expr, Scope]] = []
         # methods with annotated positional parameters: (path, annotations, scope) -> ``ptypes``

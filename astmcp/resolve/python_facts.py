@@ -258,6 +258,10 @@ class _Analyzer(Statements):
             if (found := self.type_parameters(self.base_scopes[path], exprs))
         }
         binds = {k: v for k, v in self.module.binds.items() if v.startswith("I:")}
+        # a function or class whose name is bound again (`make = lambda: B()` after `def make`,
+        # `f = wrap(f)`, `self.run = …` over a method): a call of the name may run something else
+        defined = {target for _, _, _, _, kind, target, _ in rows if kind == "definition" and target}
+        rebound = sorted({str(t)[2:] for _, _, _, _, kind, t, _ in rows if kind == "write" and t in defined})
         changes = sorted({c for scope, node in self.changed_elsewhere if (c := self.chain(scope, node))})
         stores = sorted(
             {
@@ -323,6 +327,9 @@ class _Analyzer(Statements):
             **({"vkept": kept} if kept else {}),
             **({"vnone": only_none} if only_none else {}),
             **({"rtmods": sorted(self.runtime_modules)} if self.runtime_modules else {}),
+            **({"rebound": rebound} if rebound else {}),
+            **({"newother": sorted(set(self.new_others))} if self.new_others else {}),
+            **({"metas": self.metaclasses} if self.metaclasses else {}),
         }
 
     def unchanged(self, path: str, chain: str) -> str:

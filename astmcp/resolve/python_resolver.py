@@ -222,7 +222,9 @@ class Resolver(ModuleLookups):
         call = "()" + (shape or "")
         plain = call if step == "()" else step
         if tag == "s" and sym.kind in CLASSLIKE:
-            return ("i", value, binds) if step == "()" else self.step(("s", value), plain)
+            if step != "()":
+                return self.step(("s", value), plain)
+            return self.step(("s", value), "()") and ("i", value, binds)
         if tag == "i":
             if step == "[]":  # iterated as its `__iter__` is annotated
                 method = self.bound_step(entity, "__iter__", None)
@@ -715,8 +717,10 @@ class Resolver(ModuleLookups):
             if tag != "s":
                 return None
             sym = self.syms[value]
+            if sym.symbol_path in self.facts(sym.path).get("rebound", ()):
+                return None  # `make = lambda: B()` after `def make`: either may run
             if sym.kind in CLASSLIKE:
-                return ("i", value)
+                return None if self.constructs_other(value) else ("i", value)
             if sym.kind in _CALLABLE:
                 facts = self.facts(sym.path)
                 entered = facts.get("ctypes", {}).get(sym.symbol_path)
@@ -772,6 +776,40 @@ class Resolver(ModuleLookups):
         if tag == "u":
             return self.class_member(value, step, skip_self=True)
         return None
+
+    def constructs_other(self, class_id: int) -> bool:
+        """Whether calling the project class ``class_id`` may give what is no instance of it: the
+        ``__new__`` it runs returns something else, or its metaclass has a ``__call__`` of ours."""
+        made = self._tracked(("new", class_id), lambda: ("b", self._constructs_other(class_id, frozenset())))
+        return made is not None and bool(made[1])
+
+    def _constructs_other(self, class_id: int, seen: frozenset[int]) -> bool:
+        new = self.class_member(class_id, "__new__", skip_self=False)
+        if not seen and new is not None and new[0] == "s":
+            owner = self.syms[new[1]]
+            if owner.symbol_path.rpartition(".")[0] in self.facts(owner.path).get("newother", ()):
+                return True
+        cls = self.syms[class_id]
+        meta = self.facts(cls.path).get("metas", {}).get(cls.symbol_path)
+        if meta is not None:
+            found = self.deref_class(self.resolve(cls.path, meta)) if meta else None
+            if found is None:
+                return True  # `metaclass=make_meta()`: unknown
+            if found[0] == "s" and self.syms[found[1]].kind in CLASSLIKE:
+                call = self.class_member(found[1], "__call__", skip_self=False)
+                if call is not None and call[0] == "s":
+                    return True
+        for base in self.facts(cls.path).get("bases", {}).get(cls.symbol_path, ()):
+            found = self.deref_class(self.resolve(cls.path, base) if base else None)
+            if (
+                found is not None
+                and found[0] == "s"
+                and found[1] not in seen
+                and self.syms[found[1]].kind in CLASSLIKE
+                and self._constructs_other(found[1], seen | {class_id})
+            ):
+                return True  # a metaclass is inherited
+        return False
 
     def metaclass(self, class_id: int, seen: frozenset[int] = frozenset()) -> bool:
         """Whether the project class ``class_id`` derives from ``type`` (or an outside metaclass)."""

@@ -105,6 +105,52 @@ def returned_values(
     return returned, yielded
 
 
+def makes_own_instance(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a ``__new__`` returns only what a ``__new__`` given its own first parameter makes
+    (``super().__new__(cls)``, ``object.__new__(cls, …)``, or a name bound to nothing else): a
+    call of the class then gives an instance of it, not of another class."""
+    positional = function.args.posonlyargs + function.args.args
+    if not positional:
+        return False
+    first = positional[0].arg
+
+    def made(value: ast.expr | None) -> bool:
+        return (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "__new__"
+            and bool(value.args)
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id == first
+        )
+
+    bound: dict[str, bool] = {}  # name -> bound only to what `__new__` made
+    todo: list[ast.AST] = list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            bound[node.id] = False  # any binding but the plain assignments below
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    bound[target.id] = bound.get(target.id, True) and made(node.value)
+                    todo.extend(ast.iter_child_nodes(node.value) if node.value else ())
+            todo.extend(t for t in targets if not isinstance(t, ast.Name))
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    if first in bound:
+        return False  # `cls = Other` first
+    returned, yielded = returned_values(function)
+    return (
+        bool(returned)
+        and not yielded
+        and all(made(v) or (isinstance(v, ast.Name) and bound.get(v.id, False)) for v in returned)
+    )
+
+
 def generic_origin(node: ast.expr) -> ast.expr:
     """``Base[T]`` in a class's bases: the class it inherits from is ``Base``."""
     return node.value if isinstance(node, ast.Subscript) else node

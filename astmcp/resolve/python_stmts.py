@@ -18,6 +18,7 @@ from astmcp.resolve.python_scope import (
     is_class_expr,
     is_empty_container,
     is_none,
+    makes_own_instance,
     signature,
     written_bases,
 )
@@ -85,6 +86,8 @@ class Statements(Expressions):
         self.direct(node.name, line, col, "definition", "S:" + path, scope)
         inner = Scope("function", path, scope)
         if scope.kind == "class":
+            if node.name == "__new__" and not makes_own_instance(node):
+                self.new_others.append(scope.path)
             decorators = {decorator_name(d) for d in node.decorator_list}
             if "staticmethod" not in decorators:
                 inner.cls = scope.path
@@ -156,6 +159,9 @@ class Statements(Expressions):
                     self.expr(arg, scope, "inherit" if n and arg in bases else "read")
         for keyword in node.keywords:
             self.expr(keyword.value, scope, "read")
+            if keyword.arg == "metaclass":
+                meta = self.chain(scope, keyword.value)
+                self.metaclasses[path] = meta or ""
         for pending in self.pending[first:]:
             pending.owner = path  # a base belongs to the class it is listed by
         self.bind(scope, node.name, "S:" + path)
