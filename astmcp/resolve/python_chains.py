@@ -129,6 +129,11 @@ class Chains(Bindings):
                 # `except A as e`, `except (A, B) as e`: an instance of the class (of either)
                 assert isinstance(node, ast.expr)
                 chains.append(self.instance_of(where, node))
+            elif kind == "rest":
+                # `first, *rest = xs`: rest is a list of items of xs
+                assert isinstance(node, ast.expr)
+                items = self.chain(where, node)
+                chains.append(f"{items}/[]/*s" if items else None)
             elif kind.startswith("iter"):
                 # `for x in xs` (`iter`), `for k, v in xs` (`iter#1`: the second of each item)
                 assert isinstance(node, ast.expr)

@@ -256,9 +256,19 @@ class Expressions(Records):
                 and scope.kind == "function"
                 and not any(isinstance(e, ast.Starred) for e in node.elts)
             )
+            starred = [e for e in node.elts if isinstance(e, ast.Starred)]
             if whole:
                 assert value is not None
                 self.part_targets(node, scope, "part", value, None)  # `a, b = pair`
+            elif value is not None and scope.kind == "function" and len(starred) == 1:
+                # `first, *mid, last = key`: each name but the starred one is an item of key
+                for elt in node.elts:
+                    named = elt.value if isinstance(elt, ast.Starred) else elt
+                    if isinstance(named, ast.Name):  # (the starred one a list of items)
+                        self.bind(scope, named.id, "", ("rest" if elt is not named else "iter", value))
+                        self.name_occurrence(named, scope, "write")
+                    else:
+                        self.target(elt, scope, None)
             else:
                 for elt in node.elts:
                     self.target(elt, scope, None)

@@ -900,10 +900,13 @@ class Resolver(ModuleLookups):
             pair: tuple[Entity, ...] = entity[1][1] if entity[0] == "e" and entity[1][0] == "t" else ()
             return ("e", ("m", pair[1], pair[0])) if len(pair) == 2 else None
         if entity[0] == "i" and step[0] == "#":
-            # `text, style = segment` of a NamedTuple: its n-th field
+            # `text, style = segment` of a NamedTuple: its n-th field; of another class, an item
+            # of what its `__iter__` gives (unpacking iterates)
             cls = self.syms[entity[1]]
             fields = self.facts(cls.path).get("nfields", {}).get(cls.symbol_path)
             n = int(step[1:])
+            if fields is None and not self.named_tuple(entity[1]):
+                return self.item_step(entity, "[]")
             return (
                 self.class_member(entity[1], fields[n], skip_self=False)
                 if fields and n < len(fields)
@@ -949,7 +952,7 @@ class Resolver(ModuleLookups):
                 return parts[0] if len(kinds) == 1 and None not in kinds else None
             return self.container_method(step, None) if step[0] not in "[*" else None
         if step[0] == "#":
-            return None
+            return item if kind == "s" else None  # `a, b = xs` of a list: items
         if kind == "f":
             return item if step == "()" else None  # a member of a callable: unknown
         if kind == "x":

@@ -346,6 +346,8 @@ class Statements(Expressions):
         target, where = self.lookup(scope, func.value.id)
         if target != "" or where is None or (where is not scope and where.kind != "function"):
             return
+        if where.self_name == func.value.id:
+            return  # `self.append(t)` in a list subclass: a method of the instance, which stays one
         arity = FILLERS.get(func.attr)
         if arity is not None and len(call.args) == arity[0]:
             where.values.setdefault(func.value.id, []).append((arity[1], call.args[-1], scope))
