@@ -134,6 +134,7 @@ class _Walker(ModuleFacts):
             "ternary_expression": self.ternary_expression,
             "as_expression": self.asserted,
             "satisfies_expression": self.asserted,
+            "type_assertion": self.asserted,
         }
         for kind in FUNCTIONS | FUNCTION_VALUES | {"method_definition"}:
             self.handlers[kind] = self.function

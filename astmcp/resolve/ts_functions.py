@@ -230,6 +230,11 @@ class Functions(Declarations):
                 pending.extend((named_nodes(c)[0], typed) for c in spreads if named_nodes(c))
             elif part.type == "parenthesized_expression" and len(named_nodes(part)) == 1:
                 pending.append((named_nodes(part)[0], typed))
+            elif part.type == "as_expression" and self.text(part).endswith("const"):
+                # `({ removed } as const)` given where a T is expected is still checked as a T
+                inner = named_nodes(part)
+                if len(inner) == 1 or (len(inner) == 2 and self.text(inner[1]) == "const"):
+                    pending.append((inner[0], typed))
             elif part.type == "binary_expression" and self.text_of(part, "operator") in ("||", "??", "&&"):
                 pending.extend((c, typed) for c in (part.child_by_field_name("right"),) if c is not None)
             elif part.type == "ternary_expression":
@@ -336,14 +341,20 @@ class Functions(Declarations):
     def asserted(self, node: Node, scope: Scope) -> None:
         """``{…} as T`` / ``{…} satisfies T``: the object literal's keys are members of T (also
         of literals it gives as a whole: ``(c ? { first: x } : { each: x }) as T``, and through
-        ``as unknown as T``)."""
+        ``as unknown as T``); ``<T>{…}``, the older spelling, too."""
         parts = named_nodes(node)
+        if node.type == "type_assertion":  # (`<T>` first: its type arguments hold the type)
+            types = named_nodes(parts[0]) if len(parts) == 2 else []
+            if len(types) != 1:
+                self.children(node, scope)
+                return
+            parts = [parts[1], types[0]]
         if len(parts) == 2 and parts[0].type == "object":
             self.object(parts[0], scope, typed=self.instance(parts[1], scope))
             self.visit(parts[1], scope)
             return
         subject = parts[0] if len(parts) == 2 else None
-        if subject is not None and subject.type == "as_expression" and node.type == "as_expression":
+        if subject is not None and subject.type == "as_expression" and node.type != "satisfies_expression":
             # `{ gap: 0 } as unknown as Options`: the value read as an Options holds these keys
             inner = named_nodes(subject)
             if len(inner) == 2 and self.text(inner[1]) in ("unknown", "any"):
