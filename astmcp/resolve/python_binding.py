@@ -76,6 +76,10 @@ class Bindings:
         # classes whose call may make something else: a `__new__` returning what is not
         # `super().__new__(cls)`, a metaclass (class path -> its chain, judged by the resolver)
         self.new_others: list[str] = []
+        # module and class scopes: (scope path, name) -> the lines binding it (a def's accessors,
+        # `@x.setter def x`, and `@overload` signatures are no other binding)
+        self.binding_lines: dict[tuple[str, str], set[int]] = {}
+        self.accessor_lines: set[tuple[str, str, int]] = set()
         self.metaclasses: dict[str, str] = {}
         # functions whose first parameter is annotated (a decorator's `f: Callable[[A], R]`)
         self.receives: list[tuple[str, ast.expr, Scope]] = []
@@ -90,6 +94,8 @@ class Bindings:
         self.changed_elsewhere: list[tuple[Scope, ast.expr]] = []  # -> ``changes``
         # attributes set through another receiver than the method's self: (scope, target, value)
         self.attribute_stores: list[tuple[Scope, ast.Attribute, ast.expr | None]] = []
+        # calls given a dotted path first (`mock.patch("pkg.m.make", …)`), judged by their callee
+        self.path_patches: list[tuple[Scope, ast.Call]] = []
         self.casts: list[tuple[Scope, ast.expr, ast.expr]] = []  # `cast(T, x)`: -> ``casts``
         # arguments given to imported callables: (scope, callee, `=name` or `#n`, value) -> ``passes``
         self.passes: list[tuple[Scope, ast.expr, str, ast.expr]] = []
@@ -137,6 +143,8 @@ class Bindings:
                 target = "S:" + name
         elif name in scope.nonlocals:
             return
+        if scope.kind in ("module", "class"):
+            self.binding_lines.setdefault((scope.path, name), set()).add(self.line)
         if scope.kind in ("module", "class") and target == "":
             target = "S:" + (f"{scope.path}.{name}" if scope.path else name)
         if name not in scope.binds:

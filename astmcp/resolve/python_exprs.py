@@ -12,6 +12,7 @@ from astmcp.resolve.python_scope import Pending, Scope, all_args, func_name, is_
 from astmcp.resolve.python_vocab import (
     ALIASABLE,
     CASTS,
+    DOTTED,
     IDENT,
     MAX_STRING,
     MOCK_CALLS,
@@ -90,6 +91,13 @@ class Expressions(Records):
                 )
                 if isinstance(value, ast.Name | ast.Attribute | ast.Call)
             )
+            first = node.args[0] if node.args else None
+            if (
+                isinstance(first, ast.Constant)
+                and isinstance(first.value, str)
+                and DOTTED.fullmatch(first.value)
+            ):
+                self.path_patches.append((scope, node))  # `mock.patch("pkg.m.make", fake)`?
             named = self.attribute_string(node, scope)  # `getattr(x, "name")`: read as `x.name`
             if named is None:
                 self.computed_member(node, scope)

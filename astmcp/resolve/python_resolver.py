@@ -537,11 +537,8 @@ class Resolver(ModuleLookups):
         names = by_class.get(cls.symbol_path, set())
         return {n for n in names if self.symbol(cls.path, f"{cls.symbol_path}.{n}") is None}
 
-    def declared_below(self, class_id: int, name: str) -> list[int]:
-        """The nearest declarations of ``name`` in the project classes deriving from ``class_id``
-        (a class declaring it, or deriving it from another base, ends its path down); none when an
-        outside base may give it."""
-        self.deps.add(SUBCLASSES)
+    def all_bases(self) -> dict[str, list[tuple[str, str]]]:
+        """The project classes by the last name of each base they list: (file, class path)."""
         if self._all_bases is None:
             self._all_bases = {}
             for path in sorted(self.file_ids):
@@ -550,12 +547,20 @@ class Resolver(ModuleLookups):
                         for base in bases:
                             last = base.rpartition("/")[2].rpartition(":")[2].rpartition(".")[2]
                             self._all_bases.setdefault(last, []).append((path, cls))
+        return self._all_bases
+
+    def declared_below(self, class_id: int, name: str) -> list[int]:
+        """The nearest declarations of ``name`` in the project classes deriving from ``class_id``
+        (a class declaring it, or deriving it from another base, ends its path down); none when an
+        outside base may give it."""
+        self.deps.add(SUBCLASSES)
+        all_bases = self.all_bases()
         found: list[int] = []
         seen = {class_id}
         todo = [class_id]
         while todo and len(seen) < _MAX_SUBCLASSES:
             parent = todo.pop()
-            for path, cls in self._all_bases.get(self.syms[parent].symbol_path.rpartition(".")[2], ()):
+            for path, cls in all_bases.get(self.syms[parent].symbol_path.rpartition(".")[2], ()):
                 sym = self.symbol(path, cls)
                 if sym is None or sym.id in seen:
                     continue
@@ -717,21 +722,12 @@ class Resolver(ModuleLookups):
             if tag != "s":
                 return None
             sym = self.syms[value]
-            if sym.symbol_path in self.facts(sym.path).get("rebound", ()):
-                return None  # `make = lambda: B()` after `def make`: either may run
+            if sym.symbol_path in self.facts(sym.path).get("rebound", ()) or self.stored(sym):
+                return None  # `make = lambda: B()` after `def make`, `K.make = …`: either may run
             if sym.kind in CLASSLIKE:
                 return None if self.constructs_other(value) else ("i", value)
             if sym.kind in _CALLABLE:
-                facts = self.facts(sym.path)
-                entered = facts.get("ctypes", {}).get(sym.symbol_path)
-                if entered is not None:  # a `@contextmanager` function: what entering it gives
-                    return ("e", ("w", self.resolve(sym.path, entered)))
-                overloads = facts.get("otypes", {}).get(sym.symbol_path)
-                if overloads is not None:  # one of the returns of the overloads the call fits
-                    made = {alike(self.resolve(sym.path, c)) for c in overload_chains(overloads, shape)}
-                    return made.pop() if len(made) == 1 else either(list(made))
-                chain = facts.get("rtypes", {}).get(sym.symbol_path)
-                return self.resolve(sym.path, chain) if chain else None
+                return self.overridden_return(sym, self.own_return(sym, shape), shape)
             return None
         if step[0] == "=":
             if tag == "u":  # `super().__init__(name=…)`: the first base constructing with it
@@ -777,6 +773,74 @@ class Resolver(ModuleLookups):
             return self.class_member(value, step, skip_self=True)
         return None
 
+    def own_return(self, sym: Sym, shape: str | None) -> Entity:
+        """What calling the project function or method ``sym`` gives, by its own declaration."""
+        facts = self.facts(sym.path)
+        entered = facts.get("ctypes", {}).get(sym.symbol_path)
+        if entered is not None:  # a `@contextmanager` function: what entering it gives
+            return ("e", ("w", self.resolve(sym.path, entered)))
+        overloads = facts.get("otypes", {}).get(sym.symbol_path)
+        if overloads is not None:  # one of the returns of the overloads the call fits
+            made = {alike(self.resolve(sym.path, c)) for c in overload_chains(overloads, shape)}
+            return made.pop() if len(made) == 1 else either(list(made))
+        chain = facts.get("rtypes", {}).get(sym.symbol_path)
+        return self.resolve(sym.path, chain) if chain else None
+
+    def overridden_return(self, sym: Sym, made: Entity, shape: str | None) -> Entity:
+        """What a call of the method ``sym`` (a read of the property) gives on an instance that
+        may be of a project subclass: ``made``, or what an override below returns (``class Sub(K): def make(self):
+        return B()``); unknown when an override's return is, or it is no method (``make =
+        other``)."""
+        owner_path, _, name = sym.symbol_path.rpartition(".")
+        owner = self.symbol(sym.path, owner_path) if owner_path and made is not None else None
+        if owner is None or owner.kind not in CLASSLIKE:
+            return made
+        found = self._tracked(("ob", owner.id, name), lambda: self._overrides_below(owner.id, name))
+        if found is None:
+            return None
+        values = [made]
+        for other_id in found[1]:
+            other = self.syms[other_id]
+            if other_id == sym.id:
+                continue
+            if (other.kind == "property") != (sym.kind == "property") or other.kind not in _CALLABLE:
+                return None  # (a property overridden by a method or an attribute: unknown)
+            values.append(self.own_return(other, shape))
+        if None in values:
+            return None
+        first = alike(values[0])
+        return made if all(alike(v) == first for v in values[1:]) else either(values)
+
+    def _overrides_below(self, class_id: int, name: str) -> Entity:
+        """``("l", ids)``: the declarations of ``name`` the project classes deriving from
+        ``class_id`` (directly or not) find, own or inherited; None when an outside base may give
+        it or there are too many to follow."""
+        self.deps.add(SUBCLASSES)
+        bases = self.all_bases()
+        found: set[int] = set()
+        seen = {class_id}
+        todo = [class_id]
+        while todo:
+            if len(seen) >= _MAX_SUBCLASSES:
+                return None
+            parent = todo.pop()
+            for path, cls in bases.get(self.syms[parent].symbol_path.rpartition(".")[2], ()):
+                sub = self.symbol(path, cls)
+                if sub is None or sub.id in seen:
+                    continue
+                written = self.facts(path).get("bases", {}).get(cls, ())
+                if not any(
+                    self.deref_class(self.resolve(path, b) if b else None) == ("s", parent) for b in written
+                ):
+                    continue
+                seen.add(sub.id)
+                todo.append(sub.id)
+                member = self.class_member(sub.id, name, skip_self=False)
+                if member is None or member[0] != "s":
+                    return None
+                found.add(member[1])
+        return ("l", tuple(sorted(found)))
+
     def constructs_other(self, class_id: int) -> bool:
         """Whether calling the project class ``class_id`` may give what is no instance of it: the
         ``__new__`` it runs returns something else, or its metaclass has a ``__call__`` of ours."""
@@ -786,9 +850,26 @@ class Resolver(ModuleLookups):
     def _constructs_other(self, class_id: int, seen: frozenset[int]) -> bool:
         new = self.class_member(class_id, "__new__", skip_self=False)
         if not seen and new is not None and new[0] == "s":
-            owner = self.syms[new[1]]
-            if owner.symbol_path.rpartition(".")[0] in self.facts(owner.path).get("newother", ()):
+            made = self.syms[new[1]]
+            if made.kind not in ("function", "method"):
+                return True  # `__new__ = staticmethod(_new)`: unknown
+            if made.symbol_path.rpartition(".")[0] in self.facts(made.path).get("newother", ()):
                 return True
+            # `super().__new__(cls)` runs the next one up: any above returning another class
+            above = self.class_member(class_id, "__new__", skip_self=True)
+            owner = self.symbol(made.path, made.symbol_path.rpartition(".")[0])
+            if owner is not None and owner.id != class_id and owner.kind in CLASSLIKE:
+                above = self.class_member(owner.id, "__new__", skip_self=True)
+            while above is not None and above[0] == "s":
+                made = self.syms[above[1]]
+                if made.kind not in ("function", "method"):
+                    return True
+                if made.symbol_path.rpartition(".")[0] in self.facts(made.path).get("newother", ()):
+                    return True
+                owner = self.symbol(made.path, made.symbol_path.rpartition(".")[0])
+                if owner is None or owner.kind not in CLASSLIKE:
+                    break
+                above = self.class_member(owner.id, "__new__", skip_self=True)
         cls = self.syms[class_id]
         meta = self.facts(cls.path).get("metas", {}).get(cls.symbol_path)
         if meta is not None:

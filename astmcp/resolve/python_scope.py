@@ -105,6 +105,12 @@ def returned_values(
     return returned, yielded
 
 
+# builtin classes whose `__new__` makes an instance of the class given
+_BUILTIN_MAKERS = frozenset(
+    {"object", "str", "int", "float", "complex", "bytes", "tuple", "frozenset", "type", "bool"}
+)
+
+
 def makes_own_instance(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Whether a ``__new__`` returns only what a ``__new__`` given its own first parameter makes
     (``super().__new__(cls)``, ``object.__new__(cls, …)``, or a name bound to nothing else): a
@@ -115,14 +121,21 @@ def makes_own_instance(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool
     first = positional[0].arg
 
     def made(value: ast.expr | None) -> bool:
-        return (
+        if not (
             isinstance(value, ast.Call)
             and isinstance(value.func, ast.Attribute)
             and value.func.attr == "__new__"
             and bool(value.args)
             and isinstance(value.args[0], ast.Name)
             and value.args[0].id == first
-        )
+        ):
+            return False
+        # `super().__new__(cls)`, `object.__new__(cls)`, `str.__new__(cls, s)`; not another class's
+        # `__new__`, which may make something else (`D.__new__(cls)`)
+        maker = value.func.value
+        if isinstance(maker, ast.Call):
+            return isinstance(maker.func, ast.Name) and maker.func.id == "super"
+        return isinstance(maker, ast.Name) and maker.id in _BUILTIN_MAKERS
 
     bound: dict[str, bool] = {}  # name -> bound only to what `__new__` made
     todo: list[ast.AST] = list(function.body)

@@ -82,6 +82,8 @@ class Statements(Expressions):
         if scope.kind == "comp":
             path = node.name
         self.bind(scope, node.name, "S:" + path)
+        if any(decorator_name(d) in _NO_REBINDING for d in node.decorator_list):
+            self.accessor_lines.add((scope.path, node.name, self.line))
         line, col = self.def_name(node)
         self.direct(node.name, line, col, "definition", "S:" + path, scope)
         inner = Scope("function", path, scope)
@@ -357,6 +359,8 @@ class Statements(Expressions):
         self.generic(node, scope, "read")
 
 
+# decorators of a def that binds its name again without making another function of it
+_NO_REBINDING = frozenset({"overload", "setter", "getter", "deleter"})
 # container methods that put values into it
 CHANGERS = frozenset(
     {"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft"}

@@ -8,7 +8,8 @@ reference of the wrong member: ``HANDLERS[k]().run()`` of ``A.run`` alone while 
 - the containers the file changes in place (fact ``changes``: ``REG.append(x)``, ``REG[k] = v``
   on an imported or attribute container): their items are unknown (value NULL);
 - the attributes it sets through another receiver than a method's own ``self`` (fact ``stores``:
-  ``holder.handler = B()``, ``registry.HANDLER = B()``): the value's chain in that file;
+  ``holder.handler = B()``, ``registry.HANDLER = B()``): the value's chain in that file; also
+  the functions, methods and classes it binds again so (``K.make = lambda self: B()``);
 - the project objects it stores into an attribute an outside class declares (``response.json_module
   = app.json``, where werkzeug's ``Response`` calls ``self.json_module.loads(…)``), or a project
   attribute overriding one a direct outside base declares (flask's ``Request.json_module``): the
@@ -69,7 +70,7 @@ def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
         for target in _targets(resolver, path, chain):
             yield target, None
     for chain, value in facts.get("stores", ()):
-        for target in _targets(resolver, path, chain):
+        for target in _targets(resolver, path, chain, _REBOUND):
             yield target, value
         escaped = _escape(resolver, path, chain, value)
         if escaped is not None:
@@ -90,12 +91,17 @@ def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
                 yield _key(base_member), "@" + symbol_path
 
 
-def _targets(resolver: Resolver, path: str, chain: str) -> Iterator[str]:
-    """The variables and attributes ``chain`` (in ``path``) may be."""
+# functions, methods and classes a store may bind again (`K.make = lambda self: B()`): a call
+# of one is then unknown (ModuleLookups.stored)
+_REBOUND = ("function", "method", "property", "class")
+
+
+def _targets(resolver: Resolver, path: str, chain: str, rebound: tuple[str, ...] = ()) -> Iterator[str]:
+    """The variables and attributes ``chain`` (in ``path``) may be (and the ``rebound`` kinds)."""
     for entity in alternatives(resolver.resolve(path, chain)):
         if entity is not None and entity[0] == "s":
             sym = resolver.syms[entity[1]]
-            if sym.kind in VALUED:
+            if sym.kind in VALUED or sym.kind in rebound:
                 yield _key(sym)
 
 

@@ -130,6 +130,20 @@ ATTR_PATCHERS = frozenset(
         "I:0:mock:patch/object",
     }
 )
+# calls whose first argument is the dotted path of what they set (`mock.patch("pkg.m.make", fake)`,
+# `monkeypatch.setattr("pkg.m.make", fake)`): a store into it
+PATH_PATCHERS = frozenset(
+    {
+        "F:monkeypatch/setattr",
+        "F:mocker/patch",
+        "I:0:unittest:/mock/patch",
+        "I:0:unittest:mock/patch",
+        "I:0:unittest.mock:/patch",
+        "I:0:unittest.mock:patch",
+        "I:0:mock:/patch",
+        "I:0:mock:patch",
+    }
+)
 # annotations any object satisfies: a string naming an attribute of such a receiver probes any
 # class's member (`hasattr(o: object, "x")`), so it stays a name hit
 ANY_OBJECT = frozenset(
