@@ -21,7 +21,7 @@ from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.resolve.typescript import Resolver
 
-__all__ = ["namespace_shape_hits", "ts_dump_hits"]
+__all__ = ["enum_name_hits", "namespace_shape_hits", "ts_dump_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 # `Object.keys(x)` and the like: callee object -> its functions that list or write out keys
@@ -190,3 +190,41 @@ _SIGNATURE_NAMES = """
 (object_type (property_signature name: (property_identifier) @n))
 (object_type (method_signature name: (property_identifier) @n))
 """
+
+
+_SUBSCRIPTS = "(subscript_expression object: (_) @o index: (_) @i) @s"
+
+
+def enum_name_hits(files: TsFiles, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
+    """An enum member's name is data at run time where the enum object is listed
+    (``Object.keys(Level)``, ``for (const k in Level)``) or indexed by a computed key: a numeric
+    member's reverse mapping (``Level[level]`` gives ``"Warn"``), a name held in a variable
+    (``Mode[key]``). Renaming it changes that text, with no error anywhere. Each such place is an
+    uncertain hit (judged by the enum's name)."""
+    if row.kind != "enum_member" or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return []
+    enum = row.parent_path.rsplit(".", 1)[-1]
+    out: list[Hit] = []
+    note = "the enum's member names become data here (its keys, its reverse mapping, a computed key)"
+    for path, ts in files.holding(conn, enum):
+        places: list[tree_sitter.Node] = [at for at, arg in _conversions(ts) if _names(arg, enum)]
+        for subscript in captures(ts, _SUBSCRIPTS, "s"):
+            owner = subscript.child_by_field_name("object")
+            index = subscript.child_by_field_name("index")
+            if owner is not None and index is not None and _names(owner, enum) and index.type != "string":
+                places.append(subscript)
+        for at in places:
+            line, column = at.start_point[0] + 1, ts.column_of(at)
+            end = column + len((at.text or b"").decode("utf-8").split("\n", 1)[0])
+            out.append(Hit(path, line, column, end, "string", "name", note=note))
+    return out
+
+
+def _names(node: tree_sitter.Node, enum: str) -> bool:
+    """Whether ``node`` is the enum's name, alone or as the last step (``levels.Level``)."""
+    while node.type in ("parenthesized_expression", "non_null_expression") and node.named_children:
+        node = node.named_children[0]
+    if node.type == "member_expression":
+        prop = node.child_by_field_name("property")
+        return prop is not None and prop.text == enum.encode("utf-8")
+    return node.type == "identifier" and node.text == enum.encode("utf-8")

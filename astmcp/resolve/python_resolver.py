@@ -722,7 +722,7 @@ class Resolver(ModuleLookups):
             if tag != "s":
                 return None
             sym = self.syms[value]
-            if sym.symbol_path in self.facts(sym.path).get("rebound", ()) or self.stored(sym):
+            if sym.symbol_path in self.facts(sym.path).get("rebound", ()) or self.bound_again(sym):
                 return None  # `make = lambda: B()` after `def make`, `K.make = …`: either may run
             if sym.kind in CLASSLIKE:
                 return None if self.constructs_other(value) else ("i", value)
@@ -772,6 +772,12 @@ class Resolver(ModuleLookups):
         if tag == "u":
             return self.class_member(value, step, skip_self=True)
         return None
+
+    def bound_again(self, sym: Sym) -> bool:
+        """Whether code elsewhere stores into the function, method or class ``sym``'s name
+        (``K.make = …``, ``monkeypatch.setattr(m, "make", fake)``; table ``py_values``; the rows
+        marked ``!``, ``=``, ``^``, ``@`` say other things of a class)."""
+        return any(not value or value[0] not in "!=^@" for _, value in self.stored(sym))
 
     def own_return(self, sym: Sym, shape: str | None) -> Entity:
         """What calling the project function or method ``sym`` gives, by its own declaration."""
