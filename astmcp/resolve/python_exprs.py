@@ -258,6 +258,12 @@ class Expressions(Records):
                     self.deferred_types.append(("a", path, value, scope, True))
                 elif value is not None:
                     self.deferred_types.append(("v", path, value, scope, False))
+            elif node.id in scope.globals and ann is None:
+                # `global handler; handler = B()` in a function: another value of the module's name
+                # (unknown when none is given: a loop or unpacking target)
+                self.deferred_types.append(
+                    ("g", node.id, value or ast.Name(id="?", ctx=ast.Load()), scope, False)
+                )
         elif isinstance(node, ast.Tuple | ast.List):
             whole = (
                 value is not None

@@ -166,8 +166,13 @@ class _Analyzer(Statements):
         assigned: dict[str, list[str]] = {}
         emptied: dict[str, list[str]] = {}
         nones: set[str] = set()  # values assigned None
+        unknown: set[str] = set()  # module names a function gives a value no chain says (`global`)
         for table, path, node, scope, is_ann in self.deferred_types:
             assert isinstance(node, ast.expr)
+            if table == "g":  # `global handler; handler = h` in a function
+                if not is_none(node) and not self.chain(scope, node):
+                    unknown.add(path)
+                table = "v"
             if table == "v" and not is_ann and is_none(node):
                 nones.add(path)
                 continue
@@ -200,6 +205,8 @@ class _Analyzer(Statements):
             union = self.union(chains) if path not in declared else None
             if union:
                 vtypes[path] = self.unchanged(path, union)
+        for path in unknown - declared.keys():
+            vtypes.pop(path, None)
         vtypes.update(declared)
         kept = sorted(declared)  # values whose annotation says what they are, however set or changed
         only_none = sorted(nones - vtypes.keys())  # given nothing but None
@@ -264,7 +271,13 @@ class _Analyzer(Statements):
         # `f = wrap(f)`, `self.run = …` over a method): a call of the name may run something else
         defined = {target for _, _, _, _, kind, target, _ in rows if kind == "definition" and target}
         rebound = sorted(
-            {str(t)[2:] for _, _, _, _, kind, t, _ in rows if kind == "write" and t in defined}
+            {
+                path
+                for _, line, _, _, kind, t, _ in rows
+                if kind == "write"
+                and t in defined
+                and (*_scope_and_name(path := str(t)[2:]), line) not in self.accessor_lines
+            }
             | {
                 path
                 for target in defined

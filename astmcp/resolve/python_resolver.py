@@ -854,38 +854,20 @@ class Resolver(ModuleLookups):
         return made is not None and bool(made[1])
 
     def _constructs_other(self, class_id: int, seen: frozenset[int]) -> bool:
-        new = self.class_member(class_id, "__new__", skip_self=False)
-        if not seen and new is not None and new[0] == "s":
-            made = self.syms[new[1]]
-            if made.kind not in ("function", "method"):
-                return True  # `__new__ = staticmethod(_new)`: unknown
-            if made.symbol_path.rpartition(".")[0] in self.facts(made.path).get("newother", ()):
-                return True
-            # `super().__new__(cls)` runs the next one up: any above returning another class
-            above = self.class_member(class_id, "__new__", skip_self=True)
-            owner = self.symbol(made.path, made.symbol_path.rpartition(".")[0])
-            if owner is not None and owner.id != class_id and owner.kind in CLASSLIKE:
-                above = self.class_member(owner.id, "__new__", skip_self=True)
-            while above is not None and above[0] == "s":
-                made = self.syms[above[1]]
-                if made.kind not in ("function", "method"):
-                    return True
-                if made.symbol_path.rpartition(".")[0] in self.facts(made.path).get("newother", ()):
-                    return True
-                owner = self.symbol(made.path, made.symbol_path.rpartition(".")[0])
-                if owner is None or owner.kind not in CLASSLIKE:
-                    break
-                above = self.class_member(owner.id, "__new__", skip_self=True)
+        if not seen and self._makes_other(class_id, "__new__"):
+            return True
         cls = self.syms[class_id]
         meta = self.facts(cls.path).get("metas", {}).get(cls.symbol_path)
         if meta is not None:
             found = self.deref_class(self.resolve(cls.path, meta)) if meta else None
             if found is None:
                 return True  # `metaclass=make_meta()`: unknown
-            if found[0] == "s" and self.syms[found[1]].kind in CLASSLIKE:
-                call = self.class_member(found[1], "__call__", skip_self=False)
-                if call is not None and call[0] == "s":
-                    return True
+            if (
+                found[0] == "s"
+                and self.syms[found[1]].kind in CLASSLIKE
+                and self._makes_other(found[1], "__call__")
+            ):
+                return True
         for base in self.facts(cls.path).get("bases", {}).get(cls.symbol_path, ()):
             found = self.deref_class(self.resolve(cls.path, base) if base else None)
             if (
@@ -896,6 +878,23 @@ class Resolver(ModuleLookups):
                 and self._constructs_other(found[1], seen | {class_id})
             ):
                 return True  # a metaclass is inherited
+        return False
+
+    def _makes_other(self, class_id: int, method: str) -> bool:
+        """Whether the ``__new__`` (or a metaclass's ``__call__``) the project class ``class_id``
+        runs may return what is no instance of the class made: written so, or not written as a
+        method (``__new__ = staticmethod(f)``); ``super().__new__(cls)`` runs the next one up."""
+        found = self.class_member(class_id, method, skip_self=False)
+        while found is not None and found[0] == "s":
+            made = self.syms[found[1]]
+            if made.kind not in ("function", "method"):
+                return True
+            if made.symbol_path in self.facts(made.path).get("newother", ()):
+                return True
+            owner = self.symbol(made.path, made.symbol_path.rpartition(".")[0])
+            if owner is None or owner.kind not in CLASSLIKE:
+                return False
+            found = self.class_member(owner.id, method, skip_self=True)
         return False
 
     def metaclass(self, class_id: int, seen: frozenset[int] = frozenset()) -> bool:

@@ -111,56 +111,74 @@ _BUILTIN_MAKERS = frozenset(
 )
 
 
-def makes_own_instance(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+def makes_own_instance(function: ast.FunctionDef | ast.AsyncFunctionDef, method: str = "__new__") -> bool:
     """Whether a ``__new__`` returns only what a ``__new__`` given its own first parameter makes
-    (``super().__new__(cls)``, ``object.__new__(cls, …)``, or a name bound to nothing else): a
-    call of the class then gives an instance of it, not of another class."""
+    (``super().__new__(cls)``, ``object.__new__(cls, …)``), or a metaclass's ``__call__`` only what
+    ``super().__call__(…)`` makes: directly, through a name or a cache it alone fills
+    (``cls._inst = super().__new__(cls)`` … ``return cls._inst``, ``cache.setdefault(k, made)``).
+    A call of the class then gives an instance of it, not of another class."""
     positional = function.args.posonlyargs + function.args.args
     if not positional:
         return False
     first = positional[0].arg
 
     def made(value: ast.expr | None) -> bool:
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "setdefault"
+            and len(value.args) == 2
+        ):
+            return made(value.args[1])  # `cls._cache.setdefault(key, super().__new__(cls))`
         if not (
             isinstance(value, ast.Call)
             and isinstance(value.func, ast.Attribute)
-            and value.func.attr == "__new__"
-            and bool(value.args)
-            and isinstance(value.args[0], ast.Name)
-            and value.args[0].id == first
+            and value.func.attr == method
         ):
             return False
-        # `super().__new__(cls)`, `object.__new__(cls)`, `str.__new__(cls, s)`; not another class's
-        # `__new__`, which may make something else (`D.__new__(cls)`)
         maker = value.func.value
-        if isinstance(maker, ast.Call):
-            return isinstance(maker.func, ast.Name) and maker.func.id == "super"
-        return isinstance(maker, ast.Name) and maker.id in _BUILTIN_MAKERS
+        if isinstance(maker, ast.Call):  # `super().__new__(cls)`, `super().__call__(*a, **k)`
+            given = method == "__call__" or (
+                bool(value.args) and isinstance(value.args[0], ast.Name) and value.args[0].id == first
+            )
+            return given and isinstance(maker.func, ast.Name) and maker.func.id == "super"
+        # `object.__new__(cls)`, `str.__new__(cls, s)`, `type.__call__(cls, …)`; not another
+        # class's, which may make something else (`D.__new__(cls)`)
+        return (
+            bool(value.args)
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id == first
+            and isinstance(maker, ast.Name)
+            and maker.id in (_BUILTIN_MAKERS if method == "__new__" else ("type",))
+        )
 
-    bound: dict[str, bool] = {}  # name -> bound only to what `__new__` made
+    bound: dict[str, bool] = {}  # a name, attribute or item stored to -> only what was made
     todo: list[ast.AST] = list(function.body)
     while todo:
         node = todo.pop()
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            bound[node.id] = False  # any binding but the plain assignments below
+        if isinstance(node, ast.Name | ast.Attribute | ast.Subscript) and isinstance(
+            node.ctx, ast.Store | ast.Del
+        ):
+            bound[ast.unparse(node)] = False  # any binding but the plain assignments below
         if isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                if isinstance(target, ast.Name):
-                    bound[target.id] = bound.get(target.id, True) and made(node.value)
-                    todo.extend(ast.iter_child_nodes(node.value) if node.value else ())
-            todo.extend(t for t in targets if not isinstance(t, ast.Name))
+                if isinstance(target, ast.Name | ast.Attribute | ast.Subscript):
+                    key = ast.unparse(target)
+                    bound[key] = bound.get(key, True) and made(node.value)
+                    todo.extend(ast.iter_child_nodes(target))  # (`cls._inst`: its parts are read)
+                else:
+                    todo.append(target)
+            todo.extend([node.value] if node.value else [])
             continue
         todo.extend(ast.iter_child_nodes(node))
     if first in bound:
         return False  # `cls = Other` first
     returned, yielded = returned_values(function)
     return (
-        bool(returned)
-        and not yielded
-        and all(made(v) or (isinstance(v, ast.Name) and bound.get(v.id, False)) for v in returned)
+        bool(returned) and not yielded and all(made(v) or bound.get(ast.unparse(v), False) for v in returned)
     )
 
 

@@ -88,8 +88,8 @@ class Statements(Expressions):
         self.direct(node.name, line, col, "definition", "S:" + path, scope)
         inner = Scope("function", path, scope)
         if scope.kind == "class":
-            if node.name == "__new__" and not makes_own_instance(node):
-                self.new_others.append(scope.path)
+            if node.name in ("__new__", "__call__") and not makes_own_instance(node, node.name):
+                self.new_others.append(f"{scope.path}.{node.name}")
             decorators = {decorator_name(d) for d in node.decorator_list}
             if "staticmethod" not in decorators:
                 inner.cls = scope.path
@@ -200,6 +200,15 @@ class Statements(Expressions):
             # `T = TypeVar("T")`: the string is the declared name, renamed with it
             path = f"{scope.path}.{first.id}" if scope.path else first.id
             self.named_strings[id(value.args[0])] = "S:" + path
+        if (
+            scope.kind in ("module", "class")
+            and len(node.targets) == 1
+            and isinstance(first, ast.Name)
+            and _same_wrapped(value, first.id)
+        ):
+            # `make = functools.lru_cache(make)`, `make = staticmethod(make)`, `C = dataclass(C)`:
+            # the name keeps what it held (as under the decorator), no other binding
+            self.accessor_lines.add((scope.path, first.id, self.line))
         if scope.kind == "module" and isinstance(first, ast.Name) and first.id == "pytestmark":
             marks = value.elts if isinstance(value, ast.List | ast.Tuple) else [value]
             self.key_strings.update((id(s), []) for s in self.argnames(marks, scope))
@@ -359,6 +368,21 @@ class Statements(Expressions):
         self.generic(node, scope, "read")
 
 
+def _same_wrapped(value: ast.expr, name: str) -> bool:
+    """``name`` itself, or ``name`` given to a wrapper that keeps what it calls or makes."""
+    if isinstance(value, ast.Name):
+        return value.id == name
+    return (
+        isinstance(value, ast.Call)
+        and decorator_name(value.func) in _KEEPING_WRAPPERS
+        and len(value.args) == 1
+        and isinstance(value.args[0], ast.Name)
+        and value.args[0].id == name
+    )
+
+
+# wrappers whose result is called as what they wrap, or is the class given
+_KEEPING_WRAPPERS = TRANSPARENT | {"dataclass", "total_ordering", "final", "runtime_checkable", "unique"}
 # decorators of a def that binds its name again without making another function of it
 _NO_REBINDING = frozenset({"overload", "setter", "getter", "deleter"})
 # container methods that put values into it
