@@ -67,7 +67,7 @@ from astmcp.refactor.rename_refs import (
 )
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
-from astmcp.refactor.ts_dumps import enum_name_hits, namespace_shape_hits, ts_dump_hits
+from astmcp.refactor.ts_dumps import enum_name_hits, namespace_shape_hits, template_key_hits, ts_dump_hits
 from astmcp.refactor.ts_inline_types import (
     inline_type_hits,
     json_key_hits,
@@ -264,6 +264,7 @@ def prepare_rename(
         hits += remapped_key_hits(ts_files, conn, row)
         hits += ts_dump_hits(ts_files, conn, row, family)
         hits += enum_name_hits(ts_files, conn, row)
+        hits += template_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += namespace_shape_hits(ts_files, conn, row, family)
         hits += jsdoc_hits(ts_files, conn, row, hits)
         hits += merged_block_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})

@@ -21,7 +21,7 @@ from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.resolve.typescript import Resolver
 
-__all__ = ["enum_name_hits", "namespace_shape_hits", "ts_dump_hits"]
+__all__ = ["enum_name_hits", "namespace_shape_hits", "template_key_hits", "ts_dump_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 # `Object.keys(x)` and the like: callee object -> its functions that list or write out keys
@@ -228,3 +228,83 @@ def _names(node: tree_sitter.Node, enum: str) -> bool:
         prop = node.child_by_field_name("property")
         return prop is not None and prop.text == enum.encode("utf-8")
     return node.type == "identifier" and node.text == enum.encode("utf-8")
+
+
+_TEMPLATE_TYPES = "(template_literal_type) @t"
+_STRING_TEXTS = "(string (string_fragment) @f)"
+
+
+def template_key_hits(
+    files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
+) -> list[Hit]:
+    """A member's name inside the strings a template literal type over its owner's keys spells
+    (``type Ev = `${keyof Options}Changed`;`` then ``on("portChanged")``, or ``change:${K}`` with
+    ``K extends keyof Options``): TypeScript checks each such string against the keys, so renaming
+    ``Options.port`` alone makes ``"portChanged"`` an error. Each is an uncertain hit."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return []
+    keys = re.compile(rf"\bkeyof\s+{re.escape(row.parent_path.rsplit('.', 1)[-1])}\b")
+    patterns: list[re.Pattern[str]] = []
+    for _path, ts in files.holding(conn, "keyof", typescript_only=True):
+        for template in captures(ts, _TEMPLATE_TYPES, "t"):
+            pattern = _template_pattern(template, keys)
+            if pattern is not None:
+                patterns.append(pattern)
+    out: list[Hit] = []
+    if not patterns:
+        return out
+    note = "a string a template literal type over the owner's keys checks"
+    for path, ts in files.holding(conn, row.name):
+        for fragment in captures(ts, _STRING_TEXTS, "f"):
+            text = (fragment.text or b"").decode("utf-8")
+            for pattern in patterns:
+                match = pattern.fullmatch(text)
+                spans = [match.span(g) for g in pattern.groupindex] if match is not None else []
+                for start, end in spans:
+                    if text[start:end] != row.name:
+                        continue
+                    line, column = fragment.start_point[0] + 1, ts.column_of(fragment) + start
+                    if (path, line, column) not in known:
+                        known.add((path, line, column))
+                        out.append(
+                            Hit(path, line, column, column + len(row.name), "string", "name", note=note)
+                        )
+    return out
+
+
+def _template_pattern(template: tree_sitter.Node, keys: re.Pattern[str]) -> re.Pattern[str] | None:
+    """The strings ``template`` (a template literal type) admits, as a pattern whose named groups
+    are the owner's keys it interpolates; None when it interpolates none."""
+    parts: list[str] = []
+    named = 0
+    for child in template.children:
+        if child.type == "string_fragment":
+            parts.append(re.escape((child.text or b"").decode("utf-8")))
+        elif child.type == "template_type":
+            inner = child.named_children[0] if child.named_children else None
+            if inner is not None and _over_keys(inner, keys):
+                parts.append(rf"(?P<k{named}>[A-Za-z_$][\w$]*)")
+                named += 1
+            else:
+                parts.append(".*?")
+    return re.compile("".join(parts), re.DOTALL) if named else None
+
+
+def _over_keys(node: tree_sitter.Node, keys: re.Pattern[str]) -> bool:
+    """Whether a type ranges over the owner's keys: ``keyof Options`` written in it, or a type
+    parameter constrained so (``K extends keyof Options``) by a declaration around it."""
+    text = (node.text or b"").decode("utf-8")
+    if keys.search(text):
+        return True
+    if node.type != "type_identifier":
+        return False
+    holder = node.parent
+    while holder is not None:
+        params = holder.child_by_field_name("type_parameters")
+        for param in params.named_children if params is not None else ():
+            name = param.child_by_field_name("name")
+            constraint = param.child_by_field_name("constraint")
+            if name is not None and name.text == node.text and constraint is not None:
+                return bool(keys.search((constraint.text or b"").decode("utf-8")))
+        holder = holder.parent
+    return False
