@@ -301,7 +301,14 @@ class Descriptors(FactState):
             return self.tdesc(node.child_by_field_name("name") or node.named_children[0], scope)
         if kind == "type_query":  # `typeof x`: x's own type (its instance is x: the chain `x|:`)
             inner = named_nodes(node)
-            return self.desc(inner[0], scope) if len(inner) == 1 else None
+            if len(inner) != 1:
+                return None
+            called = inner[0].child_by_field_name("function") if inner[0].type == "call_expression" else None
+            if called is not None and called.type == "import":
+                # `typeof import("./a.js")`: the module's namespace, not the promise `import()` gives
+                loaded = self.desc(inner[0], scope)
+                return ("w", loaded) if loaded is not None else None
+            return self.desc(inner[0], scope)
         if kind == "this_type":  # a method returning `this` returns its receiver (the linker knows it)
             return ("k", "this")
         if kind == "lookup_type":  # `X["key"]`: the declared type of X's member `key`

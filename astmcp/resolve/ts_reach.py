@@ -207,7 +207,10 @@ class ReachFacts:
                 self.flags.add("anyload")  # `import(name)`: any module, ours too
             else:
                 spec = raw[parts[0].start_byte : parts[0].end_byte].decode("utf-8", errors="replace")
-                use = _bound(args.parent, raw) if args.parent is not None else None
+                call = args.parent
+                typed = call is not None and call.parent is not None and call.parent.type == "type_query"
+                # (`let m: typeof import("./a.js")`: values typed as the namespace, read anywhere)
+                use = _bound(call, raw) if call is not None and not typed else None
                 if use is None:
                     self.loose.add(spec)
                 else:
