@@ -129,11 +129,15 @@ def spread_key_hits(
 # an object literal held untyped: `const o = { … }`, `o = { … }`, a class field `defaults = { … }`
 _HELD_LITERALS = """
 (variable_declarator value: (object) @o)
+(assignment_expression right: (object) @o)
+"""
+# ... and the TS-only forms (a query naming a node type the JS grammar lacks captures nothing there)
+_HELD_LITERALS_TS = """
 (variable_declarator value: (as_expression (object) @o))
 (variable_declarator value: (satisfies_expression (object) @o))
-(assignment_expression right: (object) @o)
 (public_field_definition value: (object) @o)
 """
+_HELD_LITERALS_JS = "(field_definition value: (object) @o)"
 
 
 def literal_key_hits(
@@ -150,7 +154,12 @@ def literal_key_hits(
     members, required = found
     out: list[Hit] = []
     for path, ts in files.holding(conn, row.name):
-        for node in captures(ts, _HELD_LITERALS, "o"):
+        held = {
+            node.id: node
+            for query in (_HELD_LITERALS, _HELD_LITERALS_TS, _HELD_LITERALS_JS)
+            for node in captures(ts, query, "o")
+        }
+        for node in sorted(held.values(), key=lambda n: n.start_byte):
             holder = node.parent
             while holder is not None and holder.type in ("as_expression", "satisfies_expression"):
                 holder = holder.parent
