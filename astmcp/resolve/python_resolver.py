@@ -841,10 +841,9 @@ class Resolver(ModuleLookups):
                     continue
                 seen.add(sub.id)
                 todo.append(sub.id)
-                member = self.class_member(sub.id, name, skip_self=False)
-                if member is None or member[0] != "s":
-                    return None
-                found.add(member[1])
+                own = self.symbol(path, f"{cls}.{name}")  # (one it inherits is the one above)
+                if own is not None:
+                    found.add(own.id)
         return ("l", tuple(sorted(found)))
 
     def constructs_other(self, class_id: int) -> bool:
@@ -881,20 +880,30 @@ class Resolver(ModuleLookups):
         return False
 
     def _makes_other(self, class_id: int, method: str) -> bool:
-        """Whether the ``__new__`` (or a metaclass's ``__call__``) the project class ``class_id``
-        runs may return what is no instance of the class made: written so, or not written as a
-        method (``__new__ = staticmethod(f)``); ``super().__new__(cls)`` runs the next one up."""
-        found = self.class_member(class_id, method, skip_self=False)
-        while found is not None and found[0] == "s":
-            made = self.syms[found[1]]
-            if made.kind not in ("function", "method"):
+        """Whether a ``__new__`` (or a metaclass's ``__call__``) the project class ``class_id`` or
+        a project class above it declares may return what is no instance of the class made:
+        written so, or not written as a method (``__new__ = staticmethod(f)``). Any of them may
+        run (``super().__new__(cls)`` runs the next one up); outside bases are not read."""
+        seen = {class_id}
+        todo = [class_id]
+        while todo:
+            cls = self.syms[todo.pop()]
+            own = self.symbol(cls.path, f"{cls.symbol_path}.{method}")
+            if own is not None and (
+                own.kind not in ("function", "method")
+                or own.symbol_path in self.facts(own.path).get("newother", ())
+            ):
                 return True
-            if made.symbol_path in self.facts(made.path).get("newother", ()):
-                return True
-            owner = self.symbol(made.path, made.symbol_path.rpartition(".")[0])
-            if owner is None or owner.kind not in CLASSLIKE:
-                return False
-            found = self.class_member(owner.id, method, skip_self=True)
+            for base in self.facts(cls.path).get("bases", {}).get(cls.symbol_path, ()):
+                found = self.deref_class(self.resolve(cls.path, base) if base else None)
+                if (
+                    found is not None
+                    and found[0] == "s"
+                    and found[1] not in seen
+                    and self.syms[found[1]].kind in CLASSLIKE
+                ):
+                    seen.add(found[1])
+                    todo.append(found[1])
         return False
 
     def metaclass(self, class_id: int, seen: frozenset[int] = frozenset()) -> bool:
