@@ -6,6 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 import sqlite3
+from collections.abc import Iterator
 from typing import Any
 
 from astmcp.resolve.python_external import class_defines, holds_anything, importable, member_type
@@ -549,25 +550,27 @@ class Resolver(ModuleLookups):
                             self._all_bases.setdefault(last, []).append((path, cls))
         return self._all_bases
 
+    def direct_subclasses(self, class_id: int) -> Iterator[Sym]:
+        """The project classes listing the project class ``class_id`` among their bases."""
+        for path, cls in self.all_bases().get(self.syms[class_id].symbol_path.rpartition(".")[2], ()):
+            sub = self.symbol(path, cls)
+            written = self.facts(path).get("bases", {}).get(cls, ()) if sub is not None else ()
+            if sub is not None and any(
+                self.deref_class(self.resolve(path, b) if b else None) == ("s", class_id) for b in written
+            ):
+                yield sub
+
     def declared_below(self, class_id: int, name: str) -> list[int]:
         """The nearest declarations of ``name`` in the project classes deriving from ``class_id``
         (a class declaring it, or deriving it from another base, ends its path down); none when an
         outside base may give it."""
         self.deps.add(SUBCLASSES)
-        all_bases = self.all_bases()
         found: list[int] = []
         seen = {class_id}
         todo = [class_id]
         while todo and len(seen) < _MAX_SUBCLASSES:
-            parent = todo.pop()
-            for path, cls in all_bases.get(self.syms[parent].symbol_path.rpartition(".")[2], ()):
-                sym = self.symbol(path, cls)
-                if sym is None or sym.id in seen:
-                    continue
-                bases = self.facts(path).get("bases", {}).get(cls, ())
-                if not any(
-                    self.deref_class(self.resolve(path, b) if b else None) == ("s", parent) for b in bases
-                ):
+            for sym in self.direct_subclasses(todo.pop()):
+                if sym.id in seen:
                     continue
                 seen.add(sym.id)
                 # its own declaration, or one another of its bases gives it (a mixin's `self.request`
@@ -822,26 +825,18 @@ class Resolver(ModuleLookups):
         ``class_id`` (directly or not) find, own or inherited; None when an outside base may give
         it or there are too many to follow."""
         self.deps.add(SUBCLASSES)
-        bases = self.all_bases()
         found: set[int] = set()
         seen = {class_id}
         todo = [class_id]
         while todo:
             if len(seen) >= _MAX_SUBCLASSES:
                 return None
-            parent = todo.pop()
-            for path, cls in bases.get(self.syms[parent].symbol_path.rpartition(".")[2], ()):
-                sub = self.symbol(path, cls)
-                if sub is None or sub.id in seen:
-                    continue
-                written = self.facts(path).get("bases", {}).get(cls, ())
-                if not any(
-                    self.deref_class(self.resolve(path, b) if b else None) == ("s", parent) for b in written
-                ):
+            for sub in self.direct_subclasses(todo.pop()):
+                if sub.id in seen:
                     continue
                 seen.add(sub.id)
                 todo.append(sub.id)
-                own = self.symbol(path, f"{cls}.{name}")  # (one it inherits is the one above)
+                own = self.symbol(sub.path, f"{sub.symbol_path}.{name}")  # (one it inherits is above)
                 if own is not None:
                     found.add(own.id)
         return ("l", tuple(sorted(found)))
