@@ -67,7 +67,7 @@ from astmcp.refactor.rename_refs import (
 )
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
-from astmcp.refactor.ts_combined import combined_clash
+from astmcp.refactor.ts_combined import combined_clash, spread_clash
 from astmcp.refactor.ts_dumps import enum_name_hits, namespace_shape_hits, template_key_hits, ts_dump_hits
 from astmcp.refactor.ts_inline_types import (
     inline_type_hits,
@@ -258,6 +258,7 @@ def prepare_rename(
     if language_of(row.file) != PYTHON:
         ts_files = TsFiles(ws)  # each file read and parsed once for both
         combined_clash(ts_files, conn, family, new_name)
+        spread_clash(ts_files, conn, family, new_name)
         hits += mixin_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += inline_type_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += spread_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})

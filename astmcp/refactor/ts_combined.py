@@ -14,10 +14,13 @@ import sqlite3
 import tree_sitter
 
 from astmcp.errors import NameCollision
-from astmcp.query.common import SymbolRow
+from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.refactor.ts_dumps import typed_as
+from astmcp.refactor.ts_inline_types import literal_keys
 from astmcp.refactor.ts_literals import TsFiles, captures
+from astmcp.resolve.typescript import Resolver
 
-__all__ = ["combined_clash"]
+__all__ = ["combined_clash", "spread_clash"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 
@@ -85,3 +88,37 @@ def _has_member(
         (new, label, f"%.{label}"),
     ).fetchone()
     return found is not None
+
+
+_SPREADS = "(object (spread_element) @s)"
+
+
+def spread_clash(files: TsFiles, conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> None:
+    """NAME_COLLISION when a value of the renamed member's owner type is spread into an object
+    literal that also writes the new name (``{ ...user, created: 1 }``, ``{ created: 1, ...user }``):
+    one key would replace the other, silently."""
+    owners = {
+        o.id
+        for m in family
+        if m.kind in _MEMBER_KINDS and m.parent_path and not m.file.endswith((".py", ".pyi"))
+        for o in query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (m.file, m.parent_path))
+    }
+    if not owners:
+        return
+    resolver: Resolver | None = None
+    for path, ts in files.holding(conn, new):
+        if "..." not in ts.text:
+            continue
+        for spread in captures(ts, _SPREADS, "s"):
+            literal = spread.parent
+            value = spread.named_children[0] if spread.named_children else None
+            if literal is None or value is None or new not in literal_keys(literal):
+                continue
+            resolver = resolver or Resolver(conn, {})
+            if typed_as(conn, resolver, path, value, owners, ts):
+                line = spread.start_point[0] + 1
+                raise NameCollision(
+                    f"renaming to {new!r} would clash: {path}:{line} spreads a value of the renamed"
+                    f" member's type into an object that also sets {new!r} (one key would replace the other)",
+                    {"new_name": new, "file": path, "line": line},
+                )

@@ -21,7 +21,7 @@ from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.resolve.typescript import Resolver
 
-__all__ = ["enum_name_hits", "namespace_shape_hits", "template_key_hits", "ts_dump_hits"]
+__all__ = ["enum_name_hits", "namespace_shape_hits", "template_key_hits", "ts_dump_hits", "typed_as"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 # `Object.keys(x)` and the like: callee object -> its functions that list or write out keys
@@ -71,7 +71,7 @@ def ts_dump_hits(
         for at, arg in _conversions(ts):
             line, column = at.start_point[0] + 1, ts.column_of(at)
             resolver = resolver or Resolver(conn, {})
-            if _typed_as(conn, resolver, path, arg, owners, ts):
+            if typed_as(conn, resolver, path, arg, owners, ts):
                 note = "the object's keys become data here (JSON text, a list of its keys)"
                 end = column + len((at.text or b"").decode("utf-8"))
                 out.append(Hit(path, line, column, end, "string", "name", note=note))
@@ -101,7 +101,7 @@ def _conversions(ts: TsFile) -> list[tuple[tree_sitter.Node, tree_sitter.Node]]:
     return found
 
 
-def _typed_as(
+def typed_as(
     conn: sqlite3.Connection,
     resolver: Resolver,
     path: str,

@@ -25,7 +25,7 @@ from astmcp.refactor.ts_structural import member_fits, owner_type
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.workspace import Workspace
 
-__all__ = ["inline_type_hits", "json_key_hits", "literal_key_hits", "spread_key_hits"]
+__all__ = ["inline_type_hits", "json_key_hits", "literal_key_hits", "literal_keys", "spread_key_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _SIGNATURES = frozenset({"property_signature", "method_signature"})
@@ -116,7 +116,7 @@ def spread_key_hits(
             holder = node.parent
             if holder is None or holder.child_by_field_name("type") is not None:
                 continue
-            key = _literal_keys(node).get(row.name)
+            key = literal_keys(node).get(row.name)
             if key is None:
                 continue
             line, column = key.start_point[0] + 1, ts.column_of(key)
@@ -165,7 +165,7 @@ def literal_key_hits(
                 holder = holder.parent
             if holder is None or holder.child_by_field_name("type") is not None:
                 continue  # `const o: Cfg = { … }`: typed where it is written
-            keys = _literal_keys(node)
+            keys = literal_keys(node)
             key = keys.get(row.name)
             whole = required <= set(keys)
             if key is None or not (whole or set(keys) <= members):
@@ -230,7 +230,7 @@ def _goes_on(ts: TsFile, declarator: tree_sitter.Node) -> bool:
     return False
 
 
-def _literal_keys(node: tree_sitter.Node) -> dict[str, tree_sitter.Node]:
+def literal_keys(node: tree_sitter.Node) -> dict[str, tree_sitter.Node]:
     """The literal's own keys by name (pairs, shorthands, methods, accessors)."""
     keys: dict[str, tree_sitter.Node] = {}
     for member in node.named_children:
