@@ -2,8 +2,9 @@
 
 An intersection merges the members of its operands, and a union's ``in`` tests tell them apart:
 renaming ``User.name`` to a name ``Meta`` already has makes two members one (``{ name: "n",
-created: 1 }`` then names ``created`` twice) or collapses ``"name" in x``. The rename is refused
-with ``NAME_COLLISION``, naming the combination.
+created: 1 }`` then names ``created`` twice) or collapses ``"name" in x``. So does spreading a
+User beside a key of the new name (``{ ...user, created: 1 }``: one key replaces the other). The
+rename is refused with ``NAME_COLLISION``, naming the place.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import sqlite3
 import tree_sitter
 
 from astmcp.errors import NameCollision
-from astmcp.query.common import SymbolRow, query_symbols
-from astmcp.refactor.ts_dumps import typed_as
+from astmcp.query.common import SymbolRow
+from astmcp.refactor.ts_dumps import owner_ids, typed_as
 from astmcp.refactor.ts_inline_types import literal_keys
 from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.resolve.typescript import Resolver
@@ -33,7 +34,6 @@ def combined_clash(files: TsFiles, conn: sqlite3.Connection, family: list[Symbol
     the new name (``type Row = User & Meta``, ``User | Meta``, ``<T extends User & { created: … }>``):
     the rename would merge two members into one, or collapse an ``in`` test on the union."""
     owners = {m.parent_path.rsplit(".", 1)[-1] for m in family if m.kind in _MEMBER_KINDS and m.parent_path}
-    owners = {o for o in owners if o}
     if not owners:
         return
     word = re.compile(rf"(?<![\w$]){re.escape(new)}(?![\w$])")
@@ -97,12 +97,7 @@ def spread_clash(files: TsFiles, conn: sqlite3.Connection, family: list[SymbolRo
     """NAME_COLLISION when a value of the renamed member's owner type is spread into an object
     literal that also writes the new name (``{ ...user, created: 1 }``, ``{ created: 1, ...user }``):
     one key would replace the other, silently."""
-    owners = {
-        o.id
-        for m in family
-        if m.kind in _MEMBER_KINDS and m.parent_path and not m.file.endswith((".py", ".pyi"))
-        for o in query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (m.file, m.parent_path))
-    }
+    owners = owner_ids(conn, [m for m in family if m.kind in _MEMBER_KINDS])
     if not owners:
         return
     resolver: Resolver | None = None

@@ -21,7 +21,14 @@ from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.resolve.typescript import Resolver
 
-__all__ = ["enum_name_hits", "namespace_shape_hits", "template_key_hits", "ts_dump_hits", "typed_as"]
+__all__ = [
+    "enum_name_hits",
+    "namespace_shape_hits",
+    "owner_ids",
+    "template_key_hits",
+    "ts_dump_hits",
+    "typed_as",
+]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 # `Object.keys(x)` and the like: callee object -> its functions that list or write out keys
@@ -49,12 +56,7 @@ def ts_dump_hits(
 ) -> list[Hit]:
     if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
         return []
-    owners = {
-        o.id
-        for m in family
-        if m.parent_path and not m.file.endswith((".py", ".pyi"))
-        for o in query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (m.file, m.parent_path))
-    }
+    owners = owner_ids(conn, family)
     if not owners:
         return []
     resolver: Resolver | None = None
@@ -76,6 +78,16 @@ def ts_dump_hits(
                 end = column + len((at.text or b"").decode("utf-8"))
                 out.append(Hit(path, line, column, end, "string", "name", note=note))
     return out
+
+
+def owner_ids(conn: sqlite3.Connection, family: list[SymbolRow]) -> set[int]:
+    """The ids of the TS/JS classes, interfaces and object types declaring the family's members."""
+    return {
+        o.id
+        for m in family
+        if m.parent_path and not m.file.endswith((".py", ".pyi"))
+        for o in query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (m.file, m.parent_path))
+    }
 
 
 def _conversions(ts: TsFile) -> list[tuple[tree_sitter.Node, tree_sitter.Node]]:

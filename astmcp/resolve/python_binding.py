@@ -73,14 +73,13 @@ class Bindings:
         # `@overload` signatures: (path, parameters, is a method, return annotation, scope)
         self.overloads: list[tuple[str, list[list[object]], bool, ast.expr | None, Scope]] = []
         self.decorated: dict[str, str] = {}  # function path -> what its outermost decorator makes
-        # classes whose call may make something else: a `__new__` returning what is not
-        # `super().__new__(cls)`, a metaclass (class path -> its chain, judged by the resolver)
+        # `C.__new__` / `Meta.__call__` that may return what is no instance of the class made
         self.new_others: list[str] = []
-        # module and class scopes: (scope path, name) -> the lines binding it (a def's accessors,
-        # `@x.setter def x`, and `@overload` signatures are no other binding)
+        self.metaclasses: dict[str, str] = {}  # class path -> the chain of its `metaclass=`
+        # module and class scopes: (scope path, name) -> the lines binding it; the bindings at
+        # `accessor_lines` are none other (`@x.setter def x`, `@overload`, `f = lru_cache(f)`)
         self.binding_lines: dict[tuple[str, str], set[int]] = {}
         self.accessor_lines: set[tuple[str, str, int]] = set()
-        self.metaclasses: dict[str, str] = {}
         # functions whose first parameter is annotated (a decorator's `f: Callable[[A], R]`)
         self.receives: list[tuple[str, ast.expr, Scope]] = []
         # methods with annotated positional parameters: (path, annotations, scope) -> ``ptypes``

@@ -267,31 +267,7 @@ class _Analyzer(Statements):
             if (found := self.type_parameters(self.base_scopes[path], exprs))
         }
         binds = {k: v for k, v in self.module.binds.items() if v.startswith("I:")}
-        # a function or class whose name is bound again (`make = lambda: B()` after `def make`,
-        # `f = wrap(f)`, `self.run = …` over a method): a call of the name may run something else
-        defined = {target for _, _, _, _, kind, target, _ in rows if kind == "definition" and target}
-        rebound = sorted(
-            {
-                path
-                for _, line, _, _, kind, t, _ in rows
-                if kind == "write"
-                and t in defined
-                and (*_scope_and_name(path := str(t)[2:]), line) not in self.accessor_lines
-            }
-            | {
-                path
-                for target in defined
-                if (path := str(target)[2:])
-                and len(
-                    {
-                        line
-                        for line in self.binding_lines.get(_scope_and_name(path), ())
-                        if (*_scope_and_name(path), line) not in self.accessor_lines
-                    }
-                )
-                > 1
-            }
-        )
+        rebound = self.rebound(rows)
         changes = sorted({c for scope, node in self.changed_elsewhere if (c := self.chain(scope, node))})
         stores = sorted(
             {
@@ -362,6 +338,23 @@ class _Analyzer(Statements):
             **({"newother": sorted(set(self.new_others))} if self.new_others else {}),
             **({"metas": self.metaclasses} if self.metaclasses else {}),
         }
+
+    def rebound(self, rows: list[Any]) -> list[str]:
+        """The functions and classes whose name is bound again (`make = lambda: B()` or a second
+        `def make`, an import as `make`, `self.run = …` over a method): a call of the name may run
+        something else. The bindings at ``accessor_lines`` keep what the name held."""
+        defined = {str(target)[2:] for _, _, _, _, kind, target, _ in rows if kind == "definition" and target}
+        bound: dict[str, set[int]] = {}  # path -> lines binding it, its definitions and writes
+        for _, line, _, _, kind, target, _ in rows:
+            if kind in ("write", "definition") and target and str(target)[2:] in defined:
+                bound.setdefault(str(target)[2:], set()).add(line)
+        for path in defined:
+            bound.setdefault(path, set()).update(self.binding_lines.get(_scope_and_name(path), ()))
+        return sorted(
+            path
+            for path, lines in bound.items()
+            if len({line for line in lines if (*_scope_and_name(path), line) not in self.accessor_lines}) > 1
+        )
 
     def path_stores(self) -> Iterator[tuple[str, str]]:
         """``mock.patch("pkg.m.make", fake)``, ``monkeypatch.setattr("pkg.m.make", fake)``: a store

@@ -225,7 +225,8 @@ class Resolver(ModuleLookups):
         if tag == "s" and sym.kind in CLASSLIKE:
             if step != "()":
                 return self.step(("s", value), plain)
-            return self.step(("s", value), "()") and ("i", value, binds)
+            # (a call that may make something else, as for the class alone, gives nothing known)
+            return ("i", value, binds) if self.step(("s", value), "()") is not None else None
         if tag == "i":
             if step == "[]":  # iterated as its `__iter__` is annotated
                 method = self.bound_step(entity, "__iter__", None)
@@ -797,9 +798,9 @@ class Resolver(ModuleLookups):
 
     def overridden_return(self, sym: Sym, made: Entity, shape: str | None) -> Entity:
         """What a call of the method ``sym`` (a read of the property) gives on an instance that
-        may be of a project subclass: ``made``, or what an override below returns (``class Sub(K): def make(self):
-        return B()``); unknown when an override's return is, or it is no method (``make =
-        other``)."""
+        may be of a project subclass: ``made``, or what an override below returns (``class
+        Sub(K): def make(self): return B()``); unknown when an override's return is, or it is no
+        method (``make = other``)."""
         owner_path, _, name = sym.symbol_path.rpartition(".")
         owner = self.symbol(sym.path, owner_path) if owner_path and made is not None else None
         if owner is None or owner.kind not in CLASSLIKE:
@@ -821,9 +822,9 @@ class Resolver(ModuleLookups):
         return made if all(alike(v) == first for v in values[1:]) else either(values)
 
     def _overrides_below(self, class_id: int, name: str) -> Entity:
-        """``("l", ids)``: the declarations of ``name`` the project classes deriving from
-        ``class_id`` (directly or not) find, own or inherited; None when an outside base may give
-        it or there are too many to follow."""
+        """``("l", ids)``: the declarations of ``name`` in the project classes deriving from
+        ``class_id``, directly or not (one a class inherits is declared above it); None when
+        there are too many to follow."""
         self.deps.add(SUBCLASSES)
         found: set[int] = set()
         seen = {class_id}
@@ -842,17 +843,19 @@ class Resolver(ModuleLookups):
         return ("l", tuple(sorted(found)))
 
     def constructs_other(self, class_id: int) -> bool:
-        """Whether calling the project class ``class_id`` may give what is no instance of it: the
-        ``__new__`` it runs returns something else, or its metaclass has a ``__call__`` of ours."""
-        made = self._tracked(("new", class_id), lambda: ("b", self._constructs_other(class_id, frozenset())))
+        """Whether calling the project class ``class_id`` may give what is no instance of it: a
+        ``__new__`` it may run returns something else, or its metaclass (its own or a project
+        base's) has a ``__call__`` of ours that may."""
+        made = self._tracked(("new", class_id), lambda: ("b", self._constructs_other(class_id)))
         return made is not None and bool(made[1])
 
-    def _constructs_other(self, class_id: int, seen: frozenset[int]) -> bool:
-        if not seen and self._makes_other(class_id, "__new__"):
+    def _constructs_other(self, class_id: int) -> bool:
+        if self._makes_other(class_id, "__new__"):
             return True
-        cls = self.syms[class_id]
-        meta = self.facts(cls.path).get("metas", {}).get(cls.symbol_path)
-        if meta is not None:
+        for cls in self.project_ancestors(class_id):
+            meta = self.facts(cls.path).get("metas", {}).get(cls.symbol_path)
+            if meta is None:
+                continue
             found = self.deref_class(self.resolve(cls.path, meta)) if meta else None
             if found is None:
                 return True  # `metaclass=make_meta()`: unknown
@@ -862,16 +865,6 @@ class Resolver(ModuleLookups):
                 and self._makes_other(found[1], "__call__")
             ):
                 return True
-        for base in self.facts(cls.path).get("bases", {}).get(cls.symbol_path, ()):
-            found = self.deref_class(self.resolve(cls.path, base) if base else None)
-            if (
-                found is not None
-                and found[0] == "s"
-                and found[1] not in seen
-                and self.syms[found[1]].kind in CLASSLIKE
-                and self._constructs_other(found[1], seen | {class_id})
-            ):
-                return True  # a metaclass is inherited
         return False
 
     def _makes_other(self, class_id: int, method: str) -> bool:
@@ -879,16 +872,22 @@ class Resolver(ModuleLookups):
         a project class above it declares may return what is no instance of the class made:
         written so, or not written as a method (``__new__ = staticmethod(f)``). Any of them may
         run (``super().__new__(cls)`` runs the next one up); outside bases are not read."""
-        seen = {class_id}
-        todo = [class_id]
-        while todo:
-            cls = self.syms[todo.pop()]
+        for cls in self.project_ancestors(class_id):
             own = self.symbol(cls.path, f"{cls.symbol_path}.{method}")
             if own is not None and (
                 own.kind not in ("function", "method")
                 or own.symbol_path in self.facts(own.path).get("newother", ())
             ):
                 return True
+        return False
+
+    def project_ancestors(self, class_id: int) -> Iterator[Sym]:
+        """The project class ``class_id`` and the project classes it derives from, directly or not."""
+        seen = {class_id}
+        todo = [class_id]
+        while todo:
+            cls = self.syms[todo.pop()]
+            yield cls
             for base in self.facts(cls.path).get("bases", {}).get(cls.symbol_path, ()):
                 found = self.deref_class(self.resolve(cls.path, base) if base else None)
                 if (
@@ -899,7 +898,6 @@ class Resolver(ModuleLookups):
                 ):
                     seen.add(found[1])
                     todo.append(found[1])
-        return False
 
     def metaclass(self, class_id: int, seen: frozenset[int] = frozenset()) -> bool:
         """Whether the project class ``class_id`` derives from ``type`` (or an outside metaclass)."""
@@ -995,7 +993,7 @@ class Resolver(ModuleLookups):
             cls = self.syms[entity[1]]
             fields = self.facts(cls.path).get("nfields", {}).get(cls.symbol_path)
             n = int(step[1:])
-            if fields is None and not self.named_tuple(entity[1]):
+            if fields is None:
                 return self.item_step(entity, "[]")
             return (
                 self.class_member(entity[1], fields[n], skip_self=False)
