@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.ts_parts import ModuleParts
 from astmcp.refactor import collisions
 from astmcp.refactor.family_guard import (
     check_augmentation,
@@ -259,16 +260,23 @@ def prepare_rename(
         ts_files = TsFiles(ws)  # each file read and parsed once for both
         combined_clash(ts_files, conn, family, new_name)
         spread_clash(ts_files, conn, family, new_name)
+        shaped = len(hits)
         hits += mixin_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += inline_type_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += spread_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += literal_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
-        hits += json_key_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += remapped_key_hits(ts_files, conn, row)
         hits += ts_dump_hits(ts_files, conn, row, family)
-        hits += enum_name_hits(ts_files, conn, row)
         hits += template_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += namespace_shape_hits(ts_files, conn, row, family)
+        # a shape, literal or dump in a file no import chain joins to the family's declarations
+        # holds no value of their types (query.ts_parts), as for receivers and strings
+        parts, declaring = ModuleParts(conn), {m.file for m in family}
+        hits[shaped:] = [
+            h for h in hits[shaped:] if h.confidence != "name" or not parts.apart(h.file, declaring)
+        ]
+        hits += json_key_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
+        hits += enum_name_hits(ts_files, conn, row)
         hits += jsdoc_hits(ts_files, conn, row, hits)
         hits += merged_block_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
     hits += import_alternatives(ws, conn, row, hits)
