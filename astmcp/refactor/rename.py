@@ -271,7 +271,7 @@ def prepare_rename(
         hits += namespace_shape_hits(ts_files, conn, row, family)
         # a shape, literal or dump in a file no import chain joins to the family's declarations
         # holds no value of their types (query.ts_parts), as for receivers and strings
-        parts, declaring = ModuleParts(conn), {m.file for m in family}
+        trees, declaring = ModuleParts(conn), {m.file for m in family}
         hits[shaped:] = [
             h for h in hits[shaped:] if h.confidence != "name" or not parts.apart(h.file, declaring)
         ]
