@@ -273,7 +273,7 @@ def prepare_rename(
         # holds no value of their types (query.ts_parts), as for receivers and strings
         trees, declaring = ModuleParts(conn), {m.file for m in family}
         hits[shaped:] = [
-            h for h in hits[shaped:] if h.confidence != "name" or not parts.apart(h.file, declaring)
+            h for h in hits[shaped:] if h.confidence != "name" or not trees.apart(h.file, declaring)
         ]
         hits += json_key_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += enum_name_hits(ts_files, conn, row)
