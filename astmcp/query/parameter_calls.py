@@ -435,23 +435,47 @@ def mock_call_keywords(
     ``call_args.kwargs["name"]``) in a file that names the function (``patch.object(m, "send")``,
     ``patch("pkg.m.send")``): the mock standing for the function records its callers' keywords,
     so each is a name hit."""
-    keyword = re.compile(rf"\b{re.escape(name)}\s*=")
+    keyword = re.compile(rf"""(?:\b{re.escape(name)}\s*=|["']{re.escape(name)}["'])""")
     for path, parsed in files.matching(
         conn, lambda text: function in text and "call" in text and keyword.search(text) is not None
     ):
         for node in ast.walk(parsed.scopes.tree):
             if (
                 isinstance(node, ast.Subscript)
-                and isinstance(node.value, ast.Attribute)
-                and node.value.attr == "kwargs"
+                and _recorded_keywords(node.value)
                 and isinstance(node.slice, ast.Constant)
                 and node.slice.value == name
             ):  # `m.call_args.kwargs["retries"]`
                 _name_hit(into, path, parsed, node.slice, name, "string")
+            elif isinstance(node, ast.Compare) and any(
+                _recorded_keywords(side) for side in (node.left, *node.comparators)
+            ):  # `m.call_args.kwargs == {"retries": 3}`, `… == dict(retries=3)`
+                for side in (node.left, *node.comparators):
+                    if isinstance(side, ast.Dict):
+                        for key in side.keys:
+                            if isinstance(key, ast.Constant) and key.value == name:
+                                _name_hit(into, path, parsed, key, name, "string")
+                    elif isinstance(side, ast.Call) and _callee_name(side.func) == "dict":
+                        for given in side.keywords:
+                            if given.arg == name:
+                                _name_hit(into, path, parsed, given, name, "write")
             elif isinstance(node, ast.Call) and _callee_name(node.func) in _MOCK_COMPARISONS:
                 for given in node.keywords:
                     if given.arg == name:
                         _name_hit(into, path, parsed, given, name, "write")
+
+
+def _recorded_keywords(node: ast.expr) -> bool:
+    """A mock's recorded keywords: ``m.call_args.kwargs``, ``m.call_args[1]``."""
+    if isinstance(node, ast.Attribute):
+        return node.attr == "kwargs"
+    return (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Attribute)
+        and node.value.attr == "call_args"
+        and isinstance(node.slice, ast.Constant)
+        and node.slice.value == 1
+    )
 
 
 def _name_hit(
