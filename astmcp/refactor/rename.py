@@ -14,6 +14,7 @@ from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.ts_parts import ModuleParts
 from astmcp.refactor import collisions
+from astmcp.refactor.doctest_files import doctest_file_hits
 from astmcp.refactor.family_guard import (
     check_augmentation,
     check_iterator_protocol,
@@ -254,6 +255,7 @@ def prepare_rename(
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family, conn)
+    hits += doctest_file_hits(ws, conn, family)
     hits += template_hits(ws, family)
     hits += unparsed_hits(ws, conn, family)
     if language_of(row.file) != PYTHON:

@@ -546,12 +546,12 @@ _SKIPPED_FOLDERS = frozenset(
 )
 
 
-def _config_files(ws: Workspace) -> list[str]:
+def config_files(ws: Workspace) -> list[str]:
     """The project's configuration files: the known ones, and files with a configuration suffix
     or name (``logging.ini``, ``conf/plugins.toml``, ``settings.json``, ``Procfile``, ``.env``) at
     its top or up to three folders down (not in hidden or package folders, but in CI ones)."""
     found = [c for c in CONFIG_FILES if (ws.root / c).is_file()]
-    for path in _project_files(
+    for path in project_files(
         ws,
         lambda _, name: name.endswith(_CONFIG_SUFFIXES) or name.startswith(_CONFIG_NAMES),
         depth=_CONFIG_DEPTH,
@@ -606,7 +606,7 @@ def config_hits(ws: Workspace, family: list[SymbolRow], conn: sqlite3.Connection
         for name, dotted in paths.items()
     }
     found: list[Hit] = []
-    for config in _config_files(ws) if patterns else ():
+    for config in config_files(ws) if patterns else ():
         try:
             text = load_file(ws, config).source.text
         except (OSError, AstmcpError):
@@ -654,7 +654,7 @@ def template_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
     if not members and not scripts:
         return []
     found: list[Hit] = []
-    for path in _project_files(ws, _template_file):
+    for path in project_files(ws, _template_file):
         component = path.endswith(_COMPONENT_SUFFIXES)
         names = (members | scripts) if component else members
         if not names:
@@ -692,7 +692,7 @@ def template_hits(ws: Workspace, family: list[SymbolRow]) -> list[Hit]:
     return found
 
 
-def _project_files(
+def project_files(
     ws: Workspace,
     wanted: Callable[[str, str], bool],
     depth: int | None = None,

@@ -1,0 +1,144 @@
+"""Python: doctests kept in text files, which a test run executes as code.
+
+``pytest --doctest-glob='*.md'`` (or its default ``test*.txt``), ``doctest.testfile("README.txt")``,
+``doctest.DocFileSuite(…)`` and Sphinx's ``sphinx.ext.doctest`` run the ``>>>`` examples of
+documentation files: ``>>> from pkg.m import helper`` there imports the symbol, and ``P().dev``
+reads its member. No index covers these files, so each word of such an example that spells a
+renamed Python name — on a prompt line, a ``...`` continuation or the expected output after it,
+which doctest compares as written — is a name hit of kind ``string``: the plan is blocked for
+review and ``uncertain: include`` edits it. Examples in files nothing runs are documentation.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import posixpath
+import re
+import sqlite3
+
+from astmcp.errors import AstmcpError
+from astmcp.model import PYTHON
+from astmcp.query.common import SymbolRow
+from astmcp.refactor.identifiers import language_of
+from astmcp.refactor.prepare import load_file
+from astmcp.refactor.rename_refs import Hit, config_files, project_files
+from astmcp.workspace import Workspace
+
+__all__ = ["doctest_file_hits"]
+
+# documentation files a doctest runner may be pointed at (a `--doctest-glob` may name others)
+_TEXT_SUFFIXES = (".md", ".markdown", ".rst", ".txt", ".mdx")
+_PYTEST_DEFAULT_GLOB = "test*.txt"
+_GLOB_OPTION = re.compile(r"""--doctest-glob(?:=|\s+)["']?([^\s"',\]]+)""")
+_FILE_RUNNERS = frozenset({"testfile", "DocFileSuite", "DocFileTest"})
+_SPHINX_DOCTEST = "sphinx.ext.doctest"
+_PROMPT = re.compile(r"^(\s*)>>> ?")
+
+
+def doctest_file_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:
+    names = {m.name for m in family if language_of(m.file) == PYTHON}
+    if not names:
+        return []
+    globs = _pytest_globs(ws)
+    words = re.compile(r"(?<![\w])(" + "|".join(map(re.escape, sorted(names))) + r")(?![\w])")
+    found: dict[str, list[Hit]] = {}
+    for path in project_files(
+        ws, lambda _, name: name.endswith(_TEXT_SUFFIXES) or any(fnmatch.fnmatch(name, g) for g in globs)
+    ):
+        try:
+            text = load_file(ws, path).source.text
+        except (OSError, AstmcpError):
+            continue
+        if ">>>" not in text or not words.search(text):
+            continue
+        hits = [
+            Hit(path, number, match.start() + 1, match.end() + 1, "string", "name")
+            for number, line in _example_lines(text)
+            for match in words.finditer(line)
+        ]
+        if hits:
+            found[path] = hits
+    if not found:
+        return []
+    run = _doctested(ws, conn, sorted(found), globs)
+    return [hit for path in sorted(found) if path in run for hit in found[path]]
+
+
+def _pytest_globs(ws: Workspace) -> list[str]:
+    """The ``--doctest-glob`` patterns the project's configuration, CI and task files give pytest;
+    pytest's own default when they give none."""
+    globs: list[str] = []
+    for path in [*config_files(ws), *(p for p in ("noxfile.py", "tasks.py") if (ws.root / p).is_file())]:
+        try:
+            text = load_file(ws, path).source.text
+        except (OSError, AstmcpError):
+            continue
+        globs += [g for g in _GLOB_OPTION.findall(text) if g not in globs]
+    return globs or [_PYTEST_DEFAULT_GLOB]
+
+
+def _example_lines(text: str) -> list[tuple[int, str]]:
+    """(line number, text) of each line of a ``>>>`` example: the prompt line, its ``...``
+    continuations and the expected output up to a blank line or the next prompt. Only what
+    follows the prompt is kept (blanked to the same columns)."""
+    out: list[tuple[int, str]] = []
+    lines = text.split("\n")
+    index = 0
+    while index < len(lines):
+        prompt = _PROMPT.match(lines[index])
+        if prompt is None:
+            index += 1
+            continue
+        indent = prompt.group(1)
+        out.append((index + 1, " " * prompt.end() + lines[index][prompt.end() :]))
+        index += 1
+        while index < len(lines) and lines[index].strip() and not _PROMPT.match(lines[index]):
+            line = lines[index]
+            if line.startswith(indent + "..."):
+                line = " " * (len(indent) + 3) + line[len(indent) + 3 :]
+            out.append((index + 1, line))
+            index += 1
+    return out
+
+
+def _doctested(ws: Workspace, conn: sqlite3.Connection, paths: list[str], globs: list[str]) -> set[str]:
+    """Those of ``paths`` a doctest runner executes: matched by a pytest glob, named by a
+    ``doctest.testfile``/``DocFileSuite`` call of the project, or under the folder of a Sphinx
+    ``conf.py`` that loads ``sphinx.ext.doctest``."""
+    run = {p for p in paths if any(fnmatch.fnmatch(posixpath.basename(p), g) for g in globs)}
+    named: list[tuple[str, str]] = []  # (calling file, the string it names)
+    sphinx: list[str] = []  # folders of Sphinx projects that run doctests
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+        try:
+            text = load_file(ws, path).source.text
+        except (OSError, AstmcpError):
+            continue
+        if posixpath.basename(path) == "conf.py" and _SPHINX_DOCTEST in text:
+            sphinx.append(posixpath.dirname(path))
+        if any(runner in text for runner in _FILE_RUNNERS):
+            named += [(path, value) for value in _runner_strings(text)]
+    for path in paths:
+        if any(folder == "" or path.startswith(folder + "/") for folder in sphinx):
+            run.add(path)
+        for caller, value in named:
+            here = posixpath.normpath(posixpath.join(posixpath.dirname(caller), value))
+            if path in (here, posixpath.normpath(value)) or path.endswith("/" + value.lstrip("./")):
+                run.add(path)
+    return run
+
+
+def _runner_strings(text: str) -> list[str]:
+    """The string arguments of ``testfile(…)``/``DocFileSuite(…)`` calls in Python ``text``."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+        if callee in _FILE_RUNNERS:
+            out += [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    return out
