@@ -9,6 +9,9 @@ than the field's name.
   model with an ``alias_generator`` derives each field's external name from its name
   (``check_record_field``); one configured ``from_attributes`` reads its fields off other
   objects by name (``from_attributes_hits``).
+- pydantic-settings reads each field of a ``BaseSettings`` class from the environment variable
+  spelled like it (with the class's ``env_prefix``), which deployments and ``.env`` files set
+  outside the code (``settings_field_hits``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from astmcp.query.parameters import read_text
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
-__all__ = ["check_record_field", "init_keyword", "is_keyword_at"]
+__all__ = ["check_record_field", "init_keyword", "is_keyword_at", "settings_field_hits"]
 
 _FIELD_KINDS = ("attribute", "variable", "property")
 _NAMED_TUPLES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
@@ -270,3 +273,36 @@ def from_attributes_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow
                     Hit(path, target.lineno, start, start + len(row.name), "string", "name", note=note)
                 )
     return hits
+
+
+# a field given its external name explicitly keeps it whatever the field is called
+_EXPLICIT_NAME = re.compile(r"\b(?:alias|validation_alias|env)\s*=")
+
+
+def settings_field_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
+    """A field of a pydantic-settings ``BaseSettings`` class (``pydantic.BaseSettings`` in v1) is
+    read from the environment variable of its name (``DEBUG`` or ``{env_prefix}DEBUG``, any case):
+    renaming it changes which variable configures it, and the variables are set where no index
+    looks (deployments, CI, ``.env`` files). A name hit of kind ``base`` (never edited) at the
+    class, unless the field names its variable itself (``Field(alias=…)``, ``env=``)."""
+    if row.kind not in _FIELD_KINDS or not row.parent_path or not row.file.endswith((".py", ".pyi")):
+        return []
+    owners = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (row.file, row.parent_path)
+    )
+    if not owners:
+        return []
+    _, outside = ancestry(conn, [o.id for o in owners])
+    if not any(key.startswith("pydantic") and key.endswith(".BaseSettings") for key in outside):
+        return []
+    found = _owner_and_field(ws, row)
+    if found is not None and found[1] is not None:
+        statement = ast.get_source_segment(found[2], found[1]) or ""
+        if _EXPLICIT_NAME.search(statement):
+            return []
+    cls = owners[0]
+    note = (
+        f"{cls.name} is pydantic-settings: {row.name!r} is read from the environment variable"
+        f" {row.name.upper()!r} (with the class's env_prefix), set outside the code"
+    )
+    return [Hit(cls.file, cls.name_line, cls.name_col, cls.name_end_col, "base", "name", note=note)]

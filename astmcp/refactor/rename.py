@@ -56,6 +56,7 @@ from astmcp.refactor.record_fields import (
     from_attributes_hits,
     init_keyword,
     is_keyword_at,
+    settings_field_hits,
 )
 from astmcp.refactor.reexport_aliases import through_aliases
 from astmcp.refactor.rename_refs import (
@@ -287,6 +288,7 @@ def prepare_rename(
     if language_of(row.file) == PYTHON:
         hits += unbound_call_hits(ws, conn, row, family)
         hits += from_attributes_hits(ws, conn, row)
+        hits += settings_field_hits(ws, conn, row)
     hits = typed_dict_keys(conn, row, hits)
     seen = {(h.file, h.line, h.column) for h in hits}
     hits += [h for h in dump_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
