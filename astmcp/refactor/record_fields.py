@@ -12,6 +12,8 @@ than the field's name.
 - pydantic-settings reads each field of a ``BaseSettings`` class from the environment variable
   spelled like it (with the class's ``env_prefix``), which deployments and ``.env`` files set
   outside the code (``settings_field_hits``).
+- pydantic validates models from data by field name, and the project's own data files (a JSON
+  fixture a test loads with ``model_validate_json``) spell those names (``data_file_hits``).
 """
 
 from __future__ import annotations
@@ -23,10 +25,10 @@ import sqlite3
 from astmcp.errors import AstmcpError, MutationBlocked
 from astmcp.query.common import SymbolRow, ancestry, query_symbols
 from astmcp.query.parameters import read_text
-from astmcp.refactor.rename_refs import Hit
+from astmcp.refactor.rename_refs import Hit, project_files
 from astmcp.workspace import Workspace
 
-__all__ = ["check_record_field", "init_keyword", "is_keyword_at", "settings_field_hits"]
+__all__ = ["check_record_field", "data_file_hits", "init_keyword", "is_keyword_at", "settings_field_hits"]
 
 _FIELD_KINDS = ("attribute", "variable", "property")
 _NAMED_TUPLES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
@@ -306,3 +308,54 @@ def settings_field_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow)
         f" {row.name.upper()!r} (with the class's env_prefix), set outside the code"
     )
     return [Hit(cls.file, cls.name_line, cls.name_col, cls.name_end_col, "base", "name", note=note)]
+
+
+# data files a program reads records from; a key is a field's name
+_DATA_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml", ".toml")
+_DATA_SKIPPED = frozenset({"package.json", "package-lock.json", "tsconfig.json", "pyproject.toml"})
+
+
+def data_file_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
+    """A field of a pydantic model (``BaseModel``, ``BaseSettings`` or a pydantic dataclass) is
+    read from data by its name: each key of that name in the project's data files (``"dev":``
+    in JSON, ``dev:`` in YAML, ``dev =`` in TOML) is a name hit of kind ``string``, which a
+    program may validate into the model (``P.model_validate_json(open("p.json").read())``)."""
+    if row.kind not in _FIELD_KINDS or not row.parent_path or not row.file.endswith((".py", ".pyi")):
+        return []
+    if row.name.startswith("_"):
+        return []  # a private attribute, no field
+    owners = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (row.file, row.parent_path)
+    )
+    if not owners:
+        return []
+    _, outside = ancestry(conn, [o.id for o in owners])
+    pydantic = any(
+        key.startswith("pydantic") and key.endswith((".BaseModel", ".BaseSettings")) for key in outside
+    )
+    if not pydantic and not _pydantic_dataclass(ws, row):
+        return []
+    name = re.escape(row.name)
+    keys = re.compile(
+        rf"""(["'])(?P<json>{name})\1\s*:"""  # JSON, or a quoted YAML key
+        rf"|^\s*(?:-\s+)?(?P<yaml>{name})\s*:(?:\s|$)"  # a YAML key (also of a list item)
+        rf"|^\s*(?P<toml>{name})\s*="  # a TOML key
+    )
+    hits: list[Hit] = []
+    for path in project_files(
+        ws, lambda _, file: file.endswith(_DATA_SUFFIXES) and file not in _DATA_SKIPPED
+    ):
+        try:
+            text = read_text(ws, path)
+        except (OSError, ValueError, AstmcpError):
+            continue
+        if row.name not in text:
+            continue
+        for number, line in enumerate(text.split("\n"), 1):
+            for match in keys.finditer(line):
+                group = next(g for g in ("json", "yaml", "toml") if match.group(g) is not None)
+                if (group == "toml") != path.endswith(".toml"):
+                    continue
+                start = match.start(group) + 1
+                hits.append(Hit(path, number, start, start + len(row.name), "string", "name"))
+    return hits

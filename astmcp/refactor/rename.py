@@ -53,6 +53,7 @@ from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
 from astmcp.refactor.record_fields import (
     check_record_field,
+    data_file_hits,
     from_attributes_hits,
     init_keyword,
     is_keyword_at,
@@ -289,6 +290,7 @@ def prepare_rename(
         hits += unbound_call_hits(ws, conn, row, family)
         hits += from_attributes_hits(ws, conn, row)
         hits += settings_field_hits(ws, conn, row)
+        hits += data_file_hits(ws, conn, row)
     hits = typed_dict_keys(conn, row, hits)
     seen = {(h.file, h.line, h.column) for h in hits}
     hits += [h for h in dump_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
