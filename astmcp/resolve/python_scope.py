@@ -111,9 +111,14 @@ _BUILTIN_MAKERS = frozenset(
 )
 
 
-def makes_own_instance(function: ast.FunctionDef | ast.AsyncFunctionDef, method: str = "__new__") -> bool:
+def makes_own_instance(
+    function: ast.FunctionDef | ast.AsyncFunctionDef,
+    method: str = "__new__",
+    bases: frozenset[str] = frozenset(),
+) -> bool:
     """Whether a ``__new__`` returns only what a ``__new__`` given its own first parameter makes
-    (``super().__new__(cls)``, ``object.__new__(cls, …)``), or a metaclass's ``__call__`` only what
+    (``super().__new__(cls)``, ``object.__new__(cls, …)``, ``Base.__new__(cls, …)`` of a base the
+    class lists in ``bases``, as written), or a metaclass's ``__call__`` only what
     ``super().__call__(…)`` makes: directly, through a name or a cache it alone fills
     (``cls._inst = super().__new__(cls)`` … ``return cls._inst``, ``cache.setdefault(k, made)``).
     A call of the class then gives an instance of it, not of another class."""
@@ -142,14 +147,16 @@ def makes_own_instance(function: ast.FunctionDef | ast.AsyncFunctionDef, method:
                 bool(value.args) and isinstance(value.args[0], ast.Name) and value.args[0].id == first
             )
             return given and isinstance(maker.func, ast.Name) and maker.func.id == "super"
-        # `object.__new__(cls)`, `str.__new__(cls, s)`, `type.__call__(cls, …)`; not another
-        # class's, which may make something else (`D.__new__(cls)`)
+        # `object.__new__(cls)`, `str.__new__(cls, s)`, `type.__call__(cls, …)`, a listed base's
+        # (`datetime.__new__(cls, …)`: what a project base's may make is judged with that base);
+        # not another class's, which may make something else (`D.__new__(cls)`)
+        makers = _BUILTIN_MAKERS | bases if method == "__new__" else frozenset({"type"}) | bases
         return (
             bool(value.args)
             and isinstance(value.args[0], ast.Name)
             and value.args[0].id == first
-            and isinstance(maker, ast.Name)
-            and maker.id in (_BUILTIN_MAKERS if method == "__new__" else ("type",))
+            and isinstance(maker, ast.Name | ast.Attribute)
+            and ast.unparse(maker) in makers
         )
 
     bound: dict[str, bool] = {}  # a name, attribute or item stored to -> only what was made

@@ -88,7 +88,8 @@ class Statements(Expressions):
         self.direct(node.name, line, col, "definition", "S:" + path, scope)
         inner = Scope("function", path, scope)
         if scope.kind == "class":
-            if node.name in ("__new__", "__call__") and not makes_own_instance(node, node.name):
+            listed = frozenset(ast.unparse(generic_origin(b)) for b in self.bases.get(scope.path, ()))
+            if node.name in ("__new__", "__call__") and not makes_own_instance(node, node.name, listed):
                 self.new_others.append(f"{scope.path}.{node.name}")
             decorators = {decorator_name(d) for d in node.decorator_list}
             if "staticmethod" not in decorators:
