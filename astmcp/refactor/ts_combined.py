@@ -3,7 +3,8 @@
 An intersection merges the members of its operands, and a union's ``in`` tests tell them apart:
 renaming ``User.name`` to a name ``Meta`` already has makes two members one (``{ name: "n",
 created: 1 }`` then names ``created`` twice) or collapses ``"name" in x``. So does spreading a
-User beside a key of the new name (``{ ...user, created: 1 }``: one key replaces the other). The
+User beside a key of the new name (``{ ...user, created: 1 }``, or a spread of a value that has
+one: ``{ ...defaults, ...user }``: one key replaces the other). The
 rename is refused with ``NAME_COLLISION``, naming the place.
 """
 
@@ -15,10 +16,11 @@ import sqlite3
 import tree_sitter
 
 from astmcp.errors import NameCollision
-from astmcp.query.common import SymbolRow
+from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.ts_dumps import owner_ids, typed_as
 from astmcp.refactor.ts_inline_types import literal_keys
 from astmcp.refactor.ts_literals import TsFiles, captures
+from astmcp.refactor.tsscopes import TsFile
 from astmcp.resolve.typescript import Resolver
 
 __all__ = ["combined_clash", "spread_clash"]
@@ -100,20 +102,72 @@ def spread_clash(files: TsFiles, conn: sqlite3.Connection, family: list[SymbolRo
     owners = owner_ids(conn, [m for m in family if m.kind in _MEMBER_KINDS])
     if not owners:
         return
+    # the types that already have the new name: a spread of one of them sets it too
+    having = owner_ids(conn, query_symbols(conn, "s.name = ? AND s.parent_path IS NOT NULL", (new,)))
     resolver: Resolver | None = None
-    for path, ts in files.holding(conn, new):
-        if "..." not in ts.text:
-            continue
+    for path, ts in files.holding(conn, "..."):
+        named = new in ts.text
         for spread in captures(ts, _SPREADS, "s"):
             literal = spread.parent
             value = spread.named_children[0] if spread.named_children else None
-            if literal is None or value is None or new not in literal_keys(literal):
+            if literal is None or value is None:
+                continue
+            others = [c for c in literal.named_children if c.type == "spread_element" and c != spread]
+            if not others and not named:
                 continue
             resolver = resolver or Resolver(conn, {})
-            if typed_as(conn, resolver, path, value, owners, ts):
+            if not typed_as(conn, resolver, path, value, owners, ts):
+                continue
+            if (named and new in literal_keys(literal)) or any(
+                _spread_sets(conn, resolver, path, ts, other, having, new) for other in others
+            ):
                 line = spread.start_point[0] + 1
                 raise NameCollision(
                     f"renaming to {new!r} would clash: {path}:{line} spreads a value of the renamed"
                     f" member's type into an object that also sets {new!r} (one key would replace the other)",
                     {"new_name": new, "file": path, "line": line},
                 )
+
+
+def _spread_sets(
+    conn: sqlite3.Connection,
+    resolver: Resolver,
+    path: str,
+    ts: TsFile,
+    spread: tree_sitter.Node,
+    having: set[int],
+    new: str,
+) -> bool:
+    """Whether another spread of the same literal sets ``new``: its value is typed as a project
+    type that has it, is an object literal that writes it, or names a variable of the file
+    declared with one (``const defaults = { created: 0 }`` … ``{ ...defaults, ...user }``)."""
+    value = spread.named_children[0] if spread.named_children else None
+    if value is None:
+        return False
+    if value.type == "object":
+        return new in literal_keys(value)
+    if value.type == "new_expression":  # `{ ...new Rec(), ...user }`: a project class's own fields
+        made = value.child_by_field_name("constructor")
+        label = (made.text or b"").decode("utf-8") if made is not None and made.type == "identifier" else ""
+        found = conn.execute(
+            "SELECT 1 FROM symbols WHERE name = ? AND (parent_path = ? OR parent_path LIKE ?) LIMIT 1",
+            (new, label, f"%.{label}"),
+        ).fetchone()
+        return bool(label) and found is not None
+    if having and typed_as(conn, resolver, path, value, having, ts):
+        return True
+    if value.type != "identifier":
+        return False
+    name = value.text or b""
+    for declarator in captures(ts, "(variable_declarator) @d", "d"):
+        bound = declarator.child_by_field_name("name")
+        held = declarator.child_by_field_name("value")
+        if (
+            bound is not None
+            and bound.text == name
+            and held is not None
+            and held.type == "object"
+            and new in literal_keys(held)
+        ):
+            return True
+    return False

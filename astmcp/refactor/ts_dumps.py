@@ -144,13 +144,65 @@ def typed_as(
         (path, line, column),
     ).fetchone()
     if found is None:
-        return False
+        annotation = _local_annotation(last) if last.type == "identifier" else None
+        if annotation is None:
+            return False
+        # a local or parameter declared with a type (`function merge(u: User)`): what it names
+        found = conn.execute(
+            "SELECT r.target_key FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
+            " AND r.col = ? AND r.target_key IS NOT NULL LIMIT 1",
+            (path, annotation.start_point[0] + 1, ts.column_of(annotation)),
+        ).fetchone()
+        named = resolver.resolve(path, str(found[0])) if found is not None else None
+        return named is not None and named[0] == "s" and named[1] in owners
     chain = str(found[0])
     for entity in (resolver.resolve(path, chain), resolver.resolve(path, chain + "|:")):
         for alt in entity[1] if entity is not None and entity[0] == "v" else (entity,):
             if alt is not None and alt[0] == "i" and alt[1] in owners:
                 return True
     return False
+
+
+_FUNCTIONS = frozenset(
+    {"function_declaration", "function_expression", "arrow_function", "method_definition", "function"}
+)
+_PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
+
+
+def _local_annotation(name: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The type name a local variable or parameter ``name`` reads is declared with (``u: User``,
+    ``const u: User = …`` in an enclosing block or function), or None (not found, not one name)."""
+    wanted = name.text
+    node = name.parent
+    while node is not None:
+        declared: list[tuple[tree_sitter.Node | None, tree_sitter.Node | None]] = []
+        if node.type in _FUNCTIONS:
+            params = node.child_by_field_name("parameters")
+            for param in params.named_children if params is not None else ():
+                if param.type in _PARAMETERS:
+                    declared.append((param.child_by_field_name("pattern"), param.child_by_field_name("type")))
+        elif node.type in ("statement_block", "program"):
+            for statement in node.named_children:
+                if statement.type in ("lexical_declaration", "variable_declaration"):
+                    for declarator in statement.named_children:
+                        if declarator.type == "variable_declarator":
+                            declared.append(
+                                (
+                                    declarator.child_by_field_name("name"),
+                                    declarator.child_by_field_name("type"),
+                                )
+                            )
+        for bound, annotation in declared:
+            if bound is None or bound.type != "identifier" or bound.text != wanted:
+                continue
+            kind = (
+                annotation.named_children[0] if annotation is not None and annotation.named_children else None
+            )
+            if kind is not None and kind.type == "generic_type":
+                kind = kind.child_by_field_name("name")
+            return kind if kind is not None and kind.type == "type_identifier" else None
+        node = node.parent
+    return None
 
 
 _TYPE_OWNERS = ("interface", "type", "class")
