@@ -439,6 +439,31 @@ def _scope_id_not_in(scope: Any, scopes: list[Any]) -> bool:
     return scope.id not in [s.id for s in scopes]
 
 
+def _paired_scope(scope: Any) -> Any:
+    """A function's body block for the function (whose scope holds its parameters), the function
+    for its body block; None for any other scope."""
+    if scope.type in _FUNCTION_SCOPES:
+        body = scope.child_by_field_name("body")
+        return body if body is not None and body.type == "statement_block" else None
+    parent = scope.parent
+    if scope.type == "statement_block" and parent is not None and parent.type in _FUNCTION_SCOPES:
+        return parent if parent.child_by_field_name("body") == scope else None
+    return None
+
+
+_FUNCTION_SCOPES = frozenset(
+    {
+        "function_declaration",
+        "generator_function_declaration",
+        "function_expression",
+        "function",
+        "generator_function",
+        "arrow_function",
+        "method_definition",
+    }
+)
+
+
 def _typescript(path: str, text: str, hits: list[Any], old: str, new: str) -> None:
     ts = TsFile(path, text)
     exports_clause = False
@@ -462,6 +487,17 @@ def _typescript(path: str, text: str, hits: list[Any], old: str, new: str) -> No
                     {"file": path, "line": row},
                 )
             if old in ts.declared(scope):
+                # a function's parameters and the top level of its body are one scope to the
+                # language: `constructor(public y) { const y = 2 }` does not compile
+                paired = _paired_scope(scope)
+                if paired is not None and new in ts.declared(paired):
+                    row = paired.start_point[0] + 1
+                    raise _clash(
+                        new,
+                        f"{new!r} is already declared in the {paired.type} at {path}:{row}, which shares"
+                        " the function's parameter scope",
+                        {"file": path, "line": row},
+                    )
                 if scope.id not in [d.id for d in declaring]:
                     declaring.append(scope)
                 break
