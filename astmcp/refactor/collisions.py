@@ -103,6 +103,7 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
         own, related = related_classes(conn, member)
         rows += inherited(conn, related, new)
         if language_of(member.file) not in (PYTHON, None):
+            rows += _augmenting_members(conn, member, new)
             # TS/JS: a class's static side and its instances' are two namespaces
             rows = [r for r in rows if _static(r) == _static(member)]
         if not rows and language_of(member.file) not in (PYTHON, None):
@@ -124,6 +125,24 @@ def _members(conn: sqlite3.Connection, family: list[SymbolRow], new: str) -> Non
                 + ("" if clash.parent_path == member.parent_path else " or of a class related to it"),
                 {"clash": clash.selector, "file": clash.file, "line": clash.line},
             )
+
+
+def _augmenting_members(conn: sqlite3.Connection, member: SymbolRow, new: str) -> list[SymbolRow]:
+    """TS: members named ``new`` of the declarations that merge into the member's owner from
+    other blocks (``declare module "./t.js" { interface Req { user?: number } }`` in another file
+    adds ``user`` to ``Req``)."""
+    found: list[SymbolRow] = []
+    for owner in query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path)):
+        for path, symbol_path in conn.execute(
+            "SELECT f.path, s.symbol_path FROM refs r JOIN files f ON f.id = r.file_id"
+            " JOIN symbols s ON s.file_id = r.file_id AND s.name_line = r.line AND s.name_col = r.col"
+            " WHERE r.symbol_id = ? AND r.kind = 'type' AND r.confidence = 'certain' AND s.id != ?",
+            (owner.id, owner.id),
+        ):
+            found += query_symbols(
+                conn, "f.path = ? AND s.parent_path = ? AND s.name = ?", (path, symbol_path, new)
+            )
+    return found
 
 
 _STATIC = re.compile(r"^\s*(?:[\w\s]*\s)?static\s")
