@@ -49,7 +49,9 @@ def combined_clash(files: TsFiles, conn: sqlite3.Connection, family: list[Symbol
                 ):
                     continue  # judged with the whole (`A & B & C` nests)
                 operands = _operands(combined)
-                texts = [(o.text or b"").decode("utf-8") for o in operands]
+                # a type parameter bounded by the owner stands for it (`T & { created: … }` with
+                # `<T extends User>`)
+                texts = [_bounded(o, named) or (o.text or b"").decode("utf-8") for o in operands]
                 if not any(named.search(t) for t in texts):
                     continue
                 for operand, text in zip(operands, texts, strict=True):
@@ -61,6 +63,25 @@ def combined_clash(files: TsFiles, conn: sqlite3.Connection, family: list[Symbol
                         f" at {path}:{line}, which already has {new!r}",
                         {"new_name": new, "clash": text.strip()[:60], "file": path, "line": line},
                     )
+
+
+def _bounded(operand: tree_sitter.Node, named: re.Pattern[str]) -> str | None:
+    """The constraint text of the type parameter ``operand`` names, when an enclosing declaration
+    declares it with a constraint naming the owner (``<T extends User>``); else None."""
+    if operand.type != "type_identifier":
+        return None
+    label = operand.text
+    node = operand.parent
+    while node is not None:
+        params = node.child_by_field_name("type_parameters")
+        for param in params.named_children if params is not None else ():
+            name = param.child_by_field_name("name")
+            if name is not None and name.text == label:
+                bound = param.child_by_field_name("constraint")
+                text = (bound.text or b"").decode("utf-8") if bound is not None else ""
+                return text if named.search(text) else None
+        node = node.parent
+    return None
 
 
 def _operands(node: tree_sitter.Node) -> list[tree_sitter.Node]:
