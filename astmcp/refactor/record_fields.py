@@ -285,7 +285,7 @@ def settings_field_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow)
     """A field of a pydantic-settings ``BaseSettings`` class (``pydantic.BaseSettings`` in v1) is
     read from the environment variable of its name (``DEBUG`` or ``{env_prefix}DEBUG``, any case):
     renaming it changes which variable configures it, and the variables are set where no index
-    looks (deployments, CI, ``.env`` files). A name hit of kind ``base`` (never edited) at the
+    looks (deployments, CI, ``.env`` files). A name hit of kind ``data`` (never edited) at the
     class, unless the field names its variable itself (``Field(alias=…)``, ``env=``)."""
     if row.kind not in _FIELD_KINDS or not row.parent_path or not row.file.endswith((".py", ".pyi")):
         return []
@@ -307,7 +307,7 @@ def settings_field_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow)
         f"{cls.name} is pydantic-settings: {row.name!r} is read from the environment variable"
         f" {row.name.upper()!r} (with the class's env_prefix), set outside the code"
     )
-    return [Hit(cls.file, cls.name_line, cls.name_col, cls.name_end_col, "base", "name", note=note)]
+    return [Hit(cls.file, cls.name_line, cls.name_col, cls.name_end_col, "data", "name", note=note)]
 
 
 # data files a program reads records from; a key is a field's name

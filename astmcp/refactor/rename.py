@@ -72,6 +72,7 @@ from astmcp.refactor.rename_refs import (
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.refactor.ts_combined import combined_clash, spread_clash
+from astmcp.refactor.ts_decorators import decorator_hits
 from astmcp.refactor.ts_dumps import enum_name_hits, namespace_shape_hits, template_key_hits, ts_dump_hits
 from astmcp.refactor.ts_inline_types import (
     inline_type_hits,
@@ -282,6 +283,7 @@ def prepare_rename(
         hits += json_key_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += enum_name_hits(ts_files, conn, row)
         hits += jsdoc_hits(ts_files, conn, row, hits)
+        hits += decorator_hits(ts_files, conn, family)
         hits += merged_block_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
     hits += import_alternatives(ws, conn, row, hits)
     hits = keep_other_bindings(ws, row, hits)
@@ -300,7 +302,7 @@ def prepare_rename(
     # `base`: a class whose outside base could not be read; there is nothing to edit there
     # (nor in a file that could not be parsed: its post-image could not be checked)
     chosen = sure + (
-        [h for h in unsure if h.kind not in ("base", "unparsed")] if uncertain == "include" else []
+        [h for h in unsure if h.kind not in ("base", "unparsed", "data")] if uncertain == "include" else []
     )
     check_mangling(conn, row, new_name, chosen)
     check_star_importers(conn, row, new_name, chosen)
@@ -334,10 +336,17 @@ def prepare_rename(
         overrides = sum(1 for h in unsure if h.kind == "override")
         bases = sum(1 for h in unsure if h.kind == "base")
         unparsed = sum(1 for h in unsure if h.kind == "unparsed")
+        data = sum(1 for h in unsure if h.kind == "data")
         parts = [f"{strings} in string(s)"] if strings else []
-        if len(unsure) > strings + overrides + bases + unparsed:
+        if len(unsure) > strings + overrides + bases + unparsed + data:
             parts.append(
-                f"{len(unsure) - strings - overrides - bases - unparsed} on a receiver of unknown type"
+                f"{len(unsure) - strings - overrides - bases - unparsed - data} on a receiver of unknown type"
+            )
+        if data:
+            parts.append(
+                f"{data} place(s) where the name itself is data outside the code (a decorator is told it,"
+                " a settings field is read from the environment variable of its name; see each note),"
+                " which a rename cannot edit"
             )
         if unparsed:
             parts.append(
