@@ -178,7 +178,46 @@ class Resolver(ModuleLookups):
             bound = self.generic_call(path, entity, int(entry))
             if bound is not None:
                 return self.resolve(*bound)
+        if step.startswith("()") and head.rpartition("/")[0].endswith("/^"):
+            # `super().make()`: the declaration super() reaches runs, not an override below it
+            decided, made = self.super_call(entity, step[2:] or None)
+            if decided:
+                return made
         return self.step(entity, step)
+
+    def super_call(self, entity: Entity, shape: str | None) -> tuple[bool, Entity]:
+        """(True, what calling the method ``super()`` reached gives): what it returns, by its own
+        declaration, when no project class joins two classes below its owner (a diamond puts
+        another override between the caller and it); (False, None) when this does not decide."""
+        if entity is None or entity[0] != "s":
+            return False, None
+        sym = self.syms[entity[1]]
+        owner_path = sym.symbol_path.rpartition(".")[0]
+        owner = self.symbol(sym.path, owner_path) if owner_path else None
+        if sym.kind not in ("function", "method") or owner is None or owner.kind not in CLASSLIKE:
+            return False, None
+        if sym.symbol_path in self.facts(sym.path).get("rebound", ()) or self.bound_again(sym):
+            return False, None
+        joined = self._tracked(("dia", owner.id), lambda: ("b", self._joined_below(owner.id)))
+        if joined is None or joined[1]:
+            return False, None
+        return True, self.own_return(sym, shape)
+
+    def _joined_below(self, class_id: int) -> bool:
+        """Whether a project class derives from ``class_id`` along two paths (``class D(Sub,
+        Other)`` with both below it), or there are too many subclasses to tell."""
+        self.deps.add(SUBCLASSES)
+        seen = {class_id}
+        todo = [class_id]
+        while todo:
+            if len(seen) >= _MAX_SUBCLASSES:
+                return True
+            for sub in self.direct_subclasses(todo.pop()):
+                if sub.id in seen:
+                    return True
+                seen.add(sub.id)
+                todo.append(sub.id)
+        return False
 
     def parameterized(self, path: str, entity: Entity, entry: int) -> Entity:
         """A project generic class given type arguments (the ``entry``-th of ``path``'s unions):
