@@ -344,9 +344,9 @@ def prepare_rename(
             )
         if data:
             parts.append(
-                f"{data} place(s) where the name itself is data outside the code (a decorator is told it,"
-                " a settings field is read from the environment variable of its name; see each note),"
-                " which a rename cannot edit"
+                f"{data} place(s) where the name itself is read as data (a decorator is told it, a settings"
+                " field is read from the environment variable of its name, a runtime Protocol check looks"
+                " it up; see each note), which a rename cannot edit"
             )
         if unparsed:
             parts.append(

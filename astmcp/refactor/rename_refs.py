@@ -92,6 +92,50 @@ def structural_partners(
     return out
 
 
+_RUNTIME_CHECK = re.compile(r"\b(?:isinstance|issubclass)\s*\(")
+
+
+def _runtime_checks(ws: Workspace, conn: sqlite3.Connection, member: SymbolRow) -> list[Hit]:
+    """``isinstance(x, HasDev)`` of a ``@runtime_checkable`` Protocol declaring ``member``: the
+    check looks for a member of that name on any object, so renaming a class's same-named member
+    changes its answer. A name hit of kind ``data`` (never edited) at each such check."""
+    if not member.parent_path:
+        return []
+    owners = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (member.file, member.parent_path)
+    )
+    if not owners:
+        return []
+    try:
+        lines = load_file(ws, member.file).source.text.split("\n")
+    except (OSError, AstmcpError):
+        return []
+    owner = owners[0]
+    above = lines[max(0, owner.line - 6) : owner.line]  # its decorators
+    if not any("runtime_checkable" in line for line in above):
+        return []
+    hits: list[Hit] = []
+    texts: dict[str, list[str]] = {}
+    for path, line, col, end in conn.execute(
+        "SELECT f.path, r.line, r.col, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.symbol_id = ? AND r.kind NOT IN ('definition', 'import', 'export')",
+        (owner.id,),
+    ):
+        if path not in texts:
+            try:
+                texts[path] = load_file(ws, path).source.text.split("\n")
+            except (OSError, AstmcpError):
+                texts[path] = []
+        text = texts[path][line - 1] if 0 < line <= len(texts[path]) else ""
+        if _RUNTIME_CHECK.search(text[: col - 1]):
+            note = (
+                f"isinstance against the runtime-checkable {owner.name} looks for a member named"
+                f" {member.name!r} on any object"
+            )
+            hits.append(Hit(path, line, col, end, "data", "name", note=note))
+    return hits
+
+
 def family_and_references(
     ws: Workspace, conn: sqlite3.Connection, row: SymbolRow
 ) -> tuple[list[SymbolRow], list[Hit]]:
@@ -197,6 +241,8 @@ def family_and_references(
                 hit = Hit.of(ref)
                 if not hit.is_declaration:
                     best.setdefault((hit.file, hit.line, hit.column), replace(hit, confidence="name"))
+            for hit in _runtime_checks(ws, conn, member):
+                best.setdefault((hit.file, hit.line, hit.column), hit)
     for cls, base in engine.unread_bases(conn, family, memo):
         # an outside base astmcp cannot read may define the member: the class is an uncertain hit
         # (kind `base`, never edited) naming it, so the plan is blocked for review
