@@ -22,6 +22,7 @@ class Bindings:
         self.rows: list[Row] = []
         self.module = Scope("module", "", None)
         self.star: list[str] = []
+        self.star_lines: list[tuple[str, int]] = []  # (star import, its line): what it may rebind
         # modules a function imports by a name a string of the file also spells (a test writing
         # `app_mod.py` to a folder on `sys.path`, then importing it): see `Resolver.base`
         self.runtime_modules: set[str] = set()

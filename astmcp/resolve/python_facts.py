@@ -309,6 +309,7 @@ class _Analyzer(Statements):
             "refs": rows,
             "binds": binds,
             "star": self.star,
+            "starat": self.star_lines,
             "all": self.all_names,
             "vtypes": vtypes,
             "rtypes": rtypes,

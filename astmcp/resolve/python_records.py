@@ -206,6 +206,7 @@ class Records(PytestFacts):
             if alias.name == "*":
                 if scope.kind == "module":
                     self.star.append(f"I:{level}:{module}:")
+                    self.star_lines.append((f"I:{level}:{module}:", node.lineno))
                 continue
             target = f"I:{level}:{module}:{alias.name}"
             self.bind(scope, alias.asname or alias.name, target)

@@ -820,7 +820,24 @@ class Resolver(ModuleLookups):
         """Whether code elsewhere stores into the function, method or class ``sym``'s name
         (``K.make = …``, ``monkeypatch.setattr(m, "make", fake)``; table ``py_values``; the rows
         marked ``!``, ``=``, ``^``, ``@`` say other things of a class)."""
-        return any(not value or value[0] not in "!=^@" for _, value in self.stored(sym))
+        if any(not value or value[0] not in "!=^@" for _, value in self.stored(sym)):
+            return True
+        return "." not in sym.symbol_path and self.starred_over(sym)
+
+    def starred_over(self, sym: Sym) -> bool:
+        """Whether an ``import *`` below the module-level ``sym`` may bind its name again (``from
+        ._speedups import *`` at the end of a module replaces the pure-Python ``def``s): the
+        module imported exports the name, or is no project module (what it brings is not known)."""
+        for chain, line in self.facts(sym.path).get("starat", ()):
+            if line <= sym.line:
+                continue
+            mod = self.resolve(sym.path, chain)
+            if mod is None or mod[0] not in ("m", "d"):
+                return True
+            found = self.member(mod, sym.symbol_path, exported_only=True)
+            if found is not None and found[0] != "x":
+                return True
+        return False
 
     def own_return(self, sym: Sym, shape: str | None) -> Entity:
         """What calling the project function or method ``sym`` gives, by its own declaration."""
