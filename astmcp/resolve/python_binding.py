@@ -76,6 +76,11 @@ class Bindings:
         self.decorated: dict[str, str] = {}  # function path -> what its outermost decorator makes
         # `C.__new__` / `Meta.__call__` that may return what is no instance of the class made
         self.new_others: list[str] = []
+        # module functions that hand back the class they decorate unchanged, and factories of them
+        self.keepers: list[str] = []
+        self.keeper_makers: list[str] = []
+        # class path -> its decorators' chains ("()" after a factory's: `@register("x")`)
+        self.class_decorators: dict[str, list[str]] = {}
         self.metaclasses: dict[str, str] = {}  # class path -> the chain of its `metaclass=`
         # module and class scopes: (scope path, name) -> the lines binding it; the bindings at
         # `accessor_lines` are none other (`@x.setter def x`, `@overload`, `f = lru_cache(f)`)

@@ -337,6 +337,13 @@ class _Analyzer(Statements):
             **({"rtmods": sorted(self.runtime_modules)} if self.runtime_modules else {}),
             **({"rebound": rebound} if rebound else {}),
             **({"newother": sorted(set(self.new_others))} if self.new_others else {}),
+            **({"keepers": sorted(set(self.keepers))} if self.keepers else {}),
+            **({"keepmakers": sorted(set(self.keeper_makers))} if self.keeper_makers else {}),
+            **(
+                {"cdecos": {k: v for k, v in self.class_decorators.items() if v}}
+                if any(self.class_decorators.values())
+                else {}
+            ),
             **({"metas": self.metaclasses} if self.metaclasses else {}),
         }
 

@@ -822,7 +822,28 @@ class Resolver(ModuleLookups):
         marked ``!``, ``=``, ``^``, ``@`` say other things of a class)."""
         if any(not value or value[0] not in "!=^@" for _, value in self.stored(sym)):
             return True
+        if sym.kind in CLASSLIKE and self.decorated_away(sym):
+            return True
         return "." not in sym.symbol_path and self.starred_over(sym)
+
+    def decorated_away(self, sym: Sym) -> bool:
+        """Whether a project decorator of the class ``sym`` may hand back something else, or change
+        it (``cls.make = …``, ``return B``): its name then holds what the decorator made. A project
+        function that returns the class it is given untouched (a registry's ``register``), or a
+        factory of such functions, keeps it; outside decorators (``dataclass``) are judged elsewhere."""
+        facts = self.facts(sym.path)
+        for chain in facts.get("cdecos", {}).get(sym.symbol_path, ()):
+            factory = chain.endswith("/()")
+            found = self.resolve(sym.path, chain.removesuffix("/()")) if chain else None
+            if found is None or found[0] != "s":
+                continue
+            decorator = self.syms[found[1]]
+            if decorator.kind not in ("function", "method"):
+                continue
+            kept = self.facts(decorator.path).get("keepmakers" if factory else "keepers", ())
+            if decorator.symbol_path not in kept:
+                return True
+        return False
 
     def starred_over(self, sym: Sym) -> bool:
         """Whether an ``import *`` below the module-level ``sym`` may bind its name again (``from

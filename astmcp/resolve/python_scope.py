@@ -189,6 +189,48 @@ def makes_own_instance(
     )
 
 
+def keeps_first(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a class decorator hands back the class it is given, unchanged: every ``return``
+    returns its first parameter, and nothing stores into it (``cls.make = …``, ``setattr(cls,
+    …)``, ``del cls.x``, ``vars(cls)``/``cls.__dict__`` changes) or binds the name again."""
+    positional = function.args.posonlyargs + function.args.args
+    if not positional:
+        return False
+    first = positional[0].arg
+    todo: list[ast.AST] = list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and node.id == first and isinstance(node.ctx, ast.Store | ast.Del):
+            return False
+        if isinstance(node, ast.Attribute | ast.Subscript) and isinstance(node.ctx, ast.Store | ast.Del):
+            base = node.value
+            while isinstance(base, ast.Attribute | ast.Subscript):
+                base = base.value
+            if isinstance(base, ast.Name) and base.id == first:
+                return False
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
+            callee = node.func.id if isinstance(node.func, ast.Name) else None
+            if node.args[0].id == first and callee in ("setattr", "delattr", "vars"):
+                return False
+        todo.extend(ast.iter_child_nodes(node))
+    returned, yielded = returned_values(function)
+    return bool(returned) and not yielded and all(isinstance(v, ast.Name) and v.id == first for v in returned)
+
+
+def makes_keepers(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a decorator factory (``@register("name")``) returns only functions it defines
+    that keep the class they are given (see ``keeps_first``)."""
+    nested = {n.name: n for n in function.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    returned, yielded = returned_values(function)
+    return (
+        bool(returned)
+        and not yielded
+        and all(isinstance(v, ast.Name) and v.id in nested and keeps_first(nested[v.id]) for v in returned)
+    )
+
+
 def generic_origin(node: ast.expr) -> ast.expr:
     """``Base[T]`` in a class's bases: the class it inherits from is ``Base``."""
     return node.value if isinstance(node, ast.Subscript) else node

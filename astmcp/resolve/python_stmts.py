@@ -18,6 +18,8 @@ from astmcp.resolve.python_scope import (
     is_class_expr,
     is_empty_container,
     is_none,
+    keeps_first,
+    makes_keepers,
     makes_own_instance,
     signature,
     written_bases,
@@ -87,6 +89,10 @@ class Statements(Expressions):
         line, col = self.def_name(node)
         self.direct(node.name, line, col, "definition", "S:" + path, scope)
         inner = Scope("function", path, scope)
+        if scope.kind == "module" and keeps_first(node):
+            self.keepers.append(path)
+        if scope.kind == "module" and makes_keepers(node):
+            self.keeper_makers.append(path)
         if scope.kind == "class":
             listed = frozenset(ast.unparse(generic_origin(b)) for b in self.bases.get(scope.path, ()))
             if node.name in ("__new__", "__call__") and not makes_own_instance(node, node.name, listed):
@@ -181,6 +187,12 @@ class Statements(Expressions):
                 and func_name(generic_origin(stmt.annotation)) != "ClassVar"
             ]
         self.class_marks[path] = list(node.decorator_list)
+        self.class_decorators[path] = [
+            (self.chain(scope, d.func) or "") + "/()"
+            if isinstance(d, ast.Call)
+            else self.chain(scope, d) or ""
+            for d in node.decorator_list
+        ]
         self.base_scopes[path] = scope
         inner = Scope("class", path, scope)
         self.body(node.body, inner, True)
