@@ -950,6 +950,8 @@ class Resolver(ModuleLookups):
         written so, or not written as a method (``__new__ = staticmethod(f)``). Any of them may
         run (``super().__new__(cls)`` runs the next one up); outside bases are not read."""
         for cls in self.project_ancestors(class_id):
+            if any(value == "^" + method for _, value in self.stored(cls)):
+                return True  # `C.__new__ = f` after the class body
             own = self.symbol(cls.path, f"{cls.symbol_path}.{method}")
             if own is not None and (
                 own.kind not in ("function", "method")

@@ -72,6 +72,12 @@ def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
     for chain, value in facts.get("stores", ()):
         for target in _targets(resolver, path, chain, _REBOUND):
             yield target, value
+        head, _, name = chain.rpartition("/")
+        if name in _MAKERS and head:
+            # `C.__new__ = f` after the class: calling C runs f (a metaclass's `__call__` too)
+            made = resolver.deref_class(resolver.resolve(path, head))
+            if made is not None and made[0] == "s" and resolver.syms[made[1]].kind in CLASSLIKE:
+                yield _key(resolver.syms[made[1]]), "^" + name
         escaped = _escape(resolver, path, chain, value)
         if escaped is not None:
             yield escaped
@@ -94,6 +100,8 @@ def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
 # functions, methods and classes a store may bind again (`K.make = lambda self: B()`): a call
 # of one is then unknown (ModuleLookups.stored)
 _REBOUND = ("function", "method", "property", "class")
+# methods that decide what calling a class gives, stored into it from outside its body
+_MAKERS = frozenset({"__new__", "__call__"})
 
 
 def _targets(resolver: Resolver, path: str, chain: str, rebound: tuple[str, ...] = ()) -> Iterator[str]:
