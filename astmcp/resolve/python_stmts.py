@@ -171,6 +171,14 @@ class Statements(Expressions):
             if keyword.arg == "metaclass":
                 meta = self.chain(scope, keyword.value)
                 self.metaclasses[path] = meta or ""
+        # six's spellings: `class C(with_metaclass(Meta, Base))`, `@add_metaclass(Meta)`
+        helped = [b for b in node.bases if isinstance(b, ast.Call) and func_name(b.func) == "with_metaclass"]
+        helped += [
+            d for d in node.decorator_list if isinstance(d, ast.Call) and func_name(d.func) == "add_metaclass"
+        ]
+        for call in helped:
+            if call.args and path not in self.metaclasses:
+                self.metaclasses[path] = self.chain(scope, call.args[0]) or ""
         for pending in self.pending[first:]:
             pending.owner = path  # a base belongs to the class it is listed by
         self.bind(scope, node.name, "S:" + path)
