@@ -41,7 +41,11 @@ def combined_clash(files: TsFiles, conn: sqlite3.Connection, family: list[Symbol
     word = re.compile(rf"(?<![\w$]){re.escape(new)}(?![\w$])")
     for owner in sorted(owners):
         named = re.compile(rf"(?<![\w$]){re.escape(owner)}(?![\w$])")
-        for path, ts in files.holding(conn, owner, typescript_only=True):
+        given = _given(files, conn, owner, named)
+        paths = {path: ts for path, ts in files.holding(conn, owner, typescript_only=True)}
+        for alias in sorted({alias for alias, _ in given}):
+            paths.update(files.holding(conn, alias, typescript_only=True))
+        for path, ts in sorted(paths.items()):
             for combined in captures(ts, _COMBINED, "c"):
                 if combined.parent is not None and combined.parent.type in (
                     "intersection_type",
@@ -51,7 +55,9 @@ def combined_clash(files: TsFiles, conn: sqlite3.Connection, family: list[Symbol
                 operands = _operands(combined)
                 # a type parameter bounded by the owner stands for it (`T & { created: … }` with
                 # `<T extends User>`)
-                texts = [_bounded(o, named) or (o.text or b"").decode("utf-8") for o in operands]
+                texts = [
+                    _bounded(o, named, given, owner) or (o.text or b"").decode("utf-8") for o in operands
+                ]
                 if not any(named.search(t) for t in texts):
                     continue
                 for operand, text in zip(operands, texts, strict=True):
@@ -65,18 +71,51 @@ def combined_clash(files: TsFiles, conn: sqlite3.Connection, family: list[Symbol
                     )
 
 
-def _bounded(operand: tree_sitter.Node, named: re.Pattern[str]) -> str | None:
-    """The constraint text of the type parameter ``operand`` names, when an enclosing declaration
-    declares it with a constraint naming the owner (``<T extends User>``); else None."""
+def _given(
+    files: TsFiles, conn: sqlite3.Connection, owner: str, named: re.Pattern[str]
+) -> set[tuple[str, int]]:
+    """(generic type's name, argument index) of each ``Name<…, Owner, …>`` in the project: the
+    declaration's type parameter at that index stands for the owner there."""
+    given: set[tuple[str, int]] = set()
+    for _, ts in files.holding(conn, owner, typescript_only=True):
+        for generic in captures(ts, "(generic_type) @g", "g"):
+            name = generic.child_by_field_name("name")
+            arguments = generic.child_by_field_name("type_arguments")
+            if name is None or arguments is None:
+                continue
+            for index, argument in enumerate(arguments.named_children):
+                if named.search((argument.text or b"").decode("utf-8")):
+                    given.add(((name.text or b"").decode("utf-8"), index))
+    # only the project's own generic types are declared where the combination can be read
+    return {
+        (name, index)
+        for name, index in given
+        if conn.execute(
+            "SELECT 1 FROM symbols WHERE name = ? AND kind IN ('type', 'interface', 'class') LIMIT 1", (name,)
+        ).fetchone()
+    }
+
+
+def _bounded(
+    operand: tree_sitter.Node, named: re.Pattern[str], given: set[tuple[str, int]], owner: str
+) -> str | None:
+    """What the type parameter ``operand`` names stands for, when it may be the owner: the
+    constraint of an enclosing declaration's parameter naming it (``<T extends User>``), or the
+    owner when the declaration is a generic type given the owner there (``type WithMeta<T> = T &
+    Meta`` with ``WithMeta<User>``); else None."""
     if operand.type != "type_identifier":
         return None
     label = operand.text
     node = operand.parent
     while node is not None:
         params = node.child_by_field_name("type_parameters")
-        for param in params.named_children if params is not None else ():
+        declared = node.child_by_field_name("name")
+        title = (declared.text or b"").decode("utf-8") if declared is not None else ""
+        for index, param in enumerate(params.named_children if params is not None else ()):
             name = param.child_by_field_name("name")
             if name is not None and name.text == label:
+                if (title, index) in given:
+                    return owner
                 bound = param.child_by_field_name("constraint")
                 text = (bound.text or b"").decode("utf-8") if bound is not None else ""
                 return text if named.search(text) else None
