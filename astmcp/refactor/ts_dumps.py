@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable
 
 import tree_sitter
 
@@ -314,7 +315,7 @@ def template_key_hits(
             pattern = _template_pattern(template, keys)
             if pattern is not None:
                 patterns.append(pattern)
-    out: list[Hit] = []
+    out: list[Hit] = _intrinsic_key_hits(files, conn, row, keys, known)
     if not patterns:
         return out
     note = "a string a template literal type over the owner's keys checks"
@@ -333,6 +334,51 @@ def template_key_hits(
                         out.append(
                             Hit(path, line, column, column + len(row.name), "string", "name", note=note)
                         )
+    return out
+
+
+# TypeScript's string-changing types: `Uppercase<keyof Options>` is "PORT" | "HOST"
+_INTRINSICS: dict[str, Callable[[str], str]] = {
+    "Uppercase": str.upper,
+    "Lowercase": str.lower,
+    "Capitalize": lambda text: text[:1].upper() + text[1:],
+    "Uncapitalize": lambda text: text[:1].lower() + text[1:],
+}
+
+
+def _intrinsic_key_hits(
+    files: TsFiles,
+    conn: sqlite3.Connection,
+    row: SymbolRow,
+    keys: re.Pattern[str],
+    known: set[tuple[str, int, int]],
+) -> list[Hit]:
+    """Strings spelling the member's name as ``Uppercase<keyof Owner>`` (or ``Lowercase``,
+    ``Capitalize``, ``Uncapitalize``) makes it: TypeScript checks them against the keys."""
+    spelled: set[str] = set()
+    for _path, ts in files.holding(conn, "keyof", typescript_only=True):
+        for generic in captures(ts, "(generic_type) @g", "g"):
+            name = generic.child_by_field_name("name")
+            change = _INTRINSICS.get((name.text or b"").decode("utf-8")) if name is not None else None
+            arguments = generic.child_by_field_name("type_arguments")
+            if (
+                change is not None
+                and arguments is not None
+                and keys.search((arguments.text or b"").decode("utf-8"))
+            ):
+                spelled.add(change(row.name))
+    spelled.discard(row.name)  # (the name itself is judged as any string)
+    out: list[Hit] = []
+    note = "a string a string-changing type over the owner's keys checks (Uppercase<keyof …>)"
+    for word in sorted(spelled):
+        for path, ts in files.holding(conn, word):
+            for fragment in captures(ts, _STRING_TEXTS, "f"):
+                if fragment.text != word.encode("utf-8"):
+                    continue
+                line, column = fragment.start_point[0] + 1, ts.column_of(fragment)
+                if (path, line, column) not in known:
+                    known.add((path, line, column))
+                    out.append(Hit(path, line, column, column + len(word), "string", "name", note=note))
     return out
 
 
