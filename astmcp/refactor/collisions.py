@@ -19,7 +19,7 @@ from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.pyscopes import BUILTINS, FileScopes, Scope, resolve
-from astmcp.refactor.tsscopes import TsFile, merged_enum_bodies
+from astmcp.refactor.tsscopes import FUNCTION_NODES, TsFile, merged_enum_bodies
 from astmcp.resolve.python_doctests import PROMPT as DOCTEST_PROMPT
 from astmcp.resolve.python_doctests import doctest_names
 from astmcp.resolve.python_external import class_defines
@@ -470,17 +470,7 @@ def _paired_scope(scope: Any) -> Any:
     return None
 
 
-_FUNCTION_SCOPES = frozenset(
-    {
-        "function_declaration",
-        "generator_function_declaration",
-        "function_expression",
-        "function",
-        "generator_function",
-        "arrow_function",
-        "method_definition",
-    }
-)
+_FUNCTION_SCOPES = FUNCTION_NODES
 
 
 def _typescript(path: str, text: str, hits: list[Any], old: str, new: str) -> None:

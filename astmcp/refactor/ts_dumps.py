@@ -19,7 +19,7 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.string_reach import namespace_escapes
 from astmcp.refactor.rename_refs import Hit
 from astmcp.refactor.ts_literals import TsFiles, captures
-from astmcp.refactor.tsscopes import TsFile
+from astmcp.refactor.tsscopes import FUNCTION_NODES, TsFile
 from astmcp.resolve.typescript import Resolver
 
 __all__ = [
@@ -164,9 +164,7 @@ def typed_as(
     return False
 
 
-_FUNCTIONS = frozenset(
-    {"function_declaration", "function_expression", "arrow_function", "method_definition", "function"}
-)
+_FUNCTIONS = FUNCTION_NODES
 _PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
 
 

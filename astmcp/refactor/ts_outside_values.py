@@ -23,7 +23,7 @@ import tree_sitter
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.ts_literals import TsFiles
-from astmcp.refactor.tsscopes import TsFile
+from astmcp.refactor.tsscopes import FUNCTION_NODES, TsFile
 from astmcp.workspace import Workspace
 
 __all__ = ["FUNCTION_NODES", "check_outside_values"]
@@ -37,16 +37,6 @@ _WRAPPERS = frozenset(
     {"as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression"}
 )
 _PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
-FUNCTION_NODES = frozenset(
-    {
-        "function_declaration",
-        "function_expression",
-        "arrow_function",
-        "method_definition",
-        "generator_function_declaration",
-        "generator_function",
-    }
-)
 
 
 def check_outside_values(

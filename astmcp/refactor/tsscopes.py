@@ -66,6 +66,20 @@ def _pattern_names(node: tree_sitter.Node | None, out: set[str]) -> None:
             _pattern_names(child, out)
 
 
+# function nodes of the TS/JS grammars (`function` names a function expression in older ones)
+FUNCTION_NODES = frozenset(
+    {
+        "function_declaration",
+        "function_expression",
+        "arrow_function",
+        "method_definition",
+        "generator_function_declaration",
+        "generator_function",
+        "function",
+    }
+)
+
+
 # scopes a `var` anywhere in their body (not in a nested function) is declared in
 _VAR_SCOPES = frozenset(
     {
