@@ -206,18 +206,28 @@ class Resolver(ModuleLookups):
     def _joined_below(self, class_id: int) -> bool:
         """Whether a project class derives from ``class_id`` along two paths (``class D(Sub,
         Other)`` with both below it), or there are too many subclasses to tell."""
+        below = self._below(class_id)
+        return below is None or below[1]
+
+    def _below(self, class_id: int) -> tuple[list[Sym], bool] | None:
+        """The project classes deriving from ``class_id``, directly or not (each once), and
+        whether one of them derives from it along two paths; None when there are too many."""
         self.deps.add(SUBCLASSES)
+        found: list[Sym] = []
+        joined = False
         seen = {class_id}
         todo = [class_id]
         while todo:
             if len(seen) >= _MAX_SUBCLASSES:
-                return True
+                return None
             for sub in self.direct_subclasses(todo.pop()):
                 if sub.id in seen:
-                    return True
+                    joined = True
+                    continue
                 seen.add(sub.id)
                 todo.append(sub.id)
-        return False
+                found.append(sub)
+        return found, joined
 
     def parameterized(self, path: str, entity: Entity, entry: int) -> Entity:
         """A project generic class given type arguments (the ``entry``-th of ``path``'s unions):
@@ -902,21 +912,14 @@ class Resolver(ModuleLookups):
         """``("l", ids)``: the declarations of ``name`` in the project classes deriving from
         ``class_id``, directly or not (one a class inherits is declared above it); None when
         there are too many to follow."""
-        self.deps.add(SUBCLASSES)
-        found: set[int] = set()
-        seen = {class_id}
-        todo = [class_id]
-        while todo:
-            if len(seen) >= _MAX_SUBCLASSES:
-                return None
-            for sub in self.direct_subclasses(todo.pop()):
-                if sub.id in seen:
-                    continue
-                seen.add(sub.id)
-                todo.append(sub.id)
-                own = self.symbol(sub.path, f"{sub.symbol_path}.{name}")  # (one it inherits is above)
-                if own is not None:
-                    found.add(own.id)
+        below = self._below(class_id)
+        if below is None:
+            return None
+        found = set()
+        for sub in below[0]:
+            own = self.symbol(sub.path, f"{sub.symbol_path}.{name}")  # (one it inherits is above)
+            if own is not None:
+                found.add(own.id)
         return ("l", tuple(sorted(found)))
 
     def constructs_other(self, class_id: int) -> bool:
