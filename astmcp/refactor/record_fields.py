@@ -12,6 +12,8 @@ than the field's name.
 - pydantic-settings reads each field of a ``BaseSettings`` class from the environment variable
   spelled like it (with the class's ``env_prefix``), which deployments and ``.env`` files set
   outside the code (``settings_field_hits``).
+- ORM models (SQLAlchemy, Django, SQLModel) name a column after its attribute unless told a name
+  (``orm_column_hits``).
 - pydantic validates models from data by field name, and the project's own data files (a JSON
   fixture a test loads with ``model_validate_json``) spell those names (``data_file_hits``).
 """
@@ -28,7 +30,14 @@ from astmcp.query.parameters import read_text
 from astmcp.refactor.rename_refs import Hit, project_files
 from astmcp.workspace import Workspace
 
-__all__ = ["check_record_field", "data_file_hits", "init_keyword", "is_keyword_at", "settings_field_hits"]
+__all__ = [
+    "check_record_field",
+    "data_file_hits",
+    "init_keyword",
+    "is_keyword_at",
+    "orm_column_hits",
+    "settings_field_hits",
+]
 
 _FIELD_KINDS = ("attribute", "variable", "property")
 _NAMED_TUPLES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
@@ -359,3 +368,38 @@ def data_file_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> l
                 start = match.start(group) + 1
                 hits.append(Hit(path, number, start, start + len(row.name), "string", "name"))
     return hits
+
+
+# the packages whose model fields are table columns named like the attribute
+_ORM_PACKAGES = ("sqlalchemy", "flask_sqlalchemy", "django.db", "sqlmodel")
+_ORM_MAKERS = frozenset({"Column", "mapped_column", "Field", "column_property", "deferred"})
+
+
+def orm_column_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
+    """An ORM model's field made by ``Column(…)``, ``mapped_column(…)``, ``models.CharField(…)``
+    or SQLModel's ``Field(…)`` is the table column of its name: renaming the attribute renames
+    the column the queries and migrations read, which the database and migration history hold
+    outside the code. A name hit of kind ``data`` (never edited) at the field, unless it names
+    its column itself (a first argument string, ``name=``, ``db_column=``, ``sa_column=``)."""
+    found = _owner_and_field(ws, row)
+    if found is None or found[1] is None:
+        return []
+    _, field, text = found
+    value = field.value if isinstance(field, ast.Assign | ast.AnnAssign) else None
+    if not isinstance(value, ast.Call) or not re.search(
+        r"^\s*(?:from|import)\s+(?:" + "|".join(map(re.escape, _ORM_PACKAGES)) + r")\b", text, re.M
+    ):
+        return []
+    callee = value.func.attr if isinstance(value.func, ast.Attribute) else getattr(value.func, "id", "")
+    if callee not in _ORM_MAKERS and not (callee.endswith(("Field", "Key")) and callee[:1].isupper()):
+        return []
+    named = (
+        bool(value.args) and isinstance(value.args[0], ast.Constant) and isinstance(value.args[0].value, str)
+    )
+    if named or any(k.arg in ("name", "db_column", "sa_column", "key") for k in value.keywords):
+        return []
+    note = f"{row.name!r} is an ORM field: its table column is named after it (migrations and the database hold it)"
+    column = value.func.col_offset + 1
+    return [
+        Hit(row.file, value.lineno, column, column + len(ast.unparse(value.func)), "data", "name", note=note)
+    ]

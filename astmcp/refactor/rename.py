@@ -57,6 +57,7 @@ from astmcp.refactor.record_fields import (
     from_attributes_hits,
     init_keyword,
     is_keyword_at,
+    orm_column_hits,
     settings_field_hits,
 )
 from astmcp.refactor.reexport_aliases import through_aliases
@@ -293,6 +294,7 @@ def prepare_rename(
         hits += from_attributes_hits(ws, conn, row)
         hits += settings_field_hits(ws, conn, row)
         hits += data_file_hits(ws, conn, row)
+        hits += orm_column_hits(ws, conn, row)
     hits = typed_dict_keys(conn, row, hits)
     seen = {(h.file, h.line, h.column) for h in hits}
     hits += [h for h in dump_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
