@@ -346,9 +346,9 @@ def prepare_rename(
             )
         if data:
             parts.append(
-                f"{data} place(s) where the name itself is read as data (a decorator is told it, a settings"
-                " field is read from the environment variable of its name, a runtime Protocol check looks"
-                " it up; see each note), which a rename cannot edit"
+                f"{data} place(s) where the name itself is data the code does not hold (a decorator is"
+                " told it, an environment variable or a table column is named after it, a runtime"
+                " Protocol check looks it up; see each note), which a rename cannot edit"
             )
         if unparsed:
             parts.append(
