@@ -78,6 +78,9 @@ class Bindings:
         self.new_others: list[str] = []
         # module functions that hand back the class they decorate unchanged, and factories of them
         self.keepers: list[str] = []
+        # function path -> per definition: (returns annotation, scope, True) or (the def, its
+        # scope, False) or None (decorated: not known); judges names defined more than once
+        self.def_returns: dict[str, list[tuple[ast.AST, Scope, bool] | None]] = {}
         self.keeper_makers: list[str] = []
         # class path -> its decorators' chains ("()" after a factory's: `@register("x")`)
         self.class_decorators: dict[str, list[str]] = {}

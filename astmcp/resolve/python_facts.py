@@ -268,6 +268,7 @@ class _Analyzer(Statements):
         }
         binds = {k: v for k, v in self.module.binds.items() if v.startswith("I:")}
         rebound = self.rebound(rows)
+        redefined = self.redefined(rows, rebound)
         changes = sorted({c for scope, node in self.changed_elsewhere if (c := self.chain(scope, node))})
         stores = sorted(
             {
@@ -336,6 +337,7 @@ class _Analyzer(Statements):
             **({"vnone": only_none} if only_none else {}),
             **({"rtmods": sorted(self.runtime_modules)} if self.runtime_modules else {}),
             **({"rebound": rebound} if rebound else {}),
+            **({"redefs": redefined} if redefined else {}),
             **({"newother": sorted(set(self.new_others))} if self.new_others else {}),
             **({"keepers": sorted(set(self.keepers))} if self.keepers else {}),
             **({"keepmakers": sorted(set(self.keeper_makers))} if self.keeper_makers else {}),
@@ -363,6 +365,52 @@ class _Analyzer(Statements):
             for path, lines in bound.items()
             if len({line for line in lines if (*_scope_and_name(path), line) not in self.accessor_lines}) > 1
         )
+
+    def redefined(self, rows: list[Any], rebound: list[str]) -> list[str]:
+        """Those ``rebound`` names bound only by definitions (``if PY3: def f(): … else: def f():
+        …``): a call runs one of them, whose returns are known."""
+        lines: dict[str, set[int]] = {}
+        for _, line, _, _, kind, target, _ in rows:
+            if kind == "definition" and target and str(target)[2:] in rebound:
+                lines.setdefault(str(target)[2:], set()).add(line)
+        return sorted(
+            path
+            for path in rebound
+            if {
+                line
+                for line in self.binding_lines.get(_scope_and_name(path), ())
+                if (*_scope_and_name(path), line) not in self.accessor_lines
+            }
+            <= lines.get(path, set())
+            and not any(
+                kind == "write" and target and str(target)[2:] == path for _, _, _, _, kind, target, _ in rows
+            )
+            and self.same_returns(path)
+        )
+
+    def same_returns(self, path: str) -> bool:
+        """Whether every definition of the function ``path`` gives the same known thing (its
+        annotation, else what it returns): the file's return fact then holds for any of them."""
+        chains: set[str] = set()
+        for entry in self.def_returns.get(path, [None]):
+            if entry is None:
+                return False
+            node, scope, annotated = entry
+            if annotated:
+                assert isinstance(node, ast.expr)
+                chain = instance_chain(self.annotation_chain(scope, node))
+            else:
+                assert isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                returned, yielded = returned_values(node)
+                chain = (
+                    None
+                    if yielded
+                    else self.union([self.chain(scope, v) for v in returned if not is_none(v)])
+                )
+            if not chain:
+                return False
+            chains.add(chain)
+        return len(chains) == 1
 
     def path_stores(self) -> Iterator[tuple[str, str]]:
         """``mock.patch("pkg.m.make", fake)``, ``monkeypatch.setattr("pkg.m.make", fake)``: a store

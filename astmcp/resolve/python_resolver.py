@@ -185,6 +185,14 @@ class Resolver(ModuleLookups):
                 return made
         return self.step(entity, step)
 
+    def any_definition(self, sym: Sym, shape: str | None) -> Entity:
+        """What calling a name defined more than once by ``def``, each giving the same (fact
+        ``redefs``), gives; nothing known when one of them is no function."""
+        defs = self.table(sym.path).get(sym.symbol_path, [])
+        if not defs or any(d.kind not in ("function", "method") for d in defs):
+            return None
+        return self.overridden_return(sym, self.own_return(sym, shape), shape)
+
     def super_call(self, entity: Entity, shape: str | None) -> tuple[bool, Entity]:
         """(True, what calling the method ``super()`` reached gives): what it returns, by its own
         declaration, when no project class joins two classes below its owner (a diamond puts
@@ -775,7 +783,10 @@ class Resolver(ModuleLookups):
             if tag != "s":
                 return None
             sym = self.syms[value]
-            if sym.symbol_path in self.facts(sym.path).get("rebound", ()) or self.bound_again(sym):
+            facts = self.facts(sym.path)
+            if sym.symbol_path in facts.get("redefs", ()) and not self.bound_again(sym):
+                return self.any_definition(sym, shape)  # `if PY3: def f(): … else: def f(): …`
+            if sym.symbol_path in facts.get("rebound", ()) or self.bound_again(sym):
                 return None  # `make = lambda: B()` after `def make`, `K.make = …`: either may run
             if sym.kind in CLASSLIKE:
                 return None if self.constructs_other(value) else ("i", value)

@@ -136,11 +136,15 @@ class Statements(Expressions):
                 self.decorated[path] = f"{made}/()1f"  # one positional argument: a function
         if node.returns is not None and "overload" not in names:
             self.deferred_types.append(("r", path, node.returns, scope, True))
+            self.def_returns.setdefault(path, []).append((node.returns, scope, True))
         elif isinstance(node, ast.FunctionDef) and all(
             decorator_name(d) in TRANSPARENT or self.chain(scope, decorator_call(d)) in FIXTURES
             for d in node.decorator_list
         ):
             self.returns.append((path, node, inner))  # what a call gives is what it returns
+            self.def_returns.setdefault(path, []).append((node, inner, False))
+        else:
+            self.def_returns.setdefault(path, []).append(None)  # what it gives is not known here
         keys = kwargs_keys(node)
         if keys is not None:
             self.key_strings.update(keys)
