@@ -144,6 +144,8 @@ _PYTEST_MARKS = frozenset(
     f"I:0:pytest:{sep}mark/{name}" for name in ("skip", "skipif", "xfail") for sep in ("", "/")
 )
 _PYTEST_PARAM = frozenset({"I:0:pytest:param", "I:0:pytest:/param"})
+# `ContextVar("request_id")`: the name is only shown (the variable's repr)
+_CONTEXT_VAR = frozenset({"I:0:contextvars:ContextVar", "I:0:contextvars:/ContextVar"})
 # what a sink's callee must resolve to: ``G:<name>`` a builtin, else one of the chains
 Sink = tuple[ast.Call, frozenset[str]]
 
@@ -442,7 +444,8 @@ class Records(PytestFacts):
         builtin exception class (``raise ValueError("msg")``) and of ``print``; the message of
         ``warnings.warn``; the reason of ``pytest.fail``/``skip``/``xfail`` (``reason=`` of
         ``importorskip`` and of the marks ``skip``/``skipif``/``xfail``); ``ids=`` of
-        ``pytest.mark.parametrize`` and ``id=`` of ``pytest.param``. A string joined into one with
+        ``pytest.mark.parametrize``, ``id=`` of ``pytest.param`` and the name of a
+        ``contextvars.ContextVar``. A string joined into one with
         ``+`` is where the whole is. A call is a sink only if its callee resolves to the builtin,
         ``warnings`` or ``pytest`` (judged in ``settle_sinks``, once every binding is known).
         Not ``%``/``.format`` templates (``"%(name)s" % vars(o)`` reads attributes by name), nor
@@ -471,6 +474,8 @@ class Records(PytestFacts):
             shown, accepted = list(ids.elts), PARAMETRIZE
         elif name == "param":
             shown, accepted = [keywords.get("id")], _PYTEST_PARAM
+        elif name == "ContextVar":
+            shown, accepted = [*first, keywords.get("name")], _CONTEXT_VAR
         for expr in shown:
             for const in _string_parts(expr):
                 self.sink_strings[id(const)] = (node, accepted)
