@@ -448,6 +448,7 @@ def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:
     analyzer.guards = type_guards(tree)
     analyzer.module_strings = module_strings(tree)
     analyzer.word_lists.update(id(node) for node in split_strings(tree))
+    analyzer.sink_messages(tree)
     if analyzer.test_file:
         analyzer.displays = module_displays(tree)
     analyzer.generates = any(

@@ -454,31 +454,54 @@ class Records(PytestFacts):
             for const in _string_parts(node.msg):
                 self.sink_strings[id(const)] = None
             return
-        func = node.func
-        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        keywords = {k.arg: k.value for k in node.keywords if k.arg}
-        first = node.args[:1] if node.args and not isinstance(node.args[0], ast.Starred) else []
-        shown: list[ast.expr | None] = []
-        accepted: frozenset[str] = frozenset()
-        if isinstance(func, ast.Name) and (name in _EXCEPTIONS or name == "print"):
-            shown = [a for a in node.args if not isinstance(a, ast.Starred)]
-            accepted = frozenset({"G:" + name})
-        elif name == "warn":
-            shown, accepted = [*first, keywords.get("message")], _WARN
-        elif name in ("fail", "skip", "skipif", "xfail", "importorskip"):
-            shown = [*first, keywords.get("reason"), keywords.get("msg")]  # see reason_of
-            accepted = frozenset(_PYTEST_OUTCOMES) | _PYTEST_MARKS
-        elif name == "parametrize" and isinstance(keywords.get("ids"), ast.List | ast.Tuple):
-            ids = keywords["ids"]
-            assert isinstance(ids, ast.List | ast.Tuple)
-            shown, accepted = list(ids.elts), PARAMETRIZE
-        elif name == "param":
-            shown, accepted = [keywords.get("id")], _PYTEST_PARAM
-        elif name == "ContextVar":
-            shown, accepted = [*first, keywords.get("name")], _CONTEXT_VAR
+        shown, accepted = _shown(node)
         for expr in shown:
             for const in _string_parts(expr):
                 self.sink_strings[id(const)] = (node, accepted)
+
+    def sink_messages(self, tree: ast.Module) -> None:
+        """``msg = f"… {x}"`` then ``raise ValueError(msg)`` (the style ruff's EM rules ask for):
+        a message held by a name assigned once in its function and read once, as what a sink
+        shows, is only shown too. Noted before the walk, which meets the assignment first."""
+        scopes: list[ast.AST] = [
+            tree,
+            *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)),
+        ]
+        for scope in scopes:
+            assigned: dict[str, list[ast.expr]] = {}
+            loads: dict[str, list[ast.Name]] = {}
+            calls: list[ast.Call] = []
+            todo = list(ast.iter_child_nodes(scope))
+            while todo:
+                node = todo.pop()
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+                    continue  # (its own scope)
+                if (
+                    isinstance(node, ast.Assign)
+                    and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name)
+                ):
+                    assigned.setdefault(node.targets[0].id, []).append(node.value)
+                elif isinstance(node, ast.Name):
+                    if isinstance(node.ctx, ast.Load):
+                        loads.setdefault(node.id, []).append(node)
+                    elif isinstance(node.ctx, ast.Store | ast.Del):
+                        assigned.setdefault(node.id, []).append(node)  # (bound otherwise too: not judged)
+                elif isinstance(node, ast.Call):
+                    calls.append(node)
+                todo.extend(ast.iter_child_nodes(node))
+            for call in calls:
+                shown, accepted = _shown(call)
+                for arg in shown:
+                    if (
+                        not isinstance(arg, ast.Name)
+                        or len(assigned.get(arg.id, [])) != 2  # the Assign's value and its target
+                        or len(loads.get(arg.id, [])) != 1
+                    ):
+                        continue
+                    value = next(v for v in assigned[arg.id] if not isinstance(v, ast.Name))
+                    for const in _string_parts(value):
+                        self.sink_strings[id(const)] = (call, accepted)
 
     def note_attr_paths(self, node: ast.Call) -> None:
         """The string arguments of a callee named for attributes (``operator.attrgetter``, a
@@ -796,6 +819,33 @@ def _member_at(text: str, at: int) -> bool:
     ``f().word``, a template's ``{}.word``), as code run from a string (``python -c``, ``exec``)
     would."""
     return at >= 2 and text[at - 1] == "." and (text[at - 2].isalnum() or text[at - 2] in "_)]}")
+
+
+def _shown(node: ast.Call) -> tuple[list[ast.expr | None], frozenset[str]]:
+    """The arguments of a call whose value is only shown if the callee is one of the chains
+    returned (see ``sink_arguments``); none for any other call."""
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    keywords = {k.arg: k.value for k in node.keywords if k.arg}
+    first: list[ast.expr | None] = (
+        [node.args[0]] if node.args and not isinstance(node.args[0], ast.Starred) else []
+    )
+    if isinstance(func, ast.Name) and (name in _EXCEPTIONS or name == "print"):
+        return [a for a in node.args if not isinstance(a, ast.Starred)], frozenset({"G:" + name})
+    if name == "warn":
+        return [*first, keywords.get("message")], _WARN
+    if name in ("fail", "skip", "skipif", "xfail", "importorskip"):
+        return [*first, keywords.get("reason"), keywords.get("msg")], frozenset(
+            _PYTEST_OUTCOMES
+        ) | _PYTEST_MARKS
+    ids = keywords.get("ids")
+    if name == "parametrize" and isinstance(ids, ast.List | ast.Tuple):
+        return list(ids.elts), PARAMETRIZE
+    if name == "param":
+        return [keywords.get("id")], _PYTEST_PARAM
+    if name == "ContextVar":
+        return [*first, keywords.get("name")], _CONTEXT_VAR
+    return [], frozenset()
 
 
 def _string_parts(expr: ast.expr | None) -> list[ast.Constant | ast.JoinedStr]:
