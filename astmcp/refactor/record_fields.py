@@ -321,7 +321,25 @@ def settings_field_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow)
 
 # data files a program reads records from; a key is a field's name
 _DATA_SUFFIXES = (".json", ".jsonl", ".ndjson", ".yaml", ".yml", ".toml")
-_DATA_SKIPPED = frozenset({"package.json", "package-lock.json", "tsconfig.json", "pyproject.toml"})
+# tool configuration, not data a program validates (hidden files such as `.pre-commit-config.yaml` too)
+_DATA_SKIPPED = frozenset(
+    {
+        "package.json",
+        "package-lock.json",
+        "tsconfig.json",
+        "pyproject.toml",
+        "mkdocs.yml",
+        "mkdocs.yaml",
+        "docker-compose.yml",
+        "docker-compose.yaml",
+        "compose.yaml",
+        "codecov.yml",
+        "environment.yml",
+        "renovate.json",
+        "Cargo.toml",
+        "netlify.toml",
+    }
+)
 
 
 def data_file_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
@@ -352,7 +370,10 @@ def data_file_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> l
     )
     hits: list[Hit] = []
     for path in project_files(
-        ws, lambda _, file: file.endswith(_DATA_SUFFIXES) and file not in _DATA_SKIPPED
+        ws,
+        lambda _, file: (
+            file.endswith(_DATA_SUFFIXES) and file not in _DATA_SKIPPED and not file.startswith(".")
+        ),
     ):
         try:
             text = read_text(ws, path)
