@@ -53,6 +53,9 @@ def prepare_parameter_rename(
             " fixture, or the parameter together with it by hand",
             {"file": param.file, "line": param.line},
         )
+    shared = _shared_signature(ws, param)
+    if shared:
+        raise MutationBlocked(shared, {"file": param.file, "line": param.line})
     hits = [Hit.of(r) for r in found.references]
     sure = [h for h in hits if h.confidence != "name"]
     unsure = [h for h in hits if h.confidence == "name"]
@@ -92,6 +95,33 @@ def prepare_parameter_rename(
         uncertain_reason=reason,
         notes={p: n for p, n in notes.items() if n},
     )
+
+
+def _shared_signature(ws: Workspace, param: Parameter) -> str | None:
+    """Why the parameter's name is fixed by others, or None: pytest (pluggy) calls a hook
+    implementation (``def pytest_collection_modifyitems(config, items)``) with the arguments its
+    hook specification names; a ``singledispatch`` function and the implementations registered on
+    it (``@fmt.register``) are called with one set of keywords."""
+    if param.kind not in KEYWORD_KINDS or param.name in ("self", "cls"):
+        return None
+    try:
+        node = function_node(ast.parse(read_text(ws, param.file)), param.function)
+    except (SyntaxError, ValueError):
+        return None
+    if node is None:
+        return None
+    if node.name.startswith("pytest_") and param.function.parent_path is None:
+        return (
+            f"pytest calls the hook {node.name!r} with its arguments by name (pluggy checks them against"
+            f" the hook's specification): {param.name!r} cannot be renamed"
+        )
+    decorators = [d.func if isinstance(d, ast.Call) else d for d in node.decorator_list]
+    if any(last_name(d) in ("singledispatch", "singledispatchmethod", "register") for d in decorators):
+        return (
+            f"{node.name!r} is a singledispatch function or one of its registered implementations: they"
+            f" are called with the same keywords, so rename {param.name!r} in all of them by hand"
+        )
+    return None
 
 
 def _injected_by_pytest(ws: Workspace, param: Parameter) -> bool:
