@@ -285,8 +285,8 @@ def _forwarded_mappings(conn: sqlite3.Connection, files: PythonFiles, classes: s
 
 
 # calls that turn a record (a dataclass, attrs class, pydantic model, named tuple) into a mapping
-# keyed by its fields' names (`vars(o)` and `o.__dict__` are left out: any object has them, and
-# classes with a hand-written `__init__` are no records), and those that list its fields by name
+# keyed by its fields' names (`vars(o)` and `o.__dict__` only where the keys become names
+# elsewhere, `View(**vars(row))`: any object has them), and those that list its fields by name
 # (`for f in fields(cls)`, `get_type_hints(cls).items()`: a settings loader reading `APP_<NAME>`)
 _DUMP_FUNCTIONS = frozenset({"asdict", "get_type_hints"})
 _DUMP_METHODS = frozenset({"model_dump", "model_dump_json", "dict", "_asdict"})
@@ -301,6 +301,40 @@ _FIELD_TABLES = frozenset(
 )
 
 
+def _attribute_mapping(node: ast.expr) -> ast.expr | None:
+    """The callee or attribute of ``vars(x)`` / ``x.__dict__``: an object's attributes by name."""
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "vars"
+        and node.args
+    ):
+        return node.func
+    if isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.ctx, ast.Load):
+        return node
+    return None
+
+
+def _unpacked_attributes(node: ast.AST) -> list[ast.expr]:
+    """``vars(x)`` / ``x.__dict__`` whose keys become names elsewhere: unpacked into a call's
+    keywords (``View(**vars(row))``), or merged (``o.__dict__.update(vars(d))``)."""
+    found: list[ast.expr] = []
+    if isinstance(node, ast.Dict):  # `{**vars(self), **changes}`
+        for key, value in zip(node.keys, node.values, strict=True):
+            mapping = _attribute_mapping(value) if key is None else None
+            if mapping is not None:
+                found.append(mapping)
+    if isinstance(node, ast.Call):
+        given = [k.value for k in node.keywords if k.arg is None]
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "update":
+            given += [*node.args, node.func.value]
+        for value in given:
+            mapping = _attribute_mapping(value)
+            if mapping is not None:
+                found.append(mapping)
+    return found
+
+
 def _dumps(tree: ast.AST) -> list[tuple[ast.expr, bool]]:
     """Each conversion to a mapping (False) or listing of a record's fields (True)."""
     imported = {
@@ -312,6 +346,8 @@ def _dumps(tree: ast.AST) -> list[tuple[ast.expr, bool]]:
     }
     out: list[tuple[ast.expr, bool]] = []
     for node in ast.walk(tree):
+        for mapping in _unpacked_attributes(node):
+            out.append((mapping, True))
         if isinstance(node, ast.Call) and node.args:  # (`asdict(row, recurse=False)` too)
             func = node.func
             if isinstance(func, ast.Name) and (func.id in _DUMP_FUNCTIONS or func.id in imported):
