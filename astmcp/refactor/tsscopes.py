@@ -230,17 +230,23 @@ class TsFile:
         if scope.type == "enum_body":
             for body in merged_enum_bodies(scope):
                 names.update(enum_members(body))
+        # a `var` belongs to the function (or program) around it, not to a block: `var options =
+        # options || {}` in a function body is its parameter `options`, declared again
+        block = scope.type not in _VAR_SCOPES
         for child in scope.named_children:
-            self._declarations(child, names)
+            if not (block and child.type == "variable_declaration"):
+                self._declarations(child, names)
         params = scope.child_by_field_name("parameters") or scope.child_by_field_name("parameter")
         _pattern_names(params, names)
         if scope.type == "catch_clause":
             _pattern_names(scope.child_by_field_name("parameter"), names)
-        if scope.type == "for_in_statement" and scope.child_by_field_name("kind") is not None:
+        kind = scope.child_by_field_name("kind") if scope.type == "for_in_statement" else None
+        if kind is not None and kind.type != "var":
             # `for (const x of xs)` declares x; `for (x of xs)` assigns an outer x
             _pattern_names(scope.child_by_field_name("left"), names)
-        if scope.type == "for_statement":
-            self._declarations(scope.child_by_field_name("initializer"), names)
+        initializer = scope.child_by_field_name("initializer") if scope.type == "for_statement" else None
+        if initializer is not None and initializer.type != "variable_declaration":
+            self._declarations(initializer, names)
         if scope.type in _VAR_SCOPES:
             _hoisted_vars(scope, names)
         self._declared[scope.id] = names
