@@ -30,13 +30,15 @@ class Declarations(Occurrences):
         vtype: Desc = None,
         symbol: bool | None = None,
         type_only: bool = False,
+        value_only: bool = False,
     ) -> str:
         """Bind a name (``type_only``: an interface or type alias); a symbol's definition row is
         emitted. Returns its position key."""
         key = self.key(name_node)
         is_symbol = scope.symbolic if symbol is None else symbol
         scope.bind(
-            self.text(name_node), Binding(f"P:{key}" if is_symbol else None, vtype, type_only=type_only)
+            self.text(name_node),
+            Binding(f"P:{key}" if is_symbol else None, vtype, type_only=type_only, value_only=value_only),
         )
         if is_symbol:
             self.row(name_node, "definition", ("k", f"P:{key}"))
@@ -95,7 +97,7 @@ class Declarations(Occurrences):
         if vtype is None and value is not None and value.type in FUNCTION_VALUES and not target.symbolic:
             vtype = self.local_function(value, scope)
         if name.type == "identifier":
-            key = self.declare(target, name, vtype)
+            key = self.declare(target, name, vtype, value_only=True)
             if value is not None and value.type in FUNCTION_VALUES and target.symbolic:
                 ret = value.child_by_field_name("return_type")
                 if ret is not None:
@@ -243,9 +245,11 @@ class Declarations(Occurrences):
         kind = node.type
         symbol = False if local else None
         if kind == "identifier":  # typed by what it is bound to (`{ a: b } = x`: x.a; `for (b of xs)`)
-            self.declare(target, node, source, symbol)
+            self.declare(target, node, source, symbol, value_only=True)
         elif kind == "shorthand_property_identifier_pattern":
-            self.declare(target, node, ("m", source, self.text(node)) if source else None, symbol)
+            self.declare(
+                target, node, ("m", source, self.text(node)) if source else None, symbol, value_only=True
+            )
             self.row(node, "attribute", source, member=True)
         elif kind == "pair_pattern":
             key = node.child_by_field_name("key")
@@ -362,7 +366,7 @@ class Declarations(Occurrences):
             )
             if vtype is None and declared:
                 vtype = declared[0]
-            self.declare(scope, node, vtype, False)
+            self.declare(scope, node, vtype, False, value_only=True)
             return
         index = 0
         for param in node.named_children:
@@ -393,7 +397,7 @@ class Declarations(Occurrences):
                 vtype = declared[index]
             index += 1
             if pattern is not None and pattern.type == "identifier":
-                self.declare(scope, pattern, vtype, False)
+                self.declare(scope, pattern, vtype, False, value_only=True)
                 if owner_class is not None and any(
                     c.type in ("accessibility_modifier", "readonly", "override") for c in param.children
                 ):

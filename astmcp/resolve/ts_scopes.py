@@ -48,15 +48,21 @@ class Binding:
     the descriptor of its value (locals), ``alias`` for renamed imports (their uses
     are the alias', not the original's)."""
 
-    __slots__ = ("alias", "chain", "type_only", "vtype")
+    __slots__ = ("alias", "chain", "type_only", "value_only", "vtype")
 
     def __init__(
-        self, chain: str | None, vtype: Desc = None, alias: bool = False, type_only: bool = False
+        self,
+        chain: str | None,
+        vtype: Desc = None,
+        alias: bool = False,
+        type_only: bool = False,
+        value_only: bool = False,
     ) -> None:
         self.chain = chain
         self.vtype = vtype
         self.alias = alias
         self.type_only = type_only  # an interface or type alias: no value
+        self.value_only = value_only  # a parameter, variable or function: no type
 
 
 class Scope:
@@ -89,7 +95,8 @@ class Scope:
         scope: Scope | None = self
         while scope is not None:
             found = scope.types.get(name) or scope.names.get(name)
-            if found is not None:
+            # a local value names no type (`show(Widget: Widget)`: the annotation is the outer type)
+            if found is not None and not (found.value_only and not scope.symbolic):
                 return found
             scope = scope.parent
         return None
