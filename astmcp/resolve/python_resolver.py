@@ -778,7 +778,9 @@ class Resolver(ModuleLookups):
         if tag == "e":
             return self.item_step(entity, step)
         if tag == "x":
-            return ("x", f"{value}.{step}")
+            # what a variable holds is judged as that outside value itself (`d = {}` then
+            # `d.get(k)`: an item of any kind, not the library's)
+            return self.step(entity, step if shape is None else f"(){shape}")
         if step == "()":
             if tag != "s":
                 return None
