@@ -178,6 +178,7 @@ def _parameter_reads(
 # with, what `csv.writer(out)` and `pickle.dump(obj, out)` write with, what `pickle.load(src)` reads
 _WRITES = frozenset({"write", "flush"})
 _PICKLE_READS = frozenset({"read", "readline", "readinto", "peek"})
+_FILENO = frozenset({"fileno"})
 _BUILTIN_ARGUMENT_READS = {
     **{(name, "=file"): _WRITES for name in ("print", "builtins.print")},
     **{(f"{m}.{f}", "#0"): _WRITES for m in ("csv", "_csv") for f in ("writer", "DictWriter")},
@@ -191,6 +192,28 @@ _BUILTIN_ARGUMENT_READS = {
         for k in ("#0", "=file")
     },
     **{("marshal.load", k): _PICKLE_READS for k in ("#0", "=file")},
+    # the stream given is kept and written to later (by `print`, the printer, the runner)
+    **{
+        (f"contextlib.{f}", k): _WRITES
+        for f in ("redirect_stdout", "redirect_stderr")
+        for k in ("#0", "=new_target")
+    },
+    **{(f"pprint.{f}", k): _WRITES for f in ("pprint", "pp", "PrettyPrinter") for k in ("=stream",)},
+    ("pprint.pprint", "#1"): _WRITES,
+    **{
+        (f"traceback.{f}", "=file"): _WRITES
+        for f in ("print_exc", "print_exception", "print_stack", "print_tb", "print_last")
+    },
+    **{
+        (f"unittest.{f}", k): _WRITES for f in ("TextTestRunner", "TextTestResult") for k in ("#0", "=stream")
+    },
+    # the object's file descriptor is asked for by number
+    **{("select.select", k): _FILENO for k in ("#0", "#1", "#2")},
+    **{
+        (f"subprocess.{f}", f"={k}"): _FILENO
+        for f in ("Popen", "run", "call", "check_call", "check_output")
+        for k in ("stdin", "stdout", "stderr")
+    },
 }
 
 

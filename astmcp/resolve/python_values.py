@@ -160,9 +160,11 @@ def _kept(resolver: Resolver, path: str, callee: str, key: str, value: str) -> I
     made_class = resolver.resolve(path, callee)
     if made_class is None or made_class[0] != "x" or not made_class[1] or str(made_class[1]).startswith("?"):
         return
+    # members read off the argument (a known table first: `redirect_stdout(c)` keeps `c` for
+    # `print` to write to), and the attribute a constructed class keeps it in
+    yield from _read_argument(resolver, path, str(made_class[1]), key, value)
     kept = kept_argument(str(made_class[1]), key)
     if not kept:
-        yield from _read_argument(resolver, path, str(made_class[1]), key, value)
         return
     given = resolver.resolve(path, value)
     for _ in range(4):  # `serializer = session_json_serializer`: a variable holding another's value
