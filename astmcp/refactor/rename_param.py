@@ -97,17 +97,22 @@ def prepare_parameter_rename(
     )
 
 
+def _keyword_function(ws: Workspace, param: Parameter) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The function statement of a parameter callers may pass by name (not ``self``/``cls``)."""
+    if param.kind not in KEYWORD_KINDS or param.name in ("self", "cls"):
+        return None
+    try:
+        return function_node(ast.parse(read_text(ws, param.file)), param.function)
+    except (SyntaxError, ValueError):
+        return None
+
+
 def _shared_signature(ws: Workspace, param: Parameter) -> str | None:
     """Why the parameter's name is fixed by others, or None: pytest (pluggy) calls a hook
     implementation (``def pytest_collection_modifyitems(config, items)``) with the arguments its
     hook specification names; a ``singledispatch`` function and the implementations registered on
     it (``@fmt.register``) are called with one set of keywords."""
-    if param.kind not in KEYWORD_KINDS or param.name in ("self", "cls"):
-        return None
-    try:
-        node = function_node(ast.parse(read_text(ws, param.file)), param.function)
-    except (SyntaxError, ValueError):
-        return None
+    node = _keyword_function(ws, param)
     if node is None:
         return None
     if node.name.startswith("pytest_") and param.function.parent_path is None:
@@ -129,12 +134,7 @@ def _injected_by_pytest(ws: Workspace, param: Parameter) -> bool:
     base = param.file.rsplit("/", 1)[-1]
     if not (base.startswith("test_") or base.endswith("_test.py") or base == "conftest.py"):
         return False
-    if param.kind not in KEYWORD_KINDS or param.name in ("self", "cls"):
-        return False
-    try:
-        node = function_node(ast.parse(read_text(ws, param.file)), param.function)
-    except (SyntaxError, ValueError):
-        return False
+    node = _keyword_function(ws, param)
     if node is None:
         return False
     fixture = any(
