@@ -43,6 +43,18 @@ _FIELD_KINDS = ("attribute", "variable", "property")
 _NAMED_TUPLES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 
 
+def _ancestry(conn: sqlite3.Connection, row: SymbolRow) -> tuple[list[SymbolRow], set[int], set[str]] | None:
+    """(the field's class declarations, the project classes above them, the outside ones' keys);
+    None when the field's owner is no class."""
+    owners = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (row.file, row.parent_path)
+    )
+    if not owners:
+        return None
+    project, outside = ancestry(conn, [o.id for o in owners])
+    return owners, project, outside
+
+
 def _owner_and_field(ws: Workspace, row: SymbolRow) -> tuple[ast.ClassDef, ast.stmt | None, str] | None:
     """The class statement declaring the field ``row``, the field's statement in its body (None:
     set elsewhere) and the file's text."""
@@ -164,12 +176,10 @@ def check_record_field(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, 
     leading underscore, or any field of a pydantic model with an ``alias_generator``."""
     if row.kind not in _FIELD_KINDS or not row.parent_path or not row.file.endswith((".py", ".pyi")):
         return
-    owners = query_symbols(
-        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (row.file, row.parent_path)
-    )
-    if not owners:
+    found = _ancestry(conn, row)
+    if found is None:
         return
-    project, outside = ancestry(conn, [o.id for o in owners])
+    owners, project, outside = found
     pydantic = any(key.startswith("pydantic") and key.endswith(".BaseModel") for key in outside)
     pydantic = pydantic or _pydantic_dataclass(ws, row)
     named_tuple = bool(outside & _NAMED_TUPLES)
@@ -298,12 +308,10 @@ def settings_field_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow)
     class, unless the field names its variable itself (``Field(alias=…)``, ``env=``)."""
     if row.kind not in _FIELD_KINDS or not row.parent_path or not row.file.endswith((".py", ".pyi")):
         return []
-    owners = query_symbols(
-        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (row.file, row.parent_path)
-    )
-    if not owners:
+    ancestors = _ancestry(conn, row)
+    if ancestors is None:
         return []
-    _, outside = ancestry(conn, [o.id for o in owners])
+    owners, _, outside = ancestors
     if not any(key.startswith("pydantic") and key.endswith(".BaseSettings") for key in outside):
         return []
     found = _owner_and_field(ws, row)
@@ -351,12 +359,10 @@ def data_file_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> l
         return []
     if row.name.startswith("_"):
         return []  # a private attribute, no field
-    owners = query_symbols(
-        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (row.file, row.parent_path)
-    )
-    if not owners:
+    ancestors = _ancestry(conn, row)
+    if ancestors is None:
         return []
-    _, outside = ancestry(conn, [o.id for o in owners])
+    _, _, outside = ancestors
     pydantic = any(
         key.startswith("pydantic") and key.endswith((".BaseModel", ".BaseSettings")) for key in outside
     )
