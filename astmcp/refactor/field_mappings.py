@@ -397,15 +397,20 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     if not owners:
         return []
     by_kind = {False: _using_files(conn, records), True: _using_files(conn, owners)}
+    related, _ = ancestry(conn, sorted(owners))  # a `self` of these may be an instance of the class
     files = PythonFiles(ws)
     out: list[Hit] = []
     for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
         parsed = files.get(path)
         if parsed is None:
             continue
+        selves = _own_attribute_maps(parsed.scopes.tree)
         for node, listing in _dumps(parsed.scopes.tree):
             if path not in by_kind[listing]:
                 continue
+            own = selves.get(id(node))
+            if own is not None and not _is_related(conn, path, own, related):
+                continue  # `self.__dict__.update(kw)` in an unrelated class: its own attributes only
             name = node.attr if isinstance(node, ast.Attribute) else node.id  # type: ignore[attr-defined]
             line = node.end_lineno or node.lineno
             end = parsed.scopes.column_of(line, node.end_col_offset or 0)
@@ -414,6 +419,64 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
             note = "a record's fields listed or turned into a mapping: the field's name is data there"
             out.append(Hit(path, line, end - len(name), end, "call", "name", note=note))
     return out
+
+
+def _own_attribute_maps(tree: ast.AST) -> dict[int, str]:
+    """``self.__dict__`` / ``vars(self)`` (the callee) in a method of a class, by node id: the
+    class's path in the file (``Outer.AttrDict``). ``self`` is the method's first parameter
+    (not of a static or class method)."""
+    out: dict[int, str] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                path = f"{prefix}{child.name}"
+                for item in child.body:
+                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                        _mark_self(item, path, out)
+                visit(child, path + ".")
+            elif not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                visit(child, prefix)
+
+    visit(tree, "")
+    return out
+
+
+def _mark_self(method: ast.FunctionDef | ast.AsyncFunctionDef, cls: str, out: dict[int, str]) -> None:
+    decorators = {d.id for d in method.decorator_list if isinstance(d, ast.Name)}
+    positional = [*method.args.posonlyargs, *method.args.args]
+    if decorators & {"staticmethod", "classmethod"} or not positional:
+        return
+    me = positional[0].arg
+    rebound = any(
+        isinstance(n, ast.Name) and n.id == me and not isinstance(n.ctx, ast.Load) for n in ast.walk(method)
+    )
+    if rebound:
+        return  # `self = other` somewhere in it: no longer the instance
+    for node in ast.walk(method):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr == "__dict__"
+            and isinstance(node.value, ast.Name)
+            and node.value.id == me
+        ):
+            out[id(node)] = cls
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "vars"
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == me
+        ):
+            out[id(node.func)] = cls
+
+
+def _is_related(conn: sqlite3.Connection, path: str, cls: str, related: set[int]) -> bool:
+    """Whether the class ``cls`` of ``path`` is one of ``related`` (an instance of it may be one of
+    the renamed field's class); True when the index does not know the class."""
+    found = query_symbols(conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (path, cls))
+    return not found or any(sym.id in related for sym in found)
 
 
 def _project_member(conn: sqlite3.Connection, path: str, line: int, column: int) -> bool:

@@ -694,6 +694,10 @@ class Resolver(ModuleLookups):
         shape = None
         if step.startswith("()"):
             shape, step = step[2:] or None, "()"  # `()1,cls`: a call and its shape
+        if step == "(i)":  # `self` in a method: an instance of the class, whatever calling it may make
+            if entity is not None and entity[0] == "s" and self.syms[entity[1]].kind in CLASSLIKE:
+                return ("i", entity[1])
+            step = "()"
         if step[0] == "@":
             return self.given_param(entity, int(step[1:]))
         if step[0] == "~":

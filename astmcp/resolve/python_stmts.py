@@ -101,7 +101,7 @@ class Statements(Expressions):
             if "staticmethod" not in decorators:
                 inner.cls = scope.path
                 classy = "classmethod" in decorators or node.name in ("__new__", "__init_subclass__")
-                inner.self_chain = f"S:{scope.path}" if classy else f"S:{scope.path}/()"
+                inner.self_chain = f"S:{scope.path}" if classy else f"S:{scope.path}/(i)"
         innermost = node.decorator_list[-1] if node.decorator_list else None
         receiver = (
             self.chain(scope, innermost)

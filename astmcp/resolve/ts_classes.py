@@ -96,6 +96,12 @@ class Classes(Functions):
                         self.vtypes[key] = vtype
                     self.discriminant(key, annotation)
                     self.function_typed(key, annotation, scope)
+                elif name is not None and me is not None and annotation is not None and _named_by_value(name):
+                    # `[DRAFT_STATE]: MapState`, read `this[DRAFT_STATE]`
+                    vtype = self.instance(annotation, scope)
+                    if vtype is not None:
+                        self.vtypes[self.key(name)] = vtype
+                        self.ckeys[self.key(name)] = ("n", scope, self.text(named_nodes(name)[0]))
                 if key is not None and value is not None and value.type in FUNCTION_VALUES:
                     self.owner = key
                     ret = value.child_by_field_name("return_type")
@@ -131,6 +137,12 @@ class Classes(Functions):
             else:
                 self.signature(node, key, inner)
                 self.callback_types(node, key, inner)  # a function passed to it is typed by them
+        elif owned and node.type == "property_signature" and _named_by_value(name):
+            annotation = node.child_by_field_name("type")
+            typed = self.instance(annotation, inner) if annotation is not None else None
+            if typed is not None and name is not None:  # `[DRAFT_STATE]: MapState` of an interface
+                self.vtypes[self.key(name)] = typed
+                self.ckeys[self.key(name)] = ("n", scope, self.text(named_nodes(name)[0]))
         for child in node.named_children:
             if child == name:
                 if child.type not in MEMBER_NAMES:
@@ -331,3 +343,13 @@ class Classes(Functions):
             self.augmenting = (inner, self.text(name)[1:-1])  # `declare module "pkg" { … }`
         self.children(body, inner)
         self.augmenting = outer
+
+
+def _named_by_value(name: Node | None) -> bool:
+    """A member named by a value (``[DRAFT_STATE]: T``, ``[Symbol.iterator]``): a computed name of one
+    identifier, which ``x[DRAFT_STATE]`` reads."""
+    return (
+        name is not None
+        and name.type == "computed_property_name"
+        and [c.type for c in named_nodes(name)] == ["identifier"]
+    )

@@ -96,6 +96,10 @@ class Descriptors(FactState):
                 return None
             if index.type == "number" and self.text(index).isdigit():  # `pair[1]`: a tuple's part, an element
                 return ("m", base, f"#{int(self.text(index))}")
+            if index.type == "identifier":  # `this[KEY]`: the member declared `[KEY]: T`, else an element
+                named = ("n", scope, self.text(index))
+                self.ikeys.setdefault(named[2], []).append(named)
+                return ("e", base, named)
             if index.type != "string":
                 return ("e", base)
             key = self.string_value(index)

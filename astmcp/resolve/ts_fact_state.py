@@ -112,6 +112,10 @@ class FactState:
             str, Desc
         ] = {}  # interfaces/object type aliases -> what their index signature gives
         self.lits: dict[str, list[str]] = {}  # members declared with string literal types -> the literals
+        # `x[KEY]` read by a name: KEY's descriptors (the name it binds, fact `ikeys`), and the members
+        # declared `[KEY]: T` -> that name (fact `ckeys`)
+        self.ikeys: dict[str, list[Desc]] = {}
+        self.ckeys: dict[str, Desc] = {}
         self.returning: tuple[str, Any] | None = None  # what types the function values returned here
         self.return_type: Desc = None  # the declared return type: what object literals returned here are
         self.expected_objects: dict[tuple[int, int], Desc] = {}  # returned object literal span -> its type

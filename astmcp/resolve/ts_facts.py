@@ -263,6 +263,12 @@ class _Walker(ModuleFacts):
             out["shapes"] = self.shapes
         if self.lits:
             out["lits"] = self.lits
+        ikeys = {name: _bound_once(descs) for name, descs in self.ikeys.items()}
+        if any(ikeys.values()):
+            out["ikeys"] = {name: chain for name, chain in ikeys.items() if chain}
+        ckeys = {key: _bound_once([desc]) for key, desc in self.ckeys.items()}
+        if any(ckeys.values()):
+            out["ckeys"] = {key: chain for key, chain in ckeys.items() if chain}
         if self.objects:
             out["objects"] = {
                 k: {n: chain_of(d) for n, d in members.items()} for k, members in self.objects.items()
@@ -285,6 +291,17 @@ class _Walker(ModuleFacts):
         calls = {site.key: found for site in self.sites.values() if (found := site.chains())}
         if calls:
             out["calls"] = calls
+
+
+def _bound_once(names: list[Desc]) -> str | None:
+    """The one symbol or import a name means wherever it was read (``x[KEY]``); None when it is a
+    local or differs between reads."""
+    chains = set()
+    for desc in names:
+        binding = bound(desc) if desc is not None else None
+        if binding is not None and binding.chain:
+            chains.add(binding.chain)
+    return chains.pop() if len(chains) == 1 else None
 
 
 def _lib_type(desc: Desc) -> str | None:

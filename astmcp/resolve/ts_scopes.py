@@ -18,7 +18,8 @@ for a constructor; ``|%j`` the j-th parameter of a function typed by a declared 
 member), ``("p", callee, k, new, site)`` the declared type of the callee's k-th parameter (an
 object literal passed there; ``|&k``, ``|&&k`` for a constructor), ``("y", desc)`` the array
 type of elements ``desc`` (``T[]``, ``Array<T>``; step ``|[]``) and ``("e", desc)`` an element of
-the array ``desc`` (``for (x of xs)``; step ``|[i]``), ``("q", desc)`` the promise type of values ``desc`` (``Promise<T>``; step
+the array ``desc`` (``for (x of xs)``; step ``|[i]``; ``("e", desc, name)`` for ``x[KEY]``, step ``|[KEY]`` when a
+module binds KEY: the member declared ``[KEY]: T`` with that KEY where there is one, else an element), ``("q", desc)`` the promise type of values ``desc`` (``Promise<T>``; step
 ``|^q``), ``("w", desc)`` what awaiting ``desc`` gives (``await p``; step ``|^w``), ``("h", desc)`` the ``ThisType<T>`` marker of T
 (step ``|^h``), ``("K", desc)`` an object whose members are named by those of ``desc`` but hold
 anything (``{ [k in keyof T]?: V }``; step ``|^K``), ``("t", desc)`` ``this`` in a method of an object literal of contextual type ``desc``
@@ -213,8 +214,9 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         return f"{base}|{desc[2]}"
     if tag == "y":  # the array type of elements `base`
         return f"{base}|[]"
-    if tag == "e":  # an element of the array `base`
-        return f"{base}|[i]"
+    if tag == "e":  # an element of the array `base`; `[KEY]` read by a name a module binds (see ikeys)
+        binding = bound(desc[2]) if len(desc) > 2 else None
+        return f"{base}|[{desc[2][2]}]" if binding is not None and binding.chain else f"{base}|[i]"
     if tag == "q":  # the promise type of values `base` (`Promise<T>`)
         return f"{base}|^q"
     if tag == "w":  # what awaiting `base` gives

@@ -175,6 +175,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return found
         if step.startswith('"'):  # a quoted member name (see ts_fact_state.member_step)
             return self.step(entity, step[1:])
+        if step[:1] == "[" and step not in ("[]", "[i]"):  # `x[KEY]`
+            return self.computed_member(entity, step, path)
         step, _, site = step.partition("/")
         if "|" not in head and entity is not None and entity[0] == "s" and (step == "()" or is_ident(step)):
             entity = self.value_meaning(entity)
@@ -530,6 +532,27 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             module = self.module(sym.path, spec) if spec is not None else None
             return self.member(module, step) if module is not None and module[0] == "m" else module
         return None
+
+    def computed_member(self, entity: Entity, step: str, path: str) -> Entity:
+        """``x[KEY]`` where a module binds KEY: the member declared ``[KEY]: T`` with that same KEY
+        (``[DRAFT_STATE]: MapState``; of each alternative of a union); else an element, what an index
+        signature gives."""
+        key = self.facts(path).get("ikeys", {}).get(step[1:-1])
+        wanted = self.resolve(path, key) if key else None
+        if wanted is not None:
+            found = self.step(entity, step)
+            leaves = list(_alternatives(found))
+            if leaves and all(self.keyed_by(leaf, wanted) for leaf in leaves):
+                return found
+        return self.step(entity, "[i]")
+
+    def keyed_by(self, member: Entity, wanted: Entity) -> bool:
+        """Whether ``member`` is a member declared ``[KEY]: T`` whose KEY means ``wanted``."""
+        if member is None or member[0] != "s":
+            return False
+        sym = self.syms[member[1]]
+        chain = self.facts(sym.path).get("ckeys", {}).get(sym.key)
+        return chain is not None and self.resolve(sym.path, chain) == wanted
 
     def signature_return(self, entity: tuple[Any, ...], depth: int = 0) -> Entity:
         """Calling an instance of an interface or type with a call signature (``interface
@@ -996,10 +1019,13 @@ class TsLinker:
 
 def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
     """A member of an element (``xs[i].m``, ``xs[0].m``, ``for (x of xs) x.m``) of something not known to be an
-    array (a record, an index signature): the receiver is as unknown as one without a chain."""
+    array (a record, an index signature), narrowed or not: the receiver is as unknown as one without a chain."""
     receiver = target.rpartition("|")[0]
     last = receiver.rpartition("|")[2]
-    element = last == "[i]" or (last[:1] == "#" and last[1:].isdigit())
+    while last[:1] == "~":  # narrowed by discriminants (`{ done: false }`): still the element
+        receiver = receiver.rpartition("|")[0]
+        last = receiver.rpartition("|")[2]
+    element = (last[:1] == "[" and last != "[]") or (last[:1] == "#" and last[1:].isdigit())
     anything = receiver.startswith(UNTYPED_KEY + "|")  # an element of a value typed `any`: anything
     return element and not anything and resolver.resolve(path, receiver) is None
 
