@@ -336,6 +336,10 @@ class Functions(Declarations):
                         self.expected_objects[span] = ("p", target, k, new, site)
             self.visit(arg, scope)
             self.callback = None
+            if k == 0 and site is not None and arg.type in ("arrow_function", "function_expression"):
+                method = callee.child_by_field_name("property") if callee is not None else None
+                if method is not None and self.text(method) == "map":
+                    site.mapped = self.inferred  # what `xs.map(…)` holds, when xs is an array
 
     # -- object literals -------------------------------------------------------
     def asserted(self, node: Node, scope: Scope) -> None:

@@ -131,7 +131,7 @@ class Site:
     (type descriptors), the expected type (head and arguments of the initialised variable's
     generic annotation) and the arguments (value descriptors)."""
 
-    __slots__ = ("_chains", "args", "expected", "key", "returns", "targs")
+    __slots__ = ("_chains", "args", "expected", "key", "mapped", "returns", "targs")
 
     def __init__(
         self,
@@ -147,6 +147,7 @@ class Site:
         self.args = args
         # argument k is a function returning an array literal (`() => [a, b]`): its parts' values
         self.returns = returns
+        self.mapped: Desc = None  # `xs.map((x) => x.owner)`: what the callback returns (chain "m")
         self._chains: dict[str, Any] | None = None
 
     def chains(self) -> dict[str, Any]:
@@ -169,6 +170,9 @@ class Site:
             returns = {k: parts for k, parts in returns.items() if any(parts)}
             if returns:
                 out["r"] = returns
+            mapped = chain_of(self.mapped)
+            if mapped:
+                out["m"] = mapped
         return self._chains
 
     def suffix(self) -> str:

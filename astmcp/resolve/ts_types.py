@@ -245,6 +245,7 @@ class TypeSteps:
             key = declared[0][2:-2] if declared and declared[0] else ""
             if declared and declared[0].startswith("T:") and declared[0].endswith("|:") and "|" not in key:
                 subst.setdefault(key, ("V", path, tuple(parts)))
+        elements: dict[str, list[Entity]] = {}
         for declared_type, arg in zip(
             facts.get("ptypes", {}).get(fn.key, ()), call.get("a", ()), strict=False
         ):
@@ -255,6 +256,15 @@ class TypeSteps:
                 value = self.value_type(self.resolve(path, arg))
                 if value is not None:
                     subst[key] = value
+            elif declared_type.startswith("T:") and key.endswith("|[]") and "|" not in key[:-3]:
+                given = self.resolve(path, arg)  # `difference<T>(a: Array<T>, b: Array<T>)`
+                if given is not None and given[0] == "s":
+                    given = self.as_instance(given)  # a variable or property holding the array
+                elements.setdefault(key[:-3], []).append(given[1] if given and given[0] == "r" else None)
+        for key, found in elements.items():
+            # bound by the arrays' elements when every array passed for it has elements of one type
+            if key not in subst and found[0] is not None and all(self.same(e, found[0]) for e in found):
+                subst[key] = found[0]
         return subst
 
     def returns_this(self, sym: Sym) -> bool | None:

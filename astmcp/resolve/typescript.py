@@ -213,10 +213,21 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step == ":":
             return self.instance_of(entity, path, site, subst)
         if site:
+            if step == "()" and entity is not None and entity[0] == "l" and entity[2] == "map":
+                return self.mapped(entity, path, site)
             found = self.site_step(entity, step, path, site)
             if found is not None:
                 return found
         return self.step(entity, step)
+
+    def mapped(self, entity: tuple[Any, ...], path: str, site: str) -> Entity:
+        """``xs.map((x) => x.owner)`` of an array xs: an array of what the callback returns (one
+        typed value); None otherwise."""
+        if entity[1] is None or entity[1][0] != "r":
+            return None
+        chain = self.facts(path).get("calls", {}).get(site, {}).get("m")
+        value = self.value_type(self.resolve(path, chain)) if chain else None
+        return ("r", value) if value is not None else None
 
     def instance_test(self, entity: Entity, path: str, key: str) -> Entity:
         """``x instanceof C`` where x is typed: an instance of C where C is a project class deriving
