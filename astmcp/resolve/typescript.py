@@ -536,6 +536,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return _OWN_KEY  # `const o = { port: 8080 }; o.port`: the literal's own key, no symbol
         if kind in ("variable", "property"):
             return self.step(self.typed(sym, "vtypes", bound), step)
+        if kind == "function" and sym.key in self.facts(sym.path).get("vtypes", {}):
+            # `const inRange: FilterFn<any> = (…) => …`, then `inRange.resolveFilterValue = …`: a
+            # member of the declared type
+            return self.step(self.typed(sym, "vtypes", bound), step)
         if kind == "getter":
             return self.step(self.typed(sym, "rtypes", bound), step)
         if kind == "namespace":
