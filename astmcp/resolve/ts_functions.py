@@ -313,9 +313,20 @@ class Functions(Declarations):
         for child in node.named_children:
             if child.type == "comment":
                 self.visit(child, scope)
-        for k, arg in enumerate(named_nodes(node)):
+        given = named_nodes(node)
+        assigned = (
+            self.desc(given[0], scope)
+            if callee is not None and given and self.text(callee).replace(" ", "") == "Object.assign"
+            else None
+        )
+        for k, arg in enumerate(given):
             if target is not None and arg.type in ("arrow_function", "function_expression"):
                 self.callback = (target, k, new, site)
+            if assigned is not None and k > 0 and arg.type == "object":
+                # `Object.assign(row, { groupingColumnId: id })`: keys the target's type declares are
+                # its members (one it does not declare stays a name hit)
+                self.object(arg, scope, typed=assigned)
+                continue
             if target is not None and arg.type == "object":
                 self.object(arg, scope, typed=("p", target, k, new, site))
                 continue
