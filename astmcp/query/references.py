@@ -714,9 +714,10 @@ class FamilyMemo:
             found = self.conn.execute(
                 "SELECT 1 FROM refs r JOIN symbols s ON s.file_id = r.file_id WHERE s.id = ?"
                 " AND r.name = ? AND r.kind != 'definition'"
-                " AND r.target_key IN ('S:' || s.symbol_path || '/()/' || ?, 'S:' || s.symbol_path || '/' || ?)"
+                " AND r.target_key IN ('S:' || s.symbol_path || '/(i)/' || ?,"
+                " 'S:' || s.symbol_path || '/()/' || ?, 'S:' || s.symbol_path || '/' || ?)"
                 " LIMIT 1",
-                (class_id, name, name, name),
+                (class_id, name, name, name, name),
             ).fetchone()
             self._self_reads[key] = found is not None and self.member(class_id, name) is None
         return self._self_reads[key]

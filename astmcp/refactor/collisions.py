@@ -177,7 +177,7 @@ def _set_on_instances(conn: sqlite3.Connection, member: SymbolRow, new: str) -> 
     declaring it (``p = P(); p.tag = "t"``): a property renamed so has no setter, a method would be
     replaced by the value. Instances are matched by the class's name in the receiver's chain."""
     owner = re.escape(member.parent_path.rsplit(".", 1)[-1]) if member.parent_path else ""
-    instance = re.compile(rf"(?:^|[:./]){owner}/\(\)\d*$")
+    instance = re.compile(rf"(?:^|[:./]){owner}/\(i?\)\d*$")
     for path, line, target in conn.execute(
         "SELECT f.path, r.line, r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
         " WHERE r.name = ? AND r.kind = 'write' AND f.language = 'python' AND r.target_key IS NOT NULL",

@@ -4,9 +4,11 @@
 inline type is no symbol, so no structural partner (:mod:`ts_structural`) stands for it, and
 renaming ``User.name`` alone leaves ``x.name`` reading a member ``User`` no longer has. Each
 inline object type (a parameter's, a variable's, a return type, a type argument or constraint,
-``infer`` patterns) that has a member of the renamed name and that the member's type satisfies
-(every member it names is one the type has), or that satisfies the type, makes that member an
-uncertain hit of kind ``override``: the plan is blocked for review.
+``infer`` patterns) that has a member of the renamed name and that the member's type, or a project
+type deriving from it, satisfies (every member it names is one the type has), or that satisfies
+such a type, makes that member an uncertain hit of kind ``override``: the plan is blocked for
+review. (``prepareCopy(state: { base_: any; scope_: Scope })`` takes immer's ``MapState``, which
+inherits ``scope_`` from ``ImmerBaseState``, which lacks ``base_``.)
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from astmcp.query.common import SymbolRow
 from astmcp.refactor.rename_refs import Hit
 from astmcp.refactor.textio import position_of
 from astmcp.refactor.ts_literals import TsFiles, captures
-from astmcp.refactor.ts_structural import member_fits, owner_type
+from astmcp.refactor.ts_structural import member_fits, owner_types
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.workspace import Workspace
 
@@ -34,10 +36,9 @@ _SIGNATURES = frozenset({"property_signature", "method_signature"})
 def inline_type_hits(
     files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, known: set[tuple[str, int, int]]
 ) -> list[Hit]:
-    found = _member_type(conn, row)
-    if found is None:
+    types = _member_types(conn, row)
+    if not types:
         return []
-    members, required = found
     out: list[Hit] = []
     for path, ts in files.holding(conn, row.name, typescript_only=True):
         for shape in _object_types(ts):
@@ -50,7 +51,8 @@ def inline_type_hits(
             )
             text = (key.parent.text or b"").decode("utf-8") if key.parent is not None else ""
             # (a shape naming members the type lacks, even optional ones, describes other values)
-            if (names <= members or required <= names) and member_fits(row, kind, text):
+            fits = any(names <= members or required <= names for members, required in types)
+            if fits and member_fits(row, kind, text):
                 line, column = key.start_point[0] + 1, ts.column_of(key)
                 if (path, line, column) not in known:
                     note = "an object type written out here that the member's type may be used as"
@@ -58,12 +60,12 @@ def inline_type_hits(
     return out
 
 
-def _member_type(conn: sqlite3.Connection, row: SymbolRow) -> tuple[set[str], set[str]] | None:
-    """(member names, required member names) of the type declaring the TS/JS member ``row``;
-    None for anything else (see ``ts_structural.owner_type``)."""
+def _member_types(conn: sqlite3.Connection, row: SymbolRow) -> list[tuple[set[str], set[str]]]:
+    """(member names, required member names) of the type declaring the TS/JS member ``row`` and of
+    the project types deriving from it; empty for anything else (see ``ts_structural.owner_types``)."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
-        return None
-    return owner_type(conn, row)
+        return []
+    return owner_types(conn, row)
 
 
 def _object_types(ts: TsFile) -> list[tree_sitter.Node]:
@@ -148,10 +150,9 @@ def literal_key_hits(
     lets it go anywhere that type is expected (``return o`` from a ``(): Cfg``, ``[o]`` as
     ``Cfg[]``, ``new Server(o)``, ``this.cfg = o``), and renamed alone, the member would be
     missing from it there."""
-    found = _member_type(conn, row)
-    if found is None:
+    types = _member_types(conn, row)
+    if not types:
         return []
-    members, required = found
     out: list[Hit] = []
     for path, ts in files.holding(conn, row.name):
         held = {
@@ -167,8 +168,8 @@ def literal_key_hits(
                 continue  # `const o: Cfg = { … }`: typed where it is written
             keys = literal_keys(node)
             key = keys.get(row.name)
-            whole = required <= set(keys)
-            if key is None or not (whole or set(keys) <= members):
+            whole = any(required <= set(keys) for _, required in types)
+            if key is None or not (whole or any(set(keys) <= members for members, _ in types)):
                 continue
             if holder.type == "variable_declarator" and not _goes_on(ts, holder):
                 continue  # `const counts = { … }; counts.depth`: only its members are read
@@ -252,10 +253,9 @@ def json_key_hits(
     """Uncertain hits on the keys named like the member in JSON files the project imports
     (``import data from "./cfg.json"``) when an object there has every member the member's type
     requires: ``show(data)`` gives it where the type is expected, and the data cannot be renamed."""
-    found = _member_type(conn, row)
-    if found is None:
+    types = _member_types(conn, row)
+    if not types:
         return []
-    _members, required = found
     out: list[Hit] = []
     for (path,) in conn.execute(
         "SELECT DISTINCT i.resolved_path FROM imports i JOIN files f ON f.id = i.file_id"
@@ -266,7 +266,8 @@ def json_key_hits(
             data = json.loads(text)
         except (OSError, ValueError):
             continue
-        if not any(row.name in obj and required <= set(obj) for obj in _json_objects(data, 0)):
+        objects = [set(obj) for obj in _json_objects(data, 0) if row.name in obj]
+        if not any(required <= obj for obj in objects for _, required in types):
             continue
         for match in re.finditer(rf'"{re.escape(row.name)}"\s*:', text):
             line, column = position_of(text, match.start() + 1)  # inside the quotes

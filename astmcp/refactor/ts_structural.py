@@ -18,7 +18,7 @@ import sqlite3
 
 from astmcp.query.common import SymbolRow, query_symbols
 
-__all__ = ["member_fits", "owner_type", "structural_partners"]
+__all__ = ["member_fits", "owner_types", "structural_partners"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _TYPE_KINDS = ("class", "interface")
@@ -172,16 +172,35 @@ def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[S
     return out
 
 
-def owner_type(conn: sqlite3.Connection, member: SymbolRow) -> tuple[set[str], set[str]] | None:
-    """(public member names, required member names) of the class, interface or object type
-    alias declaring ``member`` (own and inherited); None when it has none or is private."""
+_MAX_BELOW = 256  # project types followed below the owner
+
+
+def owner_types(conn: sqlite3.Connection, member: SymbolRow) -> list[tuple[set[str], set[str]]]:
+    """(public member names, required member names), own and inherited, of the class, interface or
+    object type alias declaring ``member``, then of each project type deriving from it, which holds
+    the member too (``interface MapState extends ImmerBaseState``): a value of any of them carries
+    the member. Empty when there is none or the member is private."""
     if _hidden(member):
-        return None
+        return []
     owner = _owner(conn, member)
     if owner is None:
-        return None
-    mine = _Types(conn).of(owner.id)
-    return set(mine.members), set(mine.required)
+        return []
+    types = _Types(conn)
+    out: list[tuple[set[str], set[str]]] = []
+    queue, seen = [owner.id], {owner.id}
+    while queue and len(out) < _MAX_BELOW:
+        type_id = queue.pop(0)
+        found = types.of(type_id)
+        out.append((set(found.members), set(found.required)))
+        for (below,) in conn.execute(
+            "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
+            " AND src_symbol_id IS NOT NULL",
+            (type_id,),
+        ):
+            if below not in seen:
+                seen.add(below)
+                queue.append(below)
+    return out
 
 
 def member_fits(member: SymbolRow, kind: str, text: str) -> bool:

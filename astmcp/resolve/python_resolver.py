@@ -128,8 +128,9 @@ _MAX_TEST_SUBCLASSES = 64  # test classes followed below one that requests a fix
 # marks an outside generic class given a project type (`contextvars.ContextVar[*]`): see `parameterized`
 _HOLDS_PROJECT = "[*]"
 _MAX_SUBCLASSES = 512  # classes followed below one reading a member only its subclasses declare
-# a class's own code reading a member off its instances or itself: `S:<class>/()/x`, `S:<class>/x`
-_SELF_READ = re.compile(r"S:([\w.]+?)/(?:\(\)/)?(\w+)")
+# a class's own code reading a member off its instances or itself: `S:<class>/(i)/x` (`self.x`),
+# `S:<class>/()/x`, `S:<class>/x`
+_SELF_READ = re.compile(r"S:([\w.]+?)/(?:\(i?\)/)?(\w+)")
 
 
 class Resolver(ModuleLookups):
@@ -573,7 +574,7 @@ class Resolver(ModuleLookups):
 
     def self_reads(self, class_id: int) -> set[str]:
         """The names the class's own code reads off its instances or itself (``self.x``,
-        ``cls.x``: targets ``S:<class>/()/x``, ``S:<class>/x``) that it does not declare."""
+        ``cls.x``: targets ``S:<class>/(i)/x``, ``S:<class>/()/x``, ``S:<class>/x``) that it does not declare."""
         cls = self.syms[class_id]
         self.deps.add(cls.path)
         by_class = self._self_reads.get(cls.path)
