@@ -311,6 +311,8 @@ class Occurrences(Descriptors):
             return
         if obj is not None and self.member_string(index, obj, scope):
             pass  # `obj["key"]` reads member `key` as `obj.key` does
+        elif obj is not None and self.member_choice(index, obj, scope):
+            pass  # `rect[horizontal ? "width" : "height"]` reads one of them
         elif index.type == "string":
             self.string_hit(index)
         else:
@@ -582,6 +584,36 @@ class Occurrences(Descriptors):
         if probe:
             self.probes.add(len(self.pending))
         self.row(key[0], "string", self.desc(obj, scope), member=True, name=self.text(key[0]))
+        return True
+
+    def member_choice(self, index: Node, obj: Node, scope: Scope) -> bool:
+        """``obj[c ? "width" : "height"]`` (nested conditionals too): each plain string names a
+        member of ``obj`` as in ``obj["width"]``; the conditions are read. False when a branch is
+        anything else."""
+        choice = unparenthesized(index)
+        if choice is None or choice.type != "ternary_expression":
+            return False
+        leaves: list[Node] = []
+        tests: list[Node] = []
+        pending: list[Node | None] = [choice]
+        while pending:
+            node = unparenthesized(pending.pop())
+            if node is None:
+                return False
+            if node.type == "ternary_expression":
+                test = node.child_by_field_name("condition")
+                if test is not None:
+                    tests.append(test)
+                pending += [node.child_by_field_name(f) for f in ("consequence", "alternative")]
+                continue
+            key = node.named_children if node.type == "string" else []
+            if len(key) != 1 or key[0].type != "string_fragment":
+                return False
+            leaves.append(node)
+        for leaf in leaves:
+            self.member_string(leaf, obj, scope)
+        for test in tests:
+            self.visit(test, scope)
         return True
 
     def reflected(self, string: Node, call: Node, callee: Node, scope: Scope) -> Node | None:
