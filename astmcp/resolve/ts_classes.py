@@ -107,6 +107,12 @@ class Classes(Functions):
                     ret = value.child_by_field_name("return_type")
                     if ret is not None:
                         self.rtypes[key] = self.instance(ret, scope)
+                    if annotation is None and value.child_by_field_name("type_parameters") is None:
+                        # `onScroll = ({ moved }: { moved: boolean }) => …`: what an object literal
+                        # passed to it is checked against (as for `const f = (o: …) => …`)
+                        types = self.parameter_types(value.child_by_field_name("parameters"), scope)
+                        if any(t is not None for t in types):
+                            self.ptypes[key] = types
                 self.inferred = None
                 for child in member.named_children:
                     if child == value:  # `handler: Handler = (a) => …`

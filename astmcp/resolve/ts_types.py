@@ -558,8 +558,8 @@ class TypeSteps:
             bound = dict(entity[2]) if len(entity) > 2 else None
             return self.resolve_in(target.path, chain, bound) if chain else None
         fn = self.callable(sym) if entity[0] == "s" else None
-        if fn is None and entity[0] == "s" and sym.kind == "variable":
-            fn = sym  # a variable bound to a function value (its declared parameter types, if any)
+        if fn is None and entity[0] == "s" and sym.kind in ("variable", "property"):
+            fn = sym  # a variable or field bound to a function value (its declared parameter types, if any)
         if fn is None:
             return None
         decl, chain = self.parameter_chain(fn, index)
