@@ -399,11 +399,12 @@ def call_step(node: ast.Call) -> str:
 
 
 def call_head(chain: str | None) -> str | None:
-    """The callee of a chain ending in a call step (``S:C/()1`` -> ``S:C``), else None."""
+    """The callee of a chain ending in a call step (``S:C/()1`` -> ``S:C``) or an instance of the
+    class (``self``: ``S:C/(i)`` -> ``S:C``), else None."""
     if not chain:
         return None
     head, _, step = chain.rpartition("/")
-    return head if step.startswith("()") else None
+    return head if step.startswith("()") or step == "(i)" else None
 
 
 def func_name(node: ast.expr) -> str:
