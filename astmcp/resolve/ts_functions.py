@@ -62,6 +62,10 @@ class Functions(Declarations):
         else:
             self.returning = None
         self.return_type = self.literal_return(node, ret, ftype, callback, inner)
+        if self.return_type is not None and ret is not None:
+            # `const info = { … }; return info` from a function declared `(): Info`: the literal is an Info
+            for literal in _returned_literals(node):
+                self.expected_objects.setdefault((literal.start_byte, literal.end_byte), self.return_type)
         declared = (
             self.parameter_types(ftype[0].child_by_field_name("parameters"), ftype[1]) if ftype else None
         )
@@ -522,3 +526,45 @@ def _implements_overloads(node: Node, name: Node | None) -> bool:
         return False
     other = before.child_by_field_name("name")
     return other is not None and other.text == name.text
+
+
+def _returned_literals(function: Node) -> list[Node]:
+    """The object literals a function returns through a ``const`` holding one (``const info = {
+    … }; return info``): the const is declared once in the function (no type annotation), and
+    nested functions are not looked into."""
+    body = function.child_by_field_name("body")
+    if body is None or body.type != "statement_block":
+        return []
+    held: dict[str, list[Node | None]] = {}
+    returned: set[str] = set()
+    pending = list(body.named_children)
+    while pending:
+        node = pending.pop()
+        if node.type in FUNCTION_VALUES or node.type in FUNCTIONS or node.type == "class_declaration":
+            continue
+        if node.type == "lexical_declaration":
+            const = (node.child(0) or node).type == "const"
+            for declarator in node.named_children:
+                name = declarator.child_by_field_name("name")
+                value = declarator.child_by_field_name("value")
+                if name is None or name.type != "identifier":
+                    continue
+                literal = value if const and declarator.child_by_field_name("type") is None else None
+                found = literal if literal is not None and literal.type == "object" else None
+                held.setdefault((name.text or b"").decode("utf-8"), []).append(found)
+        if node.type == "variable_declaration":
+            for declarator in node.named_children:
+                name = declarator.child_by_field_name("name")
+                if name is not None:
+                    held.setdefault((name.text or b"").decode("utf-8"), []).append(None)
+        if node.type == "return_statement":
+            given = named_nodes(node)
+            if len(given) == 1 and given[0].type == "identifier":
+                returned.add((given[0].text or b"").decode("utf-8"))
+        pending.extend(node.named_children)
+    out: list[Node] = []
+    for key in sorted(returned):
+        holders = held.get(key, [])
+        if len(holders) == 1 and holders[0] is not None:
+            out.append(holders[0])
+    return out
