@@ -103,8 +103,14 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     # coverage: its pytest warning filters name a coverage warning class
     "humanize": ("humanize", "4.12.1", ("freezegun==1.5.5", "coverage==7.17.5"), ()),
     # Python-Markdown: extension classes registered by name; unittest suites pytest collects
-    # (pytest 9 makes its uncollectable `TestSuite` import an error)
-    "markdown": ("markdown", "3.7", ("pytest==8.3.3", "PyYAML==6.0.4"), ()),
+    # (test_legacy.py turns warnings into errors at import, so pytest's warning that it cannot
+    # collect the `TestSuite` test_md_in_html.py imports fails the run: that file is left out)
+    "markdown": (
+        "markdown",
+        "3.7",
+        ("PyYAML==6.0.4",),
+        ("tests/test_syntax/extensions/test_md_in_html.py",),
+    ),
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
