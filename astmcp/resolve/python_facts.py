@@ -45,7 +45,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from astmcp.resolve.python_namespace import module_strings, reachable, split_strings
+from astmcp.resolve.python_namespace import keyword_templates, module_strings, reachable, split_strings
 from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
 from astmcp.resolve.python_records import AttributeString, DoctestName, PatternKeyword, type_guards
 from astmcp.resolve.python_scope import (
@@ -448,6 +448,7 @@ def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:
     analyzer.guards = type_guards(tree)
     analyzer.module_strings = module_strings(tree)
     analyzer.word_lists.update(id(node) for node in split_strings(tree))
+    analyzer.keyword_templates = keyword_templates(tree)
     analyzer.sink_messages(tree)
     if analyzer.test_file:
         analyzer.displays = module_displays(tree)

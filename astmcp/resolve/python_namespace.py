@@ -138,6 +138,48 @@ def split_strings(tree: ast.Module) -> list[ast.Constant]:
     ]
 
 
+# translation calls handing their message (or the one picked by count) on unchanged
+_TRANSLATORS = frozenset(
+    {"_", "gettext", "ngettext", "pgettext", "npgettext", "lazy_gettext", "gettext_lazy", "ngettext_lazy"}
+)
+
+
+def keyword_templates(tree: ast.Module) -> dict[int, frozenset[str]]:
+    """Format templates whose fields the ``.format`` call applied to them gives by explicit
+    keywords (``"Did you mean {possibility}?".format(possibility=s)``, also through a translation
+    call, ``ngettext("… {x}", "… {xs}", n).format(x=a, xs=b)``): each string by id, with those
+    keywords. A field named so is that keyword, never an attribute or a mapping's key. None for a
+    call that also unpacks a mapping (``**vars(self)``) or passes positional values."""
+    out: dict[int, frozenset[str]] = {}
+    for node in ast.walk(tree):
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "format"
+            and not node.args
+            and node.keywords
+            and all(k.arg is not None for k in node.keywords)
+        ):
+            continue
+        names = frozenset(k.arg for k in node.keywords if k.arg is not None)
+        template = node.func.value
+        strings: list[ast.expr] = [template]
+        if isinstance(template, ast.Call):
+            callee = template.func
+            called = (
+                callee.id
+                if isinstance(callee, ast.Name)
+                else callee.attr
+                if isinstance(callee, ast.Attribute)
+                else ""
+            )
+            strings = list(template.args) if called in _TRANSLATORS else []
+        for value in strings:
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                out[id(value)] = names
+    return out
+
+
 def module_string_nodes(tree: ast.Module) -> dict[str, ast.Constant]:
     """The strings the module's names bound once at its top level hold (``PREFIX = "on_"``,
     ``PREFIX: Final = "on_"``)."""

@@ -159,6 +159,8 @@ class Records(PytestFacts):
         self.attr_paths: set[int] = set()  # strings given to an attribute getter (`attrgetter("a.b")`)
         self.module_strings: dict[str, str] = {}  # module-level `PREFIX = "on_"`, bound once
         self.word_lists: set[int] = set()  # strings listing names: `"x y".split()`, `__slots__ = "x y"`
+        # format templates whose fields `.format(a=…)` gives by keyword: string id -> the keywords
+        self.keyword_templates: dict[int, frozenset[str]] = {}
 
     # -- occurrences -----------------------------------------------------------
     def name_occurrence(self, node: ast.Name, scope: Scope, kind: str) -> None:
@@ -582,12 +584,16 @@ class Records(PytestFacts):
         placed: set[int] = set()
         if any(c in value for c in "%{$"):
             # format keys (`"%(name)s" % vars(obj)`, `"{name}".format(**obj.__dict__)`, `$name` of a
-            # Template): a mapping made from an object's attributes is read by them
+            # Template): a mapping made from an object's attributes is read by them; a field the
+            # `.format` call gives by keyword (`.format(possibilities=s)`) is that keyword only
+            given = self.keyword_templates.get(id(node), frozenset())
             for match in _PLACEHOLDER.finditer(text, start, end):
                 at = next(n for n in range(1, 4) if match.group(n) is not None)
                 if IDENT.fullmatch(match.group(at)) and not match.group(at)[0].isdigit():
                     col = match.start(at) + 1
                     placed.add(col)
+                    if at == 2 and match.group(at) in given:
+                        continue
                     self.rows.append(
                         (match.group(at), line, col, col + len(match.group(at)), "string", None, scope.path)
                     )
