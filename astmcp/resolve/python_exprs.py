@@ -376,6 +376,20 @@ class Expressions(Records):
         whose own parameter's ``Callable[[A, B], R]`` says what the positional ones are given."""
         params = all_args(args)
         positional = args.posonlyargs + args.args
+        # `def getter(val, field=field)` / `lambda v, f=f: …` nested in a function: the default
+        # captures a value of the enclosing scope, which the parameter holds (callers leave it)
+        captured = (
+            {
+                arg.arg: default
+                for arg, default in (
+                    *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+                    *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+                )
+                if isinstance(default, ast.Name)
+            }
+            if inner.parent is not None and inner.parent.kind in ("function", "comp")
+            else {}
+        )
         for n, arg in enumerate(params):
             if arg is args.vararg or arg is args.kwarg:
                 # `*args` is a tuple, `**kwargs` a dict, whatever their items are annotated as
@@ -393,6 +407,8 @@ class Expressions(Records):
                 # an override's parameter is given what the overridden method declares it takes
                 method = overriding(node)
                 self.bind(inner, arg.arg, "", ("chain", f"S:{inner.cls}/^/{method}/%{n}"))
+            elif arg.arg in captured:
+                self.bind(inner, arg.arg, "", ("expr", captured[arg.arg]), inner.parent)
             else:
                 self.bind(inner, arg.arg, "")
 
