@@ -405,8 +405,9 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         if parsed is None:
             continue
         selves = _own_attribute_maps(parsed.scopes.tree)
+        copies = _instance_copies(parsed.scopes.tree)
         for node, listing in _dumps(parsed.scopes.tree):
-            if path not in by_kind[listing]:
+            if path not in by_kind[listing] or id(node) in copies:
                 continue
             own = selves.get(id(node))
             if own is not None and not _is_related(conn, path, own, related):
@@ -440,6 +441,62 @@ def _own_attribute_maps(tree: ast.AST) -> dict[int, str]:
 
     visit(tree, "")
     return out
+
+
+def _instance_copies(tree: ast.AST) -> set[int]:
+    """The ``__dict__`` attributes of ``rv.__dict__.update(self.__dict__)`` where ``rv`` was made in
+    the same function as another instance of ``self``'s class (``object.__new__(self.__class__)``,
+    ``object.__new__(type(self))``, ``self.__class__.__new__(self.__class__)``, ``copy.copy(self)``):
+    a copy, whose attributes keep their names on both sides (jinja2's ``Environment.overlay``)."""
+    out: set[int] = set()
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        made: dict[str, list[ast.expr]] = {}
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
+                made.setdefault(node.targets[0].id, []).append(node.value)
+        for node in ast.walk(function):
+            if not (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "update"
+                and len(node.args) == 1
+                and not node.keywords
+            ):
+                continue
+            target, source = node.func.value, node.args[0]
+            copy, original = _dict_of(target), _dict_of(source)
+            values = made.get(copy or "", [])
+            if copy and original and len(values) == 1 and _copy_of(values[0], original):
+                out.update((id(target), id(source)))
+    return out
+
+
+def _dict_of(node: ast.expr) -> str | None:
+    """``name`` of ``name.__dict__``, else None."""
+    if isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.value, ast.Name):
+        return node.value.id
+    return None
+
+
+def _copy_of(value: ast.expr, original: str) -> bool:
+    """Whether ``value`` makes another instance of ``original``'s class."""
+    if not isinstance(value, ast.Call):
+        return False
+    text = ast.unparse(value).replace(" ", "")
+    return text in {
+        f"object.__new__({original}.__class__)",
+        f"object.__new__(type({original}))",
+        f"{original}.__class__.__new__({original}.__class__)",
+        f"type({original}).__new__(type({original}))",
+        f"copy.copy({original})",
+        f"copy({original})",
+    }
 
 
 def _mark_self(method: ast.FunctionDef | ast.AsyncFunctionDef, cls: str, out: dict[int, str]) -> None:
