@@ -408,7 +408,9 @@ class Chains(Bindings):
         other arguments keep one chain)."""
         if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
             return ""
-        if "()" in callee and not (callee.endswith("/" + func_name(node.func)) and _class_given(node.args)):
+        if ("()" in callee or "(i)" in callee) and not (
+            callee.endswith("/" + func_name(node.func)) and _class_given(node.args)
+        ):
             # a method called on an instance: when it is given a class (`node.find_all(Name)`)
             return ""
         if callee.startswith("G:") and not self.star:

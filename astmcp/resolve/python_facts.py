@@ -133,7 +133,7 @@ class _Analyzer(Statements):
                         base = self.chain(p.scope, changed)
                         target = f"{base}/{p.name}" if base else None
                         if callee in EVOLVES:  # the constructor's keyword, as `Cls(size=…)`
-                            made_by = base.removesuffix("/()") if base else ""
+                            made_by = base.removesuffix("/()").removesuffix("/(i)") if base else ""
                             target = f"{made_by}/={p.name}" if base and made_by != base else None
                         rows.append((p.name, p.line, p.col, p.end, "write", target, p.scope.path))
             elif isinstance(node, AttributeString):

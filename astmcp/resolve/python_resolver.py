@@ -695,9 +695,9 @@ class Resolver(ModuleLookups):
         shape = None
         if step.startswith("()"):
             shape, step = step[2:] or None, "()"  # `()1,cls`: a call and its shape
-        if step == "(i)":  # `self` in a method: an instance of the class, whatever calling it may make
+        if step == "(i)":  # `self`, `x: C`: an instance of the class, whatever calling it may make
             if entity is not None and entity[0] == "s" and self.syms[entity[1]].kind in CLASSLIKE:
-                return ("i", entity[1])
+                return ("i", entity[1], entity[2]) if len(entity) == 3 else ("i", entity[1])
             step = "()"
         if step[0] == "@":
             return self.given_param(entity, int(step[1:]))

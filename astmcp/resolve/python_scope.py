@@ -71,7 +71,7 @@ def class_instance(chain: str | None) -> str | None:
         return chain[:-3]  # a value of type[C] is the class C
     if chain.endswith(("/*s", "/*m", "/*d", "/*f")) or (chain[:2] in ("P:", "L:") and "/" not in chain):
         return None
-    return f"{chain}/()"
+    return f"{chain}/(i)"
 
 
 def instance_chain(chain: str | None) -> str | None:
@@ -81,7 +81,7 @@ def instance_chain(chain: str | None) -> str | None:
         return chain  # an annotated container, tuple or callable is an instance already
     if chain and chain.endswith("/*c"):
         return chain[:-3]  # a value of type[C] is the class C
-    return f"{chain}/()" if chain else None
+    return f"{chain}/(i)" if chain else None
 
 
 def returned_values(

@@ -147,14 +147,16 @@ PATH_PATCHERS = frozenset(
 # annotations any object satisfies: a string naming an attribute of such a receiver probes any
 # class's member (`hasattr(o: object, "x")`), so it stays a name hit
 ANY_OBJECT = frozenset(
-    {
-        "G:object/()",
-        "G:type/()",
-        "I:0:typing:Any/()",
-        "I:0:typing:/Any/()",
-        "I:0:typing_extensions:Any/()",
-        "I:0:typing_extensions:/Any/()",
-    }
+    f"{annotation}/{instance}"
+    for annotation in (
+        "G:object",
+        "G:type",
+        "I:0:typing:Any",
+        "I:0:typing:/Any",
+        "I:0:typing_extensions:Any",
+        "I:0:typing_extensions:/Any",
+    )
+    for instance in ("()", "(i)")  # (an annotation's chain ends `/(i)`: an instance of)
 )
 # what loads a module by name (any project module): `sys.modules[k]`, `importlib.import_module(k)`
 MODULE_LOADERS = (

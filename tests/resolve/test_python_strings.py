@@ -111,10 +111,10 @@ def test_a_string_naming_an_attribute_of_a_receiver_is_that_attribute() -> None:
         '    return getattr(b, "size"), hasattr(o, "size"), setattr(u, "size", 1), delattr(b, "size")\n'
     )
     assert _targets(text) == [
-        ("size", 4, 24, "S:Box/()/size"),
+        ("size", 4, 24, "S:Box/(i)/size"),
         ("size", 4, 44, None),
         ("size", 4, 64, None),
-        ("size", 4, 87, "S:Box/()/size"),
+        ("size", 4, 87, "S:Box/(i)/size"),
     ]
 
 
