@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from astmcp.resolve.python_scope import Pending, Row, Scope, is_test_module
+from astmcp.resolve.python_scope import Pending, Row, Scope, is_none, is_test_module
 from astmcp.resolve.python_vocab import BUILTINS
 
 # what a narrowing says a key is: an instance of a class expression (False) or the value of an
@@ -163,8 +163,19 @@ class Bindings:
             # `app = tmp / "pkg"` then `from pkg import app` in one function: a local given
             # either value
             scope.values.setdefault(name, []).append(("chain", target, scope))
-        elif scope.kind == "module" and target and target != scope.binds[name]:
-            # `try: from x import f` / `except ImportError: def f(...)`: a use means either
+        elif (
+            scope.kind == "module"
+            and target
+            and target != scope.binds[name]
+            and not (
+                source is not None
+                and source[0] == "expr"
+                and isinstance(source[1], ast.expr)
+                and is_none(source[1])
+            )
+        ):
+            # `try: from x import f` / `except ImportError: def f(...)`: a use means either (`except
+            # ImportError: colorama = None` is none: what is read off the name is the module's)
             others = self.alternatives.setdefault(name, [])
             if target not in others:
                 others.append(target)
