@@ -664,7 +664,7 @@ def report() -> None:
         "3.1.2, structlog, blinker, packaging, cachetools, boltons, more-itertools, tomlkit, humanize and markdown with their test",
         "requirements (markdown without tests/test_syntax/extensions/test_md_in_html.py, which pytest cannot run after",
         "its test_legacy.py makes warnings errors),",
-        "the last two also with their docstrings' doctests (`pytest --doctest-modules src/<package>`, as their CI",
+        "boltons and more-itertools also with their docstrings' doctests (`pytest --doctest-modules src/<package>`, as their CI",
         "runs them); astmcp runs with that test virtualenv as `VIRTUAL_ENV`, so it reads the corpus's dependencies",
         "as from a user's project virtualenv), or for zod no new `tsc` diagnostic from typescript 7.0.2 (multiset on",
         "code/file/message) over zod's `src` with its published package.json and `customConditions:",
