@@ -214,7 +214,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.instance_of(entity, path, site, subst)
         if site:
             if step == "()" and entity is not None and entity[0] == "l" and entity[2] == "map":
-                return self.mapped(entity, path, site)
+                made = self.mapped(entity, path, site)
+                if made is not None:
+                    return made
             found = self.site_step(entity, step, path, site)
             if found is not None:
                 return found
