@@ -62,10 +62,19 @@ class Functions(Declarations):
         else:
             self.returning = None
         self.return_type = self.literal_return(node, ret, ftype, callback, inner)
-        if self.return_type is not None and ret is not None:
-            # `const info = { … }; return info` from a function declared `(): Info`: the literal is an Info
-            for literal in _returned_literals(node):
-                self.expected_objects.setdefault((literal.start_byte, literal.end_byte), self.return_type)
+        for literal, use in _held_literals(node):
+            # `const info = { … }; return info` from a function declared `(): Info`: the literal is
+            # an Info; `records.push(record)`, `show(record)`: what that argument is declared as
+            span = (literal.start_byte, literal.end_byte)
+            if use.type == "return_statement":
+                if self.return_type is not None and ret is not None:
+                    self.expected_objects.setdefault(span, self.return_type)
+                continue
+            call = use.parent.parent if use.parent is not None else None
+            callee = call.child_by_field_name("function") if call is not None else None
+            if callee is not None and use.parent is not None:
+                k = named_nodes(use.parent).index(use)
+                self.expected_objects.setdefault(span, ("p", self.desc(callee, inner), k, False, None))
         declared = (
             self.parameter_types(ftype[0].child_by_field_name("parameters"), ftype[1]) if ftype else None
         )
@@ -528,21 +537,22 @@ def _implements_overloads(node: Node, name: Node | None) -> bool:
     return other is not None and other.text == name.text
 
 
-def _returned_literals(function: Node) -> list[Node]:
-    """The object literals a function returns through a ``const`` holding one (``const info = {
-    … }; return info``): the const is declared once in the function (no type annotation), and
-    nested functions are not looked into."""
+def _held_literals(function: Node) -> list[tuple[Node, Node]]:
+    """The object literals a function's ``const`` holds (declared once in it, without a type) and
+    the one place each goes on as a whole: ``return info`` (the return statement) or
+    ``records.push(record)`` / ``show(record)`` (the call, a direct argument) in the function's own
+    statements. A const read as a whole anywhere else (a second call, a closure, ``{ record }``)
+    gives nothing: the literal may go where two types meet."""
     body = function.child_by_field_name("body")
     if body is None or body.type != "statement_block":
         return []
     held: dict[str, list[Node | None]] = {}
-    returned: set[str] = set()
-    pending = list(body.named_children)
+    uses: dict[str, list[Node]] = {}
+    pending: list[tuple[Node, bool]] = [(child, True) for child in body.named_children]
     while pending:
-        node = pending.pop()
-        if node.type in FUNCTION_VALUES or node.type in FUNCTIONS or node.type == "class_declaration":
-            continue
-        if node.type == "lexical_declaration":
+        node, own = pending.pop()
+        nested = node.type in FUNCTION_VALUES or node.type in FUNCTIONS or node.type == "class_declaration"
+        if node.type == "lexical_declaration" and own:
             const = (node.child(0) or node).type == "const"
             for declarator in node.named_children:
                 name = declarator.child_by_field_name("name")
@@ -552,19 +562,50 @@ def _returned_literals(function: Node) -> list[Node]:
                 literal = value if const and declarator.child_by_field_name("type") is None else None
                 found = literal if literal is not None and literal.type == "object" else None
                 held.setdefault((name.text or b"").decode("utf-8"), []).append(found)
-        if node.type == "variable_declaration":
+        elif node.type in ("lexical_declaration", "variable_declaration"):
             for declarator in node.named_children:
                 name = declarator.child_by_field_name("name")
                 if name is not None:
                     held.setdefault((name.text or b"").decode("utf-8"), []).append(None)
-        if node.type == "return_statement":
-            given = named_nodes(node)
-            if len(given) == 1 and given[0].type == "identifier":
-                returned.add((given[0].text or b"").decode("utf-8"))
-        pending.extend(node.named_children)
-    out: list[Node] = []
-    for key in sorted(returned):
-        holders = held.get(key, [])
-        if len(holders) == 1 and holders[0] is not None:
-            out.append(holders[0])
+        if node.type in ("identifier", "shorthand_property_identifier"):
+            parent = node.parent
+            declared = (
+                parent is not None
+                and parent.type == "variable_declarator"
+                and parent.child_by_field_name("name") == node
+            )
+            read_off = (
+                parent is not None
+                and parent.type == "member_expression"
+                and parent.child_by_field_name("object") == node
+            )
+            if not declared and not read_off:
+                uses.setdefault((node.text or b"").decode("utf-8"), []).append(node)
+        pending.extend((child, own and not nested) for child in node.named_children)
+    out: list[tuple[Node, Node]] = []
+    for key in sorted(held):
+        holders, read = held[key], uses.get(key, [])
+        if len(holders) != 1 or holders[0] is None or len(read) != 1:
+            continue
+        where = read[0].parent
+        if where is not None and where.type == "return_statement" and named_nodes(where) == [read[0]]:
+            out.append((holders[0], where))
+        elif (
+            where is not None
+            and where.type == "arguments"
+            and where.parent is not None
+            and where.parent.type == "call_expression"
+            and _own_statement(where.parent, function)
+        ):
+            out.append((holders[0], read[0]))
     return out
+
+
+def _own_statement(node: Node, function: Node) -> bool:
+    """Whether ``node`` runs in ``function`` itself (no function between them)."""
+    current = node.parent
+    while current is not None and current != function:
+        if current.type in FUNCTION_VALUES or current.type in FUNCTIONS:
+            return False
+        current = current.parent
+    return current == function
