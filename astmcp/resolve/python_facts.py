@@ -450,6 +450,7 @@ def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:
     analyzer.word_lists.update(id(node) for node in split_strings(tree))
     analyzer.keyword_templates = keyword_templates(tree)
     analyzer.sink_messages(tree)
+    analyzer.sink_reprs(tree)
     if analyzer.test_file:
         analyzer.displays = module_displays(tree)
     analyzer.generates = any(

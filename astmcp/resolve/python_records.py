@@ -505,6 +505,26 @@ class Records(PytestFacts):
                     for const in _string_parts(value):
                         self.sink_strings[id(const)] = (call, accepted)
 
+    def sink_reprs(self, tree: ast.Module) -> None:
+        """The text a class's ``__repr__`` returns when it reads as no code (``"<marshmallow.missing>"``,
+        ``f"<Rule {self.path!r}>"``: it starts with ``<``, which no expression does): only shown. A
+        repr that could be evaluated back (``"Point(x=1)"``) keeps its hits."""
+        for cls in ast.walk(tree):
+            if not isinstance(cls, ast.ClassDef):
+                continue
+            for method in cls.body:
+                if not isinstance(method, ast.FunctionDef) or method.name != "__repr__":
+                    continue
+                todo: list[ast.AST] = list(method.body)
+                while todo:
+                    node = todo.pop()
+                    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+                        continue
+                    value = node.value if isinstance(node, ast.Return) else None
+                    if _angled(value):
+                        self.sink_strings[id(value)] = None
+                    todo.extend(ast.iter_child_nodes(node))
+
     def note_attr_paths(self, node: ast.Call) -> None:
         """The string arguments of a callee named for attributes (``operator.attrgetter``, a
         project's ``rgetattr``/``deep_getattr``): dotted paths of members, whatever they end in.
@@ -852,6 +872,13 @@ def _shown(node: ast.Call) -> tuple[list[ast.expr | None], frozenset[str]]:
     if name == "ContextVar":
         return [*first, keywords.get("name")], _CONTEXT_VAR
     return [], frozenset()
+
+
+def _angled(value: ast.expr | None) -> bool:
+    """A string or f-string whose text starts with ``<``."""
+    if isinstance(value, ast.JoinedStr) and value.values:
+        value = value.values[0]
+    return isinstance(value, ast.Constant) and isinstance(value.value, str) and value.value.startswith("<")
 
 
 def _string_parts(expr: ast.expr | None) -> list[ast.Constant | ast.JoinedStr]:
