@@ -1135,9 +1135,15 @@ class Resolver(ModuleLookups):
             if step[0] == "#":
                 n = int(step[1:])
                 return parts[n] if 0 <= n < len(parts) else None
-            if step in ("[]", "[i]"):  # any part: known when they are all alike
+            if step in ("[]", "[i]"):  # any part: known when every part is
                 kinds = {alike(p) for p in parts}
-                return parts[0] if len(kinds) == 1 and None not in kinds else None
+                if None in kinds or not parts:
+                    return None
+                # parts alike are one; project instances of different classes, either of them
+                # (`for env in Environment(), SandboxedEnvironment()`)
+                if len(kinds) == 1:
+                    return parts[0]
+                return either(list(parts)) if all(p is not None and p[0] == "i" for p in parts) else None
             return self.container_method(step, None) if step[0] not in "[*" else None
         if step[0] == "#":
             return item if kind == "s" else None  # `a, b = xs` of a list: items
