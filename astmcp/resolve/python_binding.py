@@ -76,6 +76,8 @@ class Bindings:
         self.decorated: dict[str, str] = {}  # function path -> what its outermost decorator makes
         # `C.__new__` / `Meta.__call__` that may return what is no instance of the class made
         self.new_others: list[str] = []
+        # `__new__`s that may make something else: what their returns give (fact `newrets`)
+        self.new_returns: list[tuple[str, ast.FunctionDef, Scope]] = []
         # module functions that hand back the class they decorate unchanged, and factories of them
         self.keepers: list[str] = []
         # function path -> per definition: (returns annotation, scope, True) or (the def, its

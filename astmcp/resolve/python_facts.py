@@ -216,6 +216,11 @@ class _Analyzer(Statements):
                 inferred = self.union([self.chain(inner, v) for v in returned if not is_none(v)])
                 if inferred:
                     rtypes.setdefault(path, inferred)
+        newrets: dict[str, list[str]] = {}
+        for path, function, inner in self.new_returns:
+            returned, yielded = returned_values(function)
+            if returned and not yielded:
+                newrets[path] = [self.chain(inner, v) or "" for v in returned]
         otypes: dict[str, list[list[object]]] = {}
         for path, params, method, returns, scope in self.overloads:
             gives = instance_chain(self.annotation_chain(scope, returns)) or ""  # "": unknown
@@ -339,6 +344,7 @@ class _Analyzer(Statements):
             **({"rebound": rebound} if rebound else {}),
             **({"redefs": redefined} if redefined else {}),
             **({"newother": sorted(set(self.new_others))} if self.new_others else {}),
+            **({"newrets": newrets} if newrets else {}),
             **({"keepers": sorted(set(self.keepers))} if self.keepers else {}),
             **({"keepmakers": sorted(set(self.keeper_makers))} if self.keeper_makers else {}),
             **(

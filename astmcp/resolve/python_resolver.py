@@ -976,10 +976,29 @@ class Resolver(ModuleLookups):
             own = self.symbol(cls.path, f"{cls.symbol_path}.{method}")
             if own is not None and (
                 own.kind not in ("function", "method")
-                or own.symbol_path in self.facts(own.path).get("newother", ())
+                or (
+                    own.symbol_path in self.facts(own.path).get("newother", ())
+                    and not self.returns_own(own, class_id)
+                )
             ):
                 return True
         return False
+
+    def returns_own(self, new: Sym, class_id: int) -> bool:
+        """Whether every ``return`` of the ``__new__`` ``new`` gives an instance of the project class
+        ``class_id`` or of a class deriving from it, as what it calls is declared to give
+        (jinja2's ``return env.from_string(source, template_class=cls)``, ``-> Template``), whatever
+        ``__new__`` itself is annotated as."""
+        chains = self.facts(new.path).get("newrets", {}).get(new.symbol_path)
+        if not chains:
+            return False
+        for chain in chains:
+            made = self.resolve(new.path, chain) if chain else None
+            if made is None or made[0] != "i" or is_either(made):
+                return False
+            if made[1] != class_id and all(c.id != class_id for c in self.project_ancestors(made[1])):
+                return False
+        return True
 
     def project_ancestors(self, class_id: int) -> Iterator[Sym]:
         """The project class ``class_id`` and the project classes it derives from, directly or not."""

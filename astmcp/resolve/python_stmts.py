@@ -97,6 +97,8 @@ class Statements(Expressions):
             listed = frozenset(ast.unparse(generic_origin(b)) for b in self.bases.get(scope.path, ()))
             if node.name in ("__new__", "__call__") and not makes_own_instance(node, node.name, listed):
                 self.new_others.append(f"{scope.path}.{node.name}")
+                if node.name == "__new__" and isinstance(node, ast.FunctionDef):
+                    self.new_returns.append((path, node, inner))  # judged by what each return gives
             decorators = {decorator_name(d) for d in node.decorator_list}
             if "staticmethod" not in decorators:
                 inner.cls = scope.path
