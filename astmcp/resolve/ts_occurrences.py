@@ -586,6 +586,25 @@ class Occurrences(Descriptors):
         self.row(key[0], "string", self.desc(obj, scope), member=True, name=self.text(key[0]))
         return True
 
+    def picked_from(self, string: Node, scope: Scope) -> Node | None:
+        """The type T whose members the string literal type names as a key of the library's
+        ``Pick<T, "a" | "b">`` / ``Omit<T, "a">`` (its second type argument, a union of such
+        literals); None elsewhere, or where the file binds its own ``Pick``/``Omit``."""
+        node = string.parent
+        if node is None or node.type != "literal_type":
+            return None
+        while node.parent is not None and node.parent.type == "union_type":
+            node = node.parent
+        args = node.parent
+        generic = args.parent if args is not None and args.type == "type_arguments" else None
+        head = generic.child_by_field_name("name") if generic is not None else None
+        if generic is None or generic.type != "generic_type" or head is None:
+            return None
+        if self.text(head) not in ("Pick", "Omit") or scope.lookup_type(self.text(head)) is not None:
+            return None
+        parts = named_nodes(args)
+        return parts[0] if len(parts) == 2 and parts[1] == node else None
+
     def member_choice(self, index: Node, obj: Node, scope: Scope) -> bool:
         """``obj[c ? "width" : "height"]`` (nested conditionals too): each plain string names a
         member of ``obj`` as in ``obj["width"]``; the conditions are read. False when a branch is
@@ -664,7 +683,21 @@ class Occurrences(Descriptors):
 
     def literal_type(self, node: Node, scope: Scope) -> None:
         for child in node.named_children:
-            if child.type == "string":
+            if child.type != "string":
+                continue
+            picked = self.picked_from(child, scope)
+            key = child.named_children
+            if picked is not None and len(key) == 1 and key[0].type == "string_fragment":
+                # `Pick<Options, "onChange" | "debug">`: members of Options, as `Options["onChange"]`
+                base = self.tdesc(picked, scope)
+                self.row(
+                    key[0],
+                    "string",
+                    ("i", base) if base is not None else None,
+                    member=True,
+                    name=self.text(key[0]),
+                )
+            else:
                 self.string_hit(child)
 
     def lookup_type(self, node: Node, scope: Scope) -> None:
