@@ -95,17 +95,23 @@ def _library_members() -> frozenset[str]:
     """Members of the types any Python code handles; a project member sharing one of these
     names is never the single candidate for an untyped receiver."""
     import collections
+    import contextvars
     import datetime
     import io
+    import logging
     import pathlib
+    import queue
     import re
     import threading
+    import xml.etree.ElementTree
 
     kinds: list[type] = [
         str, bytes, bytearray, list, dict, set, frozenset, tuple, int, float, complex, object, type,
         BaseException, re.Match, re.Pattern, io.TextIOWrapper, io.BytesIO, io.StringIO, pathlib.Path,
         collections.OrderedDict, collections.deque, collections.Counter, datetime.datetime, datetime.date,
         datetime.timedelta, threading.Thread, memoryview, range, slice, property,
+        threading.Event, threading.Lock().__class__, contextvars.ContextVar, queue.Queue, logging.Logger,
+        xml.etree.ElementTree.Element,
     ]  # fmt: skip
     return frozenset(name for kind in kinds for name in dir(kind))
 
@@ -245,7 +251,11 @@ def collect_references(
             # only a receiver nobody could type is a candidate; a typed one lacking the member is not
             if not python and memo.parts.apart(path, files):
                 continue  # TS/JS: no import chain joins the file to the symbol's (query.ts_parts)
-            confidence = "likely" if likely and kind != "string" and untyped(target) else "name"
+            confidence = (
+                "likely"
+                if likely and kind != "string" and untyped(target) and not memo.outside_rooted(target)
+                else "name"
+            )
             if confidence == "name" and not include_name_hits:
                 continue
             out[key] = Reference(path, line, col, end_col, kind, confidence, False)
@@ -542,6 +552,30 @@ class FamilyMemo:
         self._below: dict[tuple[tuple[int, ...], str], tuple[dict[int, SymbolRow], list[str]]] = {}
         self.providing: set[int] = set()  # object-literal members being resolved (no cycles)
         self.parts = ModuleParts(conn)  # TS/JS: files no import chain joins
+        self._packages: dict[str, bool] = {}  # top-level Python package -> whether the project has it
+
+    def outside_rooted(self, target: str | None) -> bool:
+        """Whether an unknown receiver's chain starts at a builtin (``G:``) or a Python module
+        outside the project (``I:0:xml.etree.ElementTree:/Element/(i)/iter/()0/[]``): what an
+        outside object holds or gives is most likely outside too, so a project member being the
+        only one of its name says nothing of it (``el.set(…)`` of an ElementTree element is no
+        ``likely`` call of python-markdown's ``State.set``)."""
+        chain = (target or "").rpartition("\t")[2].removeprefix("?")
+        if chain.startswith("G:"):
+            return True
+        if not chain.startswith("I:0:"):
+            return False
+        top = chain[4:].partition(":")[0].partition(".")[0]
+        if top not in self._packages:
+            self._packages[top] = (
+                self.conn.execute(
+                    "SELECT 1 FROM files WHERE language = 'python' AND (path = ? OR path LIKE ? OR path LIKE ?"
+                    " OR path LIKE ?) LIMIT 1",
+                    (f"{top}.py", f"{top}/%", f"%/{top}/%", f"%/{top}.py"),
+                ).fetchone()
+                is not None
+            )
+        return not self._packages[top]
 
     def twins(self, symbol: SymbolRow) -> list[SymbolRow]:
         if symbol.id not in self._twins:
