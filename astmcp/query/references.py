@@ -60,6 +60,14 @@ __all__ = [
 ]
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter", "constructor")
+# outside modules whose containers and iterators hold what the caller gave them (project objects)
+_PASSING_MODULES = frozenset(
+    {
+        "abc", "array", "asyncio", "bisect", "builtins", "collections", "concurrent", "contextlib",
+        "copy", "dataclasses", "enum", "functools", "heapq", "itertools", "more_itertools", "operator",
+        "queue", "random", "toolz", "types", "typing", "typing_extensions", "weakref",
+    }
+)  # fmt: skip
 _MAX_JOINED = 4096  # classes walked below an override family's roots for the bases they join
 _CONFIDENCE_ORDER = {"certain": 0, "likely": 1, "name": 2}
 _CONTEXT_CHARS = 200
@@ -555,17 +563,19 @@ class FamilyMemo:
         self._packages: dict[str, bool] = {}  # top-level Python package -> whether the project has it
 
     def outside_rooted(self, target: str | None) -> bool:
-        """Whether an unknown receiver's chain starts at a builtin (``G:``) or a Python module
-        outside the project (``I:0:xml.etree.ElementTree:/Element/(i)/iter/()0/[]``): what an
-        outside object holds or gives is most likely outside too, so a project member being the
-        only one of its name says nothing of it (``el.set(…)`` of an ElementTree element is no
-        ``likely`` call of python-markdown's ``State.set``)."""
+        """Whether an unknown Python receiver is an item of a container a module outside the
+        project made (``I:0:xml.etree.ElementTree:/Element/(i)/iter/()0/[]``, ``archive.infolist()``):
+        such items are most likely outside objects too, so a project member being the only one of
+        its name says nothing of them (``el.set(…)`` of an ElementTree element is no ``likely``
+        call of python-markdown's ``State.set``). Modules that hand on what they are given
+        (``itertools``, ``collections``, ``contextlib``, …) and whatever outside calls give
+        (``ExitStack().enter_context(conn)``, a mock) keep the rule."""
         chain = (target or "").rpartition("\t")[2].removeprefix("?")
-        if chain.startswith("G:"):
-            return True
-        if not chain.startswith("I:0:"):
+        if not chain.startswith("I:0:") or not any(step[:1] == "[" for step in chain.split("/")):
             return False
         top = chain[4:].partition(":")[0].partition(".")[0]
+        if top in _PASSING_MODULES:
+            return False
         if top not in self._packages:
             self._packages[top] = (
                 self.conn.execute(
