@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from astmcp.resolve.python_keys import KEY_METHODS
+from astmcp.resolve.python_scope import func_name
 from astmcp.resolve.templates import template_target
 
 # what `sys.modules` is to the fact pass's chains (`import sys` / `from sys import modules`)
@@ -165,15 +166,7 @@ def keyword_templates(tree: ast.Module) -> dict[int, frozenset[str]]:
         template = node.func.value
         strings: list[ast.expr] = [template]
         if isinstance(template, ast.Call):
-            callee = template.func
-            called = (
-                callee.id
-                if isinstance(callee, ast.Name)
-                else callee.attr
-                if isinstance(callee, ast.Attribute)
-                else ""
-            )
-            strings = list(template.args) if called in _TRANSLATORS else []
+            strings = list(template.args) if func_name(template.func) in _TRANSLATORS else []
         for value in strings:
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
                 out[id(value)] = names
