@@ -404,9 +404,10 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         parsed = files.get(path)
         if parsed is None:
             continue
-        selves = _own_attribute_maps(parsed.scopes.tree)
-        copies = _instance_copies(parsed.scopes.tree)
-        for node, listing in _dumps(parsed.scopes.tree):
+        dumps = _dumps(parsed.scopes.tree)
+        selves = _own_attribute_maps(parsed.scopes.tree) if dumps else {}
+        copies = _instance_copies(parsed.scopes.tree) if dumps else set()
+        for node, listing in dumps:
             if path not in by_kind[listing] or id(node) in copies:
                 continue
             own = selves.get(id(node))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from tree_sitter import Node
@@ -537,6 +538,10 @@ def _implements_overloads(node: Node, name: Node | None) -> bool:
     return other is not None and other.text == name.text
 
 
+# `const name = {` somewhere in a function body (else it holds no literal to follow)
+_HELD_LITERAL = re.compile(rb"\bconst\s+[\w$]+\s*=\s*\{")
+
+
 def _held_literals(function: Node) -> list[tuple[Node, Node]]:
     """The object literals a function's ``const`` holds (declared once in it, without a type) and
     the one place each goes on as a whole: ``return info`` (the return statement) or
@@ -544,7 +549,7 @@ def _held_literals(function: Node) -> list[tuple[Node, Node]]:
     statements. A const read as a whole anywhere else (a second call, a closure, ``{ record }``)
     gives nothing: the literal may go where two types meet."""
     body = function.child_by_field_name("body")
-    if body is None or body.type != "statement_block":
+    if body is None or body.type != "statement_block" or not _HELD_LITERAL.search(body.text or b""):
         return []
     held: dict[str, list[Node | None]] = {}
     uses: dict[str, list[Node]] = {}
