@@ -454,9 +454,11 @@ def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:
     analyzer.guards = type_guards(tree)
     analyzer.module_strings = module_strings(tree)
     analyzer.word_lists.update(id(node) for node in split_strings(tree))
-    analyzer.keyword_templates = keyword_templates(tree)
+    if ".format(" in text:  # (a walk of the whole tree: only where a template may be)
+        analyzer.keyword_templates = keyword_templates(tree)
     analyzer.sink_messages(tree)
-    analyzer.sink_reprs(tree)
+    if "__repr__" in text:
+        analyzer.sink_reprs(tree)
     if analyzer.test_file:
         analyzer.displays = module_displays(tree)
     analyzer.generates = any(
