@@ -303,9 +303,10 @@ def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[Sy
             continue
         if str(value).startswith("^"):  # `json.dump(data, obj)`: json.dump calls `obj.write`
             parts = _FUNCTION_KEY.match(str(value)[1:])
-            if parts is not None and row.name in argument_reads(parts[1], parts[2]):
+            reads = argument_reads(parts[1], parts[2]) if parts is not None else frozenset()
+            if parts is not None and (row.name in reads or "*" in reads):
                 given = f"{parts[2][1:]}=…" if parts[2][0] == "=" else f"argument {int(parts[2][1:]) + 1}"
-                found.append(f"{parts[1]}({given}).{row.name}")
+                found.append(f"{parts[1]}({given}).{'*' if '*' in reads else row.name}")
             continue
         if str(value).startswith("="):  # `cast(T, obj)`: whoever uses the T calls T's members
             if class_defines(str(value)[1:], row.name) is not False:  # (unreadable: it may)

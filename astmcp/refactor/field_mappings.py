@@ -315,6 +315,21 @@ def _attribute_mapping(node: ast.expr) -> ast.expr | None:
     return None
 
 
+def _unpacked_state(node: ast.AST) -> list[ast.expr]:
+    """``**state`` in ``def __setstate__(self, state)``: an unpickled object's attributes by name
+    (``self.__init__(**state)``), given as keywords."""
+    if not isinstance(node, ast.FunctionDef) or node.name != "__setstate__" or len(node.args.args) < 2:
+        return []
+    state = node.args.args[1].arg
+    return [
+        keyword.value
+        for call in ast.walk(node)
+        if isinstance(call, ast.Call)
+        for keyword in call.keywords
+        if keyword.arg is None and isinstance(keyword.value, ast.Name) and keyword.value.id == state
+    ]
+
+
 def _unpacked_attributes(node: ast.AST) -> list[ast.expr]:
     """``vars(x)`` / ``x.__dict__`` whose keys become names elsewhere: unpacked into a call's
     keywords (``View(**vars(row))``), or merged (``o.__dict__.update(vars(d))``)."""
@@ -348,6 +363,7 @@ def _dumps(tree: ast.AST) -> list[tuple[ast.expr, bool]]:
     for node in ast.walk(tree):
         for mapping in _unpacked_attributes(node):
             out.append((mapping, True))
+        out.extend((state, True) for state in _unpacked_state(node))
         if isinstance(node, ast.Call) and node.args:  # (`asdict(row, recurse=False)` too)
             func = node.func
             if isinstance(func, ast.Name) and (func.id in _DUMP_FUNCTIONS or func.id in imported):

@@ -12,6 +12,7 @@ parameter would capture, or a resolved call that already passes ``new=`` (``NAME
 from __future__ import annotations
 
 import ast
+import re
 import sqlite3
 
 from astmcp.errors import InvalidInput, MutationBlocked, NameCollision
@@ -53,7 +54,7 @@ def prepare_parameter_rename(
             " fixture, or the parameter together with it by hand",
             {"file": param.file, "line": param.line},
         )
-    shared = _shared_signature(ws, param)
+    shared = _shared_signature(ws, param) or _signature_reader(ws, conn, param)
     if shared:
         raise MutationBlocked(shared, {"file": param.file, "line": param.line})
     hits = [Hit.of(r) for r in found.references]
@@ -126,6 +127,47 @@ def _shared_signature(ws: Workspace, param: Parameter) -> str | None:
             f"{node.name!r} is a singledispatch function or one of its registered implementations: they"
             f" are called with the same keywords, so rename {param.name!r} in all of them by hand"
         )
+    return None
+
+
+# what reads a function's parameter names: a decorator doing so may call it with keywords made
+# from those names (routes, dependency injection, command lines built from a signature)
+_SIGNATURE_READS = re.compile(
+    r"\b(?:signature|getfullargspec|getargspec|getcallargs|get_type_hints)\s*\(|"
+    r"\.__(?:code|signature|annotations)__\b|\bco_varnames\b"
+)
+
+
+def _signature_reader(ws: Workspace, conn: sqlite3.Connection, param: Parameter) -> str | None:
+    """Why the parameter's name is read by a project decorator of its function, or None: a
+    decorator whose body reads the signature (``inspect.signature(f).parameters``) may call the
+    function with keywords named after its parameters. The decorator is found by its last name
+    among the project's functions (a name several share is read in all of them)."""
+    node = _keyword_function(ws, param)
+    if node is None:
+        return None
+    names = {
+        name for d in node.decorator_list if (name := last_name(d.func if isinstance(d, ast.Call) else d))
+    }
+    if not names:
+        return None
+    rows = conn.execute(
+        "SELECT f.path, s.name, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id"
+        f" WHERE s.kind IN ('function', 'method', 'class') AND s.name IN ({', '.join('?' * len(names))})"
+        " ORDER BY f.path, s.start_line",
+        sorted(names),
+    ).fetchall()
+    for path, name, start, end in rows:
+        try:
+            lines = read_text(ws, path).splitlines()[start - 1 : end]
+        except (OSError, UnicodeDecodeError):
+            continue
+        if _SIGNATURE_READS.search("\n".join(lines)):
+            return (
+                f"the decorator {name!r} ({path}:{start}) reads the parameter names of what it decorates"
+                f" (a signature): it may call {node.name!r} with {param.name}=, so {param.name!r} cannot be"
+                " renamed safely"
+            )
     return None
 
 

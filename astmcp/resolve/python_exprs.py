@@ -85,10 +85,12 @@ class Expressions(Records):
                 self.casts.append((scope, node.args[0], node.args[1]))
             self.passes.extend(
                 (scope, node.func, key, value)
-                for key, value in (
+                for key, given in (
                     *((f"#{n}", a) for n, a in enumerate(node.args) if not isinstance(a, ast.Starred)),
                     *((f"={k.arg}", k.value) for k in node.keywords if k.arg is not None),
                 )
+                # `select.select([conn], …)`: each item of a display is given too
+                for value in (given.elts if isinstance(given, ast.List | ast.Tuple | ast.Set) else (given,))
                 if isinstance(value, ast.Name | ast.Attribute | ast.Call)
             )
             first = node.args[0] if node.args else None

@@ -207,6 +207,11 @@ _BUILTIN_ARGUMENT_READS = {
     **{
         (f"unittest.{f}", k): _WRITES for f in ("TextTestRunner", "TextTestResult") for k in ("#0", "=stream")
     },
+    # options are stored into the namespace given by their names (`*`: any member may be set)
+    **{
+        (f"argparse.ArgumentParser.().{f}", "=namespace"): frozenset({"*"})
+        for f in ("parse_args", "parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args")
+    },
     # the object's file descriptor is asked for by number
     **{("select.select", k): _FILENO for k in ("#0", "#1", "#2")},
     **{
@@ -421,9 +426,24 @@ def _self_attribute(node: ast.expr) -> str | None:
     return None
 
 
+# outside module variables the interpreter itself uses: `sys.stdout = sink` has `print` call
+# `sink.write`; an import runs `find_spec` of each finder on `sys.meta_path`
+_MODULE_HELD_READS: dict[tuple[str, str], frozenset[str]] = {
+    **{("sys", name): _WRITES for name in ("stdout", "stderr", "__stdout__", "__stderr__")},
+    **{
+        ("sys", name): _PICKLE_READS | {"readlines", "__iter__", "__next__"}
+        for name in ("stdin", "__stdin__")
+    },
+}
+
+
 def held_member_reads(qualified: str, attribute: str) -> frozenset[str]:
     """The members the outside class ``qualified`` (or a class it derives from) reads of what
-    its attribute ``attribute`` holds (``self.json_module.loads``: ``loads``)."""
+    its attribute ``attribute`` holds (``self.json_module.loads``: ``loads``); for an outside
+    module's variable, what the interpreter reads of it (``sys.stdout``: ``write``)."""
+    module_reads = _MODULE_HELD_READS.get((qualified, attribute))
+    if module_reads is not None:
+        return module_reads
     return frozenset(
         member for cls in _read_classes(qualified) for held, member in cls.held_reads if held == attribute
     )
@@ -470,6 +490,13 @@ def _decorator_name(node: ast.expr) -> str:
     if isinstance(node, ast.Name):
         return node.id
     return node.attr if isinstance(node, ast.Attribute) else ""
+
+
+def module_variable(value: str) -> tuple[str, str] | None:
+    """``(module, variable)`` of an outside module variable the interpreter reads members of
+    (``sys.stdout``), else None."""
+    module, _, name = value.rpartition(".")
+    return (module, name) if (module, name) in _MODULE_HELD_READS else None
 
 
 def instance_member(value: str) -> tuple[str, str] | None:

@@ -69,6 +69,11 @@ from astmcp.resolve.python_vocab import (
 
 NAME = "python_refs"
 _CONTAINER_STEPS = ("/*s", "/*m", "/*d")
+# an argparse parser's methods that store each option into the namespace given, by its name
+_ARGPARSE_PARSES = tuple(
+    f"/{name}"
+    for name in ("parse_args", "parse_known_args", "parse_intermixed_args", "parse_known_intermixed_args")
+)
 
 
 def _mocked(callee: str) -> bool:
@@ -304,6 +309,8 @@ class _Analyzer(Statements):
                         and "/" not in callee.partition(":/")[0][4:]
                     )
                     or callee == "G:print"  # `print(…, file=out)` calls `out.write`
+                    # `parser.parse_args(argv, namespace=opts)` sets opts's attributes by name
+                    or (key == "=namespace" and callee.endswith(_ARGPARSE_PARSES))
                     # `handler.addFilter(f)`: a logging filterer calls `f.filter` per record
                     or (callee.startswith("I:0:logging:") and callee.endswith("/addFilter"))
                 )

@@ -29,6 +29,11 @@ from astmcp.resolve.python_vocab import BUILTINS, CLOSED_ORIGINS, IDENT, MODULE_
 _ITEM_GIVERS = ("g", "g1")
 # builtin containers of untyped items (`L:dict` of a `**kwargs` or a `{}` literal)
 _LITERAL_CONTAINERS = frozenset({"dict", "list", "tuple", "set", "frozenset"})
+# decoders given a hook (or a decoder class) give whatever it makes (a call's shape names them)
+_HOOKED_DECODERS = frozenset(
+    {"json.loads", "json.load", "json.JSONDecoder", "simplejson.loads", "simplejson.load"}
+)
+_DECODER_HOOKS = frozenset({"object_hook", "object_pairs_hook", "cls", "parse_float", "parse_int"})
 # outside callables that hand back objects the program made elsewhere, whatever they are given:
 # importers (a project module), deserializers (any pickled object), queues (what was put)
 _MAKES_ANYTHING = frozenset(
@@ -54,6 +59,11 @@ _MAKES_ANYTHING = frozenset(
         *(f"weakref.{kind}.{get}" for kind in ("WeakValueDictionary", "WeakKeyDictionary") for get in ("get", "pop", "setdefault")),
         *(f"collections.{kind}.{get}" for kind in ("ChainMap", "UserDict") for get in ("get", "pop", "setdefault")),
         "collections.UserList.pop",
+        # a context variable gives what was set; getters give an item or attribute of anything
+        "contextvars.ContextVar.get",
+        "operator.itemgetter",
+        "operator.attrgetter",
+        "operator.methodcaller",
         *(f"{queue}.{get}" for queue in (
             "queue.Queue", "queue.SimpleQueue", "queue.LifoQueue", "queue.PriorityQueue", "asyncio.Queue",
             "asyncio.LifoQueue", "asyncio.PriorityQueue", "multiprocessing.Queue", "multiprocessing.SimpleQueue",
@@ -723,6 +733,10 @@ class Resolver(ModuleLookups):
             made_by = entity[1].lstrip("?").replace(".()", "")
             if step == "()" and (
                 made_by in _MAKES_ANYTHING
+                # a builtin (`G:__import__`) is named without its module
+                or ("." not in made_by and f"builtins.{made_by}" in _MAKES_ANYTHING)
+                # `json.loads(s, object_hook=make)`: what the hook makes
+                or (made_by in _HOOKED_DECODERS and bool(_DECODER_HOOKS & set((shape or "").split(","))))
                 # `stack.enter_context(Conn())` of a `with ExitStack() as stack`: what Conn gives
                 or (
                     made_by.startswith("contextlib.")

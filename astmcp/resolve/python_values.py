@@ -35,7 +35,13 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-from astmcp.resolve.python_external import argument_reads, class_defines, instance_member, kept_argument
+from astmcp.resolve.python_external import (
+    argument_reads,
+    class_defines,
+    instance_member,
+    kept_argument,
+    module_variable,
+)
 from astmcp.resolve.python_lookups import CLASSLIKE, VALUED, Sym, alternatives
 from astmcp.resolve.python_resolver import Resolver
 
@@ -131,6 +137,8 @@ def _escape(resolver: Resolver, path: str, chain: str, value: str | None) -> Row
             return None
     elif target[0] == "x" and (member := instance_member(str(target[1]))) is not None:
         owner, attribute = member
+    elif target[0] == "x" and (variable := module_variable(str(target[1]))) is not None:
+        owner, attribute = variable  # `sys.stdout = sink`: print calls `sink.write`
     else:
         return None
     made = resolver.deref(resolver.resolve(path, value))
