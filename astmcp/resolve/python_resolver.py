@@ -40,6 +40,14 @@ _MAKES_ANYTHING = frozenset(
     {
         "importlib.import_module",
         "importlib.reload",
+        # a module loaded from a file (a plugin): any project module
+        "importlib.util.module_from_spec",
+        "importlib._bootstrap.module_from_spec",
+        "importlib.machinery.SourceFileLoader.load_module",
+        "importlib.machinery.SourcelessFileLoader.load_module",
+        "importlib.abc.Loader.load_module",
+        "imp.load_source",
+        "imp.load_module",
         "builtins.__import__",
         "builtins.eval",
         "pickle.load",

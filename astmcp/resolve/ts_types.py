@@ -563,6 +563,15 @@ class TypeSteps:
         if fn is None:
             return None
         decl, chain = self.parameter_chain(fn, index)
+        for _ in range(4):
+            if chain or fn.kind not in ("variable", "property"):
+                break
+            # `const stringType = ZodString.create`: the parameters of the function it holds
+            held = self.typed(fn, "vtypes")
+            if held is None or held[0] != "s" or held[1] == fn.id:
+                break
+            fn = self.callable(self.syms[held[1]]) or self.syms[held[1]]
+            decl, chain = self.parameter_chain(fn, index)
         if not chain:
             return None
         subst = self.substitution(decl, path, site) if site else None

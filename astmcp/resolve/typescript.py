@@ -473,7 +473,13 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if tag == "m":  # a module's namespace; `:`, what a promise of it settles to (`import("m")`)
             return entity if step == ":" else self.member(entity, step) if step != "()" else None
         if tag == "v":  # a union: the step on each alternative
-            return ("v", tuple(self.step(alt, step) for alt in value))
+            stepped = tuple(self.step(alt, step) for alt in value)
+            declared = tuple(alt for alt in stepped if alt != _UNDECLARED)
+            if len(declared) < len(stepped) and any(alt is not None for alt in declared):
+                # `params.errorMap` of `Raw & { coerce?: true }`: the member of the parts declaring it
+                # (TypeScript reads a member of a union only where narrowed to those parts)
+                return declared[0] if len(declared) == 1 else ("v", declared)
+            return ("v", stepped)
         sym = self.syms[value]
         if step[0] == "@":
             return self.callback_parameter(sym, step, entity) if tag == "s" else None
