@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from tree_sitter import Node
 
 from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, named_nodes
@@ -341,14 +343,50 @@ class Classes(Functions):
             first = name.named_children[0]
             if first.type == "identifier":
                 self.declare(scope, first, None, True)
+                last = name.named_children[-1]
+                if len(name.named_children) == 2 and last.type == "property_identifier":
+                    # `namespace A.B { … }` is `namespace A { export namespace B { … } }`: another
+                    # `namespace A` body sees B (the symbol `A.B`), and this body sees A's exports
+                    holder = Scope(scope, True, symbolic=True)
+                    holder.names[self.text(last)] = Binding(f"P:{self.key(name)}")
+                    holder.exports = frozenset({self.text(last)})
+                    siblings = self.namespace_bodies.setdefault((id(scope), self.text(first)), [])
+                    siblings.append(holder)
+                    holder.merged = siblings
+                    inner = Scope(holder, True, symbolic=True)
         body = node.child_by_field_name("body")
         if body is None:
             return
+        if name is not None and name.type == "identifier":
+            # `namespace A { … }` declared again in the scope: each body sees the others' exports
+            siblings = self.namespace_bodies.setdefault((id(scope), self.text(name)), [])
+            siblings.append(inner)
+            inner.merged = siblings
         outer = self.augmenting
         if name is not None and name.type == "string" and len(self.text(name)) > 2:
             self.augmenting = (inner, self.text(name)[1:-1])  # `declare module "pkg" { … }`
         self.children(body, inner)
         self.augmenting = outer
+        inner.exports = frozenset(_exported_names(body))
+
+
+def _exported_names(body: Node) -> Iterator[str]:
+    """The names a namespace body's ``export`` statements declare."""
+    for statement in body.named_children:
+        declaration = (
+            statement.child_by_field_name("declaration") if statement.type == "export_statement" else None
+        )
+        if declaration is None:
+            continue
+        name = declaration.child_by_field_name("name")
+        if name is not None and name.text is not None:
+            yield name.text.decode()
+        for declarator in declaration.named_children:
+            target = (
+                declarator.child_by_field_name("name") if declarator.type == "variable_declarator" else None
+            )
+            if target is not None and target.type == "identifier" and target.text is not None:
+                yield target.text.decode()
 
 
 def _named_by_value(name: Node | None) -> bool:

@@ -79,6 +79,8 @@ class FactState:
         self.module = Scope(None, True, symbolic=True)
         # `declare module "spec" { … }`: the body scope and the module it augments, while walked
         self.augmenting: tuple[Scope, str] | None = None
+        # the bodies of each namespace declared in a scope, by (scope, name) (see ts_classes.namespace)
+        self.namespace_bodies: dict[tuple[int, str], list[Scope]] = {}
         self.pending: list[tuple[str, Any, Any, str, Desc, str | None, bool]] = []
         self._consts: dict[str, list[Node]] | None = None  # see Occurrences.const_values
         self.row_nodes: dict[int, Node] = {}  # index in pending -> the row's node (rows with a chain)

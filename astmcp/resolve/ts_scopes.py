@@ -70,13 +70,17 @@ class Scope:
     """A lexical scope; ``function`` scopes receive ``var`` declarations, declarations in
     ``symbolic`` scopes (module, namespace) are symbols."""
 
-    __slots__ = ("function", "names", "parent", "symbolic", "types")
+    __slots__ = ("exports", "function", "merged", "names", "parent", "symbolic", "types")
 
     def __init__(self, parent: Scope | None, function: bool, symbolic: bool = False) -> None:
         self.parent = parent
         self.function = function
         self.symbolic = symbolic
         self.names: dict[str, Binding] = {}
+        # a namespace's body: the names it exports, and the bodies of the namespace's other
+        # declarations in the file (`namespace A { … }` twice), whose exports it sees unqualified
+        self.exports: frozenset[str] = frozenset()
+        self.merged: list[Scope] | None = None
         # a local scope's interfaces and type aliases named like one of its values (`const t =
         # …; type t = …`): types and values are apart (a module's are symbols, which the linker
         # tells apart itself)
@@ -85,17 +89,24 @@ class Scope:
     def lookup(self, name: str) -> Binding | None:
         scope: Scope | None = self
         while scope is not None:
-            found = scope.names.get(name)
+            found = scope.names.get(name) or scope.merged_export(name)
             if found is not None:
                 return found
             scope = scope.parent
+        return None
+
+    def merged_export(self, name: str) -> Binding | None:
+        """``name`` as another declaration of this namespace exports it."""
+        for other in self.merged or ():
+            if other is not self and name in other.exports:
+                return other.names.get(name)
         return None
 
     def lookup_type(self, name: str) -> Binding | None:
         """The binding a type position's ``name`` means."""
         scope: Scope | None = self
         while scope is not None:
-            found = scope.types.get(name) or scope.names.get(name)
+            found = scope.types.get(name) or scope.names.get(name) or scope.merged_export(name)
             # a local value names no type (`show(Widget: Widget)`: the annotation is the outer type)
             if found is not None and not (found.value_only and not scope.symbolic):
                 return found
