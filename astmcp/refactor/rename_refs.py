@@ -24,6 +24,7 @@ from astmcp.refactor.family_guard import check_family, outside_reads
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes, resolve
+from astmcp.refactor.ts_structural import static_partners
 from astmcp.refactor.ts_structural import structural_partners as ts_structural_partners
 from astmcp.resolve.python_modules import module_names
 from astmcp.workspace import Workspace
@@ -223,7 +224,7 @@ def family_and_references(
         files = {m.file for m in family}
         maybe += [
             m
-            for m in ts_structural_partners(conn, row, family)
+            for m in (*ts_structural_partners(conn, row, family), *static_partners(ws, conn, row, family))
             if m not in maybe and not memo.parts.apart(m.file, files)
         ]
     for member in maybe:

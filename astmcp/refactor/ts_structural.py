@@ -17,8 +17,9 @@ import re
 import sqlite3
 
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.workspace import Workspace
 
-__all__ = ["member_fits", "owner_types", "structural_partners"]
+__all__ = ["member_fits", "owner_types", "static_partners", "structural_partners"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _TYPE_KINDS = ("class", "interface")
@@ -170,6 +171,57 @@ def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[S
         if theirs.satisfies(mine) or mine.satisfies(theirs):
             out.append(other)
     return out
+
+
+# a construct signature in an interface or object type (`new (): Shape`, `new <T>(x: T): Box<T>`)
+_CONSTRUCT = re.compile(r"(?:^|[{;,\s])new\s*[(<]")
+
+
+def static_partners(
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow]
+) -> list[SymbolRow]:
+    """The static side of classes: a class itself is a value whose type has its static members
+    and a construct signature, so ``const ctors: ShapeCtor[] = [Circle]`` with ``interface
+    ShapeCtor { new (): Shape; kind: string }`` needs ``Circle.kind`` static. A static member's
+    partners are the same-named members of project interfaces and object types with a construct
+    signature; such a type's member's partners are the same-named static members of classes.
+    Where a class flows is not in the index, so each is a partner."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or _hidden(row):
+        return []
+    owner = _owner(conn, row)
+    if owner is None:
+        return []
+    static = bool(_STATIC.match(row.signature))
+    if (owner.kind == "class") != static or (not static and not _constructible(ws, owner)):
+        return []
+    known = {m.id for m in family}
+    marks = ",".join("?" * len(_MEMBER_KINDS))
+    out: list[SymbolRow] = []
+    for other in query_symbols(conn, f"s.name = ? AND s.kind IN ({marks})", (row.name, *_MEMBER_KINDS)):
+        if (
+            other.id in known
+            or not other.parent_path
+            or other.file.endswith((".py", ".pyi"))
+            or _hidden(other)
+        ):
+            continue
+        other_owner = _owner(conn, other)
+        if other_owner is None:
+            continue
+        if (static and other_owner.kind != "class" and _constructible(ws, other_owner)) or (
+            not static and other_owner.kind == "class" and _STATIC.match(other.signature)
+        ):
+            out.append(other)
+    return out
+
+
+def _constructible(ws: Workspace, owner: SymbolRow) -> bool:
+    """Whether an interface or object type's declaration has a construct signature."""
+    try:
+        lines = (ws.root / owner.file).read_text(encoding="utf-8", errors="replace").split("\n")
+    except OSError:
+        return False
+    return bool(_CONSTRUCT.search("\n".join(lines[owner.start_line - 1 : owner.end_line])))
 
 
 _MAX_BELOW = 256  # project types followed below the owner
