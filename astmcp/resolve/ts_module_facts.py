@@ -79,6 +79,12 @@ class ModuleFacts(Narrowing):
         declaration = node.child_by_field_name("declaration")
         if declaration is not None:
             self.visit(declaration, scope)
+            alias = declaration.named_children[0] if declaration.type == "import_alias" else None
+            if alias is not None and alias.type == "identifier" and len(declaration.named_children) > 1:
+                # `export import Alias = N.M`: importers' `Alias.x` reads `N.M.x`
+                value = self._alias_value(declaration.named_children[1], scope)
+                if value is not None:
+                    self.exports[self.text(alias)] = value
             if is_default:
                 name = declaration.child_by_field_name("name")
                 if name is not None:
