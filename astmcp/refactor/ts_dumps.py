@@ -40,7 +40,7 @@ _DUMPERS = {
 }
 # a text that may hold one (checked before a file is parsed)
 _MAY_CONVERT = re.compile(
-    r"\b(?:JSON\s*\.\s*stringify|Object\s*\.\s*(?:keys|entries|getOwnPropertyNames|fromEntries)"
+    r"\.\s*json\s*\(\s*\)|\b(?:JSON\s*\.\s*(?:stringify|parse)|Object\s*\.\s*(?:keys|entries|getOwnPropertyNames|fromEntries)"
     r"|Reflect\s*\.\s*ownKeys)\b|\bfor\s*\([^;)]*\sin\s"
 )
 _CALLS = """
@@ -50,6 +50,11 @@ _CALLS = """
  (#match? @o "^(JSON|Object|Reflect)$"))
 """
 _FOR_IN = "(for_in_statement right: (_) @arg) @loop"
+_PARSE_CALLS = """
+((call_expression
+  function: (member_expression property: (property_identifier) @p)) @call
+ (#match? @p "^(parse|json)$"))
+"""
 
 
 def ts_dump_hits(
@@ -78,7 +83,88 @@ def ts_dump_hits(
                 note = "the object's keys become data here (JSON text, a list of its keys)"
                 end = column + len((at.text or b"").decode("utf-8"))
                 out.append(Hit(path, line, column, end, "string", "name", note=note))
+        for at, typed in _parses(ts):
+            resolver = resolver or Resolver(conn, {})
+            if any(_names_owner(conn, resolver, path, ts, name, owners) for name in _type_names(typed)):
+                line, column = at.start_point[0] + 1, ts.column_of(at)
+                note = "data parsed here is taken as the member's type: its keys are the members' names"
+                end = column + len((at.text or b"").decode("utf-8"))
+                out.append(Hit(path, line, column, end, "string", "name", note=note))
     return out
+
+
+# what a parsed value passes through on its way to the type it is taken as
+_PASSING = frozenset({"parenthesized_expression", "await_expression", "non_null_expression"})
+
+
+def _parses(ts: TsFile) -> list[tuple[tree_sitter.Node, tree_sitter.Node]]:
+    """(the parse call's method name, the type it is taken as) of each ``JSON.parse(…)`` or
+    ``response.json()`` whose value is asserted (``as Config``, ``<Config>``), declared
+    (``const c: Config = …``) or returned from a function declared to return a type."""
+    found: list[tuple[tree_sitter.Node, tree_sitter.Node]] = []
+    for call in captures(ts, _PARSE_CALLS, "call"):
+        function = call.child_by_field_name("function")
+        prop = function.child_by_field_name("property") if function is not None else None
+        args = call.child_by_field_name("arguments")
+        if prop is None or args is None:
+            continue
+        owner = function.child_by_field_name("object") if function is not None else None
+        if prop.text == b"json" and args.named_children:
+            continue  # `response.json()` takes no argument
+        if prop.text == b"parse" and (owner is None or owner.text != b"JSON"):
+            continue
+        node = call
+        while node.parent is not None and node.parent.type in _PASSING:
+            node = node.parent
+        holder = node.parent
+        typed: tree_sitter.Node | None = None
+        if holder is None:
+            continue
+        if holder.type in ("as_expression", "satisfies_expression") and holder.named_children:
+            typed = holder.named_children[-1]
+        elif holder.type == "type_assertion":
+            typed = holder.named_children[0] if holder.named_children else None
+        elif holder.type == "variable_declarator" and holder.child_by_field_name("value") == node:
+            typed = holder.child_by_field_name("type")
+        elif holder.type == "return_statement":
+            function_node = holder.parent
+            while function_node is not None and function_node.type not in FUNCTION_NODES:
+                function_node = function_node.parent
+            typed = function_node.child_by_field_name("return_type") if function_node is not None else None
+        if typed is not None:
+            found.append((prop, typed))
+    return found
+
+
+def _type_names(typed: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The type names a type reads (``Config``, ``Config[]``, ``Promise<Config | null>``)."""
+    out: list[tree_sitter.Node] = []
+    pending = [typed]
+    while pending:
+        node = pending.pop()
+        if node.type == "type_identifier":
+            out.append(node)
+        elif node.type not in ("object_type", "function_type", "literal_type"):
+            pending.extend(node.named_children)
+    return out
+
+
+def _names_owner(
+    conn: sqlite3.Connection,
+    resolver: Resolver,
+    path: str,
+    ts: TsFile,
+    name: tree_sitter.Node,
+    owners: set[int],
+) -> bool:
+    """Whether the type name ``name`` (through the index's reference there) is one of ``owners``."""
+    found = conn.execute(
+        "SELECT r.target_key FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
+        " AND r.col = ? AND r.target_key IS NOT NULL LIMIT 1",
+        (path, name.start_point[0] + 1, ts.column_of(name)),
+    ).fetchone()
+    named = resolver.resolve(path, str(found[0])) if found is not None else None
+    return named is not None and named[0] == "s" and named[1] in owners
 
 
 def owner_ids(conn: sqlite3.Connection, family: list[SymbolRow]) -> set[int]:
