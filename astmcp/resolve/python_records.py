@@ -817,7 +817,7 @@ def _code_at(text: str, at: int, end: int) -> bool:
     member (``x.word``), a keyword of a printed call (``"P(word=1)"``), a call (``word(``:
     ``"Regexp(regex=…)"`` is what a repr prints; not one letter, as a regex's ``T(?P<time>…)``
     has) or a class's tag (``"<Regexp …>"``: a capital, not HTML's ``<style>``)."""
-    if _member_at(text, at) or _repr_keyword(text, at, end):
+    if _member_at(text, at) or _repr_keyword(text, at, end) or _entry_object_at(text, at):
         return True
     if text[end : end + 1] == "(" and end - at > 1:
         return True
@@ -838,6 +838,19 @@ def _repr_keyword(text: str, at: int, end: int) -> bool:
                 return i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_")
             depth -= 1
     return False
+
+
+def _entry_object_at(text: str, at: int) -> bool:
+    """Whether the word at ``at`` is the object of an entry point's ``module:object`` spelled in
+    pieces (``f"{pkg}.cli:main"``, ``base + ".cli:main"``): a dotted module path right before the
+    colon."""
+    if at < 2 or text[at - 1] != ":":
+        return False
+    start = at - 1
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] in "_."):
+        start -= 1
+    module = text[start : at - 1]
+    return "." in module and not module.endswith(".") and (module[-1].isalnum() or module[-1] == "_")
 
 
 def _member_at(text: str, at: int) -> bool:
