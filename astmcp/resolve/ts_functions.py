@@ -323,7 +323,16 @@ class Functions(Declarations):
         declared callback type (``operate((source, subscriber) => …)``)."""
         target = self.desc(callee, scope) if callee is not None else None
         call = node.parent
-        site = self.site(call, scope) if call is not None and call.type == "call_expression" else None
+        site = (
+            self.site(call, scope)
+            if call is not None
+            and (
+                call.type == "call_expression"
+                # `new Box<User>({ … })`: the class's type arguments bind its constructor's parameters
+                or (call.type == "new_expression" and call.child_by_field_name("type_arguments") is not None)
+            )
+            else None
+        )
         for child in node.named_children:
             if child.type == "comment":
                 self.visit(child, scope)

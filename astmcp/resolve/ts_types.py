@@ -542,6 +542,9 @@ class TypeSteps:
                 if member is None or member[0] != "s":
                     return None
                 bound = self.member_bindings(sym.id, member[1], {})
+                explicit = self.substitution(sym, path, site) if site else None
+                if explicit:  # `new Box<User>(…)`: the class's own type parameters
+                    bound = {**(bound or {}), **explicit}
                 decl, chain = self.parameter_chain(self.syms[member[1]], index)
                 if not chain:
                     return None

@@ -717,7 +717,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         ``setPagination: (updater: Updater<State>) => void``, through that type)."""
         target, chain = self.callback_chain(sym, step)
         if target is not None and chain:
-            return self.resolve(target.path, chain)
+            bound = dict(entity[2]) if len(entity) > 2 and entity[2] else None
+            # a method of a generic class's instance (`box.map((v) => …)` of a `Box<User>`): its
+            # class's type parameters as the instance binds them
+            return self.resolve_in(target.path, chain, bound) if bound else self.resolve(target.path, chain)
         k, _, j = step.lstrip("@").partition(".")
         if step.startswith("@@") or not k.isdigit() or not (j.isdigit() or j == "return"):
             return None
