@@ -578,6 +578,10 @@ class TypeSteps:
         if not chain:
             return None
         subst = self.substitution(decl, path, site) if site else None
+        if len(entity) > 2 and entity[2]:
+            # a method of a generic class's instance (`repo.add({ … })` of a `Repo<User>`): its
+            # class's type parameters as the instance binds them
+            subst = {**dict(entity[2]), **(subst or {})}
         return self.resolve_in(decl.path, chain, subst)
 
     def value_type(self, value: Entity) -> Entity:
