@@ -330,9 +330,14 @@ def _unpacked_state(node: ast.AST) -> list[ast.expr]:
     ]
 
 
+# builtins that read no key of a mapping given to them (`print` only shows it)
+_INERT_TAKERS = frozenset({"len", "id", "bool", "isinstance", "hash", "type", "print"})
+
+
 def _unpacked_attributes(node: ast.AST) -> list[ast.expr]:
     """``vars(x)`` / ``x.__dict__`` whose keys become names elsewhere: unpacked into a call's
-    keywords (``View(**vars(row))``), or merged (``o.__dict__.update(vars(d))``)."""
+    keywords (``View(**vars(row))``), merged (``o.__dict__.update(vars(d))``) or given to a call
+    (``db.execute(sql, vars(row))``)."""
     found: list[ast.expr] = []
     if isinstance(node, ast.Dict):  # `{**vars(self), **changes}`
         for key, value in zip(node.keys, node.values, strict=True):
@@ -343,6 +348,9 @@ def _unpacked_attributes(node: ast.AST) -> list[ast.expr]:
         given = [k.value for k in node.keywords if k.arg is None]
         if isinstance(node.func, ast.Attribute) and node.func.attr == "update":
             given += [*node.args, node.func.value]
+        elif not (isinstance(node.func, ast.Name) and node.func.id in _INERT_TAKERS):
+            # given on (`db.execute(sql, vars(user))` fills named parameters by key)
+            given += [*node.args, *(k.value for k in node.keywords if k.arg is not None)]
         for value in given:
             mapping = _attribute_mapping(value)
             if mapping is not None:
