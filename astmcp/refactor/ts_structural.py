@@ -197,6 +197,7 @@ def static_partners(
     known = {m.id for m in family}
     marks = ",".join("?" * len(_MEMBER_KINDS))
     out: list[SymbolRow] = []
+    texts: dict[str, list[str]] = {}  # the lines of each file read for construct signatures
     for other in query_symbols(conn, f"s.name = ? AND s.kind IN ({marks})", (row.name, *_MEMBER_KINDS)):
         if (
             other.id in known
@@ -208,19 +209,24 @@ def static_partners(
         other_owner = _owner(conn, other)
         if other_owner is None:
             continue
-        if (static and other_owner.kind != "class" and _constructible(ws, other_owner)) or (
+        if (static and other_owner.kind != "class" and _constructible(ws, other_owner, texts)) or (
             not static and other_owner.kind == "class" and _STATIC.match(other.signature)
         ):
             out.append(other)
     return out
 
 
-def _constructible(ws: Workspace, owner: SymbolRow) -> bool:
-    """Whether an interface or object type's declaration has a construct signature."""
-    try:
-        lines = (ws.root / owner.file).read_text(encoding="utf-8", errors="replace").split("\n")
-    except OSError:
-        return False
+def _constructible(ws: Workspace, owner: SymbolRow, texts: dict[str, list[str]] | None = None) -> bool:
+    """Whether an interface or object type's declaration has a construct signature (``texts``:
+    the lines of files already read)."""
+    texts = {} if texts is None else texts
+    lines = texts.get(owner.file)
+    if lines is None:
+        try:
+            lines = (ws.root / owner.file).read_text(encoding="utf-8", errors="replace").split("\n")
+        except OSError:
+            lines = []
+        texts[owner.file] = lines
     return bool(_CONSTRUCT.search("\n".join(lines[owner.start_line - 1 : owner.end_line])))
 
 
