@@ -59,7 +59,7 @@ def prepare_parameter_rename(
         raise MutationBlocked(shared, {"file": param.file, "line": param.line})
     hits = [Hit.of(r) for r in found.references]
     sure = [h for h in hits if h.confidence != "name"]
-    unsure = [h for h in hits if h.confidence == "name"]
+    unsure = [h for h in hits if h.confidence == "name"] + _outside_decorators(ws, conn, param)
     unpacked = [Hit.of(r) for r in found.unpacked]
     chosen = sure + (unsure if uncertain == "include" else [])
     # the scopes between each use and its parameter must not bind the new name, and no use of
@@ -80,7 +80,7 @@ def prepare_parameter_rename(
     reason = None
     if blocking and uncertain == "block":
         reason = (
-            f"{len(blocking)} uncertain reference(s) (calls reached by name only, **mapping arguments,"
+            f"{len(blocking)} uncertain reference(s) (calls reached by name only, **mapping arguments, outside decorators,"
             " decorator strings); review uncertain_references, then prepare again with uncertain:"
             " include or skip (**mapping sites are never edited)"
         )
@@ -169,6 +169,61 @@ def _signature_reader(ws: Workspace, conn: sqlite3.Connection, param: Parameter)
                 " renamed safely"
             )
     return None
+
+
+# outside decorators known to call what they decorate with its arguments as given (or to pass
+# only positional ones), or to name parameters by strings the decorator is given (click's
+# `@click.option("--count")`: hits of their own): modules, and builtins by name
+_PLAIN_DECORATOR_MODULES = frozenset(
+    {"functools", "abc", "typing", "typing_extensions", "contextlib", "dataclasses", "atexit", "enum"}
+    | {"unittest", "warnings", "asyncio", "attr", "attrs", "pytest", "_pytest", "cachetools", "wrapt"}
+    | {"deprecated", "overrides", "numba", "jax", "torch", "click"}
+)
+_PLAIN_BUILTINS = frozenset({"staticmethod", "classmethod", "property"})
+
+
+def _outside_decorators(ws: Workspace, conn: sqlite3.Connection, param: Parameter) -> list[Hit]:
+    """Uncertain hits at the decorators of the parameter's function that come from outside the
+    project (or from nowhere known) and are not known to pass arguments as given: a framework's
+    decorator may call the function with keywords named after its parameters (a route's query
+    parameters, a command line's options, a task queue's keyword arguments)."""
+    if not param.file.endswith(".py"):
+        return []
+    node = _keyword_function(ws, param)
+    if node is None or not node.decorator_list:
+        return []
+    from astmcp.resolve.python_resolver import Resolver  # (the rename engine's, loaded with it)
+
+    lines = read_text(ws, param.file).split("\n")
+    resolver: Resolver | None = None
+    out: list[Hit] = []
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = last_name(target)
+        if name is None or target.end_col_offset is None or target.end_lineno is None:
+            continue
+        line = target.end_lineno
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        end = len(text.encode("utf-8")[: target.end_col_offset].decode("utf-8", errors="replace")) + 1
+        column = end - len(name)
+        found = conn.execute(
+            "SELECT r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.name = ? LIMIT 1",
+            (param.file, line, column, name),
+        ).fetchone()
+        chain = str(found[0]) if found is not None and found[0] else None
+        resolver = resolver or Resolver(conn, {})
+        entity = resolver.resolve(param.file, chain) if chain else None
+        if entity is not None and entity[0] != "x":
+            continue  # the project's own (`_signature_reader` reads it)
+        origin = str(entity[1]).lstrip("?") if entity is not None else ""
+        module = origin.split(".", 1)[0]
+        if (origin and "." not in origin and origin in _PLAIN_BUILTINS) or module in _PLAIN_DECORATOR_MODULES:
+            continue
+        shown = origin.replace(".()", "()") or name
+        note = f"the decorator {shown} is outside the project: it may pass arguments by parameter name"
+        out.append(Hit(param.file, line, column, end, "data", "name", note=note))
+    return out
 
 
 def _injected_by_pytest(ws: Workspace, param: Parameter) -> bool:
