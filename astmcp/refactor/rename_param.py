@@ -139,16 +139,17 @@ _SIGNATURE_READS = re.compile(
 
 
 def _signature_reader(ws: Workspace, conn: sqlite3.Connection, param: Parameter) -> str | None:
-    """Why the parameter's name is read by a project decorator of its function, or None: a
-    decorator whose body reads the signature (``inspect.signature(f).parameters``) may call the
-    function with keywords named after its parameters. The decorator is found by its last name
-    among the project's functions (a name several share is read in all of them)."""
+    """Why the parameter's name is read by a project function its function is given to, or None:
+    a decorator, or a function it is passed to (``register(handler)``), whose body reads the
+    signature (``inspect.signature(f).parameters``) may call the function with keywords named
+    after its parameters. Such a function is found by its last name among the project's functions
+    (a name several share is read in all of them)."""
     node = _keyword_function(ws, param)
     if node is None:
         return None
     names = {
         name for d in node.decorator_list if (name := last_name(d.func if isinstance(d, ast.Call) else d))
-    }
+    } | _takers(ws, conn, param)
     if not names:
         return None
     rows = conn.execute(
@@ -164,11 +165,47 @@ def _signature_reader(ws: Workspace, conn: sqlite3.Connection, param: Parameter)
             continue
         if _SIGNATURE_READS.search("\n".join(lines)):
             return (
-                f"the decorator {name!r} ({path}:{start}) reads the parameter names of what it decorates"
-                f" (a signature): it may call {node.name!r} with {param.name}=, so {param.name!r} cannot be"
-                " renamed safely"
+                f"{name!r} ({path}:{start}), which {node.name!r} is decorated by or given to, reads the"
+                f" parameter names of what it is given (a signature): it may call {node.name!r} with"
+                f" {param.name}=, so {param.name!r} cannot be renamed safely"
             )
     return None
+
+
+def _takers(ws: Workspace, conn: sqlite3.Connection, param: Parameter) -> set[str]:
+    """The last names of the callees the parameter's function is passed to as an argument
+    (``register(handler)``, ``app.add_route("/", view=handler)``), by its references."""
+    function = param.function
+    places: dict[str, set[int]] = {}
+    for path, line in conn.execute(
+        "SELECT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.symbol_id = ? AND r.kind = 'read' AND f.path LIKE '%.py'",
+        (function.id,),
+    ):
+        places.setdefault(str(path), set()).add(int(line))
+    names: set[str] = set()
+    for path, lines in places.items():
+        try:
+            tree = ast.parse(read_text(ws, path))
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for call in ast.walk(tree):
+            if (
+                not isinstance(call, ast.Call)
+                or call.lineno > max(lines)
+                or (call.end_lineno or 0) < min(lines)
+            ):
+                continue
+            given = [*call.args, *(k.value for k in call.keywords)]
+            if any(
+                last_name(arg) == function.name and arg.lineno in lines
+                for arg in given
+                if isinstance(arg, ast.Name | ast.Attribute)
+            ):
+                taker = last_name(call.func)
+                if taker is not None:
+                    names.add(taker)
+    return names
 
 
 # outside decorators known to call what they decorate with its arguments as given (or to pass
