@@ -39,6 +39,21 @@ _MADE_BASE = "()"  # a base written as a call: no class is named so
 _TS_HERITAGE = re.compile(r"\b(?:extends|implements)\s+([^{]+)")
 
 
+def unresolved_bases(conn: sqlite3.Connection, family: Iterable[SymbolRow]) -> list[tuple[SymbolRow, str]]:
+    """``(class, base)`` for each Python class of the family's members (or a project class above
+    one) with a base astmcp could not resolve (an unknown name, a class a module loaded at run time
+    holds, a parameter): it may define the member, which then overrides it."""
+    classes = _Classes(conn)
+    owners = {c for c in (classes.owner(m) for m in family if m.parent_path) if c is not None}
+    out: list[tuple[SymbolRow, str]] = []
+    for class_id in sorted(owners | classes.ancestors(owners)):
+        for base in classes.unknown_bases(class_id):
+            out.extend(
+                (row, base) for row in query_symbols(conn, "s.id = ? AND s.kind = 'class'", (class_id,))
+            )
+    return out
+
+
 def _python_bases(signature: str) -> list[str]:
     header = signature.strip().split("\n")[-1]
     try:
@@ -114,6 +129,7 @@ class _Classes:
         self._named: dict[str, list[int]] = {}
         self._parents: dict[int, set[int]] = {}
         self._unknown: dict[int, bool] = {}
+        self._unknown_names: dict[int, list[str]] = {}
         self._declarations: dict[int, tuple[str, str, str] | None] = {}
 
     def named(self, name: str) -> list[int]:
@@ -161,13 +177,17 @@ class _Classes:
             # a base is unknown when fewer were linked than written (`class S(DBStore)`, imported
             # `as DBStore`, is linked under its own name) and its name is no project class
             short = len({(t, k) for t, k, _, _ in edges}) < len(written)
+            unknown_names: list[str] = []
             for name in written:
                 if name not in linked:
                     named = self.named(name)
                     found.update(named)
-                    unknown = unknown or (short and not named and name not in outside)
+                    if short and not named and name not in outside:
+                        unknown = True
+                        unknown_names.append(name)
             self._parents[class_id] = found
             self._unknown[class_id] = unknown and self.python(class_id)
+            self._unknown_names[class_id] = unknown_names if self.python(class_id) else []
         return self._parents[class_id]
 
     def used_together(self, class_id: int, others: set[int]) -> bool:
@@ -195,6 +215,12 @@ class _Classes:
             if self._unknown[class_id]:
                 return True
         return False
+
+    def unknown_bases(self, class_id: int) -> list[str]:
+        """Python: the bases written in the class's header that are neither linked nor the name
+        of a project class (``class X(htmlparser.HTMLParser)`` of a module loaded at run time)."""
+        self.parents(class_id)
+        return self._unknown_names.get(class_id, [])
 
     def declaration(self, class_id: int) -> tuple[str, str, str] | None:
         """(path, signature, kind) of a class or variable."""

@@ -20,7 +20,7 @@ from astmcp.errors import AstmcpError, InternalError, MutationBlocked
 from astmcp.lang import optional_module
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
-from astmcp.refactor.family_guard import check_family, outside_reads
+from astmcp.refactor.family_guard import check_family, outside_reads, unresolved_bases
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes, resolve
@@ -250,6 +250,14 @@ def family_and_references(
         note = f"{cls.name} derives from {base}, which astmcp could not read; it may define {row.name!r}"
         hit = Hit(cls.file, cls.name_line, cls.name_col, cls.name_end_col, "base", "name", note=note)
         best.setdefault((cls.file, cls.name_line, cls.name_col), hit)
+    if language_of(row.file) == PYTHON and row.parent_path:
+        for cls, base in unresolved_bases(conn, family):
+            # a base nothing resolves (a module loaded at run time, a parameter) may define it
+            note = (
+                f"{cls.name} derives from {base}, which astmcp could not resolve; it may define {row.name!r}"
+            )
+            hit = Hit(cls.file, cls.name_line, cls.name_col, cls.name_end_col, "base", "name", note=note)
+            best.setdefault((cls.file, cls.name_line, cls.name_col), hit)
     if language_of(row.file) != PYTHON:
         check_union_partners(conn, row, family, best)  # a library's alternative (`Date.now`) stays
     if language_of(row.file) != PYTHON and not is_local(ws, conn, row):
