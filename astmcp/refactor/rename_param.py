@@ -179,7 +179,7 @@ def _takers(ws: Workspace, conn: sqlite3.Connection, param: Parameter) -> set[st
     places: dict[str, set[int]] = {}
     for path, line in conn.execute(
         "SELECT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id"
-        " WHERE r.symbol_id = ? AND r.kind = 'read' AND f.path LIKE '%.py'",
+        " WHERE r.symbol_id = ? AND r.kind IN ('read', 'attribute') AND f.path LIKE '%.py'",
         (function.id,),
     ):
         places.setdefault(str(path), set()).add(int(line))
