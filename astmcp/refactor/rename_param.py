@@ -2,11 +2,13 @@
 function (and, for a method, in every override that declares it), its uses, and ``name=``
 keywords at resolved call sites (:mod:`astmcp.query.parameter_refs`).
 
-Refused: an override family reaching outside the project, or a pytest test/fixture parameter
-(a fixture passed by name) (``MUTATION_BLOCKED``); a new name the
+Refused: an override family reaching outside the project, a pytest test/fixture parameter
+(a fixture passed by name), or a parameter of a function given to a project function that reads
+signatures (:mod:`astmcp.refactor.param_readers`) (``MUTATION_BLOCKED``); a new name the
 function (or a scope between a use and the parameter) already binds, a use of the new name the
 parameter would capture, or a resolved call that already passes ``new=`` (``NAME_COLLISION``).
-``f(**mapping)`` sites are uncertain: they block by default and are never edited.
+``f(**mapping)`` sites and decorators from outside the project are uncertain: they block by
+default and are never edited.
 """
 
 from __future__ import annotations
