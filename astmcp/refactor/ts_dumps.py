@@ -235,13 +235,7 @@ def typed_as(
         if annotation is None:
             return False
         # a local or parameter declared with a type (`function merge(u: User)`): what it names
-        found = conn.execute(
-            "SELECT r.target_key FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
-            " AND r.col = ? AND r.target_key IS NOT NULL LIMIT 1",
-            (path, annotation.start_point[0] + 1, ts.column_of(annotation)),
-        ).fetchone()
-        named = resolver.resolve(path, str(found[0])) if found is not None else None
-        return named is not None and named[0] == "s" and named[1] in owners
+        return _names_owner(conn, resolver, path, ts, annotation, owners)
     chain = str(found[0])
     for entity in (resolver.resolve(path, chain), resolver.resolve(path, chain + "|:")):
         for alt in entity[1] if entity is not None and entity[0] == "v" else (entity,):
