@@ -239,16 +239,22 @@ def into_kwargs(
     or to a call of a project variable or attribute (``cb = g`` then ``cb(name=…)``): it may reach
     the parameter by a way the index cannot follow, so it is a name hit."""
     callees: dict[int, bool] = {}
-    for path, line, col in conn.execute(
-        "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
-        " WHERE r.name = ? AND r.kind = 'write' AND f.language = 'python'",
-        (name,),
-    ):
+    by_name: dict[str, bool] = {}  # callees nothing resolves, by their name
+    pattern = re.compile(rf"\b{re.escape(name)}\s*=")
+    places = [
+        (path, line, col, call)
+        for path, parsed in files.matching(conn, lambda text: pattern.search(text) is not None)
+        for (line, col), call in parsed.by_keyword.items()
+        if any(
+            k.arg == name and k.lineno == line and parsed.scopes.column_of(line, k.col_offset) == col
+            for k in call.keywords
+        )
+    ]
+    for path, line, col, call in places:
         if (path, line, col) in into.found:
             continue
         parsed = files.get(path)
-        call = parsed.by_keyword.get((line, col)) if parsed is not None else None
-        if parsed is None or call is None:
+        if parsed is None:
             continue
         end_line, end_col = parsed.end(call.func)
         row = conn.execute(
@@ -256,7 +262,30 @@ def into_kwargs(
             " AND r.end_col = ? AND r.symbol_id IS NOT NULL AND r.confidence = 'certain'",
             (path, end_line, end_col),
         ).fetchone()
-        if row is None or row[0] in done:
+        if row is None:
+            # `runner.invoke(cli, obj=…)` on an untyped receiver: any project function of that
+            # name that passes its **kwargs on may be the one called
+            func = call.func
+            callee_name = (
+                func.attr
+                if isinstance(func, ast.Attribute)
+                else func.id
+                if isinstance(func, ast.Name)
+                else None
+            )
+            if callee_name is not None and callee_name not in by_name:
+                by_name[callee_name] = any(
+                    sym.id not in done and _passes_kwargs_on(conn, files, sym.id, name)
+                    for sym in query_symbols(
+                        conn, "s.name = ? AND s.kind IN ('function', 'method')", (callee_name,)
+                    )
+                )
+            if callee_name is not None and by_name[callee_name]:
+                into.found[(path, line, col)] = Reference(
+                    path, line, col, col + len(name), "write", "name", False
+                )
+            continue
+        if row[0] in done:
             continue
         if row[0] not in callees:
             holder = query_symbols(conn, "s.id = ?", (row[0],))
@@ -308,6 +337,9 @@ def _passes_kwargs_on(
                 ).fetchone()
                 if resolved is None:
                     return True
+                held = query_symbols(conn, "s.id = ?", (resolved[0],)) if resolved[0] is not None else []
+                if held and held[0].kind in ("variable", "attribute"):
+                    return True  # `self.context_class(…, **extra)`: whatever the attribute holds
                 if resolved[0] is not None and _passes_kwargs_on(conn, files, resolved[0], name, seen):
                     return True
     return False
