@@ -563,7 +563,7 @@ class FamilyMemo:
         self._packages: dict[str, bool] = {}  # top-level Python package -> whether the project has it
 
     def outside_rooted(self, target: str | None) -> bool:
-        """Whether an unknown Python receiver is an item of a container a module outside the
+        """Whether an unknown Python receiver is an item (or a tuple's part) of a container a module outside the
         project made (``I:0:xml.etree.ElementTree:/Element/(i)/iter/()0/[]``, ``archive.infolist()``):
         such items are most likely outside objects too, so a project member being the only one of
         its name says nothing of them (``el.set(…)`` of an ElementTree element is no ``likely``
@@ -571,7 +571,9 @@ class FamilyMemo:
         (``itertools``, ``collections``, ``contextlib``, …) and whatever outside calls give
         (``ExitStack().enter_context(conn)``, a mock) keep the rule."""
         chain = (target or "").rpartition("\t")[2].removeprefix("?")
-        if not chain.startswith("I:0:") or not any(step[:1] == "[" for step in chain.split("/")):
+        # an item (`[`), a part of a tuple (`#1`: `x, y = socket.socketpair()`) or what iterating
+        # gives (`*`)
+        if not chain.startswith("I:0:") or not any(step[:1] in ("[", "#", "*") for step in chain.split("/")):
             return False
         top = chain[4:].partition(":")[0].partition(".")[0]
         if top in _PASSING_MODULES:
