@@ -265,14 +265,7 @@ def into_kwargs(
         if row is None:
             # `runner.invoke(cli, obj=…)` on an untyped receiver: any project function of that
             # name that passes its **kwargs on may be the one called
-            func = call.func
-            callee_name = (
-                func.attr
-                if isinstance(func, ast.Attribute)
-                else func.id
-                if isinstance(func, ast.Name)
-                else None
-            )
+            callee_name = _callee_name(call.func)
             if callee_name is not None and callee_name not in by_name:
                 by_name[callee_name] = any(
                     sym.id not in done and _passes_kwargs_on(conn, files, sym.id, name)
