@@ -15,6 +15,7 @@ import sqlite3
 from astmcp.query.parameters import Parameter, read_text
 from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.rename_refs import Hit
+from astmcp.resolve.python_resolver import Resolver
 from astmcp.workspace import Workspace
 
 __all__ = ["outside_decorators", "signature_reader"]
@@ -125,8 +126,6 @@ def outside_decorators(
     parameters, a command line's options, a task queue's keyword arguments)."""
     if not param.file.endswith(".py") or node is None or not node.decorator_list:
         return []
-    from astmcp.resolve.python_resolver import Resolver  # (the rename engine's, loaded with it)
-
     lines = read_text(ws, param.file).split("\n")
     resolver: Resolver | None = None
     out: list[Hit] = []
