@@ -350,24 +350,26 @@ class Classes(Functions):
                     holder = Scope(scope, True, symbolic=True)
                     holder.names[self.text(last)] = Binding(f"P:{self.key(name)}")
                     holder.exports = frozenset({self.text(last)})
-                    siblings = self.namespace_bodies.setdefault((id(scope), self.text(first)), [])
-                    siblings.append(holder)
-                    holder.merged = siblings
+                    self.merged_body(scope, self.text(first), holder)
                     inner = Scope(holder, True, symbolic=True)
         body = node.child_by_field_name("body")
         if body is None:
             return
         if name is not None and name.type == "identifier":
-            # `namespace A { … }` declared again in the scope: each body sees the others' exports
-            siblings = self.namespace_bodies.setdefault((id(scope), self.text(name)), [])
-            siblings.append(inner)
-            inner.merged = siblings
+            self.merged_body(scope, self.text(name), inner)
         outer = self.augmenting
         if name is not None and name.type == "string" and len(self.text(name)) > 2:
             self.augmenting = (inner, self.text(name)[1:-1])  # `declare module "pkg" { … }`
         self.children(body, inner)
         self.augmenting = outer
         inner.exports = frozenset(_exported_names(body))
+
+    def merged_body(self, scope: Scope, name: str, body: Scope) -> None:
+        """Join ``body`` to the other bodies of the namespace ``name`` declared in ``scope``
+        (`namespace A { … }` twice): each sees the others' exports unqualified."""
+        siblings = self.namespace_bodies.setdefault((id(scope), name), [])
+        siblings.append(body)
+        body.merged = siblings
 
 
 def _exported_names(body: Node) -> Iterator[str]:
