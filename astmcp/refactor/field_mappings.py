@@ -21,7 +21,10 @@ import sqlite3
 from astmcp.query.common import SymbolRow, ancestry, query_symbols
 from astmcp.query.parameter_calls import PythonFiles
 from astmcp.query.parameters import read_text
+from astmcp.refactor.pyscopes import FileScopes
 from astmcp.refactor.rename_refs import Hit
+from astmcp.resolve.python_lookups import alternatives
+from astmcp.resolve.python_resolver import Resolver as PythonResolver
 from astmcp.workspace import Workspace
 
 __all__ = ["dump_hits", "mapping_hits", "typed_dict_keys"]
@@ -421,7 +424,11 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     if not owners:
         return []
     by_kind = {False: _using_files(conn, records), True: _using_files(conn, owners)}
-    related, _ = ancestry(conn, sorted(owners))  # a `self` of these may be an instance of the class
+    related, outside = ancestry(conn, sorted(owners))  # a `self` of these may be an instance of the class
+    # an instance of an outside class is none of these when they derive from no outside class
+    # but the roots every class may have (an unresolved base, key NULL, counts as outside)
+    foreign = bool(outside - _ROOT_BASES) or _unresolved_base(conn, related)
+    resolver = PythonResolver(conn, {})
     files = PythonFiles(ws)
     out: list[Hit] = []
     for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
@@ -437,6 +444,8 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
             own = selves.get(id(node))
             if own is not None and not _is_related(conn, path, own, related):
                 continue  # `self.__dict__.update(kw)` in an unrelated class: its own attributes only
+            if own is None and not foreign and _outside_instance(resolver, conn, path, node, parsed.scopes):
+                continue  # `record.__dict__` of a `logging.LogRecord`: no project class's attributes
             name = node.attr if isinstance(node, ast.Attribute) else node.id  # type: ignore[attr-defined]
             line = node.end_lineno or node.lineno
             end = parsed.scopes.column_of(line, node.end_col_offset or 0)
@@ -445,6 +454,52 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
             note = "a record's fields listed or turned into a mapping: the field's name is data there"
             out.append(Hit(path, line, end - len(name), end, "call", "name", note=note))
     return out
+
+
+_ROOT_BASES = frozenset(
+    {"builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing_extensions.Protocol"}
+)
+
+
+def _unresolved_base(conn: sqlite3.Connection, classes: set[int]) -> bool:
+    """Whether any of ``classes`` has a base the index could not name."""
+    if not classes:
+        return False
+    marks = ",".join("?" * len(classes))
+    return (
+        conn.execute(
+            f"SELECT 1 FROM edges WHERE src_symbol_id IN ({marks}) AND kind = 'inherits'"
+            " AND dst_symbol_id IS NULL AND (dst_key IS NULL OR dst_key = '') LIMIT 1",
+            tuple(classes),
+        ).fetchone()
+        is not None
+    )
+
+
+def _outside_instance(
+    resolver: PythonResolver, conn: sqlite3.Connection, path: str, node: ast.expr, scopes: FileScopes
+) -> bool:
+    """Whether ``x.__dict__`` (``node``) is the mapping of an object the index types as an
+    instance of an outside class only (``record: logging.LogRecord``)."""
+    if not isinstance(node, ast.Attribute):
+        return False  # `vars(x)`: the argument is not typed here
+    line = node.end_lineno or node.lineno
+    column = scopes.column_of(line, node.end_col_offset or 0) - len(node.attr)
+    row = conn.execute(
+        "SELECT r.target_key FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
+        " AND r.col = ? AND r.name = '__dict__'",
+        (path, line, column),
+    ).fetchone()
+    if row is None or not row[0]:
+        return False
+    chain = row[0].removeprefix("?")
+    head, _, step = chain.rpartition("/")
+    if step != "__dict__" or not head:
+        return False
+    found = resolver.resolve(path, head)
+    if found is None:
+        return False
+    return all(alt is not None and alt[0] == "x" and alt[1].endswith(".()") for alt in alternatives(found))
 
 
 def _own_attribute_maps(tree: ast.AST) -> dict[int, str]:
@@ -535,6 +590,8 @@ def _mark_self(method: ast.FunctionDef | ast.AsyncFunctionDef, cls: str, out: di
     )
     if rebound:
         return  # `self = other` somewhere in it: no longer the instance
+    for state in _unpacked_state(method):
+        out[id(state)] = cls  # `self.__init__(**state)`: the unpickled object is an instance of cls
     for node in ast.walk(method):
         if (
             isinstance(node, ast.Attribute)
