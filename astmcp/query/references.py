@@ -38,7 +38,7 @@ from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
 from astmcp.query.ts_parts import ModuleParts
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
-from astmcp.resolve.python_external import class_ancestors, class_defines, computed_members
+from astmcp.resolve.python_external import class_ancestors, class_defines, computed_members, stdlib_lacks
 from astmcp.resolve.python_vocab import DOCTEST_LOCAL
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, template_reaches
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS, lib_type_members
@@ -373,6 +373,7 @@ def unread_bases(
             # `js:events`: a CommonJS module whose export is the class (`require("events")`)
             and ("." in key.removeprefix("js:") or key.startswith("js:"))
             and _external_defines(memo, key, name) is None
+            and not stdlib_lacks(key, name)  # `io.IOBase`: compiled below, asked of the interpreter
         ):
             out.extend((row, _shown(key)) for row in query_symbols(conn, "s.id = ?", (cls,)))
     return out

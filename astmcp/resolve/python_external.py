@@ -607,6 +607,28 @@ def _compiled_stdlib_defines(module: str, name: str, member: str) -> bool | None
     return True if isinstance(value, type) and hasattr(value, member) else None
 
 
+def stdlib_lacks(qualified: str, member: str) -> bool:
+    """Whether the standard-library class ``qualified`` (``io.IOBase``, whose compiled base
+    ``_io._IOBase`` has no source to read) has no ``member`` on the interpreter, and ``member`` is
+    no hook compiled code looks up on subclasses without defining it: dunders, ``_sunder_`` names
+    (``ctypes.Structure`` reads ``_fields_``) and ``_COMPILED_HOOKS`` (``pickle.Pickler`` calls a
+    subclass's ``reducer_override``)."""
+    module, _, name = qualified.rpartition(".")
+    if not module or module.partition(".")[0] not in sys.stdlib_module_names:
+        return False
+    if (len(member) > 2 and member[0] == "_" and member[-1] == "_") or member in _COMPILED_HOOKS:
+        return False
+    try:
+        value = getattr(importlib.import_module(module), name, None)
+    except Exception:  # a module this platform lacks (`_winapi`)
+        return False
+    return isinstance(value, type) and not hasattr(value, member)
+
+
+# plain names compiled standard-library classes look up on their subclasses without defining them
+_COMPILED_HOOKS = frozenset({"reducer_override"})
+
+
 def _imported_from(summary: _Module, module: str, path: str, name: str) -> tuple[str, str] | None:
     """(module, name) a ``from m import name [as alias]`` of ``module`` binds ``name`` to."""
     for node in summary.imports:
