@@ -573,6 +573,9 @@ def _defines(module: str, name: str, member: str, depth: int) -> bool | None:
     if summary is None or path is None:
         return _compiled_stdlib_defines(module, name, member) if path is None else None
     cls = summary.classes.get(name)
+    compiled = _compiled_replacement(summary, module, path, name) if cls is not None else None
+    if compiled is not None:
+        return _compiled_stdlib_defines(compiled, name, member)
     if cls is not None:
         if member in cls.defines:
             return True
@@ -590,6 +593,26 @@ def _defines(module: str, name: str, member: str, depth: int) -> bool | None:
         found = _defines(source, name, member, depth + 1)
         if found is not None:
             return found
+    return None
+
+
+def _compiled_replacement(summary: _Module, module: str, path: str, name: str) -> str | None:
+    """The compiled module whose class the standard-library ``module`` binds ``name`` to in the
+    end, over the Python class its source defines (``datetime`` ends with ``from _datetime import
+    *``: ``datetime.time`` is ``_datetime.time``, which has no ``_getstate``); None when the
+    Python class stays."""
+    if module.partition(".")[0] not in sys.stdlib_module_names:
+        return None
+    for source in _star_sources(summary, module, path):
+        if _module_file(source) is not None:
+            continue
+        try:
+            bound = getattr(importlib.import_module(module), name, None)
+            compiled = getattr(importlib.import_module(source), name, None)
+        except Exception:  # a module this platform lacks
+            continue
+        if isinstance(compiled, type) and bound is compiled:
+            return source
     return None
 
 
@@ -659,21 +682,35 @@ def _star_sources(summary: _Module, module: str, path: str) -> list[str]:
 
 
 def _body_defines(node: ast.ClassDef) -> frozenset[str]:
-    """What the class body defines: methods, nested classes, class attributes and ``self.x = …``
-    (names bound anywhere in it, the class's own name included)."""
+    """What the class body defines: methods, nested classes and class attributes (names its body
+    binds, under ``if``/``try`` too) and the ``self.x = …`` of its methods, anywhere in them.
+    A method's local variables are not members (``_collections_abc.MutableMapping.pop`` binds
+    ``value``: no ``MutableMapping.value``)."""
     found: set[str] = set()
-    for stmt in ast.walk(node):
+    methods: list[ast.AST] = []
+    queue: list[ast.AST] = list(node.body)
+    while queue:
+        stmt = queue.pop()
         if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             found.add(stmt.name)
-        elif isinstance(stmt, ast.Name) and isinstance(stmt.ctx, ast.Store):
+            if not isinstance(stmt, ast.ClassDef):
+                methods.append(stmt)
+            queue.extend(stmt.decorator_list)
+            continue
+        if isinstance(stmt, ast.Lambda):
+            continue  # its parameters are its own
+        if isinstance(stmt, ast.Name) and isinstance(stmt.ctx, ast.Store):
             found.add(stmt.id)
-        elif (
-            isinstance(stmt, ast.Attribute)
-            and isinstance(stmt.ctx, ast.Store)
-            and isinstance(stmt.value, ast.Name)
-            and stmt.value.id == "self"
-        ):
-            found.add(stmt.attr)
+        queue.extend(ast.iter_child_nodes(stmt))
+    for method in methods:
+        for inner in ast.walk(method):
+            if (
+                isinstance(inner, ast.Attribute)
+                and isinstance(inner.ctx, ast.Store)
+                and isinstance(inner.value, ast.Name)
+                and inner.value.id == "self"
+            ):
+                found.add(inner.attr)
     return frozenset(found)
 
 
