@@ -12,13 +12,14 @@ import ast
 import re
 import sqlite3
 
+from astmcp.query.common import SymbolRow
 from astmcp.query.parameters import Parameter, read_text
 from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.rename_refs import Hit
 from astmcp.resolve.python_resolver import Resolver
 from astmcp.workspace import Workspace
 
-__all__ = ["outside_decorators", "signature_reader"]
+__all__ = ["outside_decorators", "signature_reader", "takers"]
 
 
 # what reads a function's parameter names: a decorator doing so may call it with keywords made
@@ -68,9 +69,13 @@ def signature_reader(
 
 
 def _takers(ws: Workspace, conn: sqlite3.Connection, param: Parameter) -> set[str]:
-    """The last names of the callees the parameter's function is passed to as an argument
+    """The last names of the callees the parameter's function is passed to as an argument."""
+    return takers(ws, conn, param.function)
+
+
+def takers(ws: Workspace, conn: sqlite3.Connection, function: SymbolRow) -> set[str]:
+    """The last names of the callees ``function`` (or class) is passed to as an argument
     (``register(handler)``, ``app.add_route("/", view=handler)``), by its references."""
-    function = param.function
     places: dict[str, set[int]] = {}
     for path, line in conn.execute(
         "SELECT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id"

@@ -48,6 +48,7 @@ from astmcp.refactor.import_alternatives import (
 )
 from astmcp.refactor.jsdoc_refs import jsdoc_hits
 from astmcp.refactor.mangling import check_mangling
+from astmcp.refactor.name_exposure import name_word_hits
 from astmcp.refactor.name_lookups import lookup_hits
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
@@ -298,6 +299,8 @@ def prepare_rename(
     hits = typed_dict_keys(conn, row, hits)
     seen = {(h.file, h.line, h.column) for h in hits}
     hits += [h for h in dump_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
+    if language_of(row.file) == PYTHON:
+        hits += name_word_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
     hits += lookup_hits(ws, conn, row, new_name, hits)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
     unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []

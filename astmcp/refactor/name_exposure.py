@@ -1,0 +1,178 @@
+"""Python: a function's or class's name read at run time (``f.__name__``), then shown.
+
+``@traced``, whose body reads ``f.__name__``, puts the name of what it decorates into its output
+(``CALLS.append(f"{f.__name__} called")``); a test comparing that output holds the name as a word
+of prose (``"compute called"``), which the string rules (identifiers, code in strings) leave
+alone, so renaming ``compute`` broke the test without a word. When the renamed function or class
+shows its name so, every word that is its name in a string a test may compare with output is a
+name hit: any string of a test file, elsewhere one under a comparison, an ``assert`` or a text
+check (``assertEqual``, ``re.match``, ``pytest.raises(match=…)``); never a docstring. The name is
+shown when:
+
+- it is decorated by, or given to (``register(handler)``), a project function or class whose
+  code reads ``__name__`` / ``__qualname__``;
+- its name is read directly (``compute.__name__``, ``Square.__qualname__``);
+- a class: its code or a project ancestor's reads its own (``type(self).__name__``,
+  ``self.__class__.__name__``, ``cls.__name__``: a ``__repr__`` printing the class).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sqlite3
+
+from astmcp.query.common import SymbolRow, ancestry
+from astmcp.query.parameter_calls import PythonFiles
+from astmcp.refactor.param_readers import takers
+from astmcp.refactor.rename_refs import Hit
+from astmcp.workspace import Workspace
+
+__all__ = ["name_word_hits"]
+
+_NAME_ATTRIBUTES = ("__name__", "__qualname__")
+_OWN_NAME = re.compile(r"(?:\btype\(\s*(?:self|cls)\s*\)|\bself\.__class__|\bcls)\.__(?:qual)?name__\b")
+_DECORATOR = re.compile(r"^\s*@\s*([\w.]+)", re.MULTILINE)
+
+
+def name_word_hits(
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, seen: set[tuple[str, int, int]]
+) -> list[Hit]:
+    """Name hits at the words of strings that are ``row``'s name, when its name is shown at run
+    time (see the module); none otherwise, or at places ``seen`` already holds."""
+    if row.kind not in ("function", "method", "class") or not row.file.endswith(".py"):
+        return []
+    reason = _shown_by(ws, conn, row)
+    if reason is None:
+        return []
+    word = re.compile(rf"(?<!\w){re.escape(row.name)}(?!\w)")
+    files = PythonFiles(ws)
+    out: list[Hit] = []
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+        if not path.endswith(".py"):
+            continue
+        parsed = files.get(path)
+        if parsed is None or row.name not in "\n".join(parsed.scopes.lines):
+            continue
+        lines = parsed.scopes.lines
+        for node in _strings(parsed.scopes.tree, _test_file(path)):
+            first, last = node.lineno, node.end_lineno or node.lineno
+            for line in range(first, last + 1):
+                text = lines[line - 1] if line <= len(lines) else ""
+                start = parsed.scopes.column_of(line, node.col_offset) - 1 if line == first else 0
+                end = (
+                    parsed.scopes.column_of(line, node.end_col_offset or 0) - 1 if line == last else len(text)
+                )
+                for match in word.finditer(text, start, end):
+                    column = match.start() + 1
+                    if (path, line, column) in seen:
+                        continue
+                    seen.add((path, line, column))
+                    out.append(Hit(path, line, column, column + len(row.name), "string", "name", note=reason))
+    return out
+
+
+def _shown_by(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> str | None:
+    """Why ``row``'s name is read at run time, or None."""
+    reads = conn.execute(
+        "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.name IN (?, ?) AND r.kind = 'attribute' AND f.path LIKE '%.py'",
+        _NAME_ATTRIBUTES,
+    ).fetchall()
+    if not reads:
+        return None
+    at = {(str(path), int(line)) for path, line, _ in reads}
+    files = PythonFiles(ws)
+    # `compute.__name__`: a reference to it right before the read
+    for path, line, end_col in conn.execute(
+        "SELECT f.path, r.line, r.end_col FROM refs r JOIN files f ON f.id = r.file_id WHERE r.symbol_id = ?",
+        (row.id,),
+    ):
+        if (path, line) not in at:
+            continue
+        parsed = files.get(path)
+        text = (
+            parsed.scopes.lines[line - 1] if parsed is not None and line <= len(parsed.scopes.lines) else ""
+        )
+        if text[end_col - 1 :].startswith((".__name__", ".__qualname__")):
+            return f"its name is read at {path}:{line}: a string may hold it as a word"
+    # decorated by, or given to, code reading a name
+    names = {m.rpartition(".")[2] for m in _DECORATOR.findall(row.signature)} | takers(ws, conn, row)
+    if names:
+        marks = ", ".join("?" * len(names))
+        for path, name, start, end in conn.execute(
+            "SELECT f.path, s.name, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE s.kind IN ('function', 'method', 'class') AND s.name IN ({marks}) ORDER BY f.path, s.start_line",
+            sorted(names),
+        ):
+            line = next((n for p, n in sorted(at) if p == path and start <= n <= end), None)
+            if line is not None:
+                return (
+                    f"{name!r}, which {row.name!r} is decorated by or given to, reads a name ({path}:{line}):"
+                    " a string may hold it as a word"
+                )
+    if row.kind == "class":
+        classes, _ = ancestry(conn, [row.id])
+        for path, start, end in conn.execute(
+            "SELECT f.path, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE s.id IN ({', '.join('?' * len(classes))})",
+            sorted(classes),
+        ):
+            parsed = files.get(path)
+            if parsed is None:
+                continue
+            for p, line in sorted(at):
+                if p == path and start <= line <= end and _OWN_NAME.search(parsed.scopes.lines[line - 1]):
+                    return f"its class's code reads its name ({path}:{line}): a string may hold it as a word"
+    return None
+
+
+def _strings(tree: ast.AST, test_file: bool) -> list[ast.expr]:
+    """The string literals and f-strings of ``tree`` that may be compared with what a program
+    shows: every one of a test file, elsewhere those under a comparison, an ``assert`` or a call
+    checking text (``assertEqual``, ``re.match``, ``pytest.raises(match=…)``). Never a string that
+    is a statement of its own (a docstring); an f-string's literal parts are read through it
+    (their own positions are not kept before Python 3.12)."""
+    out: list[ast.expr] = []
+
+    def visit(node: ast.AST, checked: bool) -> None:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            return  # a docstring, or a string as a statement: no value
+        if (test_file or checked) and (
+            isinstance(node, ast.JoinedStr)
+            or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+        ):
+            out.append(node)
+        if isinstance(node, ast.JoinedStr):
+            for part in node.values:
+                if isinstance(part, ast.FormattedValue):
+                    visit(part.value, checked)
+            return
+        checked = checked or isinstance(node, ast.Compare | ast.Assert) or _checks_text(node)
+        for child in ast.iter_child_nodes(node):
+            visit(child, checked)
+
+    visit(tree, False)
+    return out
+
+
+_TEXT_CHECKS = frozenset({"match", "fullmatch", "search", "raises", "warns", "expect", "check_output"})
+
+
+def _checks_text(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name.startswith("assert") or name in _TEXT_CHECKS
+
+
+def _test_file(path: str) -> bool:
+    folder, _, name = path.rpartition("/")
+    parts = folder.split("/") if folder else []
+    return (
+        name.startswith("test_")
+        or name.endswith("_test.py")
+        or name == "conftest.py"
+        or any(p in ("test", "tests", "testing") for p in parts)
+    )
