@@ -21,6 +21,7 @@ import sqlite3
 from astmcp.query.common import SymbolRow, ancestry, query_symbols
 from astmcp.query.parameter_calls import PythonFiles
 from astmcp.query.parameters import read_text
+from astmcp.refactor.mro_walks import walked_classes
 from astmcp.refactor.pyscopes import FileScopes
 from astmcp.refactor.rename_refs import Hit
 from astmcp.resolve.python_lookups import alternatives
@@ -429,6 +430,14 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     # but the roots every class may have (an unresolved base, key NULL, counts as outside)
     foreign = bool(outside - _ROOT_BASES) or _unresolved_base(conn, related)
     resolver = PythonResolver(conn, {})
+    declaring = {  # the classes whose own namespace holds a member of the family
+        cls.id
+        for member in family
+        if member.parent_path
+        for cls in query_symbols(
+            conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (member.file, member.parent_path)
+        )
+    }
     files = PythonFiles(ws)
     out: list[Hit] = []
     for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
@@ -446,6 +455,9 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
                 continue  # `self.__dict__.update(kw)` in an unrelated class: its own attributes only
             if own is None and not foreign and _outside_instance(resolver, conn, path, node, parsed.scopes):
                 continue  # `record.__dict__` of a `logging.LogRecord`: no project class's attributes
+            walked = walked_classes(conn, path, parsed.scopes, node) if own is None else None
+            if walked is not None and not walked & declaring:
+                continue  # `base.__dict__` over a schema's MRO: the classes in it declare no such member
             name = node.attr if isinstance(node, ast.Attribute) else node.id  # type: ignore[attr-defined]
             line = node.end_lineno or node.lineno
             end = parsed.scopes.column_of(line, node.end_col_offset or 0)
