@@ -32,6 +32,11 @@ __all__ = ["name_word_hits"]
 
 _NAME_ATTRIBUTES = ("__name__", "__qualname__")
 _OWN_NAME = re.compile(r"(?:\btype\(\s*(?:self|cls)\s*\)|\bself\.__class__|\bcls)\.__(?:qual)?name__\b")
+_AROUND = 10  # characters of an f-string's text around the name that a compared string must have
+# a run of characters a source string spells as its value (no escapes, no quotes)
+_PLAIN_END = re.compile(r"[\w \-:,.;!?()\[\]<>=/`]*$")
+_PLAIN_START = re.compile(r"[\w \-:,.;!?()\[\]<>=/`]*")
+_PLAIN_NAME = re.compile(r"(?<![\w.])(\w+)\.__(?:qual)?name__\b")
 _DECORATOR = re.compile(r"^\s*@\s*([\w.]+)", re.MULTILINE)
 
 
@@ -42,11 +47,13 @@ def name_word_hits(
     time (see the module); none otherwise, or at places ``seen`` already holds."""
     if row.kind not in ("function", "method", "class") or not row.file.endswith(".py"):
         return []
-    reason = _shown_by(ws, conn, row)
-    if reason is None:
-        return []
-    word = re.compile(rf"(?<!\w){re.escape(row.name)}(?!\w)")
     files = PythonFiles(ws)
+    shown = _shown_by(ws, conn, row, files)
+    if shown is None:
+        return []
+    reason, reads = shown
+    contexts = _contexts(files, reads)
+    word = re.compile(rf"(?<!\w){re.escape(row.name)}(?!\w)")
     out: list[Hit] = []
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
         if not path.endswith(".py"):
@@ -65,38 +72,44 @@ def name_word_hits(
                 )
                 for match in word.finditer(text, start, end):
                     column = match.start() + 1
-                    if (path, line, column) in seen:
+                    if (path, line, column) in seen or not _fits(contexts, text, match.start(), match.end()):
                         continue
                     seen.add((path, line, column))
                     out.append(Hit(path, line, column, column + len(row.name), "string", "name", note=reason))
     return out
 
 
-def _shown_by(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> str | None:
-    """Why ``row``'s name is read at run time, or None."""
-    reads = conn.execute(
-        "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
-        " WHERE r.name IN (?, ?) AND r.kind = 'attribute' AND f.path LIKE '%.py'",
-        _NAME_ATTRIBUTES,
-    ).fetchall()
-    if not reads:
+def _shown_by(
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, files: PythonFiles
+) -> tuple[str, list[tuple[str, int]]] | None:
+    """Why ``row``'s name is read at run time, and every line reading it; None when it is not."""
+    at = sorted(
+        {
+            (str(path), int(line))
+            for path, line in conn.execute(
+                "SELECT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id"
+                " WHERE r.name IN (?, ?) AND r.kind = 'attribute' AND f.path LIKE '%.py'",
+                _NAME_ATTRIBUTES,
+            )
+        }
+    )
+    if not at:
         return None
-    at = {(str(path), int(line)) for path, line, _ in reads}
-    files = PythonFiles(ws)
+    reasons: list[str] = []
+    found: list[tuple[str, int]] = []
     # `compute.__name__`: a reference to it right before the read
     for path, line, end_col in conn.execute(
         "SELECT f.path, r.line, r.end_col FROM refs r JOIN files f ON f.id = r.file_id WHERE r.symbol_id = ?",
         (row.id,),
     ):
-        if (path, line) not in at:
-            continue
-        parsed = files.get(path)
+        parsed = files.get(path) if (path, line) in at else None
         text = (
             parsed.scopes.lines[line - 1] if parsed is not None and line <= len(parsed.scopes.lines) else ""
         )
         if text[end_col - 1 :].startswith((".__name__", ".__qualname__")):
-            return f"its name is read at {path}:{line}: a string may hold it as a word"
-    # decorated by, or given to, code reading a name
+            reasons.append(f"its name is read at {path}:{line}")
+            found.append((path, line))
+    # decorated by, or given to, code reading the name of what it is given (`f.__name__`)
     names = {m.rpartition(".")[2] for m in _DECORATOR.findall(row.signature)} | takers(ws, conn, row)
     if names:
         marks = ", ".join("?" * len(names))
@@ -105,13 +118,21 @@ def _shown_by(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> str | 
             f" WHERE s.kind IN ('function', 'method', 'class') AND s.name IN ({marks}) ORDER BY f.path, s.start_line",
             sorted(names),
         ):
-            line = next((n for p, n in sorted(at) if p == path and start <= n <= end), None)
-            if line is not None:
-                return (
-                    f"{name!r}, which {row.name!r} is decorated by or given to, reads a name ({path}:{line}):"
-                    " a string may hold it as a word"
-                )
+            parsed = files.get(path)
+            lines = [n for p, n in at if p == path and start <= n <= end]
+            if parsed is None or not lines:
+                continue
+            given = _parameters(parsed.scopes.tree, start, end)
+            for line in lines:
+                if any(m.group(1) in given for m in _PLAIN_NAME.finditer(parsed.scopes.lines[line - 1])):
+                    reasons.append(
+                        f"{name!r}, which {row.name!r} is decorated by or given to, reads the name of what it"
+                        f" is given ({path}:{line})"
+                    )
+                    found.append((path, line))
     if row.kind == "class":
+        # its own code, or a project ancestor's, naming its class (`type(self).__name__`) but in a
+        # `__repr__`, whose text strings spell as code (`"<Square(…)>"`: hits of their own)
         classes, _ = ancestry(conn, [row.id])
         for path, start, end in conn.execute(
             "SELECT f.path, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id"
@@ -121,10 +142,109 @@ def _shown_by(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> str | 
             parsed = files.get(path)
             if parsed is None:
                 continue
-            for p, line in sorted(at):
-                if p == path and start <= line <= end and _OWN_NAME.search(parsed.scopes.lines[line - 1]):
-                    return f"its class's code reads its name ({path}:{line}): a string may hold it as a word"
-    return None
+            reprs = _repr_lines(parsed.scopes.tree, start, end)
+            for p, line in at:
+                if (
+                    p == path
+                    and start <= line <= end
+                    and line not in reprs
+                    and _OWN_NAME.search(parsed.scopes.lines[line - 1])
+                ):
+                    reasons.append(f"its class's code reads its name ({path}:{line})")
+                    found.append((path, line))
+    if not found:
+        return None
+    return f"{reasons[0]}: a string may hold it as a word", found
+
+
+def _contexts(files: PythonFiles, reads: list[tuple[str, int]]) -> list[tuple[str, str]] | None:
+    """The text around each place the name read at ``reads`` is put into an f-string (``f"{f.__name__}
+    called"``: ``("", " called")``), directly or through a variable assigned it; None when one
+    is used any other way (returned, stored, transformed, formatted otherwise): then any word may
+    hold it."""
+    out: list[tuple[str, str]] = []
+    for path, line in reads:
+        parsed = files.get(path)
+        if parsed is None:
+            return None
+        tree = parsed.scopes.tree
+        parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        for node in ast.walk(tree):
+            if not (
+                isinstance(node, ast.Attribute) and node.attr in _NAME_ATTRIBUTES and node.lineno == line
+            ):
+                continue
+            parent = parents.get(id(node))
+            if isinstance(parent, ast.FormattedValue):
+                out.append(_around(parents.get(id(parent)), parent))
+                continue
+            if not (
+                isinstance(parent, ast.Assign)
+                and len(parent.targets) == 1
+                and isinstance(parent.targets[0], ast.Name)
+            ):
+                return None
+            variable = parent.targets[0].id
+            scope = parents.get(id(parent))
+            while scope is not None and not isinstance(
+                scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.Module
+            ):
+                scope = parents.get(id(scope))
+            uses = [
+                n
+                for n in ast.walk(scope or tree)
+                if isinstance(n, ast.Name) and n.id == variable and n is not parent.targets[0]
+            ]
+            for use in uses:
+                holder = parents.get(id(use))
+                if not isinstance(use.ctx, ast.Load) or not isinstance(holder, ast.FormattedValue):
+                    return None
+                out.append(_around(parents.get(id(holder)), holder))
+    return out
+
+
+def _around(joined: ast.AST | None, value: ast.FormattedValue) -> tuple[str, str]:
+    """The literal text right before and after ``value`` in its f-string (a few plain characters)."""
+    if not isinstance(joined, ast.JoinedStr):
+        return "", ""
+    parts = joined.values
+    at = next(i for i, part in enumerate(parts) if part is value)
+    before = parts[at - 1] if at > 0 else None
+    after = parts[at + 1] if at + 1 < len(parts) else None
+    prefix = str(before.value) if isinstance(before, ast.Constant) else ""
+    suffix = str(after.value) if isinstance(after, ast.Constant) else ""
+    return _PLAIN_END.search(prefix[-_AROUND:]).group(), _PLAIN_START.match(suffix[:_AROUND]).group()  # type: ignore[union-attr]
+
+
+def _fits(contexts: list[tuple[str, str]] | None, text: str, start: int, end: int) -> bool:
+    """Whether the word at ``start``:``end`` of a line sits as the name does in one of ``contexts``."""
+    return contexts is None or any(
+        text[:start].endswith(before) and text[end:].startswith(after) for before, after in contexts
+    )
+
+
+def _parameters(tree: ast.AST, start: int, end: int) -> set[str]:
+    """The parameter names of the functions defined within lines ``start``..``end``."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
+            and start <= node.lineno <= end
+        ):
+            args = node.args
+            out.update(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+            out.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
+    return out
+
+
+def _repr_lines(tree: ast.AST, start: int, end: int) -> set[int]:
+    """The lines of the ``__repr__`` methods defined within lines ``start``..``end``."""
+    return {
+        line
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name == "__repr__" and start <= node.lineno <= end
+        for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)
+    }
 
 
 def _strings(tree: ast.AST, test_file: bool) -> list[ast.expr]:
