@@ -10,10 +10,15 @@ check (``assertEqual``, ``re.match``, ``pytest.raises(match=…)``); never a doc
 shown when:
 
 - it is decorated by, or given to (``register(handler)``), a project function or class whose
-  code reads ``__name__`` / ``__qualname__``;
+  code reads ``__name__`` / ``__qualname__`` of one of its parameters (``f.__name__``);
 - its name is read directly (``compute.__name__``, ``Square.__qualname__``);
 - a class: its code or a project ancestor's reads its own (``type(self).__name__``,
-  ``self.__class__.__name__``, ``cls.__name__``: a ``__repr__`` printing the class).
+  ``self.__class__.__name__``, ``cls.__name__``) outside a ``__repr__``, whose text compared
+  strings spell as code (``"<Square(…)>"``: hits of the string rules already).
+
+Where every such read goes straight into f-strings (directly, or through a variable assigned it),
+a word must sit as it does there (``f"invalid value for {name} field"``: ``"invalid value for
+String field"``, not ``"Not a valid String."``).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import sqlite3
 
 from astmcp.query.common import SymbolRow, ancestry
 from astmcp.query.parameter_calls import PythonFiles
+from astmcp.query.parameters import read_text
 from astmcp.refactor.param_readers import takers
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
@@ -58,8 +64,12 @@ def name_word_hits(
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
         if not path.endswith(".py"):
             continue
-        parsed = files.get(path)
-        if parsed is None or row.name not in "\n".join(parsed.scopes.lines):
+        try:
+            text = read_text(ws, path)
+        except (OSError, ValueError):
+            continue
+        parsed = files.get(path, text) if row.name in text else None
+        if parsed is None:
             continue
         lines = parsed.scopes.lines
         for node in _strings(parsed.scopes.tree, _test_file(path)):
