@@ -332,6 +332,8 @@ class PythonLinker:
                 assert target is not None
                 choices = alternatives(entity)
                 entity, either = either_member(resolver, entity, target.rpartition("/")[2])
+                if entity is None and not either and target.startswith("U:"):
+                    entity, either = union_member(resolver, path, target)  # the alternatives one by one
                 if entity is None and not either and all(_outside_member(target, c) for c in choices):
                     entity = ("x", "")  # `DEFAULTS.copy()` of a dict of values of several kinds
                 mixed = entity is None and not either

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from astmcp.resolve.python_external import class_defines, instance_member
 from astmcp.resolve.python_lookups import CLASSLIKE, Entity, alternatives
 from astmcp.resolve.python_resolver import Resolver
 from astmcp.resolve.python_vocab import IDENT
@@ -37,10 +38,29 @@ def union_member(resolver: Resolver, path: str, target: str) -> tuple[Entity, li
     for receiver in receivers:
         member = resolver.step(receiver, name)
         for alt in alternatives(member):
+            if alt is not None and alt[0] == "x" and _never_has(resolver, str(alt[1])):
+                continue  # `other: B | str`, then `other._pre`: a str has none, the value is a B
             if alt is None or alt[0] != "s":
                 return None, []
             members.add(alt[1])
+    if not members:
+        return None, []
     return family_member(resolver, members, name)
+
+
+def _never_has(resolver: Resolver, value: str) -> bool:
+    """Whether ``value`` (``str.()._pre``) is a member an outside class's instances do not have,
+    and no project class derives from that class (whose instances might): reading it off such an
+    alternative of a union raises, so the alternative is not what the code reads."""
+    found = instance_member(value)
+    if found is None:
+        return False
+    cls, member = found
+    qualified = cls if "." in cls else f"builtins.{cls}"
+    if class_defines(qualified, member) is not False:
+        return False
+    # (by the base's last name, as listed: what the linker knows before the class graph is written)
+    return not resolver.all_bases().get(cls.rpartition(".")[2])
 
 
 def either_member(resolver: Resolver, entity: Entity, name: str) -> tuple[Entity, list[int]]:
