@@ -24,11 +24,11 @@ String field"``, not ``"Not a valid String."``).
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import sqlite3
 
 from astmcp.query.common import SymbolRow, ancestry
-from astmcp.query.parameter_calls import PythonFiles
 from astmcp.query.parameters import read_text
 from astmcp.refactor.param_readers import takers
 from astmcp.refactor.rename_refs import Hit
@@ -43,6 +43,7 @@ _AROUND = 10  # characters of an f-string's text around the name that a compared
 _PLAIN_END = re.compile(r"[\w \-:,.;!?()\[\]<>=/`]*$")
 _PLAIN_START = re.compile(r"[\w \-:,.;!?()\[\]<>=/`]*")
 _PLAIN_NAME = re.compile(r"(?<![\w.])(\w+)\.__(?:qual)?name__\b")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line ends the parser counts
 _DECORATOR = re.compile(r"^\s*@\s*([\w.]+)", re.MULTILINE)
 
 
@@ -53,7 +54,7 @@ def name_word_hits(
     time (see the module); none otherwise, or at places ``seen`` already holds."""
     if row.kind not in ("function", "method", "class") or not row.file.endswith(".py"):
         return []
-    files = PythonFiles(ws)
+    files = _Sources(ws)
     shown = _shown_by(ws, conn, row, files)
     if shown is None:
         return []
@@ -62,24 +63,16 @@ def name_word_hits(
     word = re.compile(rf"(?<!\w){re.escape(row.name)}(?!\w)")
     out: list[Hit] = []
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
-        if not path.endswith(".py"):
+        source = files.get(path, word) if path.endswith(".py") else None
+        if source is None:
             continue
-        try:
-            text = read_text(ws, path)
-        except (OSError, ValueError):
-            continue
-        parsed = files.get(path, text) if row.name in text else None
-        if parsed is None:
-            continue
-        lines = parsed.scopes.lines
-        for node in _strings(parsed.scopes.tree, _test_file(path)):
+        holding = [n for n, text in enumerate(source.lines, 1) if row.name in text and word.search(text)]
+        for node in _strings(source.tree, _test_file(path), holding):
             first, last = node.lineno, node.end_lineno or node.lineno
             for line in range(first, last + 1):
-                text = lines[line - 1] if line <= len(lines) else ""
-                start = parsed.scopes.column_of(line, node.col_offset) - 1 if line == first else 0
-                end = (
-                    parsed.scopes.column_of(line, node.end_col_offset or 0) - 1 if line == last else len(text)
-                )
+                text = source.line(line)
+                start = source.column(line, node.col_offset) - 1 if line == first else 0
+                end = source.column(line, node.end_col_offset or 0) - 1 if line == last else len(text)
                 for match in word.finditer(text, start, end):
                     column = match.start() + 1
                     if (path, line, column) in seen or not _fits(contexts, text, match.start(), match.end()):
@@ -89,8 +82,51 @@ def name_word_hits(
     return out
 
 
+class _Source:
+    """A file's lines and syntax tree (no scopes: strings and names are all that is read)."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = _LINE_BREAK.split(text)
+        self.tree = ast.parse(text)
+
+    def line(self, number: int) -> str:
+        return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
+
+    def column(self, number: int, byte_col: int) -> int:
+        """The 1-based code-point column of a byte offset ``ast`` gives on line ``number``."""
+        raw = self.line(number)
+        if raw.isascii():
+            return byte_col + 1
+        return len(raw.encode("utf-8")[:byte_col].decode("utf-8", errors="replace")) + 1
+
+
+class _Sources:
+    """The project's Python files, each read and parsed once."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.loaded: dict[str, _Source | None] = {}
+
+    def get(self, path: str, holding: re.Pattern[str] | None = None) -> _Source | None:
+        """The parsed file (None when it cannot be read or parsed, or when ``holding`` is given
+        and does not occur in its text)."""
+        if path not in self.loaded:
+            try:
+                text = read_text(self.ws, path)
+            except (OSError, ValueError):
+                self.loaded[path] = None
+                return None
+            if holding is not None and holding.search(text) is None:
+                return None  # (not kept: another caller may want it whatever it holds)
+            try:
+                self.loaded[path] = _Source(text)
+            except (SyntaxError, ValueError):
+                self.loaded[path] = None
+        return self.loaded[path]
+
+
 def _shown_by(
-    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, files: PythonFiles
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, files: _Sources
 ) -> tuple[str, list[tuple[str, int]]] | None:
     """Why ``row``'s name is read at run time, and every line reading it; None when it is not."""
     at = sorted(
@@ -113,9 +149,7 @@ def _shown_by(
         (row.id,),
     ):
         parsed = files.get(path) if (path, line) in at else None
-        text = (
-            parsed.scopes.lines[line - 1] if parsed is not None and line <= len(parsed.scopes.lines) else ""
-        )
+        text = parsed.line(line) if parsed is not None else ""
         if text[end_col - 1 :].startswith((".__name__", ".__qualname__")):
             reasons.append(f"its name is read at {path}:{line}")
             found.append((path, line))
@@ -132,9 +166,9 @@ def _shown_by(
             lines = [n for p, n in at if p == path and start <= n <= end]
             if parsed is None or not lines:
                 continue
-            given = _parameters(parsed.scopes.tree, start, end)
+            given = _parameters(parsed.tree, start, end)
             for line in lines:
-                if any(m.group(1) in given for m in _PLAIN_NAME.finditer(parsed.scopes.lines[line - 1])):
+                if any(m.group(1) in given for m in _PLAIN_NAME.finditer(parsed.line(line))):
                     reasons.append(
                         f"{name!r}, which {row.name!r} is decorated by or given to, reads the name of what it"
                         f" is given ({path}:{line})"
@@ -152,13 +186,13 @@ def _shown_by(
             parsed = files.get(path)
             if parsed is None:
                 continue
-            reprs = _repr_lines(parsed.scopes.tree, start, end)
+            reprs = _repr_lines(parsed.tree, start, end)
             for p, line in at:
                 if (
                     p == path
                     and start <= line <= end
                     and line not in reprs
-                    and _OWN_NAME.search(parsed.scopes.lines[line - 1])
+                    and _OWN_NAME.search(parsed.line(line))
                 ):
                     reasons.append(f"its class's code reads its name ({path}:{line})")
                     found.append((path, line))
@@ -167,7 +201,7 @@ def _shown_by(
     return f"{reasons[0]}: a string may hold it as a word", found
 
 
-def _contexts(files: PythonFiles, reads: list[tuple[str, int]]) -> list[tuple[str, str]] | None:
+def _contexts(files: _Sources, reads: list[tuple[str, int]]) -> list[tuple[str, str]] | None:
     """The text around each place the name read at ``reads`` is put into an f-string (``f"{f.__name__}
     called"``: ``("", " called")``), directly or through a variable assigned it; None when one
     is used any other way (returned, stored, transformed, formatted otherwise): then any word may
@@ -177,7 +211,7 @@ def _contexts(files: PythonFiles, reads: list[tuple[str, int]]) -> list[tuple[st
         parsed = files.get(path)
         if parsed is None:
             return None
-        tree = parsed.scopes.tree
+        tree = parsed.tree
         parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
         for node in ast.walk(tree):
             if not (
@@ -257,15 +291,21 @@ def _repr_lines(tree: ast.AST, start: int, end: int) -> set[int]:
     }
 
 
-def _strings(tree: ast.AST, test_file: bool) -> list[ast.expr]:
-    """The string literals and f-strings of ``tree`` that may be compared with what a program
-    shows: every one of a test file, elsewhere those under a comparison, an ``assert`` or a call
-    checking text (``assertEqual``, ``re.match``, ``pytest.raises(match=…)``). Never a string that
-    is a statement of its own (a docstring); an f-string's literal parts are read through it
-    (their own positions are not kept before Python 3.12)."""
+def _strings(tree: ast.AST, test_file: bool, lines: list[int]) -> list[ast.expr]:
+    """The string literals and f-strings of ``tree`` on any of ``lines`` (sorted) that may be
+    compared with what a program shows: every one of a test file, elsewhere those under a
+    comparison, an ``assert`` or a call checking text (``assertEqual``, ``re.match``,
+    ``pytest.raises(match=…)``). Never a string that is a statement of its own (a docstring); an
+    f-string's literal parts are read through it (their own positions are not kept before Python
+    3.12)."""
     out: list[ast.expr] = []
 
     def visit(node: ast.AST, checked: bool) -> None:
+        first = getattr(node, "lineno", None)
+        if first is not None:
+            at = bisect.bisect_left(lines, first)
+            if at == len(lines) or lines[at] > (getattr(node, "end_lineno", None) or first):
+                return  # no line of it holds the word
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             return  # a docstring, or a string as a statement: no value
         if (test_file or checked) and (
