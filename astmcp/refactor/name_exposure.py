@@ -120,7 +120,7 @@ class _Sources:
                 return None  # (not kept: another caller may want it whatever it holds)
             try:
                 self.loaded[path] = _Source(text)
-            except (SyntaxError, ValueError):
+            except (SyntaxError, ValueError, RecursionError):
                 self.loaded[path] = None
         return self.loaded[path]
 
