@@ -648,8 +648,27 @@ def stdlib_lacks(qualified: str, member: str) -> bool:
     return isinstance(value, type) and not hasattr(value, member)
 
 
-# plain names compiled standard-library classes look up on their subclasses without defining them
-_COMPILED_HOOKS = frozenset({"reducer_override"})
+# plain names compiled standard-library code looks up on subclasses, or on the objects it is
+# given, without its classes defining them: pickle's `reducer_override`; the I/O stack's optional
+# methods and attributes (`_io._IOBase.readline` calls a `peek`, `TextIOWrapper` a buffer's
+# `read1`, buffered objects a raw's `_dealloc_warn`); an XML parser's target's `doctype`,
+# `start_ns`, `end_ns`
+_COMPILED_HOOKS = frozenset(
+    {
+        "reducer_override",
+        "peek",
+        "read1",
+        "readinto1",
+        "raw",
+        "buffer",
+        "name",
+        "mode",
+        "_dealloc_warn",
+        "doctype",
+        "start_ns",
+        "end_ns",
+    }
+)
 
 
 def _imported_from(summary: _Module, module: str, path: str, name: str) -> tuple[str, str] | None:
