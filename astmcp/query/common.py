@@ -100,6 +100,26 @@ def ancestry(conn: sqlite3.Connection, class_ids: list[int]) -> tuple[set[int], 
     return seen, outside
 
 
+def with_subclasses(conn: sqlite3.Connection, class_ids: set[int]) -> set[int]:
+    """The classes ``class_ids`` and every project class deriving from them."""
+    seen: set[int] = set()
+    queue = list(class_ids)
+    while queue:
+        cls = queue.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        queue.extend(
+            int(sub)
+            for (sub,) in conn.execute(
+                "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
+                " AND src_symbol_id IS NOT NULL",
+                (cls,),
+            )
+        )
+    return seen
+
+
 def page_fields(total: int, offset: int, limit: int) -> dict[str, Any]:
     has_more = offset + limit < total
     return {

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import sqlite3
 
-from astmcp.query.common import SymbolRow, ancestry, query_symbols
+from astmcp.query.common import SymbolRow, ancestry, query_symbols, with_subclasses
 from astmcp.query.parameter_calls import PythonFiles
 from astmcp.query.parameters import read_text
 from astmcp.refactor.mro_walks import walked_classes
@@ -658,27 +658,10 @@ def _using_files(conn: sqlite3.Connection, classes: set[int]) -> set[str]:
 
 def _classes_below(conn: sqlite3.Connection, member: SymbolRow) -> set[int]:
     """The member's class and every project class deriving from it."""
-    queue = [
-        cls.id
-        for cls in query_symbols(
-            conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (member.file, member.parent_path)
-        )
-    ]
-    seen: set[int] = set()
-    while queue:
-        cls = queue.pop()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        queue.extend(
-            sub
-            for (sub,) in conn.execute(
-                "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
-                " AND src_symbol_id IS NOT NULL",
-                (cls,),
-            )
-        )
-    return seen
+    owners = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (member.file, member.parent_path)
+    )
+    return with_subclasses(conn, {cls.id for cls in owners})
 
 
 _TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})

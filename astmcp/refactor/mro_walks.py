@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import sqlite3
 
-from astmcp.query.common import ancestry
+from astmcp.query.common import ancestry, with_subclasses
 from astmcp.refactor.pyscopes import FileScopes
 
 __all__ = ["walked_classes"]
@@ -56,7 +56,7 @@ def walked_classes(
     starts = _classes_of(conn, path, scopes, function, owner, start)
     if not starts:
         return None
-    below = _with_subclasses(conn, starts)
+    below = with_subclasses(conn, starts)
     walked, _ = ancestry(conn, sorted(below))
     return walked
 
@@ -223,7 +223,7 @@ def _is_metaclass(conn: sqlite3.Connection, class_id: int) -> bool:
 def _made_by(conn: sqlite3.Connection, meta: int) -> set[int]:
     """The classes made by the metaclass ``meta`` or one deriving from it (``metaclass=`` in their
     header, by name)."""
-    metas = _with_subclasses(conn, {meta})
+    metas = with_subclasses(conn, {meta})
     names = {
         str(row[0])
         for row in conn.execute(
@@ -246,22 +246,3 @@ def _made_by(conn: sqlite3.Connection, meta: int) -> set[int]:
         ):
             made.add(int(class_id))
     return made
-
-
-def _with_subclasses(conn: sqlite3.Connection, classes: set[int]) -> set[int]:
-    seen: set[int] = set()
-    queue = list(classes)
-    while queue:
-        cls = queue.pop()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        queue.extend(
-            int(sub)
-            for (sub,) in conn.execute(
-                "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
-                " AND src_symbol_id IS NOT NULL",
-                (cls,),
-            )
-        )
-    return seen
