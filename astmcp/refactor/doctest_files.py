@@ -91,15 +91,50 @@ def _example_lines(text: str) -> list[tuple[int, str]]:
             index += 1
             continue
         indent = prompt.group(1)
-        out.append((index + 1, " " * prompt.end() + lines[index][prompt.end() :]))
+        quote = _Quote()
+        out.append((index + 1, quote.code(" " * prompt.end() + lines[index][prompt.end() :])))
         index += 1
         while index < len(lines) and lines[index].strip() and not _PROMPT.match(lines[index]):
             line = lines[index]
             if line.startswith(indent + "..."):
-                line = " " * (len(indent) + 3) + line[len(indent) + 3 :]
+                line = quote.code(" " * (len(indent) + 3) + line[len(indent) + 3 :])
             out.append((index + 1, line))
             index += 1
     return out
+
+
+class _Quote:
+    """The string an example's code is inside of, line to line, so that a comment (``>>> # use
+    unbind_contextvars to …``: prose doctest never runs) is blanked and a ``#`` in a string is
+    not."""
+
+    def __init__(self) -> None:
+        self.open = ""  # the triple quote the last line left open, else ""
+
+    def code(self, line: str) -> str:
+        """``line`` with its comment blanked to the same columns."""
+        at = 0
+        while at < len(line):
+            if self.open:
+                if line[at] == "\\":
+                    at += 2
+                elif line.startswith(self.open, at):
+                    at += len(self.open)
+                    self.open = ""
+                else:
+                    at += 1
+                continue
+            char = line[at]
+            if char == "#":
+                return line[:at] + " " * (len(line) - at)
+            if char in "\"'":
+                self.open = char * 3 if line.startswith(char * 3, at) else char
+                at += len(self.open)
+                continue
+            at += 1
+        if len(self.open) == 1:
+            self.open = ""  # a one-quote string ends with its line
+        return line
 
 
 def _doctested(ws: Workspace, conn: sqlite3.Connection, paths: list[str], globs: list[str]) -> set[str]:
