@@ -16,6 +16,7 @@ import fnmatch
 import posixpath
 import re
 import sqlite3
+from dataclasses import dataclass, field
 
 from astmcp.errors import AstmcpError
 from astmcp.model import PYTHON
@@ -34,12 +35,16 @@ _GLOB_OPTION = re.compile(r"""--doctest-glob(?:=|\s+)["']?([^\s"',\]]+)""")
 _FILE_RUNNERS = frozenset({"testfile", "DocFileSuite", "DocFileTest"})
 _SPHINX_DOCTEST = "sphinx.ext.doctest"
 _PROMPT = re.compile(r"^(\s*)>>> ?")
+_CLASS = re.compile(r"\s*(?:@|class\s)")  # a class statement (or its decorator) in an example
 
 
 def doctest_file_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:
     names = {m.name for m in family if language_of(m.file) == PYTHON}
     if not names:
         return []
+    # a member (attribute, method) is only reached after a `.`, as a keyword (`P(dev=1)`), in a
+    # string or in printed output, unless an example declares a class (`class Sub(P): dev = 4`)
+    member = all(m.parent_path for m in family if language_of(m.file) == PYTHON)
     globs = _pytest_globs(ws)
     words = re.compile(r"(?<![\w])(" + "|".join(map(re.escape, sorted(names))) + r")(?![\w])")
     found: dict[str, list[Hit]] = {}
@@ -54,8 +59,10 @@ def doctest_file_hits(ws: Workspace, conn: sqlite3.Connection, family: list[Symb
             continue
         hits = [
             Hit(path, number, match.start() + 1, match.end() + 1, "string", "name")
-            for number, line in _example_lines(text)
+            for example in _examples(text)
+            for number, line, code, strings in example.lines
             for match in words.finditer(line)
+            if not (member and code and not example.declares and _bare(line, match, strings))
         ]
         if hits:
             found[path] = hits
@@ -78,11 +85,20 @@ def _pytest_globs(ws: Workspace) -> list[str]:
     return globs or [_PYTEST_DEFAULT_GLOB]
 
 
-def _example_lines(text: str) -> list[tuple[int, str]]:
-    """(line number, text) of each line of a ``>>>`` example: the prompt line, its ``...``
-    continuations and the expected output up to a blank line or the next prompt. Only what
-    follows the prompt is kept (blanked to the same columns)."""
-    out: list[tuple[int, str]] = []
+@dataclass
+class _Example:
+    """One ``>>>`` example: its lines (number, text after the prompt blanked to the same columns,
+    whether it is code rather than expected output, the spans of its string literals), and
+    whether it declares a class (whose body may override a member by a bare name)."""
+
+    lines: list[tuple[int, str, bool, list[tuple[int, int]]]] = field(default_factory=list)
+    declares: bool = False
+
+
+def _examples(text: str) -> list[_Example]:
+    """The ``>>>`` examples of a text: each prompt line, its ``...`` continuations and the
+    expected output up to a blank line or the next prompt. Comments are blanked."""
+    out: list[_Example] = []
     lines = text.split("\n")
     index = 0
     while index < len(lines):
@@ -92,15 +108,31 @@ def _example_lines(text: str) -> list[tuple[int, str]]:
             continue
         indent = prompt.group(1)
         quote = _Quote()
-        out.append((index + 1, quote.code(" " * prompt.end() + lines[index][prompt.end() :])))
+        example = _Example()
+        code = quote.code(" " * prompt.end() + lines[index][prompt.end() :])
+        example.lines.append((index + 1, code, True, quote.strings))
         index += 1
         while index < len(lines) and lines[index].strip() and not _PROMPT.match(lines[index]):
             line = lines[index]
             if line.startswith(indent + "..."):
-                line = quote.code(" " * (len(indent) + 3) + line[len(indent) + 3 :])
-            out.append((index + 1, line))
+                code = quote.code(" " * (len(indent) + 3) + line[len(indent) + 3 :])
+                example.lines.append((index + 1, code, True, quote.strings))
+            else:
+                example.lines.append((index + 1, line, False, []))
             index += 1
+        example.declares = any(code and _CLASS.match(text) for _, text, code, _ in example.lines)
+        out.append(example)
     return out
+
+
+def _bare(line: str, match: re.Match[str], strings: list[tuple[int, int]]) -> bool:
+    """Whether the word ``match`` of a code line is a plain name: not after a ``.``, not a keyword
+    (``dev=``), not inside a string."""
+    if any(start <= match.start() < end for start, end in strings):
+        return False
+    before = line[: match.start()].rstrip()
+    after = line[match.end() :].lstrip()
+    return not before.endswith(".") and not (after.startswith("=") and not after.startswith("=="))
 
 
 class _Quote:
@@ -110,9 +142,12 @@ class _Quote:
 
     def __init__(self) -> None:
         self.open = ""  # the triple quote the last line left open, else ""
+        self.strings: list[tuple[int, int]] = []  # the last line's string spans
 
     def code(self, line: str) -> str:
-        """``line`` with its comment blanked to the same columns."""
+        """``line`` with its comment blanked to the same columns (``strings``: its string spans)."""
+        self.strings = []
+        begin = 0  # where the string open at ``at`` began on this line
         at = 0
         while at < len(line):
             if self.open:
@@ -121,6 +156,7 @@ class _Quote:
                 elif line.startswith(self.open, at):
                     at += len(self.open)
                     self.open = ""
+                    self.strings.append((begin, at))
                 else:
                     at += 1
                 continue
@@ -128,10 +164,13 @@ class _Quote:
             if char == "#":
                 return line[:at] + " " * (len(line) - at)
             if char in "\"'":
+                begin = at
                 self.open = char * 3 if line.startswith(char * 3, at) else char
                 at += len(self.open)
                 continue
             at += 1
+        if self.open:
+            self.strings.append((begin, len(line)))
         if len(self.open) == 1:
             self.open = ""  # a one-quote string ends with its line
         return line
