@@ -42,7 +42,9 @@ _AROUND = 10  # characters of an f-string's text around the name that a compared
 # a run of characters a source string spells as its value (no escapes, no quotes)
 _PLAIN_END = re.compile(r"[\w \-:,.;!?()\[\]<>=/`]*$")
 _PLAIN_START = re.compile(r"[\w \-:,.;!?()\[\]<>=/`]*")
-_PLAIN_NAME = re.compile(r"(?<![\w.])(\w+)\.__(?:qual)?name__\b")
+_PLAIN_NAME = re.compile(
+    r"(?<![\w.])(?:self\.)?(\w+)\.__(?:qual)?name__\b"
+)  # `f.__name__`, `self.f.__name__`
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line ends the parser counts
 _DECORATOR = re.compile(r"^\s*@\s*([\w.]+)", re.MULTILINE)
 
