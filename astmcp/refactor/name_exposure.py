@@ -31,6 +31,7 @@ import sqlite3
 from astmcp.query.common import SymbolRow, ancestry
 from astmcp.query.parameters import read_text
 from astmcp.refactor.param_readers import takers
+from astmcp.refactor.pyscopes import code_point_column
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
@@ -95,11 +96,7 @@ class _Source:
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
 
     def column(self, number: int, byte_col: int) -> int:
-        """The 1-based code-point column of a byte offset ``ast`` gives on line ``number``."""
-        raw = self.line(number)
-        if raw.isascii():
-            return byte_col + 1
-        return len(raw.encode("utf-8")[:byte_col].decode("utf-8", errors="replace")) + 1
+        return code_point_column(self.line(number), byte_col)
 
 
 class _Sources:

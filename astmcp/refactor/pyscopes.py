@@ -76,6 +76,13 @@ def _module(scope: Scope) -> Scope:
     return scope
 
 
+def code_point_column(raw: str, byte_col: int) -> int:
+    """The 1-based code-point column of the UTF-8 byte offset ``ast`` gives on the line ``raw``."""
+    if raw.isascii():
+        return byte_col + 1
+    return len(raw.encode("utf-8")[:byte_col].decode("utf-8", errors="replace")) + 1
+
+
 class FileScopes(ast.NodeVisitor):
     """Walk a module once; ``occurrences[(line, column)]`` and the scope tree."""
 
@@ -89,10 +96,7 @@ class FileScopes(ast.NodeVisitor):
 
     # -- positions -----------------------------------------------------------------
     def column_of(self, line: int, byte_col: int) -> int:
-        raw = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        if raw.isascii():
-            return byte_col + 1
-        return len(raw.encode("utf-8")[:byte_col].decode("utf-8", errors="replace")) + 1
+        return code_point_column(self.lines[line - 1] if 0 < line <= len(self.lines) else "", byte_col)
 
     def _add(self, name: str, line: int, column: int, role: str, scope: Scope | None = None) -> None:
         target = scope or self.scope
