@@ -17,6 +17,7 @@ import ast
 import sqlite3
 
 from astmcp.query.common import ancestry, with_subclasses
+from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.pyscopes import FileScopes
 
 __all__ = ["walked_classes"]
@@ -96,9 +97,7 @@ def _mro_start(function: ast.AST, expr: ast.expr, depth: int) -> ast.expr | None
         return _mro_start(function, expr.value, depth + 1)
     if isinstance(expr, ast.Call):
         func = expr.func
-        callee = (
-            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
-        )
+        callee = last_name(func)
         if callee in _WRAPPERS and len(expr.args) == 1:
             return _mro_start(function, expr.args[0], depth + 1)
         if callee == "getmro" and len(expr.args) == 1:
@@ -166,7 +165,10 @@ def _classes_of(
         annotation = param.annotation
         if annotation is None:
             return set()
-        wanted_class = isinstance(annotation, ast.Subscript) and _last(annotation.value) in ("type", "Type")
+        wanted_class = isinstance(annotation, ast.Subscript) and last_name(annotation.value) in (
+            "type",
+            "Type",
+        )
         target = annotation.slice if isinstance(annotation, ast.Subscript) and wanted_class else annotation
         found = _class_at(conn, path, scopes, target)
         if found is None:
@@ -181,10 +183,6 @@ def _classes_of(
         return set()  # a local variable
     found = _class_at(conn, path, scopes, start)  # a class named directly
     return {found} if found is not None else set()
-
-
-def _last(node: ast.expr) -> str:
-    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
 
 
 def _owner_ids(conn: sqlite3.Connection, path: str, owner: ast.ClassDef | None) -> set[int]:
@@ -242,7 +240,7 @@ def _made_by(conn: sqlite3.Connection, meta: int) -> set[int]:
             continue
         cls = tree.body[0] if tree.body else None
         if isinstance(cls, ast.ClassDef) and any(
-            k.arg == "metaclass" and _last(k.value) in names for k in cls.keywords
+            k.arg == "metaclass" and last_name(k.value) in names for k in cls.keywords
         ):
             made.add(int(class_id))
     return made

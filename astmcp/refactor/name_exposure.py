@@ -30,6 +30,7 @@ import sqlite3
 
 from astmcp.query.common import SymbolRow, ancestry
 from astmcp.query.parameters import read_text
+from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.param_readers import takers
 from astmcp.refactor.pyscopes import code_point_column
 from astmcp.refactor.rename_refs import Hit
@@ -331,8 +332,7 @@ _TEXT_CHECKS = frozenset({"match", "fullmatch", "search", "raises", "warns", "ex
 def _checks_text(node: ast.AST) -> bool:
     if not isinstance(node, ast.Call):
         return False
-    func = node.func
-    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    name = last_name(node.func) or ""
     return name.startswith("assert") or name in _TEXT_CHECKS
 
 
