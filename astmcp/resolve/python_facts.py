@@ -64,6 +64,7 @@ from astmcp.resolve.python_vocab import (
     MOCK_PARAMETERS,
     PARTIALS,
     PATH_PATCHERS,
+    fixture_call,
     unknown_items,
 )
 
@@ -430,7 +431,10 @@ class _Analyzer(Statements):
         into the object at that path (``D:`` chain), of the value given (else unknown)."""
         for scope, call in self.path_patches:
             first = call.args[0]
-            if not isinstance(first, ast.Constant) or self.chain(scope, call.func) not in PATH_PATCHERS:
+            if (
+                not isinstance(first, ast.Constant)
+                or fixture_call(self.chain(scope, call.func)) not in PATH_PATCHERS
+            ):
                 continue
             given = call.args[1] if len(call.args) > 1 else None
             value = (

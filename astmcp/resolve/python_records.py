@@ -38,6 +38,7 @@ from astmcp.resolve.python_vocab import (
     PARAMETRIZE,
     SAME_ITEMS,
     STR_ATTR_FUNCS,
+    fixture_call,
 )
 
 # a string that lists names, apart from what it is used for: by commas (`"title,author"`,
@@ -417,7 +418,7 @@ class Records(PytestFacts):
         if isinstance(func, ast.Name):
             names = not self.star and self.lookup(p.scope, func.id, p.line)[0] == "G:" + func.id
         else:
-            names = self.chain(p.scope, func) in ATTR_PATCHERS
+            names = fixture_call(self.chain(p.scope, func)) in ATTR_PATCHERS
         if not names:
             self.string(node.const, p.scope)
             return

@@ -196,6 +196,16 @@ PARAMETRIZE = frozenset({"I:0:pytest:/mark/parametrize", "I:0:pytest:mark/parame
 NESTED = (ast.keyword, ast.arguments, ast.comprehension, ast.withitem, ast.match_case, ast.arg, ast.alias)
 
 
+_CLASS_FIXTURE = re.compile(r"^F:[^:/]+:")
+
+
+def fixture_call(chain: str | None) -> str | None:
+    """A call chain through a pytest fixture as a test function has it: a test class's method
+    requests ``F:<class>:monkeypatch``, the same fixture as ``F:monkeypatch`` (so
+    ``monkeypatch.setattr(m, "x", …)`` in a ``TestX`` method is the patcher it is elsewhere)."""
+    return _CLASS_FIXTURE.sub("F:", chain) if chain is not None else None
+
+
 def unknown_items(chain: str) -> str:
     """A container value's chain with its items unknown (it is changed in place: what its
     displays hold is not all it holds): a list or dict of unknown items, else as it was."""
