@@ -19,7 +19,7 @@ import tokenize
 from collections import Counter
 from dataclasses import dataclass, field
 
-__all__ = ["PROMPT", "DoctestNames", "doctest_names"]
+__all__ = ["PROMPT", "DoctestNames", "continues", "doctest_names"]
 
 # a doctest example's line: `>>> code` or its continuation `... code`
 PROMPT = re.compile(r"\s*(?:>>>|\.\.\.)(?: |$)")
@@ -51,8 +51,8 @@ class DoctestNames:
 
 def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
     """The names of the doctest examples on file lines ``first..last``. Nothing at all when an
-    example does not parse as written in the file (a backslash continuation, the closing quotes
-    on its line) or one star-imports (any name may then be the import's)."""
+    example does not parse as written in the file (the closing quotes on its line) or one
+    star-imports (any name may then be the import's)."""
     examples = _examples(lines, first, last)
     found = DoctestNames()
     trees: list[tuple[Example, ast.Module]] = []
@@ -254,6 +254,11 @@ def _examples(lines: list[str], first: int, last: int) -> list[Example]:
     examples: list[Example] = []
     for line in range(first, last + 1):
         text = lines[line - 1] if 0 < line <= len(lines) else ""
+        if examples and examples[-1][-1][0] == line - 1 and continues(examples[-1][-1][2]):
+            # `>>> f(x) == \` then `    y`: the docstring's value joins the lines, and so does
+            # Python's own backslash continuation of the code as written
+            examples[-1].append((line, 0, text))
+            continue
         prompt = PROMPT.match(text)
         if prompt is None:
             continue
@@ -263,6 +268,11 @@ def _examples(lines: list[str], first: int, last: int) -> list[Example]:
             continue
         examples[-1].append((line, prompt.end(), text[prompt.end() :]))
     return examples
+
+
+def continues(code: str) -> bool:
+    """Whether a line of a (non-raw) docstring ends in a backslash escaping its newline."""
+    return (len(code) - len(code.rstrip("\\"))) % 2 == 1
 
 
 def _position(example: Example, lineno: int, byte_col: int, word: str) -> Position | None:

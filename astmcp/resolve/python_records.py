@@ -13,7 +13,7 @@ from typing import Any
 from astmcp.lang.python import dunder_all_strings
 from astmcp.resolve.python_binding import Narrowing
 from astmcp.resolve.python_doctests import PROMPT as DOCTEST_PROMPT
-from astmcp.resolve.python_doctests import doctest_names
+from astmcp.resolve.python_doctests import continues, doctest_names
 from astmcp.resolve.python_fstrings import literal_text
 from astmcp.resolve.python_pytest import PytestFacts
 from astmcp.resolve.python_scope import (
@@ -748,9 +748,12 @@ class Records(PytestFacts):
         space.binds.update(dict.fromkeys(names.binds, ""))
         space.binds.update(names.imports)
         output = False  # on the expected output of an example
+        continued = False  # the line before was code ending in a backslash that joins this one
         for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
             text = self.line_text(line)
-            code = DOCTEST_PROMPT.match(text)
+            prompt = DOCTEST_PROMPT.match(text)
+            code = prompt.end() if prompt is not None else 0 if continued else None
+            continued = code is not None and continues(text)
             if code is None:
                 inline = text.find(">>>")
                 output = output and bool(text.strip())
@@ -772,7 +775,7 @@ class Records(PytestFacts):
                 continue
             output = True
             end = names.comments.get(line, len(text) + 1) - 1
-            for match in IDENT.finditer(text, code.end(), end):
+            for match in IDENT.finditer(text, code, end):
                 word = match.group()
                 if keyword.iskeyword(word) or (match.start() and text[match.start() - 1] == "\\"):
                     continue
