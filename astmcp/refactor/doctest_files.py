@@ -6,7 +6,11 @@ documentation files: ``>>> from pkg.m import helper`` there imports the symbol, 
 reads its member. No index covers these files, so each word of such an example that spells a
 renamed Python name — on a prompt line, a ``...`` continuation or the expected output after it,
 which doctest compares as written — is a name hit of kind ``string``: the plan is blocked for
-review and ``uncertain: include`` edits it. Examples in files nothing runs are documentation.
+review and ``uncertain: include`` edits it, except where the examples themselves say what the word
+is (a file's examples run in one namespace): ``>>> from pkg.m import helper`` of the symbol's own
+module and the reads of ``helper`` after it, ``Metadata.from_raw`` of an imported class, ``r.url``
+where every binding of ``r`` is ``r = Requirement(…)`` of one — certain references, renamed with
+the symbol. Examples in files nothing runs are documentation.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ import fnmatch
 import posixpath
 import re
 import sqlite3
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 
 from astmcp.errors import AstmcpError
 from astmcp.model import PYTHON
@@ -24,6 +29,8 @@ from astmcp.query.common import SymbolRow
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit, config_files, project_files
+from astmcp.resolve.python_doctests import Position, doctest_names
+from astmcp.resolve.python_resolver import Resolver
 from astmcp.workspace import Workspace
 
 __all__ = ["doctest_file_hits"]
@@ -38,7 +45,9 @@ _PROMPT = re.compile(r"^(\s*)>>> ?")
 _CLASS = re.compile(r"\s*(?:@|class\s)")  # a class statement (or its decorator) in an example
 
 
-def doctest_file_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:
+def doctest_file_hits(
+    ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow], new_name: str = ""
+) -> list[Hit]:
     names = {m.name for m in family if language_of(m.file) == PYTHON}
     if not names:
         return []
@@ -62,14 +71,101 @@ def doctest_file_hits(ws: Workspace, conn: sqlite3.Connection, family: list[Symb
             for example in _examples(text)
             for number, line, code, strings in example.lines
             for match in words.finditer(line)
-            if not (member and code and not example.declares and _bare(line, match, strings))
+            if not (
+                member
+                and code
+                and not example.declares
+                and _bare(line, match, strings, number == example.lines[0][0])
+            )
         ]
         if hits:
             found[path] = hits
     if not found:
         return []
     run = _doctested(ws, conn, sorted(found), globs)
-    return [hit for path in sorted(found) if path in run for hit in found[path]]
+    resolver = Resolver(conn, {})
+    out: list[Hit] = []
+    for path in sorted(found):
+        if path not in run:
+            continue
+        sure = _resolved(resolver, path, load_file(ws, path).source.text, family, new_name)
+        out += [replace(h, confidence="certain") if (h.line, h.column) in sure else h for h in found[path]]
+    return out
+
+
+def _resolved(
+    resolver: Resolver, path: str, text: str, family: list[SymbolRow], new_name: str
+) -> set[Position]:
+    """The words of ``path``'s examples that its own imports show to be the renamed symbol: the
+    import of it from its module and the reads after it, a member of an imported class (``C.m``)
+    or of what one makes (``v.m`` after ``v = C(…)``). None when the examples bind ``new_name``
+    (the renamed word would be theirs) or do not parse (``python_doctests``)."""
+    lines = text.split("\n")
+    names = doctest_names(lines, 1, len(lines))
+    if not new_name or new_name in names.binds:
+        return set()
+    ids = {m.id for m in family if language_of(m.file) == PYTHON}
+    homes = {m.file for m in family if language_of(m.file) == PYTHON and not m.parent_path}
+    imported_on = {
+        chain: at[0] for at, (chain, kind) in names.imported.items() if kind == "import"
+    }  # each import's chain → the line importing it
+
+    def ours(chain: str) -> bool:
+        entity = resolver.resolve(path, chain)
+        if entity is None or entity[0] != "s" or entity[1] not in ids:
+            return False
+        # what holds it: `C` of `I:0:m:C/from_raw`, the module m of `I:0:m:f` (`from m import f`)
+        head = chain.rpartition("/")[0] if "/" in chain else chain.rpartition(":")[0] + ":"
+        module = resolver.resolve(path, head)
+        symbol = resolver.syms.get(entity[1])
+        # a module-level name is renamed where its own module is named, not through a re-export
+        # (`from pkg import f` of `pkg/__init__.py`'s `from .m import f as f` keeps the old name)
+        return (
+            symbol is None
+            or "." in symbol.symbol_path
+            or (module is not None and module[0] == "m" and module[1] in homes)
+        )
+
+    sure: set[Position] = set()
+    for at, (chain, _kind) in names.imported.items():
+        line = imported_on.get(chain)
+        if line is not None and line <= at[0] and ours(chain):
+            sure.add(at)
+    for at, node in names.attributes.items():
+        steps: list[str] = []
+        root: ast.expr = node
+        while isinstance(root, ast.Attribute):
+            steps.append(root.attr)
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id not in names.imports:
+            continue  # a name the examples do not import: given by a runner, unknown here
+        chain = _joined(names.imports[root.id], reversed(steps))
+        line = imported_on.get(names.imports[root.id])
+        if (line is None or line < at[0]) and ours(chain):
+            sure.add(at)
+    for at, maker in names.members.items():
+        if maker not in names.imports:
+            continue
+        word = _word(lines, at)
+        line = imported_on.get(names.imports[maker])
+        if word and (line is None or line < at[0]) and ours(f"{names.imports[maker]}/()/{word}"):
+            sure.add(at)
+    return sure
+
+
+def _joined(chain: str, steps: Iterable[str]) -> str:
+    """``chain`` (``I:0:m:C``, or ``I:0:m:`` of a module) followed by attribute ``steps``."""
+    parts = list(steps)
+    if chain.endswith(":") and parts:
+        chain, parts = chain + parts[0], parts[1:]
+    return "/".join([chain, *parts])
+
+
+def _word(lines: list[str], at: Position) -> str:
+    line, column = at
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    match = re.match(r"\w+", text[column - 1 :])
+    return match.group() if match else ""
 
 
 def _pytest_globs(ws: Workspace) -> list[str]:
@@ -125,14 +221,20 @@ def _examples(text: str) -> list[_Example]:
     return out
 
 
-def _bare(line: str, match: re.Match[str], strings: list[tuple[int, int]]) -> bool:
+def _bare(line: str, match: re.Match[str], strings: list[tuple[int, int]], prompt: bool) -> bool:
     """Whether the word ``match`` of a code line is a plain name: not after a ``.``, not a keyword
-    (``dev=``), not inside a string."""
+    (``dev=``: inside a call's parentheses; on a prompt line with none open before it, ``marker =
+    Marker(…)`` binds a variable), not inside a string."""
     if any(start <= match.start() < end for start, end in strings):
         return False
     before = line[: match.start()].rstrip()
     after = line[match.end() :].lstrip()
-    return not before.endswith(".") and not (after.startswith("=") and not after.startswith("=="))
+    if before.endswith("."):
+        return False
+    if not after.startswith("=") or after.startswith("=="):
+        return True
+    shown = "".join(" " if any(a <= i < b for a, b in strings) else c for i, c in enumerate(before))
+    return prompt and sum(shown.count(o) - shown.count(c) for o, c in ("()", "[]", "{}")) == 0
 
 
 class _Quote:

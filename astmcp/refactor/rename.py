@@ -260,7 +260,11 @@ def prepare_rename(
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)
     hits += config_hits(ws, family, conn)
-    hits += doctest_file_hits(ws, conn, family)
+    doctested = doctest_file_hits(ws, conn, family, new_name)
+    # a word the examples' imports resolve is that reference, whatever else read it as a name
+    resolved = {(h.file, h.line, h.column) for h in doctested if h.confidence == "certain"}
+    hits = [h for h in hits if h.confidence != "name" or (h.file, h.line, h.column) not in resolved]
+    hits += doctested
     hits += template_hits(ws, family)
     hits += unparsed_hits(ws, conn, family)
     if language_of(row.file) != PYTHON:

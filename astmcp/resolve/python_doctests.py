@@ -19,7 +19,7 @@ import tokenize
 from collections import Counter
 from dataclasses import dataclass, field
 
-__all__ = ["PROMPT", "DoctestNames", "continues", "doctest_names"]
+__all__ = ["PROMPT", "DoctestNames", "Position", "continues", "doctest_names"]
 
 # a doctest example's line: `>>> code` or its continuation `... code`
 PROMPT = re.compile(r"\s*(?:>>>|\.\.\.)(?: |$)")
