@@ -860,6 +860,11 @@ class Resolver(ModuleLookups):
             if tag == "i" and self.metaclass(value):
                 # an instance of a metaclass is a class: its own attributes come first
                 return None
+            if tag == "s" and step in _MRO_STEPS:
+                # `for cls in type(self).__mro__: getattr(cls, "msgs", {})`: each item is the class
+                # or an ancestor, whose member of a name is the class's own or one it overrides
+                seq: Entity = ("e", ("s", entity))
+                return seq if step == "__mro__" else ("e", ("f", seq))
             found = self.class_member(value, step, skip_self=False)
             return self.subclass_member(value, step) if found is None and IDENT.fullmatch(step) else found
         if tag == "u":
@@ -1232,6 +1237,7 @@ class Resolver(ModuleLookups):
 
 
 _RAISED = frozenset({"value", "exception"})
+_MRO_STEPS = frozenset({"__mro__", "mro"})  # a class's method resolution order (`mro()` called)
 # outside metaclasses: a project class deriving from one makes classes
 _METACLASSES = frozenset({"type", "ABCMeta", "EnumMeta", "EnumType", "_ProtocolMeta"})
 
