@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.query.common import SymbolRow, mangled, query_symbols
+from astmcp.query.package_types import project_root
 from astmcp.query.parameters import read_text
 from astmcp.refactor.collisions import inherited, outside_inherited, related_classes
 from astmcp.refactor.prepare import load_file
@@ -119,6 +120,27 @@ def _found_outside(qualified: str) -> bool:
     return any(is_module(".".join(parts[:n])) for n in range(len(parts) - 1, 0, -1))
 
 
+_TYPE_TESTS = re.compile(r"\b(?:isinstance|issubclass)\s*\(")
+
+
+def _type_test(text: str, columns: list[int]) -> bool:
+    """Whether the classes read at ``columns`` (1-based) of a line are only tested against:
+    ``isinstance(x, (A, B))``, ``issubclass(k, (A, B))``, ``except (A, B):``. Such a line makes
+    no class of both."""
+    if text.lstrip().startswith("except"):
+        return True
+    for match in _TYPE_TESTS.finditer(text):
+        depth, end = 0, len(text)
+        for at in range(match.end() - 1, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[at], 0)
+            if depth == 0:
+                end = at
+                break
+        if all(match.end() <= column - 1 < end for column in columns):
+            return True
+    return False
+
+
 class _Classes:
     """Project classes (and TS/JS variables typed by an annotation) and how they relate: through
     the bases the index linked (its ``inherits`` edges) and, for a base written in a header that it
@@ -197,15 +219,21 @@ class _Classes:
         if not others or not self.python(class_id):
             return False
         marks = ",".join("?" * len(others))
-        found = self.conn.execute(
-            "SELECT 1 FROM refs a JOIN refs b ON b.file_id = a.file_id AND b.line = a.line"
-            f" WHERE a.symbol_id = ? AND a.kind = 'read' AND b.symbol_id IN ({marks}) AND b.kind = 'read'"
-            # (`isinstance(x, (A, B))` tests against both: it makes nothing)
-            " AND NOT EXISTS (SELECT 1 FROM refs c WHERE c.file_id = a.file_id AND c.line = a.line"
-            " AND c.name IN ('isinstance', 'issubclass')) LIMIT 1",
+        rows = self.conn.execute(
+            "SELECT f.path, a.line, a.col, b.col FROM refs a JOIN refs b ON b.file_id = a.file_id"
+            " AND b.line = a.line JOIN files f ON f.id = a.file_id"
+            f" WHERE a.symbol_id = ? AND a.kind = 'read' AND b.symbol_id IN ({marks}) AND b.kind = 'read'",
             (class_id, *others),
-        ).fetchone()
-        return found is not None
+        )
+        root = project_root(self.conn)
+        for path, line, *columns in rows:
+            try:
+                text = (root / path).read_text(encoding="utf-8").split("\n")[line - 1] if root else ""
+            except (OSError, UnicodeDecodeError, IndexError):
+                text = ""
+            if not _type_test(text, columns):
+                return True
+        return False
 
     def unknown_base(self, class_ids: Iterable[int]) -> bool:
         """Whether one of ``class_ids`` (Python) has a base written in its header that is neither
