@@ -162,13 +162,16 @@ def collect_references(
     *,
     include_name_hits: bool = True,
     memo: FamilyMemo | None = None,
+    family: list[SymbolRow] | None = None,
 ) -> list[Reference]:
     """Every occurrence of ``symbol``: certain/likely first (file, line, column), then name hits
     (left out with ``include_name_hits=False``; ``likely`` ones are always kept).
 
     The declaration(s) are included with ``is_declaration`` set. ``ws`` is kept for
     callers that re-read text; resolution comes from the index alone. ``memo`` shares
-    class-graph lookups between the calls of one request (see :class:`FamilyMemo`).
+    class-graph lookups between the calls of one request (see :class:`FamilyMemo`). ``family``:
+    the override family a rename edits together; an untyped receiver's use of the name is its
+    ``likely`` reference when no project member of that name is outside it.
     """
     del ws
     memo = memo or FamilyMemo(conn)
@@ -204,7 +207,7 @@ def collect_references(
             out[key] = Reference(
                 s.file, s.name_line, s.name_col, s.name_end_col, "definition", "certain", True
             )
-    likely = _unique_member(conn, symbol, same)
+    likely = _unique_member(conn, symbol, same if family is None else [*same, *family])
     # name hits come from files of the symbol's language family; a TS/JS symbol that is no
     # member is never reached through a receiver, so only its names in strings are hits, and
     # for an exported one `ns.name` where `import * as ns` names a module that is not found

@@ -183,7 +183,9 @@ def family_and_references(
             if member.id in collected:
                 continue
             collected.add(member.id)
-            for ref in engine.collect_references(ws, conn, member, include_name_hits=True, memo=memo):
+            for ref in engine.collect_references(
+                ws, conn, member, include_name_hits=True, memo=memo, family=family
+            ):
                 hit = Hit.of(ref)
                 key = (hit.file, hit.line, hit.column)
                 if key not in best or RANK[hit.confidence] < RANK[best[key].confidence]:
