@@ -433,7 +433,7 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     declaring = {  # the classes whose own namespace holds a member of the family
         cls.id
         for member in family
-        if member.parent_path
+        if member.parent_path and not _instance_only(conn, member)
         for cls in query_symbols(
             conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (member.file, member.parent_path)
         )
@@ -466,6 +466,18 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
             note = "a record's fields listed or turned into a mapping: the field's name is data there"
             out.append(Hit(path, line, end - len(name), end, "call", "name", note=note))
     return out
+
+
+def _instance_only(conn: sqlite3.Connection, member: SymbolRow) -> bool:
+    """Whether ``member`` is only ever an instance's attribute (``self.fields = {}`` in a method):
+    its class's ``__dict__`` never holds it, unless ``__slots__`` puts a descriptor there."""
+    if member.kind != "attribute" or not member.signature.startswith("self."):
+        return False
+    slots = conn.execute(
+        "SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.symbol_path = ? LIMIT 1",
+        (member.file, f"{member.parent_path}.__slots__"),
+    ).fetchone()
+    return slots is None
 
 
 _ROOT_BASES = frozenset(
