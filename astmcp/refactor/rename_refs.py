@@ -168,7 +168,9 @@ def family_and_references(
             )
             + (
                 "; a Protocol is implemented by whatever has its members, without naming it"
-                " (`json` implements a `dumps` protocol): rename those implementations first"
+                " (`json` implements a `dumps` protocol), so objects from outside the project may stand"
+                " in for it: add the new member beside the old one, move the implementations and"
+                " callers over, then remove the old member"
                 if any(n.rpartition(".")[0] in engine.STRUCTURAL_BASES for n in names)
                 else ""
             ),
