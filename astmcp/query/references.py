@@ -33,6 +33,7 @@ from astmcp.query.common import (
     query_symbols,
     read_indexed_lines,
 )
+from astmcp.query.module_reach import ModuleReach
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
@@ -224,6 +225,11 @@ def collect_references(
     # computed `import(name)`) is read as `p.setup()` on receivers nobody typed (judged once)
     escaping: bool | frozenset[str] | None = None if strings_only and not type_only else False
     outside: set[str] | None = None
+    # Python: a module-level value is read off an untyped receiver only if the project hands a
+    # module holding it on as a value (query.module_reach; judged at the first such hit)
+    module_level = python and not symbol.parent_path and symbol.kind in ("function", "class", "variable")
+    reach: ModuleReach | None = None
+    texts: dict[str, list[str]] = {}
     keys = {f"{s.file}::{s.symbol_path}" for s in same}
     files = {s.file for s in same}
     if include_name_hits or likely:
@@ -246,6 +252,10 @@ def collect_references(
                     continue
             if target == DOCTEST_LOCAL and symbol.kind in _MEMBER_KINDS:
                 continue  # a doctest's own variable: a bare name, never a member
+            if module_level and kind in ("attribute", "call", "write") and path.endswith(".py"):
+                reach = reach or ModuleReach(conn, same)
+                if not reach.escapes and not reach.keeps(_line(texts, conn, path, line), col):
+                    continue  # no module holding it reaches a receiver nobody typed
             either = target is not None and target.startswith(EITHER_MEMBER)
             if either and not keys & set(judged(str(target))[len(EITHER_MEMBER) :].split("\n")):
                 continue  # a value of one of several project types: a hit of the members it may be
@@ -290,6 +300,18 @@ def collect_references(
     return sorted(
         out.values(), key=lambda r: (_CONFIDENCE_ORDER[r.confidence] // 2, r.file, r.line, r.column)
     )
+
+
+def _line(texts: dict[str, list[str]], conn: sqlite3.Connection, path: str, line: int) -> str:
+    """Line ``line`` of an indexed file, read once per file (empty when unreadable)."""
+    if path not in texts:
+        root = project_root(conn)
+        try:
+            texts[path] = (root / path).read_text(encoding="utf-8").split("\n") if root is not None else []
+        except (OSError, UnicodeDecodeError):
+            texts[path] = []
+    lines = texts[path]
+    return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
 def _named(conn: sqlite3.Connection, name: str) -> bool:
