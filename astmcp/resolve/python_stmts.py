@@ -311,6 +311,7 @@ class Statements(Expressions):
         self.body(node.orelse, scope, False)
 
     def with_(self, node: ast.With | ast.AsyncWith, scope: Scope) -> None:
+        entered: list[tuple[str, ast.expr]] = []
         for item in node.items:
             self.expr(item.context_expr, scope, "read")
             target = item.optional_vars
@@ -318,6 +319,16 @@ class Statements(Expressions):
                 # `with Cls() as x`: x is what Cls.__enter__ returns
                 self.bind(scope, target.id, "", ("enter", item.context_expr))
                 self.name_occurrence(target, scope, "write")
+                if (
+                    target.id not in scope.globals
+                    and target.id not in scope.nonlocals
+                    and self.raised(scope, item.context_expr) is None
+                ):
+                    # the body sees that value, not any other x is given in the function (`f =
+                    # TOMLFile(p)` after `with open(p, "wb") as f`), until it rebinds x
+                    made = ast.Attribute(value=item.context_expr, attr="__enter__", ctx=ast.Load())
+                    enter = ast.Call(func=ast.copy_location(made, item.context_expr), args=[], keywords=[])
+                    entered.append((target.id, ast.copy_location(enter, item.context_expr)))
             elif isinstance(target, ast.Name) and scope.kind == "module" and target.id not in scope.binds:
                 # a module-level `with ... as x` declares no symbol: x is typed like a local
                 scope.binds[target.id] = ""
@@ -331,7 +342,10 @@ class Statements(Expressions):
                 self.part_targets(target, scope, "enter", item.context_expr, None)
             elif target is not None:
                 self.target(target, scope, None)
+        saved = self.narrowed
+        self.narrow(entered, node.body, scope, value=True)
         self.body(node.body, scope, False)
+        self.narrowed = saved
 
     def except_handler(self, node: ast.excepthandler, scope: Scope) -> None:
         assert isinstance(node, ast.ExceptHandler)
