@@ -860,8 +860,13 @@ def _entry_object_at(text: str, at: int) -> bool:
 def _member_at(text: str, at: int) -> bool:
     """Whether the word at ``at`` in a string's text is accessed as a member (``x.word``,
     ``f().word``, a template's ``{}.word``), as code run from a string (``python -c``, ``exec``)
-    would."""
-    return at >= 2 and text[at - 1] == "." and (text[at - 2].isalnum() or text[at - 2] in "_)]}")
+    would, or as a regex matching such code spells it (``tmpl\\.render\\(``)."""
+    if at < 2 or text[at - 1] != ".":
+        return False
+    before = at - 2
+    while before >= 0 and text[before] == "\\":
+        before -= 1  # `tmpl\.render\(` of a regex matching the source of a traceback
+    return before >= 0 and (text[before].isalnum() or text[before] in "_)]}")
 
 
 def _shown(node: ast.Call) -> tuple[list[ast.expr | None], frozenset[str]]:
