@@ -345,7 +345,7 @@ def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[Sy
     found: list[str] = []
     for target, value in conn.execute(
         "SELECT DISTINCT target, value FROM py_values WHERE value LIKE '!%' OR value LIKE '=%' OR value LIKE '^%'"
-        " ORDER BY target, value"
+        " OR value LIKE '?%' ORDER BY target, value"
     ):
         path, _, symbol_path = str(target).partition("::")
         held = conn.execute(
@@ -354,6 +354,12 @@ def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[Sy
             (path, symbol_path),
         ).fetchone()
         if held is None or not ({held[0]} | classes.ancestors([held[0]])) & family:
+            continue
+        if str(value).startswith("?"):  # given to a package not installed here: it may call anything
+            parts = _FUNCTION_KEY.match(str(value)[1:])
+            if parts is not None:
+                given = f"{parts[2][1:]}=…" if parts[2][0] == "=" else f"argument {int(parts[2][1:]) + 1}"
+                found.append(f"{parts[1]}({given}).{row.name}?")
             continue
         if str(value).startswith("^"):  # `json.dump(data, obj)`: json.dump calls `obj.write`
             parts = _FUNCTION_KEY.match(str(value)[1:])

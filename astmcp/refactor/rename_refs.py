@@ -149,7 +149,18 @@ def family_and_references(
     members, external = engine.override_family(conn, row, memo)
     # a family member outside code calls on a project object it holds
     held = outside_reads(conn, row, members) if language_of(row.file) == PYTHON else []
-    external = [*external, *held]
+    unread = [h.removesuffix("?") for h in held if h.endswith("?")]  # given to packages not installed
+    held = [h for h in held if not h.endswith("?")]
+    if unread and not external and not held:
+        raise MutationBlocked(
+            f"a project object with {row.name!r} is given to code outside the project that astmcp cannot"
+            f" read ({', '.join(sorted(unread))}): it may keep the object and call {row.name!r} on it by"
+            " name. Install the project's dependencies where astmcp reads them (a .venv, venv or env"
+            " folder in the project, or $VIRTUAL_ENV), then prepare again: astmcp then reads which"
+            " members that code calls",
+            {"unread_callers": sorted(unread)},
+        )
+    external = [*external, *held, *unread]
     if external:
         names = sorted(str(n) for n in external)
         raise MutationBlocked(

@@ -38,11 +38,12 @@ from collections.abc import Iterator
 from astmcp.resolve.python_external import (
     argument_reads,
     class_defines,
+    importable,
     instance_member,
     kept_argument,
     module_variable,
 )
-from astmcp.resolve.python_lookups import CLASSLIKE, VALUED, Sym, alternatives
+from astmcp.resolve.python_lookups import CLASSLIKE, VALUED, Entity, Sym, alternatives
 from astmcp.resolve.python_resolver import Resolver
 
 __all__ = ["record_values"]
@@ -168,22 +169,34 @@ def _kept(resolver: Resolver, path: str, callee: str, key: str, value: str) -> I
     made_class = resolver.resolve(path, callee)
     if made_class is None or made_class[0] != "x" or not made_class[1] or str(made_class[1]).startswith("?"):
         return
+    top, dot, _ = str(made_class[1]).partition(".")
+    if dot and top != "builtins" and not importable(top):
+        # a package whose source is not installed where astmcp reads (nor in the project's
+        # virtualenv) is given the object: it may keep it and call any of its members by name
+        for made in alternatives(_held(resolver, resolver.resolve(path, value))):
+            if made is not None and made[0] == "i":
+                yield _key(resolver.syms[made[1]]), f"?{made_class[1]}{key}"
+        return
     # members read off the argument (a known table first: `redirect_stdout(c)` keeps `c` for
     # `print` to write to), and the attribute a constructed class keeps it in
     yield from _read_argument(resolver, path, str(made_class[1]), key, value)
     kept = kept_argument(str(made_class[1]), key)
     if not kept:
         return
-    given = resolver.resolve(path, value)
-    for _ in range(4):  # `serializer = session_json_serializer`: a variable holding another's value
+    for made in alternatives(_held(resolver, resolver.resolve(path, value))):
+        if made is not None and made[0] == "i":
+            for attribute in sorted(kept):
+                yield _key(resolver.syms[made[1]]), f"!{made_class[1]}.{attribute}"
+
+
+def _held(resolver: Resolver, given: Entity) -> Entity:
+    """What a value is, through variables holding another's (`serializer = session_json_serializer`)."""
+    for _ in range(4):
         held = resolver.deref(given)
         if held == given:
             break
         given = held
-    for made in alternatives(given):
-        if made is not None and made[0] == "i":
-            for attribute in sorted(kept):
-                yield _key(resolver.syms[made[1]]), f"!{made_class[1]}.{attribute}"
+    return given
 
 
 def _read_argument(resolver: Resolver, path: str, function: str, key: str, value: str) -> Iterator[Row]:
