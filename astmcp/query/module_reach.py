@@ -47,6 +47,7 @@ class ModuleReach:
     def __init__(self, conn: sqlite3.Connection, declarations: list[SymbolRow]) -> None:
         self.conn = conn
         self.names: set[str] = set()
+        self.aliases: set[str] = set()  # what imports call those modules in the files read
         self.escapes = True
         root = project_root(conn)
         if root is None or not declarations:
@@ -93,7 +94,7 @@ class ModuleReach:
             return True  # the receiver is on another line: unread, kept
         # a call's or an item's result is no module unless one was handed on (then escapes)
         receiver = re.search(r"([A-Za-z_]\w*)\s*$", before[:-1])
-        return receiver is not None and receiver.group(1) in self.names
+        return receiver is not None and receiver.group(1) in self.names | self.aliases
 
     def _holding(self, files: set[str], names: set[str]) -> set[str]:
         """``files`` and every project module re-exporting the symbol from one of them, under its
@@ -132,7 +133,9 @@ class ModuleReach:
                     return True
                 continue
             package = path.endswith(("/__init__.py", "/__init__.pyi"))
-            if _File(tree, path in holding, self.names, dotted, package).escapes():
+            reader = _File(tree, path in holding, self.names, dotted, package)
+            self.aliases |= reader.bound  # `import pkg._speedups as impl`: `impl.name` stays a hit
+            if reader.escapes():
                 return True
         return False
 

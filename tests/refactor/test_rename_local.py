@@ -29,6 +29,11 @@ def use(obj):
 class C:
     def run(self):
         return helper(1)
+
+
+import sys
+
+THIS = sys.modules[__name__]  # the module handed on as a value: `obj` above may be it
 '''
 
 
