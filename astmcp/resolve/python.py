@@ -23,7 +23,13 @@ from typing import Any
 from astmcp.index.indexer import Changes
 from astmcp.model import PYTHON
 from astmcp.resolve.link_rows import drop_indexes, remap_symbol_ids
-from astmcp.resolve.python_external import class_defines, importable, instance_member, is_module
+from astmcp.resolve.python_external import (
+    class_defines,
+    environment_fingerprint,
+    importable,
+    instance_member,
+    is_module,
+)
 from astmcp.resolve.python_facts import NAME as FACTS
 from astmcp.resolve.python_families import either_member, union_member
 from astmcp.resolve.python_lookups import (
@@ -196,10 +202,19 @@ class PythonLinker:
         for path, facts in changes.facts.items():
             if facts.language == PYTHON:
                 fresh[path] = facts.extra.get(FACTS) or {"refs": []}
-        if not fresh and not changes.removed_paths:
+        # what outside modules astmcp can read changed (a dependency installed, a virtualenv found):
+        # every file's outside facts are judged again
+        environment = environment_fingerprint()
+        stored = conn.execute("SELECT value FROM meta WHERE key = 'py_environment'").fetchone()
+        moved = stored is not None and stored[0] != environment
+        if stored is None or moved:
+            conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('py_environment', ?)", (environment,)
+            )
+        if not fresh and not changes.removed_paths and not moved:
             return
         resolver = Resolver(conn, fresh)
-        existing = conn.execute("SELECT 1 FROM module_facts LIMIT 1").fetchone() is not None
+        existing = conn.execute("SELECT 1 FROM module_facts LIMIT 1").fetchone() is not None and not moved
         for path in changes.removed_paths:
             conn.execute("DELETE FROM module_facts WHERE path = ?", (path,))
         reshaped: list[str] = []  # changed files whose module-wide facts changed

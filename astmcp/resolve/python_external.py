@@ -12,6 +12,7 @@ import ast
 import builtins
 import collections
 import functools
+import hashlib
 import importlib
 import os
 import sys
@@ -46,16 +47,47 @@ def search_project_environment(root: Path) -> None:
     added = [p for p in found if p not in sys.path and p not in _EXTRA_PATHS]
     if added:
         _EXTRA_PATHS.extend(added)
-        for cached in (
-            _module_file,
-            importable,
-            class_defines,
-            class_ancestors,
-            computed_members,
-            member_type,
-            holds_anything,
-        ):
-            cached.cache_clear()
+        _clear_caches()
+
+
+def _clear_caches() -> None:
+    for cached in (
+        _module_file,
+        importable,
+        _parse,
+        class_defines,
+        class_ancestors,
+        computed_members,
+        member_type,
+        holds_anything,
+    ):
+        cached.cache_clear()
+
+
+def environment_fingerprint() -> str:
+    """A digest of the outside modules astmcp can read: the interpreter's version and the entries
+    of each site-packages folder on its path and the project's virtualenv's. Facts the index drew
+    from outside sources (``py_values``, outside bases, members) are stale when it changes; so are
+    the lookups this module cached, which are dropped then (a package installed while a server
+    runs is read from then on)."""
+    global _FINGERPRINT
+    parts = [sys.version]
+    for entry in [*sys.path, *_EXTRA_PATHS]:
+        if os.path.basename(entry.rstrip(os.sep)) not in ("site-packages", "dist-packages"):
+            continue
+        try:
+            names = sorted(os.listdir(entry))
+        except OSError:
+            names = []
+        parts.append(entry + "\0" + "\0".join(names))
+    found = hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest()
+    if _FINGERPRINT and found != _FINGERPRINT:
+        _clear_caches()
+    _FINGERPRINT = found
+    return found
+
+
+_FINGERPRINT = ""
 
 
 @functools.lru_cache(maxsize=256)
