@@ -70,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     pristine = fetch_pypi_sdist("click", "8.5.1")
     root = workdir / "work"
     shutil.rmtree(root, ignore_errors=True)
-    shutil.copytree(pristine, root)
+    # a fresh index, as a new user's: none a tool left in the cached corpus
+    shutil.copytree(pristine, root, ignore=shutil.ignore_patterns(".astmcp"))
     baseline_ok, baseline_tail = run_tests(root)
     if not baseline_ok:
         print(f"click's tests fail before any rename: {baseline_tail}", file=sys.stderr)

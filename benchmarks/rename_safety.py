@@ -567,7 +567,8 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
     )
     root = workdir / "work"
     shutil.rmtree(root, ignore_errors=True)
-    shutil.copytree(pristine, root)
+    # a fresh index, as a new user's: none a tool left in the cached corpus
+    shutil.copytree(pristine, root, ignore=shutil.ignore_patterns(".astmcp"))
     renaming = {"old": "", "new": ""}  # the rename the oracle judges
     if python:
         interpreter = tests_python(corpus)
