@@ -32,8 +32,10 @@ _PYTHON_FILES = (".py", ".pyi")
 _VALUE_KINDS = frozenset({"function", "class", "variable"})
 # calls and names that hand out module objects by a name made at run time
 _LOADER_CALLS = frozenset({"import_module", "__import__", "reload", "getmodule", "module_from_spec"})
+# calls giving the namespace a module ran in (every module it imported is a value there)
+_NAMESPACE_RUNNERS = frozenset({"run_module", "run_path"})
 _LOADER_WORDS = re.compile(
-    r"\b(?:import_module|__import__|reload|getmodule|module_from_spec|modules|load_module|f_globals|f_locals)\b"
+    r"\b(?:import_module|__import__|reload|getmodule|module_from_spec|modules|load_module|f_globals|f_locals|run_module|run_path)\b"
 )
 # builtins reading a module's namespace as a mapping (every module it imported is a value there)
 _NAMESPACE_READERS = frozenset({"globals", "vars", "locals"})
@@ -204,6 +206,8 @@ class _File:
                 isinstance(node, ast.Attribute) and word == "modules" and _dotted(node.value) in self.systems
             )
             return table and self._hands_out(node, parent, parents)
+        if isinstance(node, ast.Call) and _called(node) in _NAMESPACE_RUNNERS:
+            return True  # `runpy.run_module(name)`: the globals of a module run, modules among them
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -248,6 +252,11 @@ class _File:
         if isinstance(key, ast.Name) and key.id == "__name__":
             return self.holding  # this very module
         return True
+
+
+def _called(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
 def _dotted(node: ast.expr) -> str:

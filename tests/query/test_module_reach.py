@@ -52,6 +52,7 @@ def test_receivers_are_no_hits_when_no_module_is_handed_on(caller: Any, tmp_path
         "import sys\nf = sys._getframe().f_globals\n",
         "from pkg import *\nREGISTRY = {'text': text}\n",
         "from importlib import import_module as load\nm = load(input())\n",
+        "import runpy\nNAMESPACE = runpy.run_path('use.py')\n",
     ],
 )
 def test_receivers_stay_hits_when_a_module_may_reach_them(caller: Any, tmp_path: Path, other: str) -> None:
