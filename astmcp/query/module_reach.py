@@ -25,6 +25,7 @@ from pathlib import Path
 from astmcp.query.common import SymbolRow
 from astmcp.query.package_types import project_root
 from astmcp.resolve.python_modules import module_names, path_key
+from astmcp.resolve.python_scope import func_name, narrow_key
 
 __all__ = ["ModuleReach"]
 
@@ -203,10 +204,12 @@ class _File:
             ):
                 return True  # a running frame's or a module's namespace, every module it imported a value
             table = (isinstance(node, ast.Name) and word in self.tables) or (
-                isinstance(node, ast.Attribute) and word == "modules" and _dotted(node.value) in self.systems
+                isinstance(node, ast.Attribute)
+                and word == "modules"
+                and narrow_key(node.value) in self.systems
             )
             return table and self._hands_out(node, parent, parents)
-        if isinstance(node, ast.Call) and _called(node) in _NAMESPACE_RUNNERS:
+        if isinstance(node, ast.Call) and func_name(node.func) in _NAMESPACE_RUNNERS:
             return True  # `runpy.run_module(name)`: the globals of a module run, modules among them
         if (
             isinstance(node, ast.Call)
@@ -252,17 +255,3 @@ class _File:
         if isinstance(key, ast.Name) and key.id == "__name__":
             return self.holding  # this very module
         return True
-
-
-def _called(call: ast.Call) -> str:
-    func = call.func
-    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-
-
-def _dotted(node: ast.expr) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        head = _dotted(node.value)
-        return f"{head}.{node.attr}" if head else ""
-    return ""
