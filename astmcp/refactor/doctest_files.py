@@ -57,6 +57,7 @@ def doctest_file_hits(
     globs = _pytest_globs(ws)
     words = re.compile(r"(?<![\w])(" + "|".join(map(re.escape, sorted(names))) + r")(?![\w])")
     found: dict[str, list[Hit]] = {}
+    texts: dict[str, str] = {}
     for path in project_files(
         ws, lambda _, name: name.endswith(_TEXT_SUFFIXES) or any(fnmatch.fnmatch(name, g) for g in globs)
     ):
@@ -80,6 +81,7 @@ def doctest_file_hits(
         ]
         if hits:
             found[path] = hits
+            texts[path] = text
     if not found:
         return []
     run = _doctested(ws, conn, sorted(found), globs)
@@ -88,7 +90,7 @@ def doctest_file_hits(
     for path in sorted(found):
         if path not in run:
             continue
-        sure = _resolved(resolver, path, load_file(ws, path).source.text, family, new_name)
+        sure = _resolved(resolver, path, texts[path], family, new_name)
         out += [replace(h, confidence="certain") if (h.line, h.column) in sure else h for h in found[path]]
     return out
 
