@@ -226,12 +226,15 @@ class _Classes:
             (class_id, *others),
         )
         root = project_root(self.conn)
+        texts: dict[str, list[str]] = {}
         for path, line, *columns in rows:
-            try:
-                text = (root / path).read_text(encoding="utf-8").split("\n")[line - 1] if root else ""
-            except (OSError, UnicodeDecodeError, IndexError):
-                text = ""
-            if not _type_test(text, columns):
+            if path not in texts:
+                try:
+                    texts[path] = (root / path).read_text(encoding="utf-8").split("\n") if root else []
+                except (OSError, UnicodeDecodeError):
+                    texts[path] = []
+            lines = texts[path]
+            if not _type_test(lines[line - 1] if 0 < line <= len(lines) else "", columns):
                 return True
         return False
 
@@ -339,7 +342,9 @@ def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[Sy
     stores (``py_values`` rows: the class's key, ``!<outside class>.<attribute>``; see
     :mod:`astmcp.resolve.python_values`); each read found is a family member outside the project.
     An instance turned into an outside class's by ``cast(T, obj)`` (rows ``=<outside class>``)
-    has every member T declares called by T's users: ``<outside class>.<name>``."""
+    has every member T declares called by T's users: ``<outside class>.<name>``. An instance given
+    to a callable of a package astmcp cannot read (rows ``?<callable><key>``) may have any member
+    called: ``<callable>(<argument>).<name>?``, the trailing ``?`` marking it unread."""
     classes = _Classes(conn)
     family = {c for c in (classes.owner(m) for m in members if m.parent_path) if c is not None}
     found: list[str] = []
