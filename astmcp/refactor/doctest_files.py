@@ -20,7 +20,7 @@ import fnmatch
 import posixpath
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from astmcp.errors import AstmcpError
@@ -65,7 +65,8 @@ def doctest_file_hits(
             text = load_file(ws, path).source.text
         except (OSError, AstmcpError):
             continue
-        if ">>>" not in text or not words.search(text):
+        blocks = _code_blocks(text)
+        if (">>>" not in text and not blocks) or not words.search(text):
             continue
         hits = [
             Hit(path, number, match.start() + 1, match.end() + 1, "string", "name")
@@ -78,6 +79,15 @@ def doctest_file_hits(
                 and not example.declares
                 and _bare(line, match, strings, number == example.lines[0][0])
             )
+        ]
+        # `.. testsetup::`, `.. testcode::`, `.. testcleanup::` (and MyST's ```{testsetup}```): code
+        # Sphinx's doctest builder runs beside the examples
+        hits += [
+            Hit(path, block.first + n, match.start() + 1, match.end() + 1, "string", "name")
+            for block in blocks
+            for n, line in enumerate(block.lines)
+            for match in words.finditer(line)
+            if not (member and not block.declares and _bare(line, match, [], True))
         ]
         if hits:
             found[path] = hits
@@ -106,6 +116,35 @@ def _resolved(
     names = doctest_names(lines, 1, len(lines))
     if not new_name or new_name in names.binds:
         return set()
+    # what the setup blocks import (a name the examples read and never bind); a name bound twice
+    # anywhere, or blocks that do not parse, resolve nothing
+    setup: dict[str, str] = {}
+    setup_at: dict[Position, str] = {}
+    bound: dict[str, int] = {}
+    for block in _code_blocks(text):
+        if block.tree is None:
+            return set()
+        for node in ast.walk(block.tree):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                for alias in node.names:
+                    name = alias.asname or alias.name.split(".", 1)[0]
+                    bound[name] = bound.get(name, 0) + 1
+                    if isinstance(node, ast.Import):
+                        setup[name] = f"I:0:{alias.name if alias.asname else name}:"
+                    elif not node.level and node.module and alias.name != "*":
+                        setup[name] = f"I:0:{node.module}:{alias.name}"
+                        at = block.position(alias.lineno, alias.col_offset, alias.name)
+                        if at is not None:
+                            setup_at[at] = setup[name]
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                bound[node.id] = bound.get(node.id, 0) + 1
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                bound[node.name] = bound.get(node.name, 0) + 1
+    if new_name in bound:
+        return set()
+    setup = {n: c for n, c in setup.items() if bound.get(n) == 1 and n not in names.binds}
+    setup_at = {at: c for at, c in setup_at.items() if c in setup.values()}
+    imports = {**setup, **names.imports}
     ids = {m.id for m in family if language_of(m.file) == PYTHON}
     homes = {m.file for m in family if language_of(m.file) == PYTHON and not m.parent_path}
     imported_on = {
@@ -133,26 +172,130 @@ def _resolved(
         line = imported_on.get(chain)
         if line is not None and line <= at[0] and ours(chain):
             sure.add(at)
+    for at, chain in setup_at.items():  # the setup's own `from pkg.m import helper`
+        if ours(chain):
+            sure.add(at)
+    for at in names.globals_read:  # an example's read of what the setup imported
+        word = _word(lines, at)
+        if word in setup and ours(setup[word]):
+            sure.add(at)
+    for block in _code_blocks(text):  # the blocks' own reads of it (`@cached(…)` in a testcode)
+        sure |= {at for at, chain in _block_reads(block, setup) if ours(chain)}
     for at, node in names.attributes.items():
         steps: list[str] = []
         root: ast.expr = node
         while isinstance(root, ast.Attribute):
             steps.append(root.attr)
             root = root.value
-        if not isinstance(root, ast.Name) or root.id not in names.imports:
-            continue  # a name the examples do not import: given by a runner, unknown here
-        chain = _joined(names.imports[root.id], reversed(steps))
-        line = imported_on.get(names.imports[root.id])
+        if not isinstance(root, ast.Name) or root.id not in imports:
+            continue  # a name nothing in the file imports: given by a runner, unknown here
+        chain = _joined(imports[root.id], reversed(steps))
+        line = imported_on.get(imports[root.id])
         if (line is None or line < at[0]) and ours(chain):
             sure.add(at)
     for at, maker in names.members.items():
-        if maker not in names.imports:
+        if maker not in imports:
             continue
         word = _word(lines, at)
-        line = imported_on.get(names.imports[maker])
-        if word and (line is None or line < at[0]) and ours(f"{names.imports[maker]}/()/{word}"):
+        line = imported_on.get(imports[maker])
+        if word and (line is None or line < at[0]) and ours(f"{imports[maker]}/()/{word}"):
             sure.add(at)
     return sure
+
+
+_RST_BLOCK = re.compile(r"^(\s*)\.\.\s+(?:testsetup|testcode|testcleanup)::")
+_MYST_BLOCK = re.compile(r"^(\s*)(`{3,}|:{3,})\s*\{(?:testsetup|testcode|testcleanup)\}")
+
+
+@dataclass
+class _Block:
+    """A Sphinx doctest code block: its first line's number, its lines as written, and the code
+    parsed (None when it does not parse)."""
+
+    first: int
+    lines: list[str]
+    indent: int
+    tree: ast.Module | None
+    declares: bool
+
+    def position(self, lineno: int, byte_col: int, word: str) -> Position | None:
+        """The file position of a parsed node's (line, UTF-8 byte column) when ``word`` is there."""
+        if not 0 < lineno <= len(self.lines):
+            return None
+        code = self.lines[lineno - 1][self.indent :]
+        col = len(code.encode("utf-8")[:byte_col].decode("utf-8", errors="replace"))
+        return (
+            (self.first + lineno - 1, self.indent + col + 1) if code[col : col + len(word)] == word else None
+        )
+
+
+def _code_blocks(text: str) -> list[_Block]:
+    """The ``.. testsetup::`` / ``testcode`` / ``testcleanup`` blocks of reStructuredText (the
+    lines indented under the directive, its options left out) and MyST's fenced
+    ```` ```{testsetup} ```` ones."""
+    lines = text.split("\n")
+    out: list[_Block] = []
+    index = 0
+    while index < len(lines):
+        rst, myst = _RST_BLOCK.match(lines[index]), _MYST_BLOCK.match(lines[index])
+        index += 1
+        if rst is not None:
+            depth = len(rst.group(1))
+            start = index
+            while index < len(lines) and (not lines[index].strip() or _indent(lines[index]) > depth):
+                index += 1
+            body = [(n, line) for n, line in enumerate(lines[start:index], start) if line.strip()]
+            body = [(n, line) for n, line in body if not line.strip().startswith(":")]  # options
+        elif myst is not None:
+            fence = myst.group(2)
+            start = index
+            while index < len(lines) and not lines[index].strip().startswith(fence):
+                index += 1
+            body = [(n, line) for n, line in enumerate(lines[start:index], start) if line.strip()]
+            body = [(n, line) for n, line in body if not line.strip().startswith(":")]
+            index += 1
+        else:
+            continue
+        if not body:
+            continue
+        first, last = body[0][0], body[-1][0]
+        block_lines = lines[first : last + 1]
+        indent = min(_indent(line) for line in block_lines if line.strip())
+        try:
+            tree: ast.Module | None = ast.parse("\n".join(line[indent:] for line in block_lines))
+        except (SyntaxError, ValueError):
+            tree = None
+        declares = tree is None or any(isinstance(n, ast.ClassDef) for n in ast.walk(tree))
+        out.append(_Block(first + 1, block_lines, indent, tree, declares))
+    return out
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _block_reads(block: _Block, setup: dict[str, str]) -> Iterator[tuple[Position, str]]:
+    """(position, chain) of each read in a code block of a name the setup imports, or of a member
+    of one (``structlog.configure``)."""
+    for node in ast.walk(block.tree) if block.tree is not None else ():
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in setup:
+            at = block.position(node.lineno, node.col_offset, node.id)
+            if at is not None:
+                yield at, setup[node.id]
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.end_lineno is not None
+            and node.end_col_offset is not None
+        ):
+            steps, root = [node.attr], node.value
+            while isinstance(root, ast.Attribute):
+                steps.append(root.attr)
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in setup:
+                col = node.end_col_offset - len(node.attr.encode("utf-8"))
+                at = block.position(node.end_lineno, col, node.attr)
+                if at is not None:
+                    yield at, _joined(setup[root.id], reversed(steps))
 
 
 def _joined(chain: str, steps: Iterable[str]) -> str:
