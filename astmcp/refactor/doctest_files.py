@@ -83,11 +83,11 @@ def doctest_file_hits(
         # `.. testsetup::`, `.. testcode::`, `.. testcleanup::` (and MyST's ```{testsetup}```): code
         # Sphinx's doctest builder runs beside the examples
         hits += [
-            Hit(path, block.first + n, match.start() + 1, match.end() + 1, "string", "name")
+            Hit(path, number, match.start() + 1, match.end() + 1, "string", "name")
             for block in blocks
-            for n, line in enumerate(block.lines)
-            for match in words.finditer(line)
-            if not (member and not block.declares and _bare(line, match, [], True))
+            for number, code, strings in block.code_lines()
+            for match in words.finditer(code)
+            if not (member and not block.declares and _bare(code, match, strings, True))
         ]
         if hits:
             found[path] = hits
@@ -217,6 +217,13 @@ class _Block:
     indent: int
     tree: ast.Module | None
     declares: bool
+
+    def code_lines(self) -> Iterator[tuple[int, str, list[tuple[int, int]]]]:
+        """(file line, the line with its comment blanked, its string spans) of each line."""
+        quote = _Quote()
+        for n, line in enumerate(self.lines):
+            code = quote.code(line)
+            yield self.first + n, code, quote.strings
 
     def position(self, lineno: int, byte_col: int, word: str) -> Position | None:
         """The file position of a parsed node's (line, UTF-8 byte column) when ``word`` is there."""
