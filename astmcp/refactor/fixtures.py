@@ -14,6 +14,7 @@ from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameters import function_node, parse_python
 from astmcp.refactor.import_alternatives import binds_name
+from astmcp.resolve.python_external import class_defines, importable
 from astmcp.workspace import Workspace
 
 __all__ = [
@@ -234,6 +235,55 @@ def _own_nodes(function: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast
         yield node
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
             stack.extend(ast.iter_child_nodes(node))
+
+
+def check_fallback_class_member(ws: Workspace, row: SymbolRow) -> None:
+    """MUTATION_BLOCKED for a member of a top-level class the module binds on some paths to an
+    outside class instead (``if sys.version_info >= (3, 11): ExceptionGroup = ExceptionGroup`` /
+    ``else: class ExceptionGroup(Exception)``; ``try: from functools import cached_property`` /
+    ``except ImportError: class cached_property``): the project's class stands in for that one, and
+    code using the name gets the outside class where it exists, whose member a rename cannot change
+    (packaging's ``ExceptionGroup.exceptions``: its test read ``exc.exceptions`` off the builtin)."""
+    if not row.parent_path or "." in row.parent_path or not row.file.endswith((".py", ".pyi")):
+        return
+    try:
+        tree = parse_python(ws, row.file)
+    except (OSError, SyntaxError, ValueError):
+        return
+    for qualified in _outside_bindings(ws, tree.body, row.parent_path):
+        if class_defines(qualified, row.name) is not False:
+            raise MutationBlocked(
+                f"{row.parent_path} stands in for {qualified}, which {row.file} binds to the name on"
+                f" other paths: code using the name gets that class there, whose {row.name!r} a rename"
+                " cannot change",
+                {"external_members": [f"{qualified}.{row.name}"]},
+            )
+
+
+def _outside_bindings(ws: Workspace, body: list[ast.stmt], name: str) -> Iterator[str]:
+    """The outside classes module-level code binds ``name`` to, through ``if``/``try`` blocks: a
+    builtin's name given to itself (``X = X``), an absolute import of a module from outside."""
+    for node in body:
+        if isinstance(node, ast.If):
+            yield from _outside_bindings(ws, node.body + node.orelse, name)
+        elif isinstance(node, ast.Try):
+            yield from _outside_bindings(ws, node.body + node.orelse + node.finalbody, name)
+            for handler in node.handlers:
+                yield from _outside_bindings(ws, handler.body, name)
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            value = node.value
+            if isinstance(value, ast.Name) and value.id == name and hasattr(builtins, name):
+                yield f"builtins.{name}"
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            top = node.module.partition(".")[0]
+            for alias in node.names:
+                project = any(
+                    (ws.root / d / top).exists() or (ws.root / d / f"{top}.py").exists() for d in ("", "src")
+                )
+                if (alias.asname or alias.name) == name and importable(top) and not project:
+                    yield f"{node.module}.{alias.name}"
 
 
 def _binds_always(body: list[ast.stmt], name: str) -> bool:

@@ -29,6 +29,7 @@ from astmcp.refactor.fixtures import (
     check_collected_name,
     check_conditional_builtin,
     check_enum_value,
+    check_fallback_class_member,
     check_fixture,
     check_global_rebinding,
     check_made_class,
@@ -248,6 +249,7 @@ def prepare_rename(
     check_enum_value(ws, conn, row)
     check_made_class(ws, conn, row)
     check_conditional_builtin(ws, row)
+    check_fallback_class_member(ws, row)
     check_global_rebinding(ws, row)
     check_collected_name(ws, row, new_name)
     check_submodule_name(ws, conn, row)
