@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from astmcp.resolve.ts_library import GLOBAL_OBJECTS, lib_type_members
+from astmcp.resolve.ts_library import GLOBAL_OBJECTS
 
 Desc = tuple[Any, ...] | None
 
@@ -208,10 +208,8 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         return chain_of(desc[1], depth + 1) or UNTYPED_KEY
     if tag == "n":
         binding = bound(desc)
-        if binding is None:  # a global: a standard one's members are the library's, as are those
-            # of a type TypeScript's lib declares (`e: ProgressEvent`: `e.loaded` is the DOM's)
-            known = desc[2] in GLOBAL_OBJECTS or lib_type_members(desc[2]) is not None
-            return f"{GLOBAL}{desc[2]}" if known else None
+        if binding is None:  # a global: a standard one's members are the library's
+            return f"{GLOBAL}{desc[2]}" if desc[2] in GLOBAL_OBJECTS else None
         if binding.chain is not None:
             found: str = binding.chain
             return found
