@@ -68,9 +68,14 @@ def analyze(path: str, text: str, tree: Tree) -> dict[str, Any]:
     return out
 
 
-def _unread_global_type(desc: Desc) -> bool:
+def _unread_global_type(desc: Desc, depth: int = 0) -> bool:
     """Whether ``desc`` is an instance of a type no scope of the file declares and the library
-    tables do not hold (``DOMException``, a global of a package's declarations)."""
+    tables do not hold (``DOMException``, a global of a package's declarations), also as the
+    declared type of a name (``e: ProgressEvent`` then ``e.loaded``, ``const { loaded } = e``)."""
+    if desc is not None and desc[0] == "n" and len(desc) == 3 and depth < 8:
+        binding = bound(desc)
+        if binding is not None and binding.chain is None and binding.vtype is not None:
+            return _unread_global_type(binding.vtype, depth + 1)
     if desc is None or desc[0] != "i":
         return desc is not None and desc[0] == "n" and len(desc) > 3 and bound(desc) is None
     inner = desc[1]
