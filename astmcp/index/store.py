@@ -18,7 +18,7 @@ from pathlib import Path
 
 from astmcp.errors import Locked
 
-SCHEMA_VERSION = "12"
+SCHEMA_VERSION = "13"
 LOCK_TIMEOUT_S = 120.0
 
 SCHEMA = """

@@ -16,6 +16,15 @@ from astmcp.tools import ToolInput, ToolOutput
 from astmcp.workspace import Workspace
 
 _AT_LINE = re.compile(r"^(?P<path>.+?)@(?P<line>\d+)$")
+# outside Python modules whose functions hand on what they are given (an item of a deque, what
+# `functools.reduce` or `copy.copy` gives may be a project object)
+PASSING_MODULES = frozenset(
+    {
+        "abc", "array", "asyncio", "bisect", "builtins", "collections", "concurrent", "contextlib",
+        "copy", "dataclasses", "enum", "functools", "heapq", "itertools", "more_itertools", "operator",
+        "queue", "random", "toolz", "types", "typing", "typing_extensions", "weakref",
+    }
+)  # fmt: skip
 
 SYMBOL_COLUMNS = (
     "s.id, s.selector, s.symbol_path, s.name, s.kind, s.signature, s.doc, s.line, s.end_line,"

@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from astmcp.errors import Conflict
 from astmcp.model import Reference
 from astmcp.query.common import (
+    PASSING_MODULES,
     Formatted,
     Paged,
     PageOut,
@@ -33,6 +34,7 @@ from astmcp.query.common import (
     query_symbols,
     read_indexed_lines,
 )
+from astmcp.query.data_keys import data_keys_reach
 from astmcp.query.module_reach import ModuleReach
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
@@ -40,7 +42,7 @@ from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
 from astmcp.query.ts_parts import ModuleParts
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
 from astmcp.resolve.python_external import class_ancestors, class_defines, computed_members, stdlib_lacks
-from astmcp.resolve.python_vocab import DOCTEST_LOCAL
+from astmcp.resolve.python_vocab import DATA_KEY, DOCTEST_LOCAL
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, template_reaches
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS, lib_type_members
 from astmcp.resolve.ts_scopes import GLOBAL
@@ -62,13 +64,6 @@ __all__ = [
 
 _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter", "constructor")
 # outside modules whose containers and iterators hold what the caller gave them (project objects)
-_PASSING_MODULES = frozenset(
-    {
-        "abc", "array", "asyncio", "bisect", "builtins", "collections", "concurrent", "contextlib",
-        "copy", "dataclasses", "enum", "functools", "heapq", "itertools", "more_itertools", "operator",
-        "queue", "random", "toolz", "types", "typing", "typing_extensions", "weakref",
-    }
-)  # fmt: skip
 _MAX_JOINED = 4096  # classes walked below an override family's roots for the bases they join
 _CONFIDENCE_ORDER = {"certain": 0, "likely": 1, "name": 2}
 _CONTEXT_CHARS = 200
@@ -229,6 +224,7 @@ def collect_references(
     # module holding it on as a value (query.module_reach; judged at the first such hit)
     module_level = python and not symbol.parent_path and symbol.kind in ("function", "class", "variable")
     reach: ModuleReach | None = None
+    data_keys: bool | None = None if python and symbol.parent_path else True
     texts: dict[str, list[str]] = {}
     keys = {f"{s.file}::{s.symbol_path}" for s in same}
     files = {s.file for s in same}
@@ -264,6 +260,12 @@ def collect_references(
                 if outside is None:
                     outside = _outside_ancestors(conn, symbol, memo)
                 if "*" not in outside and judged(target)[len(OUTSIDE_INSTANCE) :] not in outside:
+                    continue
+            if target == DATA_KEY:
+                # `{"name": v}`, `row["name"]`: data, unless something makes keys attribute names
+                if data_keys is None:
+                    data_keys = data_keys_reach(conn, symbol)
+                if not data_keys:
                     continue
             if kind == "string" and unreachable is None:
                 unreachable = strings_cannot_reach(conn, same)
@@ -602,7 +604,7 @@ class FamilyMemo:
         if not chain.startswith("I:0:") or not any(step[:1] in ("[", "#", "*") for step in chain.split("/")):
             return False
         top = chain[4:].partition(":")[0].partition(".")[0]
-        if top in _PASSING_MODULES:
+        if top in PASSING_MODULES:
             return False
         if top not in self._packages:
             self._packages[top] = (

@@ -60,6 +60,8 @@ class Expressions(Records):
             assert isinstance(node, ast.Attribute)
             ctx = type(node.ctx)
             self.expr(node.value, scope, "type" if kind == "type" else "read")
+            if node.attr == "__dict__":
+                self.dynamic_sites.append((scope, node.value, node.lineno))  # `x.__dict__[k]`
             if self.narrowed and ctx is ast.Load:
                 key = narrow_key(node)
                 if key in self.narrowed:
@@ -103,6 +105,10 @@ class Expressions(Records):
             named = self.attribute_string(node, scope)  # `getattr(x, "name")`: read as `x.name`
             if named is None:
                 self.computed_member(node, scope)
+                self.dynamic_site(node, scope)
+            self.named_keys.update(
+                id(k.value) for k in node.keywords if k.arg is None and isinstance(k.value, ast.Dict)
+            )
             self.sink_arguments(node)
             self.item_lambda(node, scope)
             for n, arg in enumerate(node.args):
@@ -138,10 +144,19 @@ class Expressions(Records):
             assert isinstance(node, ast.Subscript)
             self.namespace_read(node, scope)
             typed = kind in ("type", "inherit")  # `class A(Base[T])` inherits from Base
+            if not typed and isinstance(node.slice, ast.Constant) and type(node.slice.value) is str:
+                self.data_keys.add(id(node.slice))  # `row["name"]`
             self.expr(node.value, scope, kind if typed else "read")
             self.expr(node.slice, scope, "type" if typed else "read")
             if type(node.ctx) is not ast.Load:
                 pass
+        elif cls is ast.Dict:
+            assert isinstance(node, ast.Dict)
+            if kind != "type" and id(node) not in self.named_keys:
+                self.data_keys.update(
+                    id(k) for k in node.keys if isinstance(k, ast.Constant) and type(k.value) is str
+                )
+            self.generic(node, scope, "type" if kind == "type" else "read")
         elif cls is ast.Lambda:
             assert isinstance(node, ast.Lambda)
             self.arguments_defaults(node.args, scope)
@@ -497,6 +512,52 @@ class Expressions(Records):
                 col, end = at + 1, at + 1 + len(prefix)
             self.rows.append((TEMPLATE_NAME, line, col, end, "string", target, scope.path))
 
+    def dynamic_site(self, node: ast.Call, scope: Scope) -> None:
+        """Note a call reaching attributes by a name made at run time, with its receiver:
+        ``getattr(x, name)`` (and ``setattr``/``hasattr``/``delattr``, ``object.__setattr__(x,
+        name, v)``, ``super().__setattr__(name, v)``, ``monkeypatch.setattr(x, name, v)``,
+        ``mock.patch.object(x, name)``), ``vars(x)``, ``dir(x)``, ``inspect.getmembers(x)``; with
+        no receiver (any object): ``operator.attrgetter(name)``, ``methodcaller(name)``,
+        ``type(name, bases, namespace)``."""
+        func, args = node.func, node.args
+        if any(isinstance(a, ast.Starred) for a in args):
+            if func_name(func) in _DYNAMIC_CALLS:
+                self.dynamic_sites.append((scope, None, node.lineno))
+            return
+        name = func_name(func)
+        builtin = isinstance(func, ast.Name) and self.lookup(scope, func.id)[0] == "G:" + func.id
+        receiver: ast.expr | None = None
+        named: ast.expr | None = None
+        if isinstance(func, ast.Attribute) and name in _DUNDER_ACCESS:
+            if isinstance(func.value, ast.Name) and func.value.id in ("object", "type"):
+                receiver, named = (args[0], args[1]) if len(args) > 1 else (None, None)
+            elif isinstance(func.value, ast.Call) and func_name(func.value.func) == "super":
+                receiver = ast.Name(id="self", ctx=ast.Load())  # the instance the method runs on
+                ast.copy_location(receiver, func.value)
+                named = args[0] if args else None
+            else:
+                receiver, named = func.value, args[0] if args else None
+        elif name in STR_ATTR_FUNCS and (builtin or isinstance(func, ast.Attribute)):
+            if len(args) < 2 or (isinstance(args[0], ast.Constant) and not builtin):
+                return  # `monkeypatch.setattr("pkg.m.name", v)`: a dotted path (the string rules)
+            receiver, named = args[0], args[1]
+        elif name == "object" and isinstance(func, ast.Attribute) and func_name(func.value) == "patch":
+            receiver, named = (args[0], args[1]) if len(args) > 1 else (None, None)
+        elif (name in ("vars", "dir") and builtin and len(args) == 1) or (name == "getmembers" and args):
+            self.dynamic_sites.append((scope, args[0], node.lineno))
+            return
+        elif name in ("attrgetter", "methodcaller"):
+            if not (args and all(isinstance(a, ast.Constant) and type(a.value) is str for a in args)):
+                self.dynamic_sites.append((scope, None, node.lineno))
+            return
+        elif name == "type" and builtin and len(args) == 3:
+            self.dynamic_sites.append((scope, None, node.lineno))
+            return
+        else:
+            return
+        if named is None or not (isinstance(named, ast.Constant) and type(named.value) is str):
+            self.dynamic_sites.append((scope, receiver, node.lineno))
+
     def first_line_span(self, node: ast.expr) -> tuple[int, int, int]:
         """(line, column, end column) of ``node`` on its first line (to the line's end when it
         goes on), 1-based code-point columns."""
@@ -543,3 +604,10 @@ def overriding(node: ast.AST | None) -> str | None:
 
 
 _CONSTRUCTORS = ("__init__", "__new__", "__init_subclass__")
+# special methods reaching an attribute by the name given (`object.__setattr__(x, name, v)`)
+_DUNDER_ACCESS = frozenset({"__getattribute__", "__getattr__", "__setattr__", "__delattr__"})
+# calls reaching attributes by name: with unpacked arguments, of any object
+_DYNAMIC_CALLS = frozenset(
+    {"getattr", "setattr", "hasattr", "delattr", "attrgetter", "methodcaller", "vars", "type", "getmembers"}
+    | _DUNDER_ACCESS
+)

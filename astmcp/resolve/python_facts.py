@@ -319,6 +319,13 @@ class _Analyzer(Statements):
                 and not value.startswith("L:")
             }
         )
+        # places reaching attributes by a name made at run time: the receiver's chain ("": any)
+        dynsites = sorted(
+            {
+                (line, (self.chain(scope, receiver) or "") if receiver is not None else "")
+                for scope, receiver, line in self.dynamic_sites
+            }
+        )
         return {
             "refs": rows,
             "binds": binds,
@@ -361,6 +368,7 @@ class _Analyzer(Statements):
                 else {}
             ),
             **({"metas": self.metaclasses} if self.metaclasses else {}),
+            **({"dynsites": [list(site) for site in dynsites]} if dynsites else {}),
         }
 
     def rebound(self, rows: list[Any]) -> list[str]:

@@ -29,6 +29,7 @@ from astmcp.resolve.python_scope import (
 from astmcp.resolve.python_vocab import (
     ANY_OBJECT,
     ATTR_PATCHERS,
+    DATA_KEY,
     DEF_NAME,
     DOCTEST_LOCAL,
     DOTTED,
@@ -162,6 +163,13 @@ class Records(PytestFacts):
         self.word_lists: set[int] = set()  # strings listing names: `"x y".split()`, `__slots__ = "x y"`
         # format templates whose fields `.format(a=…)` gives by keyword: string id -> the keywords
         self.keyword_templates: dict[int, frozenset[str]] = {}
+        # strings used as data keys: a dict display's keys (not one given as `**`), subscripts
+        self.data_keys: set[int] = set()
+        # dict displays whose keys are names, not data: `f(**{"name": v})`, `__slots__ = {…}`
+        self.named_keys: set[int] = set()
+        # places that reach attributes by a name made at run time (`getattr(x, n)`, `x.__dict__`,
+        # `vars(x)`): the receiver (None: any object) -> facts ``dynsites`` (query.data_keys)
+        self.dynamic_sites: list[tuple[Scope, ast.expr | None, int]] = []
 
     # -- occurrences -----------------------------------------------------------
     def name_occurrence(self, node: ast.Name, scope: Scope, kind: str) -> None:
@@ -659,7 +667,9 @@ class Records(PytestFacts):
                 col = start + match.start() + 1
                 if col in placed:
                     continue
-                self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
+                # a data key (`{"name": …}`, `d["name"]`) is told apart: query.data_keys
+                target = DATA_KEY if whole and id(node) in self.data_keys else None
+                self.rows.append((word, line, col, col + len(word), "string", target, scope.path))
                 if whole:
                     return
 

@@ -241,6 +241,8 @@ class Statements(Expressions):
             self.key_strings.update((id(s), []) for s in self.argnames(marks, scope))
         if isinstance(first, ast.Name) and first.id in NAME_LISTS and isinstance(value, ast.Constant):
             self.word_lists.add(id(value))  # `__slots__ = "x y"`, an Enum's `_order_ = "RED GREEN"`
+        if isinstance(first, ast.Name) and first.id.startswith("__") and isinstance(value, ast.Dict):
+            self.named_keys.add(id(value))  # `__slots__ = {"x": "doc"}`: its keys are names
         is_all = scope.kind == "module" and isinstance(first, ast.Name) and first.id == "__all__"
         # __all__ strings are certain rows, not name hits (when its form lists them)
         if not (is_all and self.dunder_all(node.value, replace=True)):

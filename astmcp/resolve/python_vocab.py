@@ -19,6 +19,10 @@ IDENT = re.compile(r"[^\W\d]\w*")
 # variable of the doctest's namespace, a hit of a module-level symbol of that name, never of a
 # member (no chain of either language starts so)
 DOCTEST_LOCAL = "*D:"
+# the stored target of a string used as a data key: a dict display's key (`{"name": v}`) or a
+# subscript (`row["name"]`); a name hit unless nothing can make it an attribute name
+# (query.data_keys)
+DATA_KEY = "*K:"
 DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)+")
 DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
 WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly"})

@@ -1,0 +1,234 @@
+"""Whether a Python string used as a data key can name a class's member.
+
+``{"info_name": self.info_name}`` and ``row["choices"]`` hold a member's name as data: renaming
+the member leaves the key as it was, and everything reading the mapping still finds it. The key
+names the member only when something turns data keys into attribute names, and in Python that
+takes one of:
+
+- code reaching attributes by a name made at run time: ``getattr(x, k)`` (``setattr``,
+  ``hasattr``, ``delattr``, ``object.__setattr__``, ``monkeypatch.setattr(x, k, v)``), ``x.__dict__``,
+  ``vars(x)``, ``dir(x)``, ``inspect.getmembers(x)``, and with any object ``attrgetter(k)``,
+  ``methodcaller(k)``, ``type(name, bases, namespace)`` (the index's ``dynsites`` facts, each with
+  its receiver's chain);
+- a class whose own machinery maps names to members: one defining ``__getattr__``,
+  ``__getitem__``, ``__setstate__`` and the like, made by a metaclass, changed by a class
+  decorator (a dataclass's keywords are its fields), or deriving from an outside class other than
+  ``object``, ``ABC``, ``Generic`` and the builtin exceptions (pydantic, marshmallow, an ORM, a
+  ``TypedDict``, an ``Enum``: all read their members by name).
+
+So a data key is no hit of a member of class C when no class related to C (its project
+ancestors, the classes deriving from it and their ancestors) has such machinery, and the
+receiver of every such place in the project is typed as something that cannot be one of them
+(another class, a module, a function, an outside type). A receiver nobody typed, or typed as
+``object``/``Any``, may be anything: then every data key stays a hit.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from astmcp.query.common import PASSING_MODULES, SymbolRow
+from astmcp.resolve.python_lookups import CLASSLIKE, Entity, alternatives
+from astmcp.resolve.python_resolver import Resolver
+
+__all__ = ["data_keys_reach"]
+
+# special methods that reach members by a name the program gives
+_NAME_HOOKS = frozenset(
+    {
+        "__getattr__",
+        "__getattribute__",
+        "__setattr__",
+        "__delattr__",
+        "__dir__",
+        "__getitem__",
+        "__setitem__",
+        "__delitem__",
+        "__getstate__",
+        "__setstate__",
+        "__reduce__",
+        "__reduce_ex__",
+        "__replace__",
+        "__init_subclass__",
+        "__set_name__",
+    }
+)
+# what a metaclass may define to make or reach its classes' members by name
+_META_HOOKS = _NAME_HOOKS | {"__new__", "__init__", "__call__", "__prepare__"}
+# outside bases adding no machinery that maps names to members
+_INERT_BASES = frozenset(
+    {
+        "builtins.object",
+        "abc.ABC",
+        "typing.Generic",
+        "typing_extensions.Generic",
+    }
+)
+_ANY = frozenset(
+    {"builtins.object", "builtins.type", "typing.Any", "typing_extensions.Any", "object", "type"}
+)
+_MAX_CLASSES = 200
+_PLAIN_METACLASSES = frozenset({"type", "builtins.type", "abc.ABCMeta"})
+# outside modules whose calls may give any object of the program
+_MAKES_ANYTHING = PASSING_MODULES | {
+    "pickle", "_pickle", "dill", "cloudpickle", "shelve", "marshal", "jsonpickle", "importlib", "imp",
+    "pkgutil", "runpy", "inspect", "gc", "sys", "unittest", "mock", "pytest_mock", "multiprocessing",
+    "threading", "ctypes", "json", "yaml",
+}  # fmt: skip
+
+
+def data_keys_reach(conn: sqlite3.Connection, symbol: SymbolRow) -> bool:
+    """Whether a data key (a dict display's key, a subscript string) may name the Python class
+    member ``symbol`` (see the module); True keeps such strings as name hits."""
+    if not symbol.parent_path or not symbol.file.endswith((".py", ".pyi")):
+        return True
+    resolver = Resolver(conn, {})
+    owner = resolver.symbol(symbol.file, symbol.parent_path)
+    if owner is None or owner.kind not in CLASSLIKE:
+        return True
+    related = _related(resolver, owner.id)
+    if related is None:
+        return True
+    return _machinery(conn, resolver, related) or _reached(conn, resolver, related)
+
+
+def _related(resolver: Resolver, class_id: int) -> set[int] | None:
+    """The project classes a value of class ``class_id`` or one deriving from it may be an
+    instance of, with their project ancestors; None when one derives from an outside class that
+    may read members by name, or from something unknown."""
+    below = {class_id}
+    todo = [class_id]
+    while todo:
+        for sub in resolver.direct_subclasses(todo.pop()):
+            if sub.id not in below:
+                below.add(sub.id)
+                todo.append(sub.id)
+        if len(below) > _MAX_CLASSES:
+            return None
+    related: set[int] = set()
+    for cls_id in below:
+        for cls in resolver.project_ancestors(cls_id):
+            related.add(cls.id)
+    for cls_id in related:
+        cls = resolver.syms[cls_id]
+        for base in resolver.facts(cls.path).get("bases", {}).get(cls.symbol_path, ()):
+            found = resolver.deref_class(resolver.resolve(cls.path, base) if base else None)
+            if found is None:
+                return None
+            if found[0] == "s" and resolver.syms[found[1]].kind in CLASSLIKE:
+                continue
+            if found[0] != "x" or not _inert_base(str(found[1])):
+                return None
+    return related
+
+
+def _inert_base(qualified: str) -> bool:
+    name = qualified.lstrip("?")
+    if name in _INERT_BASES or f"builtins.{name}" in _INERT_BASES:
+        return True
+    module, _, last = name.rpartition(".")
+    return module in ("", "builtins") and (
+        last.endswith(("Error", "Exception", "Warning")) or last == "BaseException"
+    )
+
+
+def _machinery(conn: sqlite3.Connection, resolver: Resolver, related: set[int]) -> bool:
+    """Whether a related class maps names to members itself: a special method doing so, a
+    metaclass other than ABCMeta, a class decorator."""
+    for cls_id in related:
+        cls = resolver.syms[cls_id]
+        facts = resolver.facts(cls.path)
+        if facts.get("cdecos", {}).get(cls.symbol_path):
+            return True
+        meta = facts.get("metas", {}).get(cls.symbol_path)
+        if meta is not None and _making_metaclass(conn, resolver, cls.path, str(meta)):
+            return True
+        if resolver.metaclass(cls_id) or _defines(conn, cls.path, cls.symbol_path, _NAME_HOOKS):
+            return True  # a class deriving from `type`, or defining a name hook
+    return False
+
+
+def _making_metaclass(conn: sqlite3.Connection, resolver: Resolver, path: str, chain: str) -> bool:
+    """Whether the metaclass ``chain`` (of a class in ``path``) may make or reach members by
+    name: anything but ABCMeta or a project metaclass defining none of the hooks doing so
+    (``_FakeSubclassCheck`` with ``__subclasscheck__`` only)."""
+    found = resolver.deref_class(resolver.resolve(path, chain) if chain else None)
+    if found is None:
+        return True
+    if found[0] == "x":
+        return str(found[1]) not in _PLAIN_METACLASSES
+    if found[0] != "s":
+        return True
+    for meta in resolver.project_ancestors(found[1]):
+        if _defines(conn, meta.path, meta.symbol_path, _META_HOOKS):
+            return True
+        for base in resolver.facts(meta.path).get("bases", {}).get(meta.symbol_path, ()):
+            outer = resolver.deref_class(resolver.resolve(meta.path, base) if base else None)
+            if outer is None or (outer[0] == "x" and str(outer[1]) not in _PLAIN_METACLASSES):
+                return True
+    return False
+
+
+def _defines(conn: sqlite3.Connection, path: str, class_path: str, names: frozenset[str]) -> bool:
+    """Whether the class ``class_path`` of ``path`` declares a member named one of ``names``."""
+    found = conn.execute(
+        "SELECT 1 FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ?"
+        f" AND s.parent_path = ? AND s.name IN ({','.join('?' * len(names))}) LIMIT 1",
+        (path, class_path, *sorted(names)),
+    ).fetchone()
+    return found is not None
+
+
+def _reached(conn: sqlite3.Connection, resolver: Resolver, related: set[int]) -> bool:
+    """Whether a place reaching attributes by a made name may have a receiver of a related class
+    (its instance, or the class itself)."""
+    for (path,) in conn.execute(
+        "SELECT path FROM module_facts WHERE data LIKE '%\"dynsites\"%' ORDER BY path"
+    ):
+        for _, chain in resolver.facts(path).get("dynsites", ()):
+            if not chain:
+                return True
+            entity = resolver.resolve(path, chain)
+            if entity is None and _outside_made(conn, chain):
+                continue
+            if _may_be(resolver, entity, related):
+                return True
+    return False
+
+
+def _outside_made(conn: sqlite3.Connection, chain: str) -> bool:
+    """Whether the receiver ``chain`` nobody typed is something a module outside the project
+    made, given no project value (``options, args = parser.parse_args(argv)`` of optparse):
+    an outside object. Modules handing on what they are given, loading or unpickling objects,
+    or made of mocks keep it unknown."""
+    if not chain.startswith("I:0:") or ";" in chain:
+        return False
+    top = chain[4:].partition(":")[0].partition(".")[0]
+    if not top or top in _MAKES_ANYTHING:
+        return False
+    inside = conn.execute(
+        "SELECT 1 FROM files WHERE language = 'python' AND (path = ? OR path LIKE ? OR path LIKE ?"
+        " OR path LIKE ?) LIMIT 1",
+        (f"{top}.py", f"{top}/%", f"%/{top}/%", f"%/{top}.py"),
+    ).fetchone()
+    return inside is None
+
+
+def _may_be(resolver: Resolver, entity: Entity, related: set[int]) -> bool:
+    for alt in alternatives(resolver.deref(entity)):
+        if alt is None:
+            return True
+        tag = alt[0]
+        if tag in ("s", "i"):
+            sym = resolver.syms.get(alt[1])
+            if sym is None or (sym.kind in CLASSLIKE and alt[1] in related):
+                return True
+        elif tag == "x":
+            name = str(alt[1]).lstrip("?").removesuffix(".()")
+            if name in _ANY:
+                return True
+        elif tag in ("e", "m"):
+            continue  # a container or a mapping, a module: no instance of a class
+        else:
+            return True
+    return False
