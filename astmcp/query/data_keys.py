@@ -1,26 +1,32 @@
-"""Whether a Python string used as a data key can name a class's member.
+"""Whether a Python string used as data can name a class's member.
 
-``{"info_name": self.info_name}`` and ``row["choices"]`` hold a member's name as data: renaming
-the member leaves the key as it was, and everything reading the mapping still finds it. The key
-names the member only when something turns data keys into attribute names, and in Python that
-takes one of:
+``{"info_name": self.info_name}``, ``row["choices"]`` and ``echo("stdout")`` hold a member's
+name as data: renaming the member leaves the string as it was, and everything reading it still
+finds it. Such a string names the member only when something turns data into attribute names,
+and in Python that takes one of:
 
 - code reaching attributes by a name made at run time: ``getattr(x, k)`` (``setattr``,
   ``hasattr``, ``delattr``, ``object.__setattr__``, ``monkeypatch.setattr(x, k, v)``), ``x.__dict__``,
   ``vars(x)``, ``dir(x)``, ``inspect.getmembers(x)``, and with any object ``attrgetter(k)``,
-  ``methodcaller(k)``, ``type(name, bases, namespace)`` (the index's ``dynsites`` facts, each with
-  its receiver's chain);
+  ``methodcaller(k)``, ``type(name, bases, namespace)`` or such a builtin handed on as a value
+  (``map(getattr, objs, names)``) (the index's ``dynsites`` facts, each with its receiver's chain);
 - a class whose own machinery maps names to members: one defining ``__getattr__``,
-  ``__getitem__``, ``__setstate__`` and the like, made by a metaclass, changed by a class
-  decorator (a dataclass's keywords are its fields), or deriving from an outside class other than
-  ``object``, ``ABC``, ``Generic`` and the builtin exceptions (pydantic, marshmallow, an ORM, a
-  ``TypedDict``, an ``Enum``: all read their members by name).
+  ``__getitem__``, ``__setstate__`` and the like, made by a metaclass defining ``__new__``,
+  ``__call__`` and the like, changed by a class decorator (a dataclass's keywords are its
+  fields), or deriving from an outside class other than ``object``, ``ABC``, ``Generic`` and the
+  builtin exceptions (pydantic, marshmallow, an ORM, a ``TypedDict``, an ``Enum``: all read
+  their members by name);
+- outside code given the string: ``operator.attrgetter("name")``, ``lib.set_value(obj, "name")``.
 
-So a data key is no hit of a member of class C when no class related to C (its project
-ancestors, the classes deriving from it and their ancestors) has such machinery, and the
-receiver of every such place in the project is typed as something that cannot be one of them
-(another class, a module, a function, an outside type). A receiver nobody typed, or typed as
-``object``/``Any``, may be anything: then every data key stays a hit.
+The strings judged here are the keys of dict displays (not ``f(**{"name": v})``: keywords),
+subscripts, and strings given directly to a call of a project function or class (the callee
+stored with the row). One is no hit of a member of class C when no class related to C (its
+project ancestors, the classes deriving from it and their ancestors) has such machinery, and
+the receiver of every such place in the project is typed as something that cannot be one of
+them (another class, a module, a function, an outside type, what an outside module made of no
+project value). A receiver nobody typed, or typed as ``object``/``Any``, may be anything: then
+every such string stays a hit. What is not judged: a data key handed on to outside code that
+reaches attributes of a project object by it (``lib.populate(obj, {"name": v})``).
 """
 
 from __future__ import annotations
@@ -30,8 +36,9 @@ import sqlite3
 from astmcp.query.common import PASSING_MODULES, SymbolRow
 from astmcp.resolve.python_lookups import CLASSLIKE, Entity, alternatives
 from astmcp.resolve.python_resolver import Resolver
+from astmcp.resolve.python_vocab import DATA_KEY
 
-__all__ = ["data_keys_reach"]
+__all__ = ["DataKeys", "data_keys_reach"]
 
 # special methods that reach members by a name the program gives
 _NAME_HOOKS = frozenset(
@@ -68,6 +75,7 @@ _ANY = frozenset(
     {"builtins.object", "builtins.type", "typing.Any", "typing_extensions.Any", "object", "type"}
 )
 _MAX_CLASSES = 200
+_CALLABLE_KINDS = frozenset({"function", "method", "class"})
 _PLAIN_METACLASSES = frozenset({"type", "builtins.type", "abc.ABCMeta"})
 # outside modules whose calls may give any object of the program
 _MAKES_ANYTHING = PASSING_MODULES | {
@@ -75,6 +83,34 @@ _MAKES_ANYTHING = PASSING_MODULES | {
     "pkgutil", "runpy", "inspect", "gc", "sys", "unittest", "mock", "pytest_mock", "multiprocessing",
     "threading", "ctypes", "json", "yaml",
 }  # fmt: skip
+
+
+class DataKeys:
+    """The data keys of one renamed symbol: which are no hits (judged once, at the first)."""
+
+    def __init__(self, conn: sqlite3.Connection, symbol: SymbolRow) -> None:
+        self.conn = conn
+        self.symbol = symbol
+        self._reach: bool | None = None
+        self._resolver: Resolver | None = None
+
+    def inert(self, path: str, target: str) -> bool:
+        """Whether the data key stored with ``target`` in ``path`` is no hit: a dict display's
+        key or a subscript (``*K:``), or a string given to a project function or class
+        (``*K:<callee>``: ``echo("stdout")``; one given to outside code stays a hit)."""
+        if self._reach is None:
+            self._reach = data_keys_reach(self.conn, self.symbol)
+        if self._reach:
+            return False
+        callee = target[len(DATA_KEY) :]
+        if not callee:
+            return True
+        if self._resolver is None:
+            self._resolver = Resolver(self.conn, {})
+        found = self._resolver.resolve(path, callee)
+        if found is None or found[0] != "s":
+            return False
+        return self._resolver.syms[found[1]].kind in _CALLABLE_KINDS
 
 
 def data_keys_reach(conn: sqlite3.Connection, symbol: SymbolRow) -> bool:

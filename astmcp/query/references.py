@@ -34,7 +34,7 @@ from astmcp.query.common import (
     query_symbols,
     read_indexed_lines,
 )
-from astmcp.query.data_keys import data_keys_reach
+from astmcp.query.data_keys import DataKeys
 from astmcp.query.module_reach import ModuleReach
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
@@ -224,7 +224,7 @@ def collect_references(
     # module holding it on as a value (query.module_reach; judged at the first such hit)
     module_level = python and not symbol.parent_path and symbol.kind in ("function", "class", "variable")
     reach: ModuleReach | None = None
-    data_keys: bool | None = None if python and symbol.parent_path else True
+    data_keys = DataKeys(conn, symbol) if python and symbol.parent_path else None
     texts: dict[str, list[str]] = {}
     keys = {f"{s.file}::{s.symbol_path}" for s in same}
     files = {s.file for s in same}
@@ -261,12 +261,14 @@ def collect_references(
                     outside = _outside_ancestors(conn, symbol, memo)
                 if "*" not in outside and judged(target)[len(OUTSIDE_INSTANCE) :] not in outside:
                     continue
-            if target == DATA_KEY:
-                # `{"name": v}`, `row["name"]`: data, unless something makes keys attribute names
-                if data_keys is None:
-                    data_keys = data_keys_reach(conn, symbol)
-                if not data_keys:
-                    continue
+            # `{"name": v}`, `row["name"]`, `echo("name")`: data, unless something makes such
+            # strings attribute names (query.data_keys)
+            if (
+                data_keys is not None
+                and (target or "").startswith(DATA_KEY)
+                and data_keys.inert(path, str(target))
+            ):
+                continue
             if kind == "string" and unreachable is None:
                 unreachable = strings_cannot_reach(conn, same)
             if (type_only or unreachable) and kind == "string":

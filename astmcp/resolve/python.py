@@ -356,7 +356,13 @@ class PythonLinker:
                 entity, either = union_member(resolver, path, target)
             symbol_id, kind, confidence = _classify(resolver, path, row, entity)
             stored_target = target
-            if confidence == "name" and target is not None and target[0] != "D" and "/" in target:
+            if (
+                confidence == "name"
+                and target is not None
+                and target[0] != "D"
+                and "/" in target
+                and not target.startswith(DATA_KEY)  # (a string given to a call: kept as it is)
+            ):
                 receiver = target.rpartition("/")[0]
                 outside = undeclared_member_class(target, entity)
                 if either:

@@ -53,6 +53,16 @@ class Expressions(Records):
                 if self.narrowed and node.id in self.narrowed:
                     self.typed_uses[id(node)] = self.narrowed[node.id]
                 self.name_occurrence(node, scope, kind)
+                if (
+                    kind != "call"
+                    and id(node) not in self.reduce_readers
+                    and (
+                        node.id in ("attrgetter", "methodcaller")
+                        or (node.id in _NAME_READERS and self.lookup(scope, node.id)[0] == "G:" + node.id)
+                    )
+                ):
+                    # `map(getattr, objs, names)`, `default=vars`: called elsewhere, with anything
+                    self.dynamic_sites.append((scope, None, node.lineno))
             else:
                 self.bind(scope, node.id, "")
                 self.name_occurrence(node, scope, "write")
@@ -62,6 +72,8 @@ class Expressions(Records):
             self.expr(node.value, scope, "type" if kind == "type" else "read")
             if node.attr == "__dict__":
                 self.dynamic_sites.append((scope, node.value, node.lineno))  # `x.__dict__[k]`
+            elif kind != "call" and node.attr in ("attrgetter", "methodcaller"):
+                self.dynamic_sites.append((scope, None, node.lineno))  # `key=operator.attrgetter`
             if self.narrowed and ctx is ast.Load:
                 key = narrow_key(node)
                 if key in self.narrowed:
@@ -102,6 +114,11 @@ class Expressions(Records):
                 and DOTTED.fullmatch(first.value)
             ):
                 self.path_patches.append((scope, node))  # `mock.patch("pkg.m.make", fake)`?
+            self.call_args.update(
+                (id(arg), (node, scope))
+                for arg in (*node.args, *(k.value for k in node.keywords))
+                if isinstance(arg, ast.Constant) and type(arg.value) is str
+            )
             named = self.attribute_string(node, scope)  # `getattr(x, "name")`: read as `x.name`
             if named is None:
                 self.computed_member(node, scope)
@@ -150,6 +167,11 @@ class Expressions(Records):
             self.expr(node.slice, scope, "type" if typed else "read")
             if type(node.ctx) is not ast.Load:
                 pass
+        elif cls is ast.Tuple and (reduced := _reduced(node)) is not None:
+            # `return getattr, (self.__class__, self.name)` (a `__reduce__`): called with those
+            self.reduce_readers.add(id(reduced[0]))
+            self.dynamic_sites.append((scope, reduced[1], node.lineno))
+            self.generic(node, scope, "type" if kind == "type" else "read")
         elif cls is ast.Dict:
             assert isinstance(node, ast.Dict)
             if kind != "type" and id(node) not in self.named_keys:
@@ -606,6 +628,25 @@ def overriding(node: ast.AST | None) -> str | None:
 _CONSTRUCTORS = ("__init__", "__new__", "__init_subclass__")
 # special methods reaching an attribute by the name given (`object.__setattr__(x, name, v)`)
 _DUNDER_ACCESS = frozenset({"__getattribute__", "__getattr__", "__setattr__", "__delattr__"})
+
+
+def _reduced(node: ast.expr) -> tuple[ast.Name, ast.expr] | None:
+    """``(getattr, (receiver, name))``, a ``__reduce__`` value: the reader and its receiver."""
+    if not isinstance(node, ast.Tuple) or len(node.elts) < 2:
+        return None
+    reader, given = node.elts[0], node.elts[1]
+    if (
+        isinstance(reader, ast.Name)
+        and reader.id in _NAME_READERS
+        and isinstance(given, ast.Tuple)
+        and given.elts
+    ):
+        return reader, given.elts[0]
+    return None
+
+
+# builtins reaching attributes by a name they are given, or listing them
+_NAME_READERS = frozenset({"getattr", "setattr", "hasattr", "delattr", "vars", "dir"})
 # calls reaching attributes by name: with unpacked arguments, of any object
 _DYNAMIC_CALLS = frozenset(
     {"getattr", "setattr", "hasattr", "delattr", "attrgetter", "methodcaller", "vars", "type", "getmembers"}

@@ -59,6 +59,7 @@ from astmcp.resolve.python_stmts import Statements
 from astmcp.resolve.python_vocab import (
     BUILTINS,
     COPIES,
+    DATA_KEY,
     EVOLVES,
     MOCK_CALLS,
     MOCK_PARAMETERS,
@@ -153,6 +154,10 @@ class _Analyzer(Statements):
                 recv = self.chain(p.scope, node.value)
                 target = f"{recv}/{p.name}" if recv else None
                 rows.append((p.name, p.line, p.col, p.end, p.kind, target, p.owner or p.scope.path))
+        for at, call, scope in self.arg_rows:
+            callee = self.chain(scope, call.func)
+            if callee:  # a string given to a call: a data key if the callee is the project's
+                rows[at] = (*rows[at][:5], DATA_KEY + callee, rows[at][6])
         for const in self.all_nodes:
             name = str(const.value)
             line = const.lineno

@@ -170,6 +170,10 @@ class Records(PytestFacts):
         # places that reach attributes by a name made at run time (`getattr(x, n)`, `x.__dict__`,
         # `vars(x)`): the receiver (None: any object) -> facts ``dynsites`` (query.data_keys)
         self.dynamic_sites: list[tuple[Scope, ast.expr | None, int]] = []
+        self.reduce_readers: set[int] = set()  # `getattr` of `return getattr, (cls, name)`
+        # strings given to a call (`echo("stdout")`) -> the call; their rows, judged by the callee
+        self.call_args: dict[int, tuple[ast.Call, Scope]] = {}
+        self.arg_rows: list[tuple[int, ast.Call, Scope]] = []
 
     # -- occurrences -----------------------------------------------------------
     def name_occurrence(self, node: ast.Name, scope: Scope, kind: str) -> None:
@@ -667,8 +671,11 @@ class Records(PytestFacts):
                 col = start + match.start() + 1
                 if col in placed:
                     continue
-                # a data key (`{"name": …}`, `d["name"]`) is told apart: query.data_keys
+                # a data key (`{"name": …}`, `d["name"]`) and a string given to a call (its
+                # callee's chain added at the end) are told apart: query.data_keys
                 target = DATA_KEY if whole and id(node) in self.data_keys else None
+                if whole and id(node) in self.call_args:
+                    self.arg_rows.append((len(self.rows), *self.call_args[id(node)]))
                 self.rows.append((word, line, col, col + len(word), "string", target, scope.path))
                 if whole:
                     return
