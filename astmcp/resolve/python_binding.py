@@ -14,6 +14,7 @@ Narrowing = tuple[ast.expr, Scope, bool]
 
 class Bindings:
     def __init__(self, path: str, text: str) -> None:
+        self.path = path
         self.text = text
         self.ascii = text.isascii()
         self.lines = text.split("\n")

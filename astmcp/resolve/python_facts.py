@@ -89,6 +89,18 @@ class _Analyzer(Statements):
     """Walks one module (the layers: python_binding, python_chains, python_pytest, python_records,
     python_exprs, python_stmts) and turns its pending occurrences into rows."""
 
+    embedded = False  # a program held in a string of the file (python_programs)
+
+    def embedded_rows(self, text: str) -> list[tuple[Any, ...]] | None:
+        if self.embedded:
+            return None
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return None
+        rows: list[tuple[Any, ...]] = analyze(self.path, text, tree, embedded=True)["refs"]
+        return rows
+
     def finish(self) -> dict[str, Any]:
         self.walking = False
         self.settle_sinks()
@@ -471,9 +483,11 @@ def _scope_and_name(path: str) -> tuple[str, str]:
     return scope, name
 
 
-def analyze(path: str, text: str, tree: ast.Module) -> dict[str, Any]:
-    """Reference facts of one parsed file (see the module docstring for the format)."""
+def analyze(path: str, text: str, tree: ast.Module, embedded: bool = False) -> dict[str, Any]:
+    """Reference facts of one parsed file (see the module docstring for the format); of a
+    program a string of it holds when ``embedded`` (whose strings are not read as programs)."""
     analyzer = _Analyzer(path, text)
+    analyzer.embedded = embedded
     analyzer.module_marks = pytest_module_marks(tree)
     analyzer.guards = type_guards(tree)
     analyzer.module_strings = module_strings(tree)

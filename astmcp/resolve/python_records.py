@@ -15,6 +15,7 @@ from astmcp.resolve.python_binding import Narrowing
 from astmcp.resolve.python_doctests import PROMPT as DOCTEST_PROMPT
 from astmcp.resolve.python_doctests import continues, doctest_names
 from astmcp.resolve.python_fstrings import literal_text
+from astmcp.resolve.python_programs import placed_rows, program_source
 from astmcp.resolve.python_pytest import PytestFacts
 from astmcp.resolve.python_scope import (
     Pending,
@@ -723,6 +724,12 @@ class Records(PytestFacts):
         """A string over several lines (``"import m\\n" "m.C().convert()\\n"``): the members its
         code would access (``x.word``) are name hits; comments between its parts are not read."""
         first, start, lines = self.source_lines(node)
+        program = program_source(first, start, lines) if "import " in str(node.value) else None
+        if program is not None:
+            found = self.embedded_rows(program[0])  # a program run by `python -c`: its code
+            if found is not None:
+                self.rows.extend(placed_rows(found, *program, scope.path))
+                return
         try:
             tokens = list(tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline))
         except (tokenize.TokenError, SyntaxError):
@@ -747,6 +754,11 @@ class Records(PytestFacts):
                     begin = at - tok.string.rfind("\n", 0, at) if newlines else shift + at + 1
                     line = first + row - 1 + newlines
                     self.rows.append((word, line, begin, begin + len(word), "string", None, scope.path))
+
+    def embedded_rows(self, text: str) -> list[tuple[Any, ...]] | None:
+        """The rows of the program ``text`` analysed as a module of its own (python_facts);
+        None when not analysed."""
+        return None
 
     def doctest(self, node: ast.Constant, scope: Scope) -> None:
         """A docstring's doctest examples (``>>> helper(2)``) are code doctest runs
