@@ -143,4 +143,5 @@ def test_a_shadowed_getattr_or_a_prefixed_string_keeps_the_plain_string_rule() -
         "    getattr = print\n"
         '    getattr(b, "size")\n'
     )
-    assert _targets(text) == [("size", 4, 18, None), ("size", 6, 17, None)]
+    # (no attribute of b: a string given to the callable the local name holds, `print`)
+    assert _targets(text) == [("size", 4, 18, "*K:G:print"), ("size", 6, 17, "*K:G:print")]
