@@ -76,6 +76,7 @@ _ANY = frozenset(
 )
 _MAX_CLASSES = 200
 _CALLABLE_KINDS = frozenset({"function", "method", "class"})
+_FUNCTION_KINDS = frozenset({"function", "method", "property"})
 _PLAIN_METACLASSES = frozenset({"type", "builtins.type", "abc.ABCMeta"})
 # outside modules whose calls may give any object of the program
 _MAKES_ANYTHING = PASSING_MODULES | {
@@ -125,7 +126,31 @@ def data_keys_reach(conn: sqlite3.Connection, symbol: SymbolRow) -> bool:
     related = _related(resolver, owner.id)
     if related is None:
         return True
+    if symbol.kind in _FUNCTION_KINDS and _name_read(conn, resolver, symbol.name):
+        return True  # `HANDLERS[f.__name__]` with `f` one of the methods of that name
     return _machinery(conn, resolver, related) or _reached(conn, resolver, related)
+
+
+def _name_read(conn: sqlite3.Connection, resolver: Resolver, name: str) -> bool:
+    """Whether some ``x.__name__`` may read the name of a function or method called ``name``:
+    x nobody typed, or typed as such a function (a class's or a module's name is another)."""
+    for (path,) in conn.execute(
+        "SELECT path FROM module_facts WHERE data LIKE '%\"namesites\"%' ORDER BY path"
+    ):
+        for _, chain in resolver.facts(path).get("namesites", ()):
+            entity = resolver.resolve(path, chain) if chain else None
+            for alt in alternatives(resolver.deref(entity)):
+                if alt is None:
+                    if not _outside_made(conn, chain):
+                        return True
+                    continue
+                if alt[0] == "s":
+                    sym = resolver.syms.get(alt[1])
+                    if sym is None or (
+                        sym.kind in _FUNCTION_KINDS and sym.symbol_path.rpartition(".")[2] == name
+                    ):
+                        return True
+    return False
 
 
 def _related(resolver: Resolver, class_id: int) -> set[int] | None:

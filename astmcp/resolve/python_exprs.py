@@ -72,6 +72,8 @@ class Expressions(Records):
             self.expr(node.value, scope, "type" if kind == "type" else "read")
             if node.attr == "__dict__":
                 self.dynamic_sites.append((scope, node.value, node.lineno))  # `x.__dict__[k]`
+            elif node.attr in ("__name__", "__qualname__") and ctx is ast.Load:
+                self.name_sites.append((scope, node.value, node.lineno))  # `f.__name__`
             elif kind != "call" and node.attr in ("attrgetter", "methodcaller"):
                 self.dynamic_sites.append((scope, None, node.lineno))  # `key=operator.attrgetter`
             if self.narrowed and ctx is ast.Load:
@@ -116,7 +118,9 @@ class Expressions(Records):
                 self.path_patches.append((scope, node))  # `mock.patch("pkg.m.make", fake)`?
             self.call_args.update(
                 (id(arg), (node, scope))
-                for arg in (*node.args, *(k.value for k in node.keywords))
+                for given in (*node.args, *(k.value for k in node.keywords))
+                # (and the items of a display given: `invoke(cli, ["cmd", "--help"])`)
+                for arg in (given.elts if isinstance(given, ast.List | ast.Tuple | ast.Set) else (given,))
                 if isinstance(arg, ast.Constant) and type(arg.value) is str
             )
             named = self.attribute_string(node, scope)  # `getattr(x, "name")`: read as `x.name`
@@ -171,6 +175,18 @@ class Expressions(Records):
             # `return getattr, (self.__class__, self.name)` (a `__reduce__`): called with those
             self.reduce_readers.add(id(reduced[0]))
             self.dynamic_sites.append((scope, reduced[1], node.lineno))
+            self.generic(node, scope, "type" if kind == "type" else "read")
+        elif cls is ast.Compare:
+            # `x == "name"`, `suffix in {"command", "cmd"}`: compared with data
+            assert isinstance(node, ast.Compare)
+            self.data_keys.update(
+                id(item)
+                for operand in (node.left, *node.comparators)
+                for item in (
+                    operand.elts if isinstance(operand, ast.List | ast.Tuple | ast.Set) else (operand,)
+                )
+                if isinstance(item, ast.Constant) and type(item.value) is str
+            )
             self.generic(node, scope, "type" if kind == "type" else "read")
         elif cls is ast.Dict:
             assert isinstance(node, ast.Dict)

@@ -343,6 +343,10 @@ class _Analyzer(Statements):
                 for scope, receiver, line in self.dynamic_sites
             }
         )
+        # `f.__name__` of something that may be a function (a module's, a class's is left out)
+        namesites = sorted(
+            {(line, self.chain(scope, receiver) or "") for scope, receiver, line in self.name_sites}
+        )
         return {
             "refs": rows,
             "binds": binds,
@@ -386,6 +390,7 @@ class _Analyzer(Statements):
             ),
             **({"metas": self.metaclasses} if self.metaclasses else {}),
             **({"dynsites": [list(site) for site in dynsites]} if dynsites else {}),
+            **({"namesites": [list(site) for site in namesites]} if namesites else {}),
         }
 
     def rebound(self, rows: list[Any]) -> list[str]:
