@@ -591,6 +591,13 @@ class Expressions(Records):
         elif name == "type" and builtin and len(args) == 3:
             self.dynamic_sites.append((scope, None, node.lineno))
             return
+        elif name in ("eval", "exec", "compile") and builtin:
+            if not (args and isinstance(args[0], ast.Constant)):
+                self.dynamic_sites.append((scope, None, node.lineno))  # code made at run time
+            return
+        elif name == "locals" and builtin:
+            self.dynamic_sites.append((scope, None, node.lineno))  # (a class body's namespace)
+            return
         else:
             return
         if named is None or not (isinstance(named, ast.Constant) and type(named.value) is str):
@@ -665,6 +672,19 @@ def _reduced(node: ast.expr) -> tuple[ast.Name, ast.expr] | None:
 _NAME_READERS = frozenset({"getattr", "setattr", "hasattr", "delattr", "vars", "dir"})
 # calls reaching attributes by name: with unpacked arguments, of any object
 _DYNAMIC_CALLS = frozenset(
-    {"getattr", "setattr", "hasattr", "delattr", "attrgetter", "methodcaller", "vars", "type", "getmembers"}
+    {
+        "getattr",
+        "setattr",
+        "hasattr",
+        "delattr",
+        "attrgetter",
+        "methodcaller",
+        "vars",
+        "type",
+        "getmembers",
+        "eval",
+        "exec",
+        "compile",
+    }
     | _DUNDER_ACCESS
 )
