@@ -58,6 +58,8 @@ _NAME_HOOKS = frozenset(
         "__replace__",
         "__init_subclass__",
         "__set_name__",
+        "__slots__",
+        "__match_args__",
     }
 )
 # what a metaclass may define to make or reach its classes' members by name

@@ -70,7 +70,7 @@ class Expressions(Records):
             assert isinstance(node, ast.Attribute)
             ctx = type(node.ctx)
             self.expr(node.value, scope, "type" if kind == "type" else "read")
-            if node.attr == "__dict__":
+            if node.attr in _NAMESPACES:
                 self.dynamic_sites.append((scope, node.value, node.lineno))  # `x.__dict__[k]`
             elif node.attr in ("__name__", "__qualname__") and ctx is ast.Load:
                 self.name_sites.append((scope, node.value, node.lineno))  # `f.__name__`
@@ -668,6 +668,8 @@ def _reduced(node: ast.expr) -> tuple[ast.Name, ast.expr] | None:
     return None
 
 
+# attributes holding or listing an object's attributes by name
+_NAMESPACES = frozenset({"__dict__", "__slots__", "__annotations__", "__match_args__"})
 # builtins reaching attributes by a name they are given, or listing them
 _NAME_READERS = frozenset({"getattr", "setattr", "hasattr", "delattr", "vars", "dir"})
 # calls reaching attributes by name: with unpacked arguments, of any object
