@@ -119,8 +119,8 @@ class DataKeys:
 def data_keys_reach(conn: sqlite3.Connection, symbol: SymbolRow) -> bool:
     """Whether a data key (a dict display's key, a subscript string) may name the Python class
     member ``symbol`` (see the module); True keeps such strings as name hits."""
-    if not symbol.parent_path or not symbol.file.endswith((".py", ".pyi")):
-        return True
+    if not symbol.parent_path or not symbol.file.endswith((".py", ".pyi")) or symbol.kind == "class":
+        return True  # (a nested class's name is read at run time: `type(self).__name__`)
     resolver = Resolver(conn, {})
     owner = resolver.symbol(symbol.file, symbol.parent_path)
     if owner is None or owner.kind not in CLASSLIKE:

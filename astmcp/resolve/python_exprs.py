@@ -70,8 +70,8 @@ class Expressions(Records):
             assert isinstance(node, ast.Attribute)
             ctx = type(node.ctx)
             self.expr(node.value, scope, "type" if kind == "type" else "read")
-            if node.attr in _NAMESPACES:
-                self.dynamic_sites.append((scope, node.value, node.lineno))  # `x.__dict__[k]`
+            if node.attr in _NAMESPACES:  # `x.__dict__[k]`, `super().__reduce__()`: of self
+                self.dynamic_sites.append((scope, _self_if_super(node.value), node.lineno))
             elif node.attr in ("__name__", "__qualname__") and ctx is ast.Load:
                 self.name_sites.append((scope, node.value, node.lineno))  # `f.__name__`
             elif kind != "call" and node.attr in ("attrgetter", "methodcaller"):
@@ -558,11 +558,16 @@ class Expressions(Records):
         no receiver (any object): ``operator.attrgetter(name)``, ``methodcaller(name)``,
         ``type(name, bases, namespace)``."""
         func, args = node.func, node.args
+        name = func_name(func)
+        if name in MOCK_CALLS and any(
+            k.arg is None and not isinstance(k.value, ast.Dict) for k in node.keywords
+        ):
+            # `m.configure_mock(**config)`, `Mock(spec=C, **attrs)`: attributes set by names in data
+            self.dynamic_sites.append((scope, None, node.lineno))
         if any(isinstance(a, ast.Starred) for a in args):
-            if func_name(func) in _DYNAMIC_CALLS:
+            if name in _DYNAMIC_CALLS:
                 self.dynamic_sites.append((scope, None, node.lineno))
             return
-        name = func_name(func)
         builtin = isinstance(func, ast.Name) and self.lookup(scope, func.id)[0] == "G:" + func.id
         receiver: ast.expr | None = None
         named: ast.expr | None = None
@@ -570,18 +575,19 @@ class Expressions(Records):
             if isinstance(func.value, ast.Name) and func.value.id in ("object", "type"):
                 receiver, named = (args[0], args[1]) if len(args) > 1 else (None, None)
             elif isinstance(func.value, ast.Call) and func_name(func.value.func) == "super":
-                receiver = ast.Name(id="self", ctx=ast.Load())  # the instance the method runs on
-                ast.copy_location(receiver, func.value)
-                named = args[0] if args else None
+                receiver, named = _self_if_super(func.value), args[0] if args else None
             else:
                 receiver, named = func.value, args[0] if args else None
+        elif name == "getattr_static" and len(args) > 1:  # `inspect.getattr_static(x, name)`
+            receiver, named = args[0], args[1]
         elif name in STR_ATTR_FUNCS and (builtin or isinstance(func, ast.Attribute)):
             if len(args) < 2 or (isinstance(args[0], ast.Constant) and not builtin):
                 return  # `monkeypatch.setattr("pkg.m.name", v)`: a dotted path (the string rules)
             receiver, named = args[0], args[1]
         elif name == "object" and isinstance(func, ast.Attribute) and func_name(func.value) == "patch":
             receiver, named = (args[0], args[1]) if len(args) > 1 else (None, None)
-        elif (name in ("vars", "dir") and builtin and len(args) == 1) or (name == "getmembers" and args):
+        elif (name in ("vars", "dir") and builtin and len(args) == 1) or (name in _LISTERS and args):
+            # (also what lists an object's attributes by name: `typing.get_type_hints(C)`)
             self.dynamic_sites.append((scope, args[0], node.lineno))
             return
         elif name in ("attrgetter", "methodcaller"):
@@ -653,6 +659,14 @@ _CONSTRUCTORS = ("__init__", "__new__", "__init_subclass__")
 _DUNDER_ACCESS = frozenset({"__getattribute__", "__getattr__", "__setattr__", "__delattr__"})
 
 
+def _self_if_super(node: ast.expr) -> ast.expr:
+    """``self`` for ``super()`` (the instance the method runs on), else ``node``."""
+    if isinstance(node, ast.Call) and func_name(node.func) == "super":
+        found = ast.Name(id="self", ctx=ast.Load())
+        return ast.copy_location(found, node)
+    return node
+
+
 def _reduced(node: ast.expr) -> tuple[ast.Name, ast.expr] | None:
     """``(getattr, (receiver, name))``, a ``__reduce__`` value: the reader and its receiver."""
     if not isinstance(node, ast.Tuple) or len(node.elts) < 2:
@@ -669,7 +683,19 @@ def _reduced(node: ast.expr) -> tuple[ast.Name, ast.expr] | None:
 
 
 # attributes holding or listing an object's attributes by name
-_NAMESPACES = frozenset({"__dict__", "__slots__", "__annotations__", "__match_args__"})
+_NAMESPACES = frozenset(
+    {
+        "__dict__",
+        "__slots__",
+        "__annotations__",
+        "__match_args__",
+        "__getstate__",
+        "__reduce__",
+        "__reduce_ex__",
+    }
+)
+# functions listing an object's attributes by name (or giving them as keys)
+_LISTERS = frozenset({"getmembers", "getmembers_static", "get_type_hints", "get_annotations"})
 # builtins reaching attributes by a name they are given, or listing them
 _NAME_READERS = frozenset({"getattr", "setattr", "hasattr", "delattr", "vars", "dir"})
 # calls reaching attributes by name: with unpacked arguments, of any object
