@@ -89,12 +89,14 @@ from astmcp.refactor.ts_merged import merged_block_hits
 from astmcp.refactor.ts_mixins import mixin_hits
 from astmcp.refactor.ts_outside_values import check_outside_values
 from astmcp.refactor.unbound_calls import unbound_call_hits
+from astmcp.resolve.python_vocab import DATA_KEY
 from astmcp.workspace import Workspace
 
 if TYPE_CHECKING:
     from astmcp.refactor.tsscopes import TsFile
 
-__all__ = ["Hit", "comment_note", "file_edits", "prepare_rename", "with_context"]
+__all__ = ["Hit", "comment_note", "data_note", "file_edits", "prepare_rename", "with_context"]
+_MAX_NOTED_FILES = 10
 
 _MEMBER_KINDS = {"method", "property", "attribute", "getter", "setter", "enum_member"}
 
@@ -384,6 +386,9 @@ def prepare_rename(
         path: comment_note(path, loaded[path].source.text, row.name, docstrings.get(path, []))
         for path in loaded
     }
+    held = data_note(conn, row, hits)
+    if held and row.file in notes:
+        notes[row.file] = held + notes[row.file]
     return build_plan(
         ws,
         conn,
@@ -422,6 +427,28 @@ def merged_into(conn: sqlite3.Connection, row: SymbolRow) -> SymbolRow:
         return row
     merged = query_symbols(conn, "s.id = ?", (found[0],))
     return merged[0] if merged and merged[0].name == row.name else row
+
+
+def data_note(conn: sqlite3.Connection, row: SymbolRow, hits: list[Hit]) -> str:
+    """A preview note listing the Python strings that hold a member's name as data
+    (``{"name": …}``, ``echo("name")``: query.data_keys) and so are no hits: never edited."""
+    if language_of(row.file) != PYTHON or not row.parent_path:
+        return ""
+    found = {(h.file, h.line, h.column) for h in hits}
+    held: dict[str, set[int]] = {}
+    for path, line, col in conn.execute(
+        "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ?"
+        " AND r.kind = 'string' AND r.target_key LIKE ? AND f.language = 'python' ORDER BY f.path, r.line",
+        (row.name, DATA_KEY.replace("%", "") + "%"),
+    ):
+        if (path, line, col) not in found:
+            held.setdefault(path, set()).add(line)
+    if not held:
+        return ""
+    shown = list(held.items())[:_MAX_NOTED_FILES]
+    where = "; ".join(f"{path} line(s) {', '.join(map(str, sorted(lines)))}" for path, lines in shown)
+    more = f" and {len(held) - len(shown)} more file(s)" if len(held) > len(shown) else ""
+    return f"# note: strings holding {row.name!r} as data, not as a name, are not changed: {where}{more}\n"
 
 
 def comment_note(path: str, text: str, name: str, docstrings: list[int] | None = None) -> str:
