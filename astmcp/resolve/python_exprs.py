@@ -699,20 +699,9 @@ _LISTERS = frozenset({"getmembers", "getmembers_static", "get_type_hints", "get_
 # builtins reaching attributes by a name they are given, or listing them
 _NAME_READERS = frozenset({"getattr", "setattr", "hasattr", "delattr", "vars", "dir"})
 # calls reaching attributes by name: with unpacked arguments, of any object
-_DYNAMIC_CALLS = frozenset(
-    {
-        "getattr",
-        "setattr",
-        "hasattr",
-        "delattr",
-        "attrgetter",
-        "methodcaller",
-        "vars",
-        "type",
-        "getmembers",
-        "eval",
-        "exec",
-        "compile",
-    }
+_DYNAMIC_CALLS = (
+    STR_ATTR_FUNCS
     | _DUNDER_ACCESS
+    | _LISTERS
+    | {"attrgetter", "methodcaller", "vars", "type", "eval", "exec", "compile"}
 )
