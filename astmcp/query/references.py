@@ -41,7 +41,13 @@ from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
 from astmcp.query.ts_parts import ModuleParts
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
-from astmcp.resolve.python_external import class_ancestors, class_defines, computed_members, stdlib_lacks
+from astmcp.resolve.python_external import (
+    class_ancestors,
+    class_defines,
+    computed_members,
+    module_variable,
+    stdlib_lacks,
+)
 from astmcp.resolve.python_vocab import DATA_KEY, DOCTEST_LOCAL
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, template_reaches
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS, lib_type_members
@@ -284,6 +290,9 @@ def collect_references(
             if confidence == "name" and not include_name_hits:
                 continue
             out[key] = Reference(path, line, col, end_col, kind, confidence, False)
+    if include_name_hits and python and symbol.parent_path:
+        for path, line, col, end_col, kind in _held_variable_uses(conn, symbol, memo):
+            out.setdefault((path, line, col), Reference(path, line, col, end_col, kind, "name", False))
     # TS/JS: a made name reaches members (`this[…]`), and classes by `x.constructor.name`; what
     # else a module holds is read by name through its namespace object alone (string_reach)
     if include_name_hits and not type_only and (python or symbol.kind in (*_MEMBER_KINDS, "class")):
@@ -304,6 +313,49 @@ def collect_references(
     return sorted(
         out.values(), key=lambda r: (_CONFIDENCE_ORDER[r.confidence] // 2, r.file, r.line, r.column)
     )
+
+
+def _held_variable_uses(
+    conn: sqlite3.Connection, symbol: SymbolRow, memo: FamilyMemo
+) -> list[tuple[str, int, int, int, str]]:
+    """Uses of a Python member off an outside module variable the project stores an instance of
+    the member's class into (``sys.stdout = _NamedTextIOWrapper(…)``, then
+    ``sys.stdout._original_fd = fd``): read as the outside variable's member, they may be the
+    project object's (py_values rows ``!sys.stdout``). (path, line, col, end col, kind) each."""
+    owner = query_symbols(
+        conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (symbol.file, symbol.parent_path)
+    )
+    if not owner:
+        return []
+    seen = {cls.id for cls in owner}
+    todo = list(seen)
+    while todo and len(seen) < _MAX_JOINED:
+        for sub in memo.subclasses(todo.pop()):
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+    classes = query_symbols(conn, f"s.id IN ({','.join('?' * len(seen))})", tuple(seen))
+    keys = [f"{cls.file}::{cls.symbol_path}" for cls in classes]
+    marks = ",".join("?" * len(keys))
+    held = {
+        str(value)[1:]
+        for (value,) in conn.execute(
+            f"SELECT DISTINCT value FROM py_values WHERE target IN ({marks}) AND value LIKE '!%'", keys
+        )
+    }
+    found: list[tuple[str, int, int, int, str]] = []
+    for variable in sorted(held):
+        module, _, name = variable.rpartition(".")
+        if not module or module_variable(variable) is None:
+            continue
+        for path, line, col, end_col, kind, target in conn.execute(
+            "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE r.name = ? AND r.confidence = 'none' AND f.language = 'python'",
+            (symbol.name,),
+        ):
+            if str(target) in (f"I:0:{module}:/{name}/{symbol.name}", f"I:0:{module}:{name}/{symbol.name}"):
+                found.append((path, line, col, end_col, kind))
+    return found
 
 
 def _line(texts: dict[str, list[str]], conn: sqlite3.Connection, path: str, line: int) -> str:
