@@ -61,7 +61,9 @@ class Bindings:
         self.opaque_kwargs: dict[str, list[str]] = {}
         # reads of the module's namespace by a computed key (`globals()[f"_{name}"]`): (line, col,
         # end, the key's literal prefix and suffix, scope path)
-        self.dynamic: list[tuple[int, int, int, str, str, str]] = []
+        self.dynamic: list[tuple[int, int, int, str, str, str, frozenset[str] | None]] = []
+        # names an enclosing `if name in {"a", "b"}:` (or `== "a"`) says hold one of those strings
+        self.known_strings: dict[str, frozenset[str]] = {}
         self.unions: list[list[str]] = []  # alternatives of the `U:<n>` chains
         self.union_ids: dict[tuple[str, ...], int] = {}
         # unannotated functions: (path, return values, body scope, yields) to infer what a call gives

@@ -517,7 +517,17 @@ class Expressions(Records):
             scope.kind == "module",
         )
         if found is not None:
-            self.dynamic.append((*self.first_line_span(node), *found, scope.path))
+            # (the key: `globals()[k]`, `globals().get(k, d)`, `getattr(sys.modules[__name__], k)`)
+            at = 1 if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) else 0
+            key = (
+                node.slice
+                if isinstance(node, ast.Subscript)
+                else node.args[at]
+                if len(node.args) > at
+                else None
+            )
+            exact = _exact_names(key, self.known_strings) if key is not None else None
+            self.dynamic.append((*self.first_line_span(node), *found, scope.path, exact))
 
     def computed_member(self, node: ast.Call, scope: Scope) -> None:
         """``getattr(self, f"visit_{type(n).__name__}")`` (also ``hasattr``/``setattr``/``delattr``,
@@ -657,6 +667,30 @@ def overriding(node: ast.AST | None) -> str | None:
 _CONSTRUCTORS = ("__init__", "__new__", "__init_subclass__")
 # special methods reaching an attribute by the name given (`object.__setattr__(x, name, v)`)
 _DUNDER_ACCESS = frozenset({"__getattribute__", "__getattr__", "__setattr__", "__delattr__"})
+
+
+def _exact_names(key: ast.expr, known: dict[str, frozenset[str]]) -> frozenset[str] | None:
+    """The names a made key can be when its one variable part is a name an enclosing test
+    says holds one of some strings (``f"_{name}"`` under ``if name in {"Option", …}``)."""
+    if not known:
+        return None
+    if isinstance(key, ast.JoinedStr):
+        fields = [v for v in key.values if isinstance(v, ast.FormattedValue)]
+        if len(fields) != 1 or fields[0].conversion != -1 or fields[0].format_spec is not None:
+            return None
+        variable = fields[0].value
+        pieces = [(str(v.value) if isinstance(v, ast.Constant) else None) for v in key.values]
+    elif isinstance(key, ast.BinOp) and isinstance(key.op, ast.Add):
+        variable = key.right if isinstance(key.left, ast.Constant) else key.left
+        other = key.left if variable is key.right else key.right
+        if not (isinstance(other, ast.Constant) and isinstance(other.value, str)):
+            return None
+        pieces = [other.value, None] if variable is key.right else [None, other.value]
+    else:
+        variable, pieces = key, [None]
+    if not isinstance(variable, ast.Name) or variable.id not in known:
+        return None
+    return frozenset("".join(p if p is not None else v for p in pieces) for v in known[variable.id])
 
 
 def _self_if_super(node: ast.expr) -> ast.expr:

@@ -181,8 +181,12 @@ class _Analyzer(Statements):
                 rows.append((name, line, start, end, "string", target, ""))
         if self.dynamic:
             top = [name for name, chain in self.module.binds.items() if chain]
-            for line, col, end, prefix, suffix, owner in self.dynamic:
-                rows.extend((n, line, col, end, "read", None, owner) for n in reachable(top, prefix, suffix))
+            for line, col, end, prefix, suffix, owner, exact in self.dynamic:
+                rows.extend(
+                    (n, line, col, end, "read", None, owner)
+                    for n in reachable(top, prefix, suffix)
+                    if exact is None or n in exact
+                )
         vtypes: dict[str, str] = {}
         rtypes: dict[str, str] = {}
         declared: dict[str, str] = {}

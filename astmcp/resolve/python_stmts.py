@@ -300,7 +300,10 @@ class Statements(Expressions):
         self.expr(node.test, scope, "read")
         saved = self.narrowed
         self.narrow(self.isinstance_tests(node.test, scope, True), node.body, scope)
+        known = self.known_strings
+        self.known_strings = {**known, **literal_tests(node.test, node.body)}
         self.body(node.body, scope, False)
+        self.known_strings = known
         self.narrowed = saved
         self.narrow(self.isinstance_tests(node.test, scope, False), node.orelse, scope)
         self.body(node.orelse, scope, False)
@@ -454,3 +457,27 @@ _STMT: dict[type, Any] = {
     ast.Expr: Statements.expr_stmt,
     ast.Assert: Statements.assert_,
 }
+
+
+def literal_tests(test: ast.expr, body: list[ast.stmt]) -> dict[str, frozenset[str]]:
+    """``name in {"a", "b"}`` / ``name == "a"``: the strings the name holds where the test is
+    true (``body``, which must not bind it again)."""
+    if not (
+        isinstance(test, ast.Compare)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.In | ast.Eq)
+        and isinstance(test.left, ast.Name)
+    ):
+        return {}
+    given = test.comparators[0]
+    equal = isinstance(test.ops[0], ast.Eq)
+    items = [given] if equal else given.elts if isinstance(given, ast.Set | ast.Tuple | ast.List) else []
+    values = [item.value for item in items if isinstance(item, ast.Constant) and type(item.value) is str]
+    if len(values) != len(items) or not values:
+        return {}
+    name = test.left.id
+    for stmt in body:
+        for inner in ast.walk(stmt):
+            if isinstance(inner, ast.Name) and inner.id == name and not isinstance(inner.ctx, ast.Load):
+                return {}
+    return {name: frozenset(values)}
