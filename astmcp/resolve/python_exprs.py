@@ -74,6 +74,9 @@ class Expressions(Records):
                 self.dynamic_sites.append((scope, _self_if_super(node.value), node.lineno))
             elif node.attr in ("__name__", "__qualname__") and ctx is ast.Load:
                 self.name_sites.append((scope, node.value, node.lineno))  # `f.__name__`
+            elif node.attr in ("co_name", "co_qualname", "funcName") and ctx is ast.Load:
+                # the name of whatever function a frame or log record ran: any function's
+                self.name_sites.append((scope, None, node.lineno))
             elif kind != "call" and node.attr in ("attrgetter", "methodcaller"):
                 self.dynamic_sites.append((scope, None, node.lineno))  # `key=operator.attrgetter`
             if self.narrowed and ctx is ast.Load:
@@ -726,6 +729,7 @@ _NAMESPACES = frozenset(
         "__getstate__",
         "__reduce__",
         "__reduce_ex__",
+        "__abstractmethods__",
     }
 )
 # functions listing an object's attributes by name (or giving them as keys)

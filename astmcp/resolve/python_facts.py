@@ -349,7 +349,10 @@ class _Analyzer(Statements):
         )
         # `f.__name__` of something that may be a function (a module's, a class's is left out)
         namesites = sorted(
-            {(line, self.chain(scope, receiver) or "") for scope, receiver, line in self.name_sites}
+            {
+                (line, (self.chain(scope, receiver) or "") if receiver is not None else "")
+                for scope, receiver, line in self.name_sites
+            }
         )
         return {
             "refs": rows,

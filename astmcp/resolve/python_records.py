@@ -173,7 +173,7 @@ class Records(PytestFacts):
         self.dynamic_sites: list[tuple[Scope, ast.expr | None, int]] = []
         self.reduce_readers: set[int] = set()  # `getattr` of `return getattr, (cls, name)`
         # `f.__name__`: a function's name read as data (facts ``namesites``, query.data_keys)
-        self.name_sites: list[tuple[Scope, ast.expr, int]] = []
+        self.name_sites: list[tuple[Scope, ast.expr | None, int]] = []
         # strings given to a call (`echo("stdout")`) -> the call; their rows, judged by the callee
         self.call_args: dict[int, tuple[ast.Call, Scope]] = {}
         self.arg_rows: list[tuple[int, ast.Call, Scope]] = []
