@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from astmcp.query.common import PASSING_MODULES, SymbolRow
+from astmcp.query.common import SymbolRow
 from astmcp.resolve.python_lookups import CLASSLIKE, Entity, alternatives
 from astmcp.resolve.python_modules import is_test_file
 from astmcp.resolve.python_resolver import Resolver
@@ -81,12 +81,17 @@ _MAX_CLASSES = 200
 _CALLABLE_KINDS = frozenset({"function", "method", "class"})
 _FUNCTION_KINDS = frozenset({"function", "method", "property"})
 _PLAIN_METACLASSES = frozenset({"type", "builtins.type", "abc.ABCMeta"})
-# outside modules whose calls may give any object of the program
-_MAKES_ANYTHING = PASSING_MODULES | {
-    "pickle", "_pickle", "dill", "cloudpickle", "shelve", "marshal", "jsonpickle", "importlib", "imp",
-    "pkgutil", "runpy", "inspect", "gc", "sys", "unittest", "mock", "pytest_mock", "multiprocessing",
-    "threading", "ctypes", "json", "yaml",
-}  # fmt: skip
+# standard-library modules whose calls make fresh objects of their own, holding nothing the
+# program stored earlier (parsers, paths, processes, text and number types, archives)
+_FRESH_MODULES = frozenset(
+    {
+        "optparse", "argparse", "configparser", "re", "os", "pathlib", "subprocess", "socket",
+        "datetime", "time", "decimal", "fractions", "urllib", "email", "http", "xml", "csv", "io",
+        "tempfile", "shutil", "string", "textwrap", "hashlib", "base64", "struct", "zipfile",
+        "tarfile", "sqlite3", "platform", "locale", "codecs", "unicodedata", "math", "uuid",
+        "ipaddress", "shlex", "glob", "fnmatch", "difflib", "html", "calendar", "getpass", "stat",
+    }
+)  # fmt: skip
 
 
 class DataKeys:
@@ -248,6 +253,7 @@ def _defines(conn: sqlite3.Connection, path: str, class_path: str, names: frozen
 def _reached(conn: sqlite3.Connection, resolver: Resolver, related: set[int]) -> bool:
     """Whether a place reaching attributes by a made name may have a receiver of a related class
     (its instance, or the class itself)."""
+    held = _held_outside(conn, resolver, related)
     for (path,) in conn.execute(
         "SELECT path FROM module_facts WHERE data LIKE '%\"dynsites\"%' ORDER BY path"
     ):
@@ -257,20 +263,37 @@ def _reached(conn: sqlite3.Connection, resolver: Resolver, related: set[int]) ->
             entity = resolver.resolve(path, chain)
             if entity is None and _outside_made(conn, chain):
                 continue
-            if _may_be(resolver, entity, related):
+            if _may_be(resolver, entity, related, held):
                 return True
     return False
 
 
+def _held_outside(conn: sqlite3.Connection, resolver: Resolver, related: set[int]) -> set[str]:
+    """The outside variables and attributes the project stores an instance of a related class
+    into (``sys.stdout = Sink()``, ``_state.current = Config()`` of a ``threading.local``), as
+    py_values's ``!`` rows name them: a value read from one may be that instance."""
+    keys = [f"{resolver.syms[c].path}::{resolver.syms[c].symbol_path}" for c in related]
+    if not keys:
+        return set()
+    return {
+        str(value)[1:]
+        for (value,) in conn.execute(
+            f"SELECT DISTINCT value FROM py_values WHERE target IN ({','.join('?' * len(keys))})"
+            " AND value LIKE '!%'",
+            keys,
+        )
+    }
+
+
 def _outside_made(conn: sqlite3.Connection, chain: str) -> bool:
-    """Whether the receiver ``chain`` nobody typed is something a module outside the project
-    made, given no project value (``options, args = parser.parse_args(argv)`` of optparse):
-    an outside object. Modules handing on what they are given, loading or unpickling objects,
-    or made of mocks keep it unknown."""
+    """Whether the receiver ``chain`` nobody typed is something a standard-library module that
+    makes fresh objects made, given no project value (``options, args = parser.parse_args(argv)``
+    of optparse): an outside object. Libraries may hold and hand back project objects (caches,
+    registries, proxies, loggers' handlers, context variables): what they give stays unknown."""
     if not chain.startswith("I:0:") or ";" in chain:
         return False
     top = chain[4:].partition(":")[0].partition(".")[0]
-    if not top or top in _MAKES_ANYTHING:
+    if top not in _FRESH_MODULES:
         return False
     inside = conn.execute(
         "SELECT 1 FROM files WHERE language = 'python' AND (path = ? OR path LIKE ? OR path LIKE ?"
@@ -280,7 +303,9 @@ def _outside_made(conn: sqlite3.Connection, chain: str) -> bool:
     return inside is None
 
 
-def _may_be(resolver: Resolver, entity: Entity, related: set[int]) -> bool:
+def _may_be(resolver: Resolver, entity: Entity, related: set[int], held: set[str]) -> bool:
+    """Whether ``entity`` may be a related class or its instance: unknown, ``object``/``Any``,
+    one of them, or an outside variable or attribute the project stores one into (``held``)."""
     for alt in alternatives(resolver.deref(entity)):
         if alt is None:
             return True
@@ -291,7 +316,7 @@ def _may_be(resolver: Resolver, entity: Entity, related: set[int]) -> bool:
                 return True
         elif tag == "x":
             name = str(alt[1]).lstrip("?").removesuffix(".()")
-            if name in _ANY:
+            if name in _ANY or name.replace(".().", ".") in held:
                 return True
         elif tag in ("e", "m"):
             continue  # a container or a mapping, a module: no instance of a class
