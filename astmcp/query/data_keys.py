@@ -103,13 +103,19 @@ class DataKeys:
         self._reach: bool | None = None
         self._resolver: Resolver | None = None
 
+    def sealed(self) -> bool:
+        """Whether nothing in the project turns data into the member's name (see the module): a
+        keyword landing in a ``**kwargs`` mapping its function uses opaquely (``_create_progress(
+        width=8)`` then ``setattr(progress, key, value)`` of another class) is data too."""
+        if self._reach is None:
+            self._reach = data_keys_reach(self.conn, self.symbol)
+        return not self._reach
+
     def inert(self, path: str, target: str) -> bool:
         """Whether the data key stored with ``target`` in ``path`` is no hit: a dict display's
         key or a subscript (``*K:``), or a string given to a project function or class
         (``*K:<callee>``: ``echo("stdout")``; one given to outside code stays a hit)."""
-        if self._reach is None:
-            self._reach = data_keys_reach(self.conn, self.symbol)
-        if self._reach:
+        if not self.sealed():
             return False
         callee = target[len(DATA_KEY) :]
         if not callee:

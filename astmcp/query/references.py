@@ -275,6 +275,13 @@ def collect_references(
                 and data_keys.inert(path, str(target))
             ):
                 continue
+            if (
+                data_keys is not None
+                and kind == "write"
+                and judged(str(target)).rpartition("/")[2] == f"={symbol.name}"
+                and data_keys.sealed()
+            ):
+                continue  # `f(width=8)` into an opaque `**kwargs`: a key of data, as `{"width": 8}`
             if kind == "string" and unreachable is None:
                 unreachable = strings_cannot_reach(conn, same)
             if (type_only or unreachable) and kind == "string":
