@@ -218,8 +218,9 @@ class Expressions(Records):
             saved = self.narrowed
             for value in node.values:
                 self.expr(value, scope, "read")
-                if isinstance(node.op, ast.And):
-                    self.narrow(self.isinstance_tests(value, scope, True), node.values, scope)
+                # (`not isinstance(x, C) or x.m`: the operands after a false one see x as a C)
+                truth = isinstance(node.op, ast.And)
+                self.narrow(self.isinstance_tests(value, scope, truth), node.values, scope)
             self.narrowed = saved
         elif cls in (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp):
             self.comprehension(node, scope)
