@@ -433,7 +433,14 @@ class Records(PytestFacts):
         if isinstance(func, ast.Name):
             names = not self.star and self.lookup(p.scope, func.id, p.line)[0] == "G:" + func.id
         else:
-            names = fixture_call(self.chain(p.scope, func)) in ATTR_PATCHERS
+            # (also pytest's `monkeypatch` handed to a helper: `def _run(cli, monkeypatch)`)
+            names = fixture_call(self.chain(p.scope, func)) in ATTR_PATCHERS or (
+                self.test_file
+                and isinstance(func, ast.Attribute)
+                and func.attr in ("setattr", "delattr")
+                and isinstance(func.value, ast.Name)
+                and func.value.id == "monkeypatch"
+            )
         if not names:
             self.string(node.const, p.scope)
             return
