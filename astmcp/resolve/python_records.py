@@ -743,6 +743,7 @@ class Records(PytestFacts):
             tokens = list(tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline))
         except (tokenize.TokenError, SyntaxError):
             return
+        given = self.keyword_templates.get(id(node), frozenset())  # `.format(length=…)`'s keywords
         for tok in tokens:
             if tok.type != tokenize.STRING:
                 continue
@@ -752,7 +753,7 @@ class Records(PytestFacts):
                 m.start(n)
                 for m in _PLACEHOLDER.finditer(tok.string)
                 for n in range(1, 4)
-                if m.group(n) is not None
+                if m.group(n) is not None and not (n == 2 and m.group(n) in given)
             }
             for match in IDENT.finditer(tok.string):
                 at = match.start()
