@@ -72,6 +72,19 @@ _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter", "constru
 # outside modules whose containers and iterators hold what the caller gave them (project objects)
 _MAX_JOINED = 4096  # classes walked below an override family's roots for the bases they join
 _CONFIDENCE_ORDER = {"certain": 0, "likely": 1, "name": 2}
+# a receiver a mock library made (`with patch("subprocess.Popen") as m`, `Mock()`, `mocker.patch`)
+_MOCK_ROOT = re.compile(r"\??(?:I:\d+:(?:unittest\.mock|mock|pytest_mock)[:/.]|F:mocker/)")
+# what every mock has of its own (unittest.mock's API): never a project member off a mock
+_MOCK_API = frozenset(
+    {
+        "return_value", "side_effect", "called", "call_count", "call_args", "call_args_list",
+        "mock_calls", "method_calls", "assert_called", "assert_called_once", "assert_called_with",
+        "assert_called_once_with", "assert_any_call", "assert_has_calls", "assert_not_called",
+        "reset_mock", "configure_mock", "attach_mock", "mock_add_spec", "await_count", "await_args",
+        "await_args_list", "assert_awaited", "assert_awaited_once", "assert_awaited_with",
+        "assert_awaited_once_with", "assert_any_await", "assert_has_awaits", "assert_not_awaited",
+    }
+)  # fmt: skip
 _CONTEXT_CHARS = 200
 _READ_ATTEMPTS = 5
 
@@ -289,9 +302,16 @@ def collect_references(
             # only a receiver nobody could type is a candidate; a typed one lacking the member is not
             if not python and memo.parts.apart(path, files):
                 continue  # TS/JS: no import chain joins the file to the symbol's (query.ts_parts)
+            mocked = python and _MOCK_ROOT.match(str(target)) is not None
+            if mocked and symbol.name in _MOCK_API:
+                continue  # `mock_popen.return_value` of a `patch(…)`: the mock's own attribute
             confidence = (
                 "likely"
-                if likely and kind != "string" and untyped(target) and not memo.outside_rooted(target)
+                if likely
+                and kind != "string"
+                and untyped(target)
+                and not memo.outside_rooted(target)
+                and not mocked  # a mock has every attribute: `m.x` says nothing of whose x
                 else "name"
             )
             if confidence == "name" and not include_name_hits:
