@@ -45,9 +45,10 @@ from astmcp.resolve.python_external import (
     class_ancestors,
     class_defines,
     computed_members,
-    module_variable,
     stdlib_lacks,
 )
+from astmcp.resolve.python_lookups import alternatives
+from astmcp.resolve.python_resolver import Resolver as PythonResolver
 from astmcp.resolve.python_vocab import DATA_KEY, DOCTEST_LOCAL
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, template_reaches
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS, lib_type_members
@@ -347,10 +348,11 @@ def collect_references(
 def _held_variable_uses(
     conn: sqlite3.Connection, symbol: SymbolRow, memo: FamilyMemo
 ) -> list[tuple[str, int, int, int, str]]:
-    """Uses of a Python member off an outside module variable the project stores an instance of
-    the member's class into (``sys.stdout = _NamedTextIOWrapper(…)``, then
-    ``sys.stdout._original_fd = fd``): read as the outside variable's member, they may be the
-    project object's (py_values rows ``!sys.stdout``). (path, line, col, end col, kind) each."""
+    """Uses of a Python member off an outside variable or attribute the project stores an
+    instance of the member's class into (``sys.stdout = _NamedTextIOWrapper(…)``, then
+    ``sys.stdout._original_fd = fd``; ``_state.current = Config()`` of a ``threading.local``):
+    read as the outside value's member, they may be the project object's (py_values rows
+    ``!sys.stdout``, ``!threading.local.current``). (path, line, col, end col, kind) each."""
     owner = query_symbols(
         conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (symbol.file, symbol.parent_path)
     )
@@ -372,19 +374,29 @@ def _held_variable_uses(
             f"SELECT DISTINCT value FROM py_values WHERE target IN ({marks}) AND value LIKE '!%'", keys
         )
     }
+    if not held:
+        return []
+    resolver = PythonResolver(conn, {})
     found: list[tuple[str, int, int, int, str]] = []
-    for variable in sorted(held):
-        module, _, name = variable.rpartition(".")
-        if not module or module_variable(variable) is None:
+    for path, line, col, end_col, kind, target in conn.execute(
+        "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.name = ? AND r.confidence = 'none' AND f.language = 'python' AND r.target_key LIKE ?",
+        (symbol.name, f"%/{symbol.name}"),
+    ):
+        receiver = judged(str(target)).rpartition("/")[0]
+        if not receiver or receiver[0] == "D":
             continue
-        for path, line, col, end_col, kind, target in conn.execute(
-            "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
-            " WHERE r.name = ? AND r.confidence = 'none' AND f.language = 'python'",
-            (symbol.name,),
-        ):
-            if str(target) in (f"I:0:{module}:/{name}/{symbol.name}", f"I:0:{module}:{name}/{symbol.name}"):
+        for alt in alternatives(resolver.resolve(path, receiver)):
+            if alt is not None and alt[0] == "x" and _held_name(str(alt[1])) in held:
                 found.append((path, line, col, end_col, kind))
+                break
     return found
+
+
+def _held_name(qualified: str) -> str:
+    """An outside value's name as py_values's ``!`` rows spell it (``threading.local.().current``
+    -> ``threading.local.current``)."""
+    return qualified.lstrip("?").replace(".().", ".").removesuffix(".()")
 
 
 def _line(texts: dict[str, list[str]], conn: sqlite3.Connection, path: str, line: int) -> str:
