@@ -310,11 +310,7 @@ def collect_references(
                 continue  # `mock_popen.return_value` of a `patch(…)`: the mock's own attribute
             confidence = (
                 "likely"
-                if likely
-                and kind != "string"
-                and untyped(target)
-                and not memo.outside_rooted(target)
-                and not mocked  # a mock has every attribute: `m.x` says nothing of whose x
+                if likely and kind != "string" and untyped(target) and not memo.outside_rooted(target)
                 else "name"
             )
             if confidence == "name" and not include_name_hits:
