@@ -15,6 +15,7 @@ from astmcp.resolve.python_binding import Narrowing
 from astmcp.resolve.python_doctests import PROMPT as DOCTEST_PROMPT
 from astmcp.resolve.python_doctests import continues, doctest_names
 from astmcp.resolve.python_fstrings import literal_text
+from astmcp.resolve.python_namespace import member_template
 from astmcp.resolve.python_programs import placed_rows, program_source
 from astmcp.resolve.python_pytest import PytestFacts
 from astmcp.resolve.python_scope import (
@@ -42,6 +43,7 @@ from astmcp.resolve.python_vocab import (
     STR_ATTR_FUNCS,
     fixture_call,
 )
+from astmcp.resolve.templates import TEMPLATE_NAME
 
 # a string that lists names, apart from what it is used for: by commas (`"title,author"`,
 # `"x, y"`), or one name with an ordering sign (`"-created"`, Django's `ordering`)
@@ -701,6 +703,7 @@ class Records(PytestFacts):
             ast.copy_location(plain, node)
             self.string(plain, scope)
             return
+        self.called_fields(node, scope)
         first, start, lines = self.source_lines(node)
         source = "\n".join(lines)
         if len(source) > MAX_STRING:
@@ -719,6 +722,36 @@ class Records(PytestFacts):
             line = first + newlines
             col = at - text.rfind("\n", 0, at) if newlines else start + at + 1
             self.rows.append((word, line, col, col + len(word), "string", None, scope.path))
+
+    def called_fields(self, node: ast.JoinedStr, scope: Scope) -> None:
+        """Code an f-string writes that calls a name made at run time (jinja2's compiler: ``f_name =
+        f"make_module{self.choose_async('_async')}"``, then ``f"{f_name}(context.get_all(), …)"``):
+        a field followed by ``(`` whose value is a made name (or a name bound once to one) reaches
+        every member or function that fits it, as ``getattr(x, f"visit_{…}")`` does."""
+        values = node.values
+        for at, part in enumerate(values[:-1]):
+            after = values[at + 1]
+            if not (
+                isinstance(part, ast.FormattedValue)
+                and isinstance(after, ast.Constant)
+                and str(after.value).startswith("(")
+            ):
+                continue
+            made = part.value
+            if isinstance(made, ast.Name) and scope.kind == "function":
+                sources = scope.values.get(made.id, [])
+                if len(sources) == 1 and sources[0][0] == "expr" and isinstance(sources[0][1], ast.expr):
+                    made = sources[0][1]
+            target = member_template(made, self.module_strings)
+            if target is not None:  # (the hit: the field's code, `f_name` of `{f_name}(`)
+                line = part.value.lineno
+                col = self.col(line, part.value.col_offset)
+                end = (
+                    self.col(line, part.value.end_col_offset or 0)
+                    if part.value.end_lineno == line
+                    else col + 1
+                )
+                self.rows.append((TEMPLATE_NAME, line, col, end, "string", target, scope.path))
 
     def source_lines(self, node: ast.expr) -> tuple[int, int, list[str]]:
         """(first line, 0-based start column on it, the source lines) of ``node``, cut to its span."""
