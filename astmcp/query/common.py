@@ -16,6 +16,19 @@ from astmcp.tools import ToolInput, ToolOutput
 from astmcp.workspace import Workspace
 
 _AT_LINE = re.compile(r"^(?P<path>.+?)@(?P<line>\d+)$")
+
+
+def project_package(conn: sqlite3.Connection, top: str) -> bool:
+    """Whether the project holds the top-level Python module or package ``top`` (a module of
+    that name is then no outside one)."""
+    found = conn.execute(
+        "SELECT 1 FROM files WHERE language = 'python' AND (path = ? OR path LIKE ? OR path LIKE ?"
+        " OR path LIKE ?) LIMIT 1",
+        (f"{top}.py", f"{top}/%", f"%/{top}/%", f"%/{top}.py"),
+    ).fetchone()
+    return found is not None
+
+
 # outside Python modules whose functions hand on what they are given (an item of a deque, what
 # `functools.reduce` or `copy.copy` gives may be a project object)
 PASSING_MODULES = frozenset(

@@ -32,8 +32,9 @@ reaches attributes of a project object by it (``lib.populate(obj, {"name": v})``
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 
-from astmcp.query.common import SymbolRow
+from astmcp.query.common import SymbolRow, project_package
 from astmcp.resolve.python_lookups import CLASSLIKE, Entity, alternatives
 from astmcp.resolve.python_modules import is_test_file
 from astmcp.resolve.python_resolver import Resolver
@@ -150,22 +151,19 @@ def data_keys_reach(conn: sqlite3.Connection, symbol: SymbolRow) -> bool:
 def _name_read(conn: sqlite3.Connection, resolver: Resolver, name: str) -> bool:
     """Whether some ``x.__name__`` may read the name of a function or method called ``name``:
     x nobody typed, or typed as such a function (a class's or a module's name is another)."""
-    for (path,) in conn.execute(
-        "SELECT path FROM module_facts WHERE data LIKE '%\"namesites\"%' ORDER BY path"
-    ):
-        for _, chain in resolver.facts(path).get("namesites", ()):
-            entity = resolver.resolve(path, chain) if chain else None
-            for alt in alternatives(resolver.deref(entity)):
-                if alt is None:
-                    if not _outside_made(conn, chain):
-                        return True
-                    continue
-                if alt[0] == "s":
-                    sym = resolver.syms.get(alt[1])
-                    if sym is None or (
-                        sym.kind in _FUNCTION_KINDS and sym.symbol_path.rpartition(".")[2] == name
-                    ):
-                        return True
+    for path, chain in _sites(conn, resolver, "namesites"):
+        entity = resolver.resolve(path, chain) if chain else None
+        for alt in alternatives(resolver.deref(entity)):
+            if alt is None:
+                if not _outside_made(conn, chain):
+                    return True
+                continue
+            if alt[0] == "s":
+                sym = resolver.syms.get(alt[1])
+                if sym is None or (
+                    sym.kind in _FUNCTION_KINDS and sym.symbol_path.rpartition(".")[2] == name
+                ):
+                    return True
     return False
 
 
@@ -260,18 +258,23 @@ def _reached(conn: sqlite3.Connection, resolver: Resolver, related: set[int]) ->
     """Whether a place reaching attributes by a made name may have a receiver of a related class
     (its instance, or the class itself)."""
     held = _held_outside(conn, resolver, related)
-    for (path,) in conn.execute(
-        "SELECT path FROM module_facts WHERE data LIKE '%\"dynsites\"%' ORDER BY path"
-    ):
-        for _, chain in resolver.facts(path).get("dynsites", ()):
-            if not chain:
-                return True
-            entity = resolver.resolve(path, chain)
-            if entity is None and _outside_made(conn, chain):
-                continue
-            if _may_be(resolver, entity, related, held):
-                return True
+    for path, chain in _sites(conn, resolver, "dynsites"):
+        if not chain:
+            return True
+        entity = resolver.resolve(path, chain)
+        if entity is None and _outside_made(conn, chain):
+            continue
+        if _may_be(resolver, entity, related, held):
+            return True
     return False
+
+
+def _sites(conn: sqlite3.Connection, resolver: Resolver, key: str) -> Iterator[tuple[str, str]]:
+    """(path, receiver chain) of each place a file's facts list under ``key`` (``dynsites``,
+    ``namesites``), reading only the files that have some."""
+    for (path,) in conn.execute(f"SELECT path FROM module_facts WHERE data LIKE '%\"{key}\"%' ORDER BY path"):
+        for _, chain in resolver.facts(path).get(key, ()):
+            yield path, chain
 
 
 def _held_outside(conn: sqlite3.Connection, resolver: Resolver, related: set[int]) -> set[str]:
@@ -301,12 +304,7 @@ def _outside_made(conn: sqlite3.Connection, chain: str) -> bool:
     top = chain[4:].partition(":")[0].partition(".")[0]
     if top not in _FRESH_MODULES:
         return False
-    inside = conn.execute(
-        "SELECT 1 FROM files WHERE language = 'python' AND (path = ? OR path LIKE ? OR path LIKE ?"
-        " OR path LIKE ?) LIMIT 1",
-        (f"{top}.py", f"{top}/%", f"%/{top}/%", f"%/{top}.py"),
-    ).fetchone()
-    return inside is None
+    return not project_package(conn, top)
 
 
 def _may_be(resolver: Resolver, entity: Entity, related: set[int], held: set[str]) -> bool:

@@ -31,6 +31,7 @@ from astmcp.query.common import (
     SymbolTarget,
     mangled,
     page_fields,
+    project_package,
     query_symbols,
     read_indexed_lines,
 )
@@ -349,6 +350,8 @@ def _held_variable_uses(
     ``sys.stdout._original_fd = fd``; ``_state.current = Config()`` of a ``threading.local``):
     read as the outside value's member, they may be the project object's (py_values rows
     ``!sys.stdout``, ``!threading.local.current``). (path, line, col, end col, kind) each."""
+    if conn.execute("SELECT 1 FROM py_values WHERE value LIKE '!%' LIMIT 1").fetchone() is None:
+        return []  # (no project instance is stored into anything outside)
     owner = query_symbols(
         conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (symbol.file, symbol.parent_path)
     )
@@ -698,14 +701,7 @@ class FamilyMemo:
         if top in PASSING_MODULES:
             return False
         if top not in self._packages:
-            self._packages[top] = (
-                self.conn.execute(
-                    "SELECT 1 FROM files WHERE language = 'python' AND (path = ? OR path LIKE ? OR path LIKE ?"
-                    " OR path LIKE ?) LIMIT 1",
-                    (f"{top}.py", f"{top}/%", f"%/{top}/%", f"%/{top}.py"),
-                ).fetchone()
-                is not None
-            )
+            self._packages[top] = project_package(self.conn, top)
         return not self._packages[top]
 
     def twins(self, symbol: SymbolRow) -> list[SymbolRow]:

@@ -119,12 +119,11 @@ class Expressions(Records):
                 and DOTTED.fullmatch(first.value)
             ):
                 self.path_patches.append((scope, node))  # `mock.patch("pkg.m.make", fake)`?
+            # (and the items of a display given: `invoke(cli, ["cmd", "--help"])`)
             self.call_args.update(
                 (id(arg), (node, scope))
                 for given in (*node.args, *(k.value for k in node.keywords))
-                # (and the items of a display given: `invoke(cli, ["cmd", "--help"])`)
-                for arg in (given.elts if isinstance(given, ast.List | ast.Tuple | ast.Set) else (given,))
-                if isinstance(arg, ast.Constant) and type(arg.value) is str
+                for arg in _shown_strings(given)
             )
             named = self.attribute_string(node, scope)  # `getattr(x, "name")`: read as `x.name`
             if named is None:
@@ -183,12 +182,7 @@ class Expressions(Records):
             # `x == "name"`, `suffix in {"command", "cmd"}`: compared with data
             assert isinstance(node, ast.Compare)
             self.data_keys.update(
-                id(item)
-                for operand in (node.left, *node.comparators)
-                for item in (
-                    operand.elts if isinstance(operand, ast.List | ast.Tuple | ast.Set) else (operand,)
-                )
-                if isinstance(item, ast.Constant) and type(item.value) is str
+                id(item) for operand in (node.left, *node.comparators) for item in _shown_strings(operand)
             )
             self.generic(node, scope, "type" if kind == "type" else "read")
         elif cls is ast.Dict:
@@ -695,6 +689,12 @@ def _exact_names(key: ast.expr, known: dict[str, frozenset[str]]) -> frozenset[s
     if not isinstance(variable, ast.Name) or variable.id not in known:
         return None
     return frozenset("".join(p if p is not None else v for p in pieces) for v in known[variable.id])
+
+
+def _shown_strings(node: ast.expr) -> list[ast.Constant]:
+    """The string literals ``node`` is, or holds as the items of a list, tuple or set display."""
+    items = node.elts if isinstance(node, ast.List | ast.Tuple | ast.Set) else [node]
+    return [item for item in items if isinstance(item, ast.Constant) and type(item.value) is str]
 
 
 def _self_if_super(node: ast.expr) -> ast.expr:
