@@ -274,7 +274,15 @@ class Descriptors(FactState):
             return ("k", f"U:{key}")
         if kind == "conditional_type":  # `T extends any ? X<T> : never` is an X<T> for each T
             branch = self.distributed(node)
-            return self.targ(branch, scope) if branch is not None else None
+            if branch is not None:
+                return self.targ(branch, scope)
+            # `T extends A ? X : T extends B ? Y : Z` is one of X, Y, Z (`never` is none)
+            branches = self.branches(node)
+            if len(branches) == 1:
+                return self.targ(branches[0], scope)
+            key = self.key(node)
+            self.unions[key] = [self.alternative(part, scope) for part in branches]
+            return ("k", f"U:{key}") if branches else None
         if kind == "object_type":  # `{ [k in keyof T]: T[k] }` has T's members
             source = self.homomorphic(node)
             if source is not None:
@@ -609,6 +617,23 @@ class Descriptors(FactState):
         out: list[Node] = []
         for part in named_nodes(node):
             out += self.parts(part) if part.type == "intersection_type" else [part]
+        return out
+
+    def branches(self, node: Node) -> list[Node]:
+        """The types a conditional type may stand for: its branches, nested ones flattened,
+        ``never`` left out."""
+        out: list[Node] = []
+        pending = [node.child_by_field_name("alternative"), node.child_by_field_name("consequence")]
+        while pending:
+            part = pending.pop()
+            while part is not None and part.type == "parenthesized_type" and named_nodes(part):
+                part = named_nodes(part)[0]
+            if part is None or self.text(part) == "never":
+                continue
+            if part.type == "conditional_type":
+                pending += [part.child_by_field_name("alternative"), part.child_by_field_name("consequence")]
+            else:
+                out.append(part)
         return out
 
     def alternatives(self, node: Node) -> list[Node]:

@@ -26,6 +26,7 @@ Subst = dict[str, Entity]
 CLASSLIKE = ("class", "interface")
 TYPED = ("variable", "property", "getter", "setter", "type")
 CALLABLE = ("function", "method", "getter", "constructor")
+THIS = "this"  # the binding of the type `this` in what a method returns (see `this_argument`)
 _EXCLUDED: Any = object()  # an alternative a discriminant test leaves out
 _BOOLEANS = frozenset({"true", "false"})
 _TRUTHY = frozenset({"true"})  # `if (x.ok)` tests `ok` for true
@@ -96,6 +97,8 @@ class TypeSteps:
     def resolve_in(self, path: str, chain: str, subst: Subst | None, depth: int = 0) -> Entity:
         """``chain`` of ``path`` with its type parameters bound by ``subst`` (a call site's, or
         those of the generic instance a member is reached through)."""
+        if chain == "this" and subst is not None and THIS in subst:
+            return subst[THIS]  # the receiver of the call a `DeepPartial<this>` is returned by
         if (
             subst is None
             or depth > 8
@@ -280,6 +283,17 @@ class TypeSteps:
             if decl.kind == sym.kind and rtypes.get(decl.key) is not None
         }
         return None if len(found) > 1 else found == {True}
+
+    def this_argument(self, sym: Sym) -> bool:
+        """A method whose declared return type passes ``this`` as a type argument
+        (``deepPartial(): DeepPartial<this>``): what a call gives depends on its receiver."""
+        if sym.kind != "method":
+            return False
+        facts = self.facts(sym.path)
+        chain = facts.get("rtypes", {}).get(sym.key) or ""
+        calls = facts.get("calls", {})
+        sites = (part.partition("/")[2] for part in chain.split("|") if "/" in part)
+        return any("this" in calls.get(site, {}).get("t", ()) for site in sites)
 
     def as_instance(self, value: Entity) -> Entity:
         """The instance a receiver value is (a method returning ``this`` returns it)."""

@@ -49,7 +49,18 @@ from astmcp.resolve.ts_library import (
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_scopes import GLOBAL
 from astmcp.resolve.ts_shape import name_shapes, shape
-from astmcp.resolve.ts_types import CALLABLE, CLASSLIKE, TYPED, Entity, Subst, Sym, Table, TypeSteps, frozen
+from astmcp.resolve.ts_types import (
+    CALLABLE,
+    CLASSLIKE,
+    THIS,
+    TYPED,
+    Entity,
+    Subst,
+    Sym,
+    Table,
+    TypeSteps,
+    frozen,
+)
 
 _LANGUAGES = ("typescript", "javascript")
 # The library interfaces behind arrays, maps, sets and promises (a project declaring one extends them).
@@ -163,6 +174,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
     def apply(self, entity: Entity, head: str, step: str, path: str, subst: Subst | None) -> Entity:
         """One chain step of ``path`` after ``head`` (resolved to ``entity``), type parameters
         bound by ``subst`` when resolving a declaration for a use (see :meth:`resolve_in`)."""
+        if entity is not None and entity[0] == "v" and _one_alternative(entity[1]):
+            entity = entity[1][0]  # `[A, ...A[]]`'s element: one A
         if step.startswith("!"):  # a probe (`"key" in x`, ts_occurrences.member_string)
             return self.apply(self.project_part(entity), head, step[1:], path, subst)
         if step.startswith("+"):  # a key of an object literal of the type `entity`: that type's member;
@@ -187,6 +200,16 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             and self.syms[entity[1]].kind == "class"
         ):
             return ("i", entity[1])  # `X.prototype.m`: a member of X's instances
+        if (
+            step == "()"
+            and entity is not None
+            and entity[0] == "s"
+            and self.this_argument(self.syms[entity[1]])
+        ):
+            receiver, dot, _ = head.rpartition("|")
+            it = self.as_instance(self.resolve_in(path, receiver, subst)) if dot else None
+            if it is not None:
+                entity = ("s", entity[1], frozen({**dict(entity[2] if len(entity) > 2 else ()), THIS: it}))
         this = (
             self.returns_this(self.syms[entity[1]])
             if step == "()" and entity is not None and entity[0] == "s"
@@ -436,6 +459,11 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if step == "[i]":  # iterated: each part, when every part is typed
                 found = tuple(self.step(self.resolve(value, part), ":") if part else None for part in parts)
                 return ("v", found) if parts and all(alt is not None for alt in found) else None
+            if step in ARRAY_METHODS:  # `[A, ...A[]].map((a) => …)`: a method of an array of its parts
+                types = tuple(self.resolve(value, part) if part else None for part in parts)
+                if not parts or any(alt is None for alt in types):
+                    return None
+                return ("l", ("r", types[0] if _one_alternative(types) else ("v", types)), step)
             if step == ":" or not step.startswith("#") or not step[1:].isdigit():
                 return entity if step == ":" else None
             index = int(step[1:])
@@ -1091,6 +1119,13 @@ def _is_outside(entity: Entity, name: str) -> bool:
         known = LIBRARY_TYPE_MEMBERS.get(entity[1].partition(".")[0])
         return name in (known if known is not None else JS_LIBRARY_MEMBERS)
     return entity[0] == "x" and bool(entity[1])
+
+
+def _one_alternative(alternatives: tuple[Entity, ...]) -> bool:
+    """A union whose alternatives are all one known entity."""
+    return (
+        bool(alternatives) and alternatives[0] is not None and all(a == alternatives[0] for a in alternatives)
+    )
 
 
 def _alternatives(entity: Entity, depth: int = 0) -> Iterator[Entity]:
