@@ -709,6 +709,7 @@ class Descriptors(FactState):
         values = named_nodes(args)
         returns = {k: parts for k, a in enumerate(values) if (parts := self.returned_parts(a, scope))}
         found = Site(self.key(args), targs, expected, [self.desc(a, scope) for a in values], returns)
+        found.called = node.type == "call_expression"
         self.sites[node.id] = found
         return found
 

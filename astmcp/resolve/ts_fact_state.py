@@ -99,6 +99,7 @@ class FactState:
         self.tparams: dict[str, tuple[Desc, Desc]] = {}  # type parameter -> (constraint, default)
         self.generics: dict[str, list[str]] = {}  # function -> its type parameters
         self.ptypes: dict[str, list[Desc]] = {}  # function -> declared parameter types (instances)
+        self.psigs: dict[str, str] = {}  # overload signature -> its parameter list as written
         self.rgen: dict[str, tuple[Desc, list[Desc]]] = {}  # function -> generic return (head, arguments)
         self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
         self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)

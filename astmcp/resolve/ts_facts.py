@@ -223,6 +223,8 @@ class _Walker(ModuleFacts):
         bases = {k: [c for d in ds if (c := chain_of(d)) is not None] for k, ds in self.bases.items()}
         if any(bases.values()):
             out["bases"] = {k: v for k, v in bases.items() if v}
+        if self.psigs:
+            out["psigs"] = self.psigs
         if self.stars:
             out["stars"] = self.stars
         if self.nsimports:

@@ -272,7 +272,16 @@ class Functions(Declarations):
         """What binds a generic function's type parameters at a call: their order, the declared
         parameter types and a generic return type's arguments."""
         self.type_parameters(node, key)
-        types = self.parameter_types(node.child_by_field_name("parameters"), scope)
+        params = node.child_by_field_name("parameters")
+        if node.type in _SIGNATURES and params is not None:
+            # which overload a call picks (`psigs`): the parameter list, when it does not name
+            # the signature's own type parameters (`(x: T)` would not mean one thing everywhere)
+            written = " ".join(self.text(params).split())
+            tparams = node.child_by_field_name("type_parameters")
+            own = _TYPE_PARAMETER.findall(self.text(tparams)) if tparams is not None else []
+            if not any(re.search(rf"(?<![\w$]){re.escape(name)}(?![\w$])", written) for name in own):
+                self.psigs[key] = written
+        types = self.parameter_types(params, scope)
         if any(t is not None for t in types):
             self.ptypes[key] = types
         if key not in self.generics:
@@ -527,6 +536,7 @@ class Functions(Declarations):
                     self.member_value(member_key, value, scope)
 
 
+_TYPE_PARAMETER = re.compile(r"(?:^<|,)\s*(?:(?:const|in|out)\s+)*([A-Za-z_$][\w$]*)")
 _SIGNATURES = {"function_signature", "method_signature", "abstract_method_signature"}
 
 

@@ -142,7 +142,7 @@ class Site:
     (type descriptors), the expected type (head and arguments of the initialised variable's
     generic annotation) and the arguments (value descriptors)."""
 
-    __slots__ = ("_chains", "args", "expected", "key", "mapped", "returns", "targs")
+    __slots__ = ("_chains", "args", "called", "expected", "key", "mapped", "returns", "targs")
 
     def __init__(
         self,
@@ -159,6 +159,7 @@ class Site:
         # argument k is a function returning an array literal (`() => [a, b]`): its parts' values
         self.returns = returns
         self.mapped: Desc = None  # `xs.map((x) => x.owner)`: what the callback returns (chain "m")
+        self.called = False  # a call (not `new`)
         self._chains: dict[str, Any] | None = None
 
     def chains(self) -> dict[str, Any]:
@@ -167,7 +168,8 @@ class Site:
             out: dict[str, Any] = {}
             self._chains = out  # a site whose arguments refer back to it (`x = f(x)`) sees itself empty
             targs = [chain_of(d) for d in self.targs]
-            if any(targs):
+            if any(targs) or (targs and self.called):
+                # (a call's untyped ones too: type arguments pick overloads apart, `Resolver.returned`)
                 out["t"] = targs
             if self.expected is not None:
                 head = chain_of(self.expected[0])

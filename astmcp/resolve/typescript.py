@@ -243,6 +243,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             found = self.site_step(entity, step, path, site)
             if found is not None:
                 return found
+            if (
+                step == "()"
+                and entity is not None
+                and entity[0] == "s"
+                and self.syms[entity[1]].kind in ("function", "method")
+                and "t" in self.facts(path).get("calls", {}).get(site, {})
+            ):  # `string<"a">()`: type arguments may pick an overload a plain call would not
+                bound = dict(entity[2]) if len(entity) > 2 else None
+                return self.returned(self.syms[entity[1]], bound, explicit=True)
         return self.step(entity, step)
 
     def mapped(self, entity: tuple[Any, ...], path: str, site: str) -> Entity:
@@ -680,13 +689,22 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         finally:
             self._alias_depth -= 1
 
-    def returned(self, sym: Sym, bound: Subst | None = None) -> Entity:
+    def returned(self, sym: Sym, bound: Subst | None = None, explicit: bool = False) -> Entity:
         """What calling a function returns: what its declarations with a declared return type
         give (overloads come first; the implementation's own, often ``any``, is not visible), or
         unknown when its overloads give different things (which one a call picks is not judged;
         instances of one class with different type arguments are that class, its type parameters
-        unbound)."""
+        unbound). An overload whose parameter list is written as an earlier one's is never picked
+        by a call without type arguments (``explicit``): TypeScript takes the first that fits."""
         decls = [d for d in self.table(sym.path).by_path.get(sym.symbol_path, (sym,)) if d.kind == sym.kind]
+        if not explicit and len(decls) > 2:
+            psigs, seen = self.facts(sym.path).get("psigs", {}), set()
+            for decl in list(decls):
+                written = psigs.get(decl.key)
+                if written is not None and written in seen:
+                    decls.remove(decl)
+                elif written is not None:
+                    seen.add(written)
         found: list[Entity] = []
         rtypes = self.facts(sym.path).get("rtypes", {})
         overloads = sum(1 for decl in decls if rtypes.get(decl.key))
