@@ -60,6 +60,10 @@ class _Member:
             return self.unit == expected.unit
         if self.primitives is not None and expected.primitives is not None:
             return self.primitives <= expected.primitives
+        if (self.callable and expected.primitives is not None) or (
+            self.primitives is not None and expected.callable
+        ):
+            return False  # a method is no `boolean`, a `number` field no method
         if expected.callable:
             return not (self.plain or self.unit is not None)
         return not (expected.plain and self.callable)
@@ -79,13 +83,12 @@ class _Type:
         if other.nominal:
             return False
         for name in other.required:
-            mine = self.members.get(name)
-            if mine is None:
-                if not self.open:
-                    return False
-            elif not mine.fits(other.members[name]):
+            if name not in self.members and not self.open:
                 return False
-        return True
+        # a member it has must fit, optional there or not (`nullable?: boolean` takes no method)
+        return all(
+            mine.fits(other.members[name]) for name, mine in self.members.items() if name in other.members
+        )
 
 
 class _Types:

@@ -94,6 +94,11 @@ class Declarations(Occurrences):
             if inner and inner[0].type == "generic_type":
                 self.expect[value.id] = inner[0]
         vtype = self.declared(annotation, scope) if annotation is not None else self.desc(value, scope)
+        if annotation is not None and value is not None:
+            self.keyed_strings(annotation, value, scope)
+        if vtype == ANYTHING and value is not None and value.type == "new_expression" and _const(node):
+            # `const o: any = new Observable()`: declared loosely, and still that one instance
+            vtype = self.desc(value, scope) or vtype
         if vtype is None and value is not None and value.type in FUNCTION_VALUES and not target.symbolic:
             vtype = self.local_function(value, scope)
         if name.type == "identifier":
@@ -285,6 +290,36 @@ class Declarations(Occurrences):
         elif kind in ("member_expression", "subscript_expression"):
             self.expr(node, target, "write")
 
+    def keyed_strings(self, annotation: Node, value: Node, scope: Scope) -> None:
+        """String literals a ``keyof T`` annotation types (``const keys: (keyof Globals)[] =
+        ["runId", …]``): each names T's member, as TypeScript checks (``key_strings``)."""
+        inner = named_nodes(annotation)
+        node = inner[0] if inner else None
+        array = False
+        while node is not None:
+            if node.type in ("parenthesized_type", "readonly_type") and named_nodes(node):
+                node = named_nodes(node)[0]
+            elif node.type == "array_type" and not array and named_nodes(node):
+                node, array = named_nodes(node)[0], True
+            elif (
+                node.type == "generic_type"
+                and not array
+                and self.text(node.child_by_field_name("name") or node) in ("Array", "ReadonlyArray")
+                and len(named_nodes(node.child_by_field_name("type_arguments"))) == 1
+            ):
+                node, array = named_nodes(node.child_by_field_name("type_arguments"))[0], True
+            else:
+                break
+        if node is None or node.type != "index_type_query" or len(named_nodes(node)) != 1:
+            return
+        owner = self.instance(named_nodes(node)[0], scope)
+        if owner is None:
+            return
+        values = [value] if not array else named_nodes(value) if value.type == "array" else []
+        for item in values:
+            if item.type == "string" and [c.type for c in item.named_children] == ["string_fragment"]:
+                self.key_strings[item.id] = owner
+
     def require_of(self, value: Node | None) -> str | None:
         return bound_module(value, self.raw)
 
@@ -404,6 +439,13 @@ class Declarations(Occurrences):
                     key = self.definition(pattern)  # a parameter property is a class property
                     if vtype is not None:
                         self.vtypes[key] = vtype
+            elif (
+                pattern is not None
+                and pattern.type == "rest_pattern"
+                and annotation is not None
+                and [c.type for c in named_nodes(pattern)] == ["identifier"]
+            ):  # `...args: any[]`: the annotation types the array of the rest
+                self.declare(scope, named_nodes(pattern)[0], vtype, False, value_only=True)
             elif pattern is not None and pattern.type != "this":
                 self.pattern(pattern, scope, vtype, local=True)
             if annotation is not None:
@@ -447,3 +489,13 @@ def _own_key(node: Node) -> str | None:
         if key is not None and key.type == "property_identifier" and key.text:
             return key.text.decode("utf-8")
     return None
+
+
+def _const(declarator: Node) -> bool:
+    """A ``const`` declarator (never assigned again)."""
+    statement = declarator.parent
+    return (
+        statement is not None
+        and statement.type == "lexical_declaration"
+        and (statement.child(0) or statement).type == "const"
+    )

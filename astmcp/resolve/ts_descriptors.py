@@ -647,10 +647,14 @@ class Descriptors(FactState):
 
     def declared(self, node: Node | None, scope: Scope) -> Desc:
         """What a value declared with the type ``node`` holds (a parameter's, a variable's, an
-        assertion's): an instance of it; anything when it is ``any`` or ``unknown``."""
+        assertion's): an instance of it; anything when it is ``any`` or ``unknown``; an array
+        (its methods the library's) of anything when it is ``any[]`` or ``unknown[]``."""
         inner = self.unwrapped(node)
         if inner is not None and inner.type == "predefined_type" and self.text(inner) in _ANY:
             return ANYTHING
+        parts = named_nodes(inner) if inner is not None and inner.type == "array_type" else []
+        if parts and parts[0].type == "predefined_type" and self.text(parts[0]) in _ANY:
+            return ("i", ("k", f"{GLOBAL}Array"))
         return self.instance(node, scope)
 
     def instance(self, node: Node | None, scope: Scope) -> Desc:
@@ -710,6 +714,7 @@ class Descriptors(FactState):
         returns = {k: parts for k, a in enumerate(values) if (parts := self.returned_parts(a, scope))}
         found = Site(self.key(args), targs, expected, [self.desc(a, scope) for a in values], returns)
         found.called = node.type == "call_expression"
+        found.goes = self.value_types.pop(node.id, None)
         self.sites[node.id] = found
         return found
 

@@ -100,6 +100,10 @@ class FactState:
         self.generics: dict[str, list[str]] = {}  # function -> its type parameters
         self.ptypes: dict[str, list[Desc]] = {}  # function -> declared parameter types (instances)
         self.psigs: dict[str, str] = {}  # overload signature -> its parameter list as written
+        self.rfns: dict[str, Desc] = {}  # generic function returning a function -> what that returns
+        # call node id -> what calling the value it gives must give (`getContext: memo(…)`: a Ctx)
+        self.value_types: dict[int, Desc] = {}
+        self.key_strings: dict[int, Desc] = {}  # string literal node id -> the type it is a key of
         self.rgen: dict[str, tuple[Desc, list[Desc]]] = {}  # function -> generic return (head, arguments)
         self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
         self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)

@@ -225,6 +225,9 @@ class _Walker(ModuleFacts):
             out["bases"] = {k: v for k, v in bases.items() if v}
         if self.psigs:
             out["psigs"] = self.psigs
+        rfns = {k: c for k, d in self.rfns.items() if (c := chain_of(d)) is not None and c.startswith("T:")}
+        if rfns:
+            out["rfns"] = rfns
         if self.stars:
             out["stars"] = self.stars
         if self.nsimports:

@@ -135,8 +135,9 @@ class Functions(Declarations):
     ) -> Desc:
         """The type an object literal returned by this function is contextually typed by: its
         declared return type, else that of the function type it was declared with, else that of
-        the function type of the parameter it is passed to; none for a generator or an async
-        function (whose declared type is a promise of it)."""
+        the function type of the parameter it is passed to, or of the typed member it is the value
+        of (`getContext: () => ({ … })`); none for a generator or an async function (whose
+        declared type is a promise of it)."""
         tokens = {c.type for c in node.children}
         if "*" in tokens:
             return None
@@ -149,6 +150,9 @@ class Functions(Declarations):
             return self.instance(head, ftype[1]) if head is not None else None
         if callback is not None and callback[1] >= 0:
             return ("a", callback[0], callback[1], "return", callback[2], callback[3])
+        if callback is not None and callback[0] is not None:
+            # the value of a typed member or variable (`getContext: () => ({ … })`): what calling it gives
+            return ("m", callback[0], "()")
         return None
 
     def promised(self, ret: Node, scope: Scope) -> Desc:
@@ -207,6 +211,11 @@ class Functions(Declarations):
 
     def returned(self, node: Node, scope: Scope) -> None:
         """A returned value: a function value is typed by the enclosing function's return type."""
+        inner = unparenthesized(node)
+        if inner is not None and inner.type == "call_expression" and self.return_type is not None:
+            # `(): (t: T) => () => Model => (t) => memo(…)`: calling what memo gives gives a Model
+            typed = self.return_type
+            self.value_types[inner.id] = typed[3] if typed[0] == "f" else ("m", typed, "()")
         # `return null` adds nothing: a function returning an X or null gives an X where it gives one
         if self.returns is not None and node.type != "comment" and not self.nullish(node, scope):
             self.returns.append(self.desc(node, scope) if node.type != "this" else None)
@@ -293,6 +302,11 @@ class Functions(Declarations):
             args = inner.child_by_field_name("type_arguments")
             if head is not None and args is not None:
                 self.rgen[key] = (self.tdesc(head, scope), [self.tdesc(a, scope) for a in named_nodes(args)])
+        elif inner is not None and inner.type == "function_type":
+            # `memo(…): (depArgs?: A) => TResult`: what a call gives may be typed by where it goes
+            given = inner.child_by_field_name("return_type")
+            if given is not None:
+                self.rfns[key] = self.instance(given, scope)
 
     def callback_types(self, node: Node, key: str, scope: Scope) -> None:
         """Parameter types of the function-typed parameters of a declared function (their
@@ -529,6 +543,14 @@ class Functions(Declarations):
                 functional = value.type in ("arrow_function", "function_expression")
                 if typed is not None and key is not None and key.type in MEMBER_NAMES and functional:
                     self.callback = (("m", typed, self.text(key)), -1, False, None)
+                if (
+                    typed is not None
+                    and key is not None
+                    and key.type in MEMBER_NAMES
+                    and value.type == "call_expression"
+                ):
+                    # `{ getContext: memo(…) }`: calling what memo gives gives what the member's does
+                    self.value_types[value.id] = ("m", ("m", typed, self.text(key)), "()")
                 self.inferred = None
                 self.visit(value, scope)
                 self.callback = None

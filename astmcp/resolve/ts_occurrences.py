@@ -180,6 +180,14 @@ class Occurrences(Descriptors):
             return
         if (
             left is not None
+            and left.type == "member_expression"
+            and right.type == "call_expression"
+            and node.type == "assignment_expression"
+        ):  # `table.getRowModel = memo(…)`: the call's value is given as that member
+            member = self.desc(left, scope)
+            self.value_types[right.id] = ("m", member, "()") if member is not None else None
+        if (
+            left is not None
             and node.type == "assignment_expression"
             and self.text(left).replace(" ", "") in _EXPORTS
         ):
@@ -421,6 +429,11 @@ class Occurrences(Descriptors):
             parent.child_by_field_name("key"),
         ):
             return  # a quoted member/key name is a declaration, not a string
+        owner = self.key_strings.pop(node.id, None)
+        if owner is not None:  # `keys: (keyof T)[] = ["runId"]`: T's member
+            fragment = node.named_children[0]
+            self.row(fragment, "attribute", ("o", owner), name=self.text(fragment))
+            return
         if parent is not None and parent.type == "arguments":
             call = parent.parent
             callee = call.child_by_field_name("function") if call is not None else None

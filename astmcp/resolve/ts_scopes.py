@@ -142,7 +142,7 @@ class Site:
     (type descriptors), the expected type (head and arguments of the initialised variable's
     generic annotation) and the arguments (value descriptors)."""
 
-    __slots__ = ("_chains", "args", "called", "expected", "key", "mapped", "returns", "targs")
+    __slots__ = ("_chains", "args", "called", "expected", "goes", "key", "mapped", "returns", "targs")
 
     def __init__(
         self,
@@ -160,6 +160,7 @@ class Site:
         self.returns = returns
         self.mapped: Desc = None  # `xs.map((x) => x.owner)`: what the callback returns (chain "m")
         self.called = False  # a call (not `new`)
+        self.goes: Desc = None  # what calling the call's value must give, where it goes
         self._chains: dict[str, Any] | None = None
 
     def chains(self) -> dict[str, Any]:
@@ -186,6 +187,9 @@ class Site:
             mapped = chain_of(self.mapped)
             if mapped:
                 out["m"] = mapped
+            goes = chain_of(self.goes)
+            if goes:
+                out["x"] = goes
         return self._chains
 
     def suffix(self) -> str:

@@ -241,6 +241,14 @@ class TypeSteps:
             for mine, theirs in zip(declared[1], expected[1], strict=False):
                 if mine and theirs and mine.startswith("T:") and "|" not in mine and mine[2:] not in subst:
                     subst[mine[2:]] = self.resolve(path, theirs)
+        given, returned = call.get("x"), facts.get("rfns", {}).get(fn.key)
+        if given and returned and returned.endswith("|:") and "|" not in returned[2:-2]:
+            # `getContext: memo(…)` where `getContext: () => Ctx` and memo returns `() => TResult`:
+            # TResult is what the member's function gives (`given`)
+            key = returned[2:-2]
+            made = self.resolve(path, given) if key not in subst else None
+            if made is not None:
+                subst[key] = made
         callbacks = facts.get("cbtypes", {}).get(fn.key, {})
         for k, parts in call.get("r", {}).items():
             # `memo(() => [a, b], (x, y) => …)` with `getDeps: () => [...T]`: T is the tuple [a, b]
