@@ -79,7 +79,9 @@ def ts_dump_hits(
         for at, arg in _conversions(ts):
             line, column = at.start_point[0] + 1, ts.column_of(at)
             resolver = resolver or Resolver(conn, {})
-            if typed_as(conn, resolver, path, arg, owners, ts):
+            if typed_as(conn, resolver, path, arg, owners, ts) and not _keys_stay_within(
+                conn, resolver, path, at.parent, owners, ts
+            ):
                 note = "the object's keys become data here (JSON text, a list of its keys)"
                 end = column + len((at.text or b"").decode("utf-8"))
                 out.append(Hit(path, line, column, end, "string", "name", note=note))
@@ -200,6 +202,54 @@ def _conversions(ts: TsFile) -> list[tuple[tree_sitter.Node, tree_sitter.Node]]:
     return found
 
 
+def _keys_stay_within(
+    conn: sqlite3.Connection,
+    resolver: Resolver,
+    path: str,
+    loop: tree_sitter.Node | None,
+    owners: set[int],
+    ts: TsFile,
+) -> bool:
+    """A ``for (const k in x)`` whose key only indexes values typed as the owner, x included
+    (``merged[k] = opts[k]``, casts and parentheses aside): names go from one value of the type
+    to another, and a rename keeps them matching (TanStack virtual-core's option merging)."""
+    if loop is None or loop.type != "for_in_statement":
+        return False
+    left, body = loop.child_by_field_name("left"), loop.child_by_field_name("body")
+    if left is None or left.type != "identifier" or body is None:
+        return False
+    uses = [n for n in _identifiers(body) if n.text == left.text]
+    for use in uses:
+        holder = use.parent
+        if (
+            holder is None
+            or holder.type != "subscript_expression"
+            or holder.child_by_field_name("index") != use
+        ):
+            return False
+        indexed = holder.child_by_field_name("object")
+        while indexed is not None and indexed.type in ("parenthesized_expression", "as_expression"):
+            indexed = indexed.named_children[0] if indexed.named_children else None
+        if indexed is None or not typed_as(conn, resolver, path, indexed, owners, ts):
+            if indexed is None or indexed.type != "identifier":
+                return False
+            declared = _local_annotation(indexed, same_keys=True)
+            if declared is None or not _names_owner(conn, resolver, path, ts, declared, owners):
+                return False
+    return bool(uses)
+
+
+def _identifiers(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    found: list[tree_sitter.Node] = []
+    pending = [node]
+    while pending:
+        part = pending.pop()
+        if part.type == "identifier":
+            found.append(part)
+        pending.extend(part.named_children)
+    return found
+
+
 def typed_as(
     conn: sqlite3.Connection,
     resolver: Resolver,
@@ -245,12 +295,15 @@ def typed_as(
 
 
 _FUNCTIONS = FUNCTION_NODES
+_SAME_KEYS = frozenset({b"Required", b"Partial", b"Readonly"})
 _PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
 
 
-def _local_annotation(name: tree_sitter.Node) -> tree_sitter.Node | None:
+def _local_annotation(name: tree_sitter.Node, same_keys: bool = False) -> tree_sitter.Node | None:
     """The type name a local variable or parameter ``name`` reads is declared with (``u: User``,
-    ``const u: User = …`` in an enclosing block or function), or None (not found, not one name)."""
+    ``const u: User = …`` in an enclosing block or function), or None (not found, not one name).
+    ``same_keys``: also the type a const's value is asserted as (``const m = {…} as unknown as
+    User``), and ``Required<User>``, ``Partial<User>``, ``Readonly<User>`` as ``User`` (the same keys)."""
     wanted = name.text
     node = name.parent
     while node is not None:
@@ -265,18 +318,32 @@ def _local_annotation(name: tree_sitter.Node) -> tree_sitter.Node | None:
                 if statement.type in ("lexical_declaration", "variable_declaration"):
                     for declarator in statement.named_children:
                         if declarator.type == "variable_declarator":
-                            declared.append(
-                                (
-                                    declarator.child_by_field_name("name"),
-                                    declarator.child_by_field_name("type"),
-                                )
-                            )
+                            annotation = declarator.child_by_field_name("type")
+                            value = declarator.child_by_field_name("value")
+                            if (
+                                annotation is None
+                                and same_keys
+                                and value is not None
+                                and value.type == "as_expression"
+                            ):
+                                annotation = value  # `{…} as unknown as T`: its last named child, T
+                            declared.append((declarator.child_by_field_name("name"), annotation))
         for bound, annotation in declared:
             if bound is None or bound.type != "identifier" or bound.text != wanted:
                 continue
             kind = (
-                annotation.named_children[0] if annotation is not None and annotation.named_children else None
+                annotation.named_children[-1 if annotation.type == "as_expression" else 0]
+                if annotation is not None and annotation.named_children
+                else None
             )
+            while (
+                same_keys
+                and kind is not None
+                and kind.type == "generic_type"
+                and (kind.child_by_field_name("name") or kind).text in _SAME_KEYS
+                and len(named := (kind.child_by_field_name("type_arguments") or kind).named_children) == 1
+            ):
+                kind = named[0]
             if kind is not None and kind.type == "generic_type":
                 kind = kind.child_by_field_name("name")
             return kind if kind is not None and kind.type == "type_identifier" else None
