@@ -393,6 +393,20 @@ class Descriptors(FactState):
             return ("k", f"L:{key}")
         return self.targ(node, scope)
 
+    def function_value(self, node: Node, scope: Scope, depth: int = 0) -> Desc:
+        """A value of the function type ``node`` writes out, as a type of its own (``L:<key>``:
+        its parameter types in ``ftypes``, what calling it gives in ``sigrets``, a function type
+        there alike: ``(): (s: number) => () => Ctx``), so calling it is typed; None otherwise."""
+        inner = self.unwrapped(node)
+        if inner is None or inner.type != "function_type" or depth > 4:
+            return None
+        key = self.key(inner)
+        self.ftypes.setdefault(key, self.parameter_types(inner.child_by_field_name("parameters"), scope))
+        ret = inner.child_by_field_name("return_type")
+        given = self.function_value(ret, scope, depth + 1) if ret is not None else None
+        self.sigrets.setdefault(key, given or (self.instance(ret, scope) if ret is not None else None))
+        return ("k", f"L:{key}")
+
     def anonymous(self, node: Node, scope: Scope) -> Desc:
         """An object type written out (``{ a: A; f(): void }``): ``L:<key>``, its members' declared
         types in ``objects`` (a method's or an index signature's: none), its call signature's

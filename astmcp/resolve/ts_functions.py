@@ -89,6 +89,8 @@ class Functions(Declarations):
                 # an overload signature whose return type is not read here (`InstanceType<K>`):
                 # what a call gives is not known (not another overload's type)
                 made = self.instance(ret, inner)
+                if made is not None and made[0] == "f":  # `(): (s: number) => Ctx`: a function value
+                    made = self.function_value(ret, inner)
                 self.rtypes[key] = ("u", made) if kind == "function_signature" else made
         if kind == "method_definition" and owner_class is None:  # of an object literal
             self.this = literal_this

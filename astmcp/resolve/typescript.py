@@ -453,6 +453,13 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if tag == "o":  # an object type written out: its members are no symbols
             if step == ":":
                 return entity
+            if step == "()":  # a function type written out: what its call signature gives
+                chain = self.facts(value).get("sigrets", {}).get(entity[2])
+                return (
+                    self.resolve_in(value, chain, dict(entity[3]) if len(entity) > 3 else None)
+                    if chain
+                    else None
+                )
             members = self.facts(value).get("objects", {}).get(entity[2], {})
             if step not in members and INDEXED in members and is_ident(step):
                 if members[INDEXED] is None:
