@@ -301,7 +301,7 @@ class TypeSteps:
         chain = facts.get("rtypes", {}).get(sym.key) or ""
         calls = facts.get("calls", {})
         sites = (part.partition("/")[2] for part in chain.split("|") if "/" in part)
-        return any("this" in calls.get(site, {}).get("t", ()) for site in sites)
+        return any(THIS in calls.get(site, {}).get("t", ()) for site in sites)
 
     def as_instance(self, value: Entity) -> Entity:
         """The instance a receiver value is (a method returning ``this`` returns it)."""
