@@ -328,6 +328,10 @@ class Descriptors(FactState):
             return self.desc(inner[0], scope)
         if kind == "this_type":  # a method returning `this` returns its receiver (the linker knows it)
             return ("k", "this")
+        if kind == "index_type_query":  # `keyof T`: the names of T's members (`^N`)
+            inner = named_nodes(node)
+            keyed = self.instance(inner[0], scope) if len(inner) == 1 else None
+            return ("N", keyed) if keyed is not None else None
         if kind == "lookup_type":  # `X["key"]`: the declared type of X's member `key`
             parts = node.named_children
             member = self.literal_name(parts[1], quoted=True) if len(parts) == 2 else None
@@ -427,6 +431,15 @@ class Descriptors(FactState):
                 if member.type == "call_signature" and key not in self.ftypes:
                     self.ftypes[key] = self.parameter_types(member.child_by_field_name("parameters"), scope)
                 if member.type not in ("property_signature", "method_signature") or name is None:
+                    continue
+                parts = named_nodes(name) if name.type == "computed_property_name" else []
+                if member.type == "property_signature" and [p.type for p in parts] == ["identifier"]:
+                    # `{ [DRAFT_STATE]: T }`, read `x[DRAFT_STATE]`: the member keyed by that value
+                    annotation = member.child_by_field_name("type")
+                    if annotation is not None:
+                        step = f"[{self.text(parts[0])}]"
+                        members[step] = self.instance(annotation, scope)
+                        self.ckeys[f"{key}.{step}"] = ("n", scope, self.text(parts[0]))
                     continue
                 if name.type in MEMBER_NAMES:
                     annotation = member.child_by_field_name("type")

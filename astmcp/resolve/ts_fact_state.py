@@ -104,6 +104,8 @@ class FactState:
         # call node id -> what calling the value it gives must give (`getContext: memo(…)`: a Ctx)
         self.value_types: dict[int, Desc] = {}
         self.key_strings: dict[int, Desc] = {}  # string literal node id -> the type it is a key of
+        # string literal argument node id -> the callee's parameter it is given for (``("p", …)``)
+        self.argument_strings: dict[int, Desc] = {}
         self.rgen: dict[str, tuple[Desc, list[Desc]]] = {}  # function -> generic return (head, arguments)
         self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
         self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)

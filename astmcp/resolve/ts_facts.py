@@ -166,6 +166,9 @@ class _Walker(ModuleFacts):
                 target = f"{base}|{step}" if base is not None and step is not None else None
             elif desc is None:
                 target = None  # a string: a name hit
+            elif desc[0] == "=":  # a string given for a parameter: a member when that is `keyof T`
+                base, step = chain_of(desc[1]), member_step(name)
+                target = f"{base}|={step}" if base is not None and step is not None else None
             elif desc[0] == "o":  # an object-literal key: a member of its contextual type, else a name hit
                 base, step = chain_of(desc[1]) or _lib_type(desc[1]), member_step(name)
                 target = f"{base}|+{step}" if base is not None and step is not None else UNTYPED_KEY

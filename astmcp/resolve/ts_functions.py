@@ -378,6 +378,10 @@ class Functions(Declarations):
             if target is not None and arg.type == "object":
                 self.object(arg, scope, typed=("p", target, k, new, site))
                 continue
+            if target is not None and arg.type == "string":
+                # `makeStateUpdater("columnVisibility", …)` for `key: K` where `K extends keyof
+                # TableState`: the string names the member (step `=`), TypeScript checks it
+                self.argument_strings[arg.id] = ("p", target, k, new, site)
             if target is not None and arg.type == "ternary_expression":
                 # `new Observable(scheduler ? (s) => … : (s) => …)`: each branch is the argument,
                 # also in nested conditionals (`push(a ? {…} : b ? {…} : {…})`)

@@ -429,6 +429,7 @@ class Occurrences(Descriptors):
             parent.child_by_field_name("key"),
         ):
             return  # a quoted member/key name is a declaration, not a string
+        given = self.argument_strings.pop(node.id, None)
         owner = self.key_strings.pop(node.id, None)
         if owner is not None:  # `keys: (keyof T)[] = ["runId"]`: T's member
             fragment = node.named_children[0]
@@ -460,17 +461,21 @@ class Occurrences(Descriptors):
                     self.visit(child, scope)
             if sink:  # judged once every declaration is known (`settle_sinks`)
                 self.sinks.append((node, scope, sink[0], sink[1], self.owner))
+                if given is not None:
+                    self.argument_strings[node.id] = given
             return
-        self.string_text(node, scope, True)
+        self.string_text(node, scope, True, given)
 
-    def string_text(self, node: Node, scope: Scope, code: bool) -> None:
-        """The name hits of a string's text (``code``: and visits its ``${…}`` substitutions)."""
+    def string_text(self, node: Node, scope: Scope, code: bool, given: Desc = None) -> None:
+        """The name hits of a string's text (``code``: and visits its ``${…}`` substitutions).
+        ``given``: the callee's parameter a string argument is given for (a ``keyof T`` there makes
+        it T's member, judged by the linker: step ``=``)."""
         parts = node.named_children
         fragments = [c for c in parts if c.type == "string_fragment"]
         if len(parts) == 1 and fragments:
             text = self.text(fragments[0])
             if is_ident(text) or QUOTED_NAME.fullmatch(text):  # `"~validate"`: a quoted member name
-                self.row(fragments[0], "string", None, name=text)
+                self.row(fragments[0], "string", ("=", given) if given is not None else None, name=text)
                 return
         scan = node.end_byte - node.start_byte <= _MAX_STRING  # not an embedded bundle or data blob
         for child in parts:
@@ -582,7 +587,7 @@ class Occurrences(Descriptors):
         for node, scope, name, need, owner in self.sinks:
             if not _bound_as(scope.lookup(name), need):
                 self.owner = owner
-                self.string_text(node, scope, False)
+                self.string_text(node, scope, False, self.argument_strings.pop(node.id, None))
         self.owner = None
 
     def member_string(self, string: Node, obj: Node, scope: Scope, probe: bool = False) -> bool:

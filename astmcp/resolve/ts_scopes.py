@@ -22,7 +22,9 @@ the array ``desc`` (``for (x of xs)``; step ``|[i]``; ``("e", desc, name)`` for 
 module binds KEY: the member declared ``[KEY]: T`` with that KEY where there is one, else an element), ``("q", desc)`` the promise type of values ``desc`` (``Promise<T>``; step
 ``|^q``), ``("w", desc)`` what awaiting ``desc`` gives (``await p``; step ``|^w``), ``("h", desc)`` the ``ThisType<T>`` marker of T
 (step ``|^h``), ``("K", desc)`` an object whose members are named by those of ``desc`` but hold
-anything (``{ [k in keyof T]?: V }``; step ``|^K``), ``("t", desc)`` ``this`` in a method of an object literal of contextual type ``desc``
+anything (``{ [k in keyof T]?: V }``; step ``|^K``), ``("N", desc)`` the names of ``desc``'s members
+(``keyof T``; step ``|^N``: a string literal given for a parameter of that type names the member,
+step ``|=<name>``), ``("t", desc)`` ``this`` in a method of an object literal of contextual type ``desc``
 (step ``|^t``: the T of a ``ThisType<T>`` in it, else ``desc`` itself), ``("d", desc, clauses)`` a union value narrowed
 by discriminants (``(prop, negated, values)``: ``switch (x.code) { case "a": }``, ``{ code: "a" }``
 against a union; step ``|~code=a``, ``|~code!=a``, clauses joined by ``;``).
@@ -246,6 +248,8 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         return f"{base}|^h"
     if tag == "K":  # an object keyed by the members of `base` (a mapped type over `keyof T`)
         return f"{base}|^K"
+    if tag == "N":  # the names of the members of `base` (`keyof T`)
+        return f"{base}|^N"
     if tag == "t":  # `this` in a method of an object literal whose contextual type is `base`
         return f"{base}|^t"
     if tag == "c":

@@ -186,6 +186,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if _UNDECLARED in leaves and not any(a is not None and a[0] in ("s", "S", "a") for a in leaves):
                 return None
             return found
+        if step[:1] == "=":  # a string literal given where `keyof T` is declared
+            return self.key_member(entity, step[1:].removeprefix('"'))
         if step.startswith('"'):  # a quoted member name (see ts_fact_state.member_step)
             return self.step(entity, step[1:])
         if step[:1] == "[" and step not in ("[]", "[i]"):  # `x[KEY]`
@@ -253,6 +255,23 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 bound = dict(entity[2]) if len(entity) > 2 else None
                 return self.returned(self.syms[entity[1]], bound, explicit=True)
         return self.step(entity, step)
+
+    def key_member(self, entity: Entity, name: str) -> Entity:
+        """``=name``: a string literal given for a parameter declared ``keyof T`` (or a type
+        parameter constrained by it) names T's member ``name``, as TypeScript checks: that member
+        when every alternative is a project member; else None (the string stays a name hit)."""
+        if entity is None:
+            return None
+        if entity[0] == "v":  # `keyof A | keyof B`: a member of each
+            each = tuple(self.key_member(alt, name) for alt in entity[1])
+            return None if any(alt is None for alt in each) else ("v", each)
+        if entity[0] != "N":
+            return None
+        found = self.step(entity[1], name)
+        leaves = list(_alternatives(found))
+        if not leaves or any(alt is None or alt[0] not in ("s", "S") for alt in leaves):
+            return None
+        return found
 
     def mapped(self, entity: tuple[Any, ...], path: str, site: str) -> Entity:
         """``xs.map((x) => x.owner)`` of an array xs: an array of what the callback returns (one
@@ -432,9 +451,13 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("h", entity)
         if step == "^K":  # an object keyed by the members of `entity`'s type
             return ("K", entity)
+        if step == "^N":  # the names of `entity`'s members (`keyof T`)
+            return ("N", entity)
         if step == "^t":  # `this` in a method of an object literal of this contextual type
             return self.literal_this(entity)
         tag, value = entity[0], entity[1]
+        if tag == "N":  # a member name: what `keyof T` holds is a string of no project type
+            return entity if step == ":" else None
         if tag == "V":  # the values of an array literal, a tuple type parameter was bound to
             parts = entity[2]
             index = int(step[1:]) if step[:1] == "#" and step[1:].isdigit() else -1
@@ -608,13 +631,18 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         wanted = self.resolve(path, key) if key else None
         if wanted is not None:
             found = self.step(entity, step)
-            leaves = list(_alternatives(found))
+            # (an alternative without it: a part of an intersection, `{ [KEY]: T } & Base`)
+            leaves = [leaf for leaf in _alternatives(found) if leaf is not None]
             if leaves and all(self.keyed_by(leaf, wanted) for leaf in leaves):
                 return found
         return self.step(entity, "[i]")
 
     def keyed_by(self, member: Entity, wanted: Entity) -> bool:
-        """Whether ``member`` is a member declared ``[KEY]: T`` whose KEY means ``wanted``."""
+        """Whether ``member`` is a member declared ``[KEY]: T`` whose KEY means ``wanted`` (of an
+        object type written out: ``("a", path, key, "[KEY]")``)."""
+        if member is not None and member[0] == "a":
+            chain = self.facts(member[1]).get("ckeys", {}).get(f"{member[2]}.{member[3]}")
+            return chain is not None and self.resolve(member[1], chain) == wanted
         if member is None or member[0] != "s":
             return False
         sym = self.syms[member[1]]
