@@ -39,7 +39,8 @@ class DoctestNames:
     members: dict[Position, str] = field(default_factory=dict)  # `v.m` → the global C of `v = C(…)`
     comments: dict[int, int] = field(default_factory=dict)  # line → column its comment starts at
     binds: set[str] = field(default_factory=set)  # the names the doctest binds
-    keywords: dict[Position, str] = field(default_factory=dict)  # `f(k=…)` of a global f → f
+    # `f(k=…)` of a global f, `C(…).m(k=…)` of a global C: → the callee (f, `C(…).m`)
+    keywords: dict[Position, ast.expr] = field(default_factory=dict)
     # names the doctest binds by one absolute import alone → the chain the import gives them
     imports: dict[str, str] = field(default_factory=dict)
     # a read of such a name, or a name its `from m import …` imports → (chain, row kind)
@@ -114,14 +115,17 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
             (found.bound if local else found.globals_read).add(at)
     # the module's or an imported name (not one the doctest binds otherwise)
     known = set(found.imports) | {name.id for _, name in names if name.id not in binds}
-    for example, tree in trees:  # keywords given to a global function or class (`bucketize(xs, key=…)`)
+    # keywords given to a global function or class (`bucketize(xs, key=…)`), or to a member of one
+    # (`Specifier(">=1").contains("1.3a1", prereleases=True)`)
+    for example, tree in trees:
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in known:
+            root = _root(node.func) if isinstance(node, ast.Call) else None
+            if isinstance(node, ast.Call) and isinstance(root, ast.Name) and root.id in known:
                 for keyword in node.keywords:
                     if keyword.arg is not None and id(keyword) not in skipped:
                         at = _position(example, keyword.lineno, keyword.col_offset, keyword.arg)
                         if at is not None:
-                            found.keywords[at] = node.func.id
+                            found.keywords[at] = node.func
     made: dict[str, list[tuple[int, str]]] = {}  # `v = C(…)`: v → [(the example's index, C)]
     for index, (_, tree) in enumerate(trees):
         for stmt in tree.body:
@@ -147,9 +151,7 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
             if end is None:
                 continue
             at = (end[0], end[1] - len(node.attr))
-            root = node.value
-            while isinstance(root, ast.Attribute):
-                root = root.value
+            root = _root(node.value)  # `C.m`, `C.m.n`, `C(…).m` (`Version("1.2").dev`), `f(…).m`
             if not isinstance(root, ast.Name):
                 continue
             if root.id in known:
@@ -166,6 +168,13 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
             if before:
                 found.members[at] = before[-1]
     return found
+
+
+def _root(node: ast.expr) -> ast.expr:
+    """The name an expression of members and calls starts from (``C`` of ``C(…).m(…).n``)."""
+    while isinstance(node, ast.Attribute | ast.Call):
+        node = node.value if isinstance(node, ast.Attribute) else node.func
+    return node
 
 
 def _def_name(

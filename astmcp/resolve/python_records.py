@@ -863,9 +863,7 @@ class Records(PytestFacts):
                 elif (
                     at in names.keywords
                 ):  # `f(k=…)` of the module's or an imported f: a keyword of its calls
-                    made = ast.Call(
-                        func=ast.Name(id=names.keywords[at], ctx=ast.Load()), args=[], keywords=[]
-                    )
+                    made = ast.Call(func=names.keywords[at], args=[], keywords=[])
                     self.pending.append(Pending(word, line, col, col + len(word), "write", made, space))
                 elif at in names.members:
                     made = ast.Call(func=ast.Name(id=names.members[at], ctx=ast.Load()), args=[], keywords=[])
@@ -938,7 +936,12 @@ def _member_at(text: str, at: int) -> bool:
     before = at - 2
     while before >= 0 and text[before] == "\\":
         before -= 1  # `tmpl\.render\(` of a regex matching the source of a traceback
-    return before >= 0 and (text[before].isalnum() or text[before] in "_)]}")
+    if before < 0 or not (text[before].isalnum() or text[before] in "_)]}"):
+        return False
+    start = before
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return not text[start].isdigit()  # `"1.0.dev"`, a version: a number has no members
 
 
 def _shown(node: ast.Call) -> tuple[list[ast.expr | None], frozenset[str]]:
