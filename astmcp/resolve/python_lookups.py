@@ -22,6 +22,7 @@ VALUED = ("variable", "attribute")  # symbols holding a value (vtypes)
 CLASSLIKE = ("class",)
 # a value that is one of several known things (``("e", ("v", frozenset(alternatives)))``)
 _MAX_EITHER = 32
+_MAX_DEREF = 8  # symbols holding symbols followed for a value
 _MAX_ASSUMPTIONS = 3  # values assumed for a member given values made from its own
 
 
@@ -167,16 +168,26 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
         return found
 
     def deref(self, entity: Entity) -> Entity:
-        """What a variable/attribute/property symbol holds, for a step applied to it."""
-        if entity is None or entity[0] != "s":
-            return entity
-        sym = self.syms[entity[1]]
-        if sym.kind in VALUED:
-            return self.value_of(sym)
-        if sym.kind == "property":
-            chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
-            return self.overridden_return(sym, self.resolve(sym.path, chain) if chain else None, None)
-        return entity
+        """What a variable/attribute/property symbol holds, for a step applied to it; what that
+        holds in turn when it is another such symbol (a property returning ``self._src.current``,
+        itself a property: the value that one gives)."""
+        for _ in range(_MAX_DEREF):
+            if entity is None or entity[0] != "s":
+                return entity
+            sym = self.syms[entity[1]]
+            if sym.kind in VALUED:
+                held = self.value_of(sym)
+            elif sym.kind == "property":
+                chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
+                held = self.overridden_return(sym, self.resolve(sym.path, chain) if chain else None, None)
+            else:
+                return entity
+            if held is None or held[0] != "s" or len(held) != 2 or held == entity:
+                return held
+            if self.syms[held[1]].kind not in VALUED and self.syms[held[1]].kind != "property":
+                return held
+            entity = held
+        return None  # values holding one another
 
     def overridden_return(self, sym: Sym, made: Entity, shape: str | None) -> Entity:
         """``made``, or what the overrides of the method or property ``sym`` in the project's
