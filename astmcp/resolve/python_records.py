@@ -941,7 +941,8 @@ def _member_at(text: str, at: int) -> bool:
     start = before
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
         start -= 1
-    return not text[start].isdigit()  # `"1.0.dev"`, a version: a number has no members
+    # `"1.0.dev"`, a version: a number has no members; `"{0.dev}"` formats argument 0's member
+    return not text[start].isdigit() or (start > 0 and text[start - 1] == "{")
 
 
 def _shown(node: ast.Call) -> tuple[list[ast.expr | None], frozenset[str]]:
