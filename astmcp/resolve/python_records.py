@@ -639,8 +639,18 @@ class Records(PytestFacts):
                     placed.add(col)
                     if at == 2 and match.group(at) in given:
                         continue
+                    # a key of a mapping the string is formatted with: data unless a mapping of an
+                    # object's attributes can be made (`vars(x)`, `x.__dict__`: query.data_keys)
                     self.rows.append(
-                        (match.group(at), line, col, col + len(match.group(at)), "string", None, scope.path)
+                        (
+                            match.group(at),
+                            line,
+                            col,
+                            col + len(match.group(at)),
+                            "string",
+                            DATA_KEY,
+                            scope.path,
+                        )
                     )
         if not whole and (id(node) in self.word_lists or _NAME_LIST.fullmatch(value)):
             # names listed (`"title,author"`, `"x y".split()`), or one with an ordering sign
