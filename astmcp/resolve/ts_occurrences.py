@@ -715,8 +715,33 @@ class Occurrences(Descriptors):
                     member=True,
                     name=self.text(key[0]),
                 )
+            elif (argued := self.type_argument_of(child, scope)) is not None and len(key) == 1:
+                # `PartialKeys<Options, "state">` with `PartialKeys<T, K extends keyof T>`: the
+                # constraint of that type parameter, the type arguments bound, names the member
+                self.row(key[0], "string", ("=", argued), name=self.text(key[0]))
             else:
                 self.string_hit(child)
+
+    def type_argument_of(self, string: Node, scope: Scope) -> Desc:
+        """``("g", generic, k, site)`` when the string literal type (or a union of such) is the k-th
+        type argument of a generic type reference (``G<A, "a" | "b">``); None elsewhere."""
+        node = string.parent
+        if node is None or node.type != "literal_type" or string.named_children[:1] == []:
+            return None
+        if string.named_children[0].type != "string_fragment":
+            return None
+        while node.parent is not None and node.parent.type == "union_type":
+            node = node.parent
+        args = node.parent
+        generic = args.parent if args is not None and args.type == "type_arguments" else None
+        head = generic.child_by_field_name("name") if generic is not None else None
+        if generic is None or generic.type != "generic_type" or head is None:
+            return None
+        named = self.tdesc(head, scope)
+        parts = named_nodes(args)
+        if named is None or node not in parts:
+            return None
+        return ("g", named, parts.index(node), self.type_site(generic, scope))
 
     def lookup_type(self, node: Node, scope: Scope) -> None:
         """``X["key"]`` names X's member ``key`` (a name hit when X cannot be typed)."""

@@ -24,7 +24,8 @@ module binds KEY: the member declared ``[KEY]: T`` with that KEY where there is 
 (step ``|^h``), ``("K", desc)`` an object whose members are named by those of ``desc`` but hold
 anything (``{ [k in keyof T]?: V }``; step ``|^K``), ``("N", desc)`` the names of ``desc``'s members
 (``keyof T``; step ``|^N``: a string literal given for a parameter of that type names the member,
-step ``|=<name>``), ``("t", desc)`` ``this`` in a method of an object literal of contextual type ``desc``
+step ``|=<name>``), ``("g", desc, k, site)`` the constraint of the k-th type parameter of the generic
+type ``desc``, its type arguments at ``site`` bound (step ``|^g<k>``), ``("t", desc)`` ``this`` in a method of an object literal of contextual type ``desc``
 (step ``|^t``: the T of a ``ThisType<T>`` in it, else ``desc`` itself), ``("d", desc, clauses)`` a union value narrowed
 by discriminants (``(prop, negated, values)``: ``switch (x.code) { case "a": }``, ``{ code: "a" }``
 against a union; step ``|~code=a``, ``|~code!=a``, clauses joined by ``;``).
@@ -250,6 +251,9 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
         return f"{base}|^K"
     if tag == "N":  # the names of the members of `base` (`keyof T`)
         return f"{base}|^N"
+    if tag == "g":  # what the k-th type parameter of the generic type `base` is constrained to
+        site = desc[3]
+        return f"{base}|^g{desc[2]}{site.suffix() if site is not None else ''}"
     if tag == "t":  # `this` in a method of an object literal whose contextual type is `base`
         return f"{base}|^t"
     if tag == "c":

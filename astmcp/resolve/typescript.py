@@ -222,6 +222,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if this:
             receiver, dot, _ = head.rpartition("|")
             return self.as_instance(self.resolve_in(path, receiver, subst)) if dot else None
+        if step[:2] == "^g" and step[2:].isdigit():
+            return self.type_argument_constraint(entity, int(step[2:]), path, site, subst)
         if step[0] == "%":
             return self.function_type_parameter(entity, step, path, site)
         if step[0] == "&":
@@ -255,6 +257,26 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 bound = dict(entity[2]) if len(entity) > 2 else None
                 return self.returned(self.syms[entity[1]], bound, explicit=True)
         return self.step(entity, step)
+
+    def type_argument_constraint(
+        self, entity: Entity, index: int, path: str, site: str, subst: Subst | None
+    ) -> Entity:
+        """``^g<k>``: the constraint of the k-th type parameter of the generic type ``entity``, its
+        type parameters bound by the type arguments written at ``site`` (``PartialKeys<Options,
+        "state">`` of ``PartialKeys<T, K extends keyof T>``: keyof Options)."""
+        if entity is None or entity[0] != "s":
+            return None
+        sym = self.syms[entity[1]]
+        facts = self.facts(sym.path)
+        order = facts.get("generics", {}).get(sym.key, ())
+        if index >= len(order):
+            return None
+        bound = facts.get("tparams", {}).get(order[index], (None, None))[0]
+        if not bound:
+            return None
+        args = self.facts(path).get("calls", {}).get(site, {}).get("t", ()) if site else ()
+        given = {key: self.resolve_in(path, arg, subst) for key, arg in zip(order, args, strict=False) if arg}
+        return self.resolve_in(sym.path, bound, given)
 
     def key_member(self, entity: Entity, name: str) -> Entity:
         """``=name``: a string literal given for a parameter declared ``keyof T`` (or a type
