@@ -106,6 +106,10 @@ class Descriptors(FactState):
             return ("m", base, key) if key is not None and is_ident(key) else None
         if kind == "array":  # `[new A(), b]`: an array of what its elements are (each typed, no spread)
             elements = named_nodes(node)
+            if len(elements) == 1 and elements[0].type == "spread_element" and named_nodes(elements[0]):
+                # `[...xs]`: a copy, an array of what iterating xs gives
+                spread = self.desc(named_nodes(elements[0])[0], scope)
+                return ("y", ("e", spread)) if spread is not None else None
             if not elements or any(e.type == "spread_element" for e in elements):
                 return None
             values: list[Desc] = []

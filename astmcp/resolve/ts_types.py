@@ -29,6 +29,7 @@ CALLABLE = ("function", "method", "getter", "constructor")
 THIS = "this"  # the binding of the type `this` in what a method returns (see `this_argument`)
 _EXCLUDED: Any = object()  # an alternative a discriminant test leaves out
 _BOOLEANS = frozenset({"true", "false"})
+_PRIMITIVE_TYPES = frozenset({"String", "Number", "Boolean", "BigInt", "Symbol"})
 _TRUTHY = frozenset({"true"})  # `if (x.ok)` tests `ok` for true
 
 
@@ -319,6 +320,8 @@ class TypeSteps:
         ``site``), of a function-typed property or of a method (a function value standing for that
         member of a declared type), or of the call signature of a property's declared type."""
         index = int(step[1:])
+        if entity is not None and entity[0] == "v":
+            return self.union_parameter(entity, step, path, site)
         if entity is not None and entity[0] in ("a", "o"):  # of an object type written out
             called = self.called(entity)
             return called(index) if called is not None else None
@@ -338,6 +341,32 @@ class TypeSteps:
             subst = self.substitution(sym, path, site) if site else None
             return self.resolve_in(sym.path, chain, subst if subst is not None else {})
         return self.resolve_in(sym.path, chain, bound)
+
+    def union_parameter(self, entity: tuple[Any, ...], step: str, path: str, site: str) -> Entity:
+        """``%j`` of a member read through a union or intersection (``header`` of `ColumnDef`'s
+        alternatives, declared `string` in one and a `(props: HeaderContext) => any` template in
+        another): what the function-typed alternatives give, one type or a union of them. A part
+        without the member (of an intersection) and one declared a primitive (no call signature)
+        are left out; any other alternative whose parameter is not known leaves it unknown."""
+        found: list[Entity] = []
+        for alt in _leaves(entity):
+            if alt is None or self.primitive_member(alt):
+                continue
+            given = self.function_type_parameter(alt, step, path, site)
+            if given is None:
+                return None
+            if given not in found:
+                found.append(given)
+        if not found:
+            return None
+        return found[0] if len(found) == 1 else ("v", tuple(found))
+
+    def primitive_member(self, entity: tuple[Any, ...]) -> bool:
+        """A property declared with a primitive type (``header: string``): no function."""
+        if entity[0] != "s" or self.syms[entity[1]].kind not in ("property", "variable"):
+            return False
+        typed = self.typed(self.syms[entity[1]], "vtypes")
+        return typed is not None and typed[0] == "b" and typed[1] in _PRIMITIVE_TYPES
 
     def called(self, entity: tuple[Any, ...]) -> Callable[[int], Entity] | None:
         """For a value whose declared type has a call signature (a variable or property declared
@@ -656,3 +685,10 @@ class TypeSteps:
 
 def frozen(bound: Subst) -> tuple[tuple[str, Entity], ...]:
     return tuple(sorted(bound.items(), key=lambda item: item[0]))
+
+
+def _leaves(entity: Entity, depth: int = 0) -> list[Entity]:
+    """The alternatives of a (nested) union, flattened."""
+    if entity is not None and entity[0] == "v" and depth < 16:
+        return [leaf for alt in entity[1] for leaf in _leaves(alt, depth + 1)]
+    return [entity]
