@@ -608,20 +608,14 @@ class Occurrences(Descriptors):
         """The type T whose members the string literal type names as a key of the library's
         ``Pick<T, "a" | "b">`` / ``Omit<T, "a">`` (its second type argument, a union of such
         literals); None elsewhere, or where the file binds its own ``Pick``/``Omit``."""
-        node = string.parent
-        if node is None or node.type != "literal_type":
+        found = _type_argument(string)
+        if found is None:
             return None
-        while node.parent is not None and node.parent.type == "union_type":
-            node = node.parent
-        args = node.parent
-        generic = args.parent if args is not None and args.type == "type_arguments" else None
-        head = generic.child_by_field_name("name") if generic is not None else None
-        if generic is None or generic.type != "generic_type" or head is None:
+        generic, index, parts = found
+        head = generic.child_by_field_name("name")
+        if head is None or self.text(head) not in ("Pick", "Omit") or scope.lookup_type(self.text(head)):
             return None
-        if self.text(head) not in ("Pick", "Omit") or scope.lookup_type(self.text(head)) is not None:
-            return None
-        parts = named_nodes(args)
-        return parts[0] if len(parts) == 2 and parts[1] == node else None
+        return parts[0] if len(parts) == 2 and index == 1 else None
 
     def member_choice(self, index: Node, obj: Node, scope: Scope) -> bool:
         """``obj[c ? "width" : "height"]`` (nested conditionals too): each plain string names a
@@ -725,23 +719,12 @@ class Occurrences(Descriptors):
     def type_argument_of(self, string: Node, scope: Scope) -> Desc:
         """``("g", generic, k, site)`` when the string literal type (or a union of such) is the k-th
         type argument of a generic type reference (``G<A, "a" | "b">``); None elsewhere."""
-        node = string.parent
-        if node is None or node.type != "literal_type" or string.named_children[:1] == []:
+        found = _type_argument(string)
+        if found is None or [c.type for c in string.named_children] != ["string_fragment"]:
             return None
-        if string.named_children[0].type != "string_fragment":
-            return None
-        while node.parent is not None and node.parent.type == "union_type":
-            node = node.parent
-        args = node.parent
-        generic = args.parent if args is not None and args.type == "type_arguments" else None
-        head = generic.child_by_field_name("name") if generic is not None else None
-        if generic is None or generic.type != "generic_type" or head is None:
-            return None
-        named = self.tdesc(head, scope)
-        parts = named_nodes(args)
-        if named is None or node not in parts:
-            return None
-        return ("g", named, parts.index(node), self.type_site(generic, scope))
+        generic, index, _ = found
+        named = self.tdesc(generic.child_by_field_name("name"), scope)
+        return ("g", named, index, self.type_site(generic, scope)) if named is not None else None
 
     def lookup_type(self, node: Node, scope: Scope) -> None:
         """``X["key"]`` names X's member ``key`` (a name hit when X cannot be typed)."""
@@ -879,6 +862,22 @@ class Occurrences(Descriptors):
                     self.row(parts[0], "attribute", ("o", ("p", target, 0, False, None)))
         for child in parts[1:]:
             self.visit(child, scope)
+
+
+def _type_argument(string: Node) -> tuple[Node, int, list[Node]] | None:
+    """``(generic, k, type arguments)`` when the string literal type (alone or in a union of such)
+    is the k-th type argument of a generic type reference (``G<A, "a" | "b">``)."""
+    node = string.parent
+    if node is None or node.type != "literal_type":
+        return None
+    while node.parent is not None and node.parent.type == "union_type":
+        node = node.parent
+    args = node.parent
+    generic = args.parent if args is not None and args.type == "type_arguments" else None
+    if generic is None or generic.type != "generic_type" or generic.child_by_field_name("name") is None:
+        return None
+    parts = named_nodes(args)
+    return (generic, parts.index(node), parts) if node in parts else None
 
 
 def _joined_parts(node: Node) -> list[Node] | None:
