@@ -4,11 +4,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from tree_sitter import Node
 
 from astmcp.resolve.ts_fact_state import (
     ANYTHING,
+    FUNCTION_VALUES,
+    FUNCTIONS,
     MEMBER_NAMES,
     QUOTED_NAME,
     FactState,
@@ -759,12 +762,17 @@ class Descriptors(FactState):
             return None
         body = node.child_by_field_name("body")
         body = unparenthesized(body) if body is not None else None
+        local: set[str] = set()
+        if body is not None and body.type == "statement_block":
+            # `() => { const range = …; return [this.options.rangeExtractor, range] }`: the array its
+            # one return gives, last; a part reading a name the body declares is of no known type
+            body, local = _block_return(body, self.text)
         if body is None or body.type != "array":
             return None
         parts = [c for c in named_nodes(body) if c.type != "comment"]
         if not parts or any(c.type == "spread_element" for c in parts):
             return None
-        return [self.desc(c, scope) for c in parts]
+        return [None if _reads_any(c, local, self.text) else self.desc(c, scope) for c in parts]
 
     def contextual(self, annotation: Node, scope: Scope) -> tuple[Desc, int, bool, Site | None] | None:
         """A function value's parameters typed by the declared function type of the variable
@@ -797,6 +805,60 @@ class Descriptors(FactState):
         if is_ident(text) or (quoted and member_step(text) is not None and QUOTED_NAME.fullmatch(text)):
             return text
         return None
+
+
+_SCOPE_CUTS = FUNCTIONS | FUNCTION_VALUES | {"class_declaration", "class", "method_definition"}
+_DECLARATORS = {"variable_declarator", "function_declaration", "class_declaration", "catch_clause"}
+
+
+def _block_return(block: Node, text: Callable[[Node], str]) -> tuple[Node | None, set[str]]:
+    """The value of a function body's one ``return``, its last statement (None when it has other
+    returns or none), and the names the body declares (any pattern or declaration in it)."""
+    statements = [c for c in named_nodes(block) if c.type != "comment"]
+    last = statements[-1] if statements else None
+    if last is None or last.type != "return_statement" or not named_nodes(last):
+        return None, set()
+    declared: set[str] = set()
+    returns = 0
+    pending = list(named_nodes(block))
+    while pending:
+        node = pending.pop()
+        if node.type == "return_statement":
+            returns += 1
+        if node.type in _DECLARATORS or node.type == "for_in_statement":
+            declared.update(text(n) for n in _pattern_names(node))
+        if node.type not in _SCOPE_CUTS:
+            pending.extend(named_nodes(node))
+    return (unparenthesized(named_nodes(last)[0]) if returns == 1 else None), declared
+
+
+def _pattern_names(node: Node) -> list[Node]:
+    """The identifiers a declaration binds (its name or the names of its pattern)."""
+    target = node.child_by_field_name("name") or node.child_by_field_name("left")
+    if node.type == "catch_clause":
+        target = node.child_by_field_name("parameter")
+    out: list[Node] = []
+    pending = [target] if target is not None else []
+    while pending:
+        part = pending.pop()
+        if part.type in ("identifier", "shorthand_property_identifier_pattern"):
+            out.append(part)
+        elif part.type not in ("property_identifier",):
+            pending.extend(named_nodes(part))
+    return out
+
+
+def _reads_any(node: Node, names: set[str], text: Callable[[Node], str]) -> bool:
+    """Whether an expression reads one of ``names`` (an identifier anywhere in it)."""
+    if not names:
+        return False
+    pending = [node]
+    while pending:
+        part = pending.pop()
+        if part.type == "identifier" and text(part) in names:
+            return True
+        pending.extend(named_nodes(part))
+    return False
 
 
 def _holds_this(node: Node) -> bool:
