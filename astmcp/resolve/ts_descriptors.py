@@ -190,10 +190,11 @@ class Descriptors(FactState):
 
     def either(self, node: Node, one: Node, other: Node, scope: Scope) -> Desc:
         """Either side's value (a union, as of an array's elements), the other side when one is
-        ``null``/``undefined``; unknown when a side is."""
-        if self.nullish(other, scope):
+        ``null``/``undefined`` or an empty array literal (``state.queries || []``: an array of no
+        elements holds nothing the other's do not); unknown when a side is."""
+        if self.nullish(other, scope) or _empty_array(other):
             return self.desc(one, scope)
-        if self.nullish(one, scope):
+        if self.nullish(one, scope) or _empty_array(one):
             return self.desc(other, scope)
         sides = [self.desc(one, scope), self.desc(other, scope)]
         if sides[0] is None or sides[1] is None:
@@ -859,6 +860,12 @@ def _reads_any(node: Node, names: set[str], text: Callable[[Node], str]) -> bool
             return True
         pending.extend(named_nodes(part))
     return False
+
+
+def _empty_array(node: Node) -> bool:
+    """``[]`` (in parentheses too)."""
+    inner = unparenthesized(node)
+    return inner is not None and inner.type == "array" and not named_nodes(inner)
 
 
 def _holds_this(node: Node) -> bool:

@@ -476,6 +476,10 @@ class Functions(Declarations):
                 self.row(child, "read", ("n", scope, self.text(child)))
                 self.row(child, "attribute", ("o", typed))
             else:
+                if kind == "spread_element" and typed is not None and not members:
+                    # `{ ...state, ...(ok && { data: v }) }`: the literal spread in gives its keys
+                    for spread in _spread_literals(child):
+                        self.expected_objects[(spread.start_byte, spread.end_byte)] = typed
                 self.visit(child, scope)
 
     def nested(self, node: Node, scope: Scope, typed: Desc) -> None:
@@ -661,3 +665,25 @@ def _own_statement(node: Node, function: Node) -> bool:
             return False
         current = current.parent
     return current == function
+
+
+def _spread_literals(spread: Node) -> list[Node]:
+    """The object literals a spread element spreads in: ``...{ a }``, ``...(ok && { a })``,
+    ``...(ok ? { a } : { b })`` (an operand of ``&&``/``||``/``??`` or a branch of a conditional)."""
+    inner = named_nodes(spread)
+    pending = [unparenthesized(inner[0])] if inner else []
+    found: list[Node] = []
+    while pending:
+        node = pending.pop()
+        if node is None:
+            continue
+        if node.type == "object":
+            found.append(node)
+        elif node.type == "binary_expression":
+            operator = node.child_by_field_name("operator")
+            if operator is not None and operator.type in ("&&", "||", "??"):
+                pending.append(unparenthesized(node.child_by_field_name("right")))
+        elif node.type == "ternary_expression":
+            for field in ("consequence", "alternative"):
+                pending.append(unparenthesized(node.child_by_field_name(field)))
+    return found
