@@ -12,7 +12,7 @@ function type or member), methods returning ``this``, object type aliases, libra
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from astmcp.resolve.ts_library import ARRAY_CALLBACKS, ARRAY_RESULTS
@@ -349,7 +349,7 @@ class TypeSteps:
         without the member (of an intersection) and one declared a primitive (no call signature)
         are left out; any other alternative whose parameter is not known leaves it unknown."""
         found: list[Entity] = []
-        for alt in _leaves(entity):
+        for alt in alternatives(entity):
             if alt is None or self.primitive_member(alt):
                 continue
             given = self.function_type_parameter(alt, step, path, site)
@@ -687,8 +687,10 @@ def frozen(bound: Subst) -> tuple[tuple[str, Entity], ...]:
     return tuple(sorted(bound.items(), key=lambda item: item[0]))
 
 
-def _leaves(entity: Entity, depth: int = 0) -> list[Entity]:
+def alternatives(entity: Entity, depth: int = 0) -> Iterator[Entity]:
     """The alternatives of a (nested) union, flattened."""
     if entity is not None and entity[0] == "v" and depth < 16:
-        return [leaf for alt in entity[1] for leaf in _leaves(alt, depth + 1)]
-    return [entity]
+        for alt in entity[1]:
+            yield from alternatives(alt, depth + 1)
+    else:
+        yield entity

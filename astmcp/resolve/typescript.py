@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import posixpath
 import sqlite3
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from astmcp.index.indexer import Changes
@@ -61,6 +61,7 @@ from astmcp.resolve.ts_types import (
     TypeSteps,
     frozen,
 )
+from astmcp.resolve.ts_types import alternatives as _alternatives
 
 _LANGUAGES = ("typescript", "javascript")
 # The library interfaces behind arrays, maps, sets and promises (a project declaring one extends them).
@@ -1201,15 +1202,6 @@ def _one_alternative(alternatives: tuple[Entity, ...]) -> bool:
     return (
         bool(alternatives) and alternatives[0] is not None and all(a == alternatives[0] for a in alternatives)
     )
-
-
-def _alternatives(entity: Entity, depth: int = 0) -> Iterator[Entity]:
-    """The alternatives of a (nested) union, flattened."""
-    if entity is not None and entity[0] == "v" and depth < 16:
-        for alt in entity[1]:
-            yield from _alternatives(alt, depth + 1)
-    else:
-        yield entity
 
 
 def _take_rows(
