@@ -174,6 +174,11 @@ def _shown_by(
                         f" is given ({path}:{line})"
                     )
                     found.append((path, line))
+    # `f"<{cls.__name__}(file="` with `cls` of unknown type (a parametrized fixture): text that
+    # may hold its name, so the strings that sit as the name does there are compared with it
+    for path, line in _untyped_reads(conn, row, files):
+        reasons.append(f"a name read off a value of unknown type is put into text at {path}:{line}")
+        found.append((path, line))
     if row.kind == "class":
         # its own code, or a project ancestor's, naming its class (`type(self).__name__`) but in a
         # `__repr__`, whose text strings spell as code (`"<Square(…)>"`: hits of their own)
@@ -199,6 +204,37 @@ def _shown_by(
     if not found:
         return None
     return f"{reasons[0]}: a string may hold it as a word", found
+
+
+def _untyped_reads(conn: sqlite3.Connection, row: SymbolRow, files: _Sources) -> list[tuple[str, int]]:
+    """The lines reading ``x.__name__`` / ``x.__qualname__`` where ``x`` may be ``row`` for all the
+    index knows (a parametrized fixture, a parameter nobody typed: no reference to another project
+    symbol, no ``type(self)`` form, which names its own class), each read put into f-strings with
+    text around it (the contexts :func:`_fits` needs); a read used any other way is left out."""
+    out: list[tuple[str, int]] = []
+    for path, line, col in conn.execute(
+        "SELECT DISTINCT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.name IN (?, ?) AND r.kind = 'attribute' AND f.path LIKE '%.py' ORDER BY f.path, r.line",
+        _NAME_ATTRIBUTES,
+    ):
+        parsed = files.get(path)
+        if parsed is None or (path, line) in out:
+            continue
+        before = parsed.line(line)[: col - 1]
+        own = [m.end() for m in _OWN_NAME.finditer(before + "__name__")]
+        if not before.endswith(".") or len(before) + 8 in own:
+            continue
+        other = conn.execute(
+            "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
+            " AND r.end_col = ? AND r.symbol_id IS NOT NULL AND r.symbol_id != ? LIMIT 1",
+            (path, line, col - 1, row.id),
+        ).fetchone()
+        if other is not None:
+            continue  # `Other.__name__`: another symbol's name
+        contexts = _contexts(files, [(path, line)])
+        if contexts and all(before or after for before, after in contexts):
+            out.append((path, line))
+    return out
 
 
 def _contexts(files: _Sources, reads: list[tuple[str, int]]) -> list[tuple[str, str]] | None:
@@ -295,12 +331,12 @@ def _strings(tree: ast.AST, test_file: bool, lines: list[int]) -> list[ast.expr]
     """The string literals and f-strings of ``tree`` on any of ``lines`` (sorted) that may be
     compared with what a program shows: every one of a test file, elsewhere those under a
     comparison, an ``assert`` or a call checking text (``assertEqual``, ``re.match``,
-    ``pytest.raises(match=…)``). Never a string that is a statement of its own (a docstring); an
+    ``pytest.raises(match=…)``) and those a ``__repr__``/``__str__`` returns. Never a string that is a statement of its own (a docstring); an
     f-string's literal parts are read through it (their own positions are not kept before Python
     3.12)."""
     out: list[ast.expr] = []
 
-    def visit(node: ast.AST, checked: bool) -> None:
+    def visit(node: ast.AST, checked: bool, shown: bool = False) -> None:
         first = getattr(node, "lineno", None)
         if first is not None:
             at = bisect.bisect_left(lines, first)
@@ -316,16 +352,25 @@ def _strings(tree: ast.AST, test_file: bool, lines: list[int]) -> list[ast.expr]
         if isinstance(node, ast.JoinedStr):
             for part in node.values:
                 if isinstance(part, ast.FormattedValue):
-                    visit(part.value, checked)
+                    visit(part.value, checked, shown)
             return
-        checked = checked or isinstance(node, ast.Compare | ast.Assert) or _checks_text(node)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+            shown = isinstance(node, ast.FunctionDef) and node.name in _SHOWN_METHODS
+        checked = (
+            checked
+            or isinstance(node, ast.Compare | ast.Assert)
+            or _checks_text(node)
+            or (shown and isinstance(node, ast.Return))
+        )
         for child in ast.iter_child_nodes(node):
-            visit(child, checked)
+            visit(child, checked, shown)
 
     visit(tree, False)
     return out
 
 
+# what these return is the text a test compares (`repr(x).startswith(f"<{cls.__name__}(")`)
+_SHOWN_METHODS = frozenset({"__repr__", "__str__"})
 _TEXT_CHECKS = frozenset({"match", "fullmatch", "search", "raises", "warns", "expect", "check_output"})
 
 
