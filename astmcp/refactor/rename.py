@@ -87,6 +87,7 @@ from astmcp.refactor.ts_inline_types import (
 from astmcp.refactor.ts_literals import TsFiles, check_literal_member
 from astmcp.refactor.ts_merged import merged_block_hits
 from astmcp.refactor.ts_mixins import mixin_hits
+from astmcp.refactor.ts_name_exposure import ts_name_word_hits
 from astmcp.refactor.ts_outside_values import check_outside_values
 from astmcp.refactor.unbound_calls import unbound_call_hits
 from astmcp.resolve.python_vocab import DATA_KEY
@@ -295,6 +296,7 @@ def prepare_rename(
         hits += jsdoc_hits(ts_files, conn, row, hits)
         hits += decorator_hits(ts_files, conn, family)
         hits += merged_block_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
+        hits += ts_name_word_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
     hits += import_alternatives(ws, conn, row, hits)
     hits = keep_other_bindings(ws, row, hits)
     hits += mapping_hits(ws, conn, family)
