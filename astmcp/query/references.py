@@ -242,6 +242,7 @@ def collect_references(
     # ... and one whose namespace or exports object is used as a value (`run(A)`, `[A, B]`, a
     # computed `import(name)`) is read as `p.setup()` on receivers nobody typed (judged once)
     escaping: bool | frozenset[str] | None = None if strings_only and not type_only else False
+    shown: bool | None = None  # whether its run-time name (`.name`) is read (judged once)
     outside: set[str] | None = None
     # Python: a module-level value is read off an untyped receiver only if the project hands a
     # module holding it on as a value (query.module_reach; judged at the first such hit)
@@ -302,7 +303,14 @@ def collect_references(
             if kind == "string" and unreachable is None:
                 unreachable = strings_cannot_reach(conn, same)
             if (type_only or unreachable) and kind == "string":
-                continue
+                # ... but a string that is the name itself may be compared with the name read at
+                # run time (`x.constructor.name === "WriteLogger"`, `fmt.name`)
+                if type_only or not _quoted(_line(texts, conn, path, line), col, end_col):
+                    continue
+                if shown is None:
+                    shown = _name_shown(conn, symbol, same, texts)
+                if not shown:
+                    continue
             # only a receiver nobody could type is a candidate; a typed one lacking the member is not
             if not python and memo.parts.apart(path, files):
                 continue  # TS/JS: no import chain joins the file to the symbol's (query.ts_parts)
@@ -408,6 +416,38 @@ def _line(texts: dict[str, list[str]], conn: sqlite3.Connection, path: str, line
             texts[path] = []
     lines = texts[path]
     return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _quoted(text: str, col: int, end_col: int) -> bool:
+    """Whether the hit at ``col``..``end_col`` (1-based) of a line is a whole string literal."""
+    before, after = text[col - 2 : col - 1], text[end_col - 1 : end_col]
+    return before in ("'", '"', "`") and after == before
+
+
+def _name_shown(
+    conn: sqlite3.Connection, symbol: SymbolRow, same: list[SymbolRow], texts: dict[str, list[str]]
+) -> bool:
+    """TS/JS: whether the project reads a run-time name that may be ``symbol``'s, a class's or a
+    function's: ``x.constructor.name`` (any object's class, for a class) or ``.name`` right after
+    a reference to it (``WriteLogger.name``)."""
+    if symbol.kind not in ("class", "function"):
+        return False
+    ids = {s.id for s in same}
+    for path, line, col in conn.execute(
+        "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.name = 'name' AND r.kind IN ('attribute', 'call') AND f.language IN ('typescript', 'javascript')"
+    ):
+        before = _line(texts, conn, path, line)[: col - 1].rstrip()
+        if symbol.kind == "class" and re.search(r"\bconstructor\s*(?:\?\.|\.)$", before):
+            return True
+        for (symbol_id,) in conn.execute(
+            "SELECT r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE f.path = ? AND r.line = ? AND r.end_col IN (?, ?) AND r.symbol_id IS NOT NULL",
+            (path, line, col - 1, col - 2),
+        ):
+            if symbol_id in ids:
+                return True
+    return False
 
 
 def _named(conn: sqlite3.Connection, name: str) -> bool:
