@@ -310,6 +310,11 @@ class Resolver(ModuleLookups):
                     self.bound_step(method, "()", None) if method is not None and len(method) == 3 else None
                 )
                 return self.item_step(made, "[]") if made is not None else self.step(("i", value), step)
+            if step == "[i]":  # indexed as its `__getitem__` is annotated
+                method = self.bound_step(entity, "__getitem__", None)
+                if method is not None and len(method) == 3:
+                    return self.bound_step(method, "()", "1")
+                return self.step(("i", value), step)
             if not IDENT.fullmatch(step):
                 return self.step(("i", value), plain)
             member = self.class_member(value, step, skip_self=False)
@@ -736,7 +741,12 @@ class Resolver(ModuleLookups):
                 return ("x", f"{head}{_HOLDS_PROJECT}.()") if not rest else None
             return ("x", f"?{head}.{step}") if IDENT.fullmatch(step) else None
         if step[0] in "*[#":
-            return self.item_step(self.deref(entity), step)
+            value = self.deref(entity)
+            if value is not None and len(value) == 3 and value[0] == "i" and step in ("[]", "[i]"):
+                # an attribute holding a generic class's instance (`self.procs: Registry[Proc]`):
+                # iterated or indexed with its type variables bound
+                return self.bound_step(value, step, shape)
+            return self.item_step(value, step)
         if entity[0] == "x":
             made_by = entity[1].lstrip("?").replace(".()", "")
             if step == "()" and (
