@@ -313,7 +313,7 @@ class Resolver(ModuleLookups):
             if step == "[i]":  # indexed as its `__getitem__` is annotated
                 method = self.bound_step(entity, "__getitem__", None)
                 if method is not None and len(method) == 3:
-                    return self.bound_step(method, "()", "1")
+                    return self.bound_step(method, "()", "[i]")
                 return self.step(("i", value), step)
             if not IDENT.fullmatch(step):
                 return self.step(("i", value), plain)
@@ -324,6 +324,16 @@ class Resolver(ModuleLookups):
         facts = self.facts(sym.path)
         if sym.kind in _CALLABLE and sym.kind != "property":
             overloads = facts.get("otypes", {}).get(sym.symbol_path)
+            if step == "()" and overloads is not None:
+                # the overloads the call fits (an index, `[i]`: those taking no `slice`), each
+                # return with the type variables bound; unknown when one's is
+                fits = _index_chains(overloads) if shape == "[i]" else overload_chains(overloads, shape)
+                if not fits or "" in fits:
+                    return None
+                given = {
+                    alike(self.resolve(sym.path, self.substituted(sym.path, c, dict(binds)))) for c in fits
+                }
+                return given.pop() if len(given) == 1 else either(list(given))
             chain = (
                 facts.get("rtypes", {}).get(sym.symbol_path) if step == "()" and overloads is None else None
             )
@@ -1272,6 +1282,18 @@ def overload_chains(overloads: list[list[object]], shape: str | None) -> set[str
                     if function and not chains and first is not None and first[3:] == ["f"]:
                         return {str(chain)}  # the first overload that takes a function is the one called
                     chains.add(str(chain))
+    return chains
+
+
+def _index_chains(overloads: list[list[object]]) -> set[str]:
+    """What ``x[k]`` gives by an overloaded ``__getitem__`` when ``k`` is no slice (a slice is the
+    step ``[:]``): the returns of the overloads whose key parameter is not annotated ``slice``."""
+    chains = set()
+    for params, _method, chain in overloads:
+        assert isinstance(params, list)
+        positional = [p for p in params if p[1] in ("p", "a")]
+        if len(positional) == 2 and positional[1][3:] != ["s"]:
+            chains.add(str(chain))
     return chains
 
 

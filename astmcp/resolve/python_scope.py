@@ -306,7 +306,7 @@ def signature(args: ast.arguments) -> list[list[object]]:
     """Parameters as ``[name, kind, has_default]`` (kind: ``p`` positional-only, ``a``
     positional or keyword, ``*``, ``k`` keyword-only, ``**``), for matching a call's shape; a
     positional one adds what its annotation says it takes: ``"v"`` plain values only (``str |
-    None``: no function), ``"f"`` a function (``Callable[..., T]``)."""
+    None``: no function), ``"f"`` a function (``Callable[..., T]``), ``"s"`` a ``slice``."""
     positional = [*args.posonlyargs, *args.args]
     defaults = len(positional) - len(args.defaults)
     out: list[list[object]] = [
@@ -386,6 +386,8 @@ def _takes(node: ast.expr | None) -> list[str]:
         return ["v"]
     head = node.value if isinstance(node, ast.Subscript) else node
     name = head.id if isinstance(head, ast.Name) else getattr(head, "attr", "")
+    if name == "slice":
+        return ["s"]
     return ["f"] if "Callable" in name else []
 
 
