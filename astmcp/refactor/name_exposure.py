@@ -232,7 +232,7 @@ def _untyped_reads(conn: sqlite3.Connection, row: SymbolRow, files: _Sources) ->
         if other is not None:
             continue  # `Other.__name__`: another symbol's name
         contexts = _contexts(files, [(path, line)])
-        if contexts and all(before or after for before, after in contexts):
+        if contexts and all((before + after).strip() for before, after in contexts):
             out.append((path, line))
     return out
 

@@ -134,7 +134,7 @@ def _other_symbol(
 
 def _around(substitution: tree_sitter.Node) -> tuple[str, str] | None:
     """The plain text right before and after a template substitution (a few characters each);
-    None when there is none on either side (then any word could be the name)."""
+    None when there is none but spaces on either side (then any word could be the name)."""
     before = substitution.prev_sibling
     after = substitution.next_sibling
     prefix = _text(before) if before is not None and before.type == "string_fragment" else ""
@@ -147,7 +147,8 @@ def _around(substitution: tree_sitter.Node) -> tuple[str, str] | None:
     while stop < len(suffix) and _PLAIN.fullmatch(suffix[stop]):
         stop += 1
     prefix, suffix = prefix[start:], suffix[:stop]
-    return (prefix, suffix) if prefix or suffix else None
+    # a space alone would let any word be the name
+    return (prefix, suffix) if (prefix + suffix).strip() else None
 
 
 def _text(node: tree_sitter.Node) -> str:
