@@ -303,6 +303,8 @@ _FIELD_LISTERS = {
 _FIELD_TABLES = frozenset(
     {"__annotations__", "__dataclass_fields__", "model_fields", "__fields__", "_fields"}
 )
+# the field tables only a named tuple or an outside base (pydantic) gives a class
+_OUTSIDE_TABLES = frozenset({"_fields", "model_fields", "__fields__"})
 
 
 def _attribute_mapping(node: ast.expr) -> ast.expr | None:
@@ -438,6 +440,17 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
             conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (member.file, member.parent_path)
         )
     }
+    # `x._fields` lists a named tuple's fields, `model_fields` a pydantic model's: a class with
+    # neither base (no `NamedTuple`, nothing outside the project) has no such table
+    # (nor does a class whose metaclass or decorator may add one)
+    records_only = not foreign and not any(
+        cls.symbol_path in resolver.facts(cls.file).get("nfields", {})
+        or "metaclass" in cls.signature
+        or cls.signature.lstrip().startswith("@")
+        for cls in query_symbols(
+            conn, f"s.id IN ({', '.join('?' * len(related | owners))})", tuple(sorted(related | owners))
+        )
+    )
     files = PythonFiles(ws)
     out: list[Hit] = []
     for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
@@ -449,6 +462,8 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         copies = _instance_copies(parsed.scopes.tree) if dumps else set()
         for node, listing in dumps:
             if path not in by_kind[listing] or id(node) in copies:
+                continue
+            if records_only and isinstance(node, ast.Attribute) and node.attr in _OUTSIDE_TABLES:
                 continue
             own = selves.get(id(node))
             if own is not None and not _is_related(conn, path, own, related):
