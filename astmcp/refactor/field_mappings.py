@@ -16,6 +16,7 @@ that use the field's class, each such conversion or listing is an uncertain hit.
 from __future__ import annotations
 
 import ast
+import builtins
 import sqlite3
 
 from astmcp.query.common import SymbolRow, ancestry, query_symbols, with_subclasses
@@ -87,9 +88,9 @@ def mapping_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow
             for cls in _constructed_classes(conn, member):
                 classes[cls.id] = cls
             below |= _classes_below(conn, member)
-    if not classes:
-        return []
     files = PythonFiles(ws)
+    if not classes or _keywordless(conn, files, set(classes) | below):
+        return []
     out: list[Hit] = _forwarded_mappings(conn, files, below)
     out += _replace_mappings(ws, conn, files, {m.name for m in family})
     marks = ",".join("?" * len(classes))
@@ -443,14 +444,7 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     # `x._fields` lists a named tuple's fields, `model_fields` a pydantic model's: a class with
     # neither base (no `NamedTuple`, nothing outside the project) has no such table
     # (nor does a class whose metaclass or decorator may add one)
-    records_only = not foreign and not any(
-        cls.symbol_path in resolver.facts(cls.file).get("nfields", {})
-        or "metaclass" in cls.signature
-        or cls.signature.lstrip().startswith("@")
-        for cls in query_symbols(
-            conn, f"s.id IN ({', '.join('?' * len(related | owners))})", tuple(sorted(related | owners))
-        )
-    )
+    records_only = not foreign and _plain(conn, related | owners)
     files = PythonFiles(ws)
     out: list[Hit] = []
     for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
@@ -498,6 +492,71 @@ def _instance_only(conn: sqlite3.Connection, member: SymbolRow) -> bool:
 _ROOT_BASES = frozenset(
     {"builtins.object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing_extensions.Protocol"}
 )
+
+
+# builtin exception classes: their constructors take no keyword arguments
+_EXCEPTIONS = frozenset(
+    f"builtins.{name}"
+    for name, value in vars(builtins).items()
+    if isinstance(value, type) and issubclass(value, BaseException)
+)
+
+
+def _keywordless(conn: sqlite3.Connection, files: PythonFiles, classes: set[int]) -> bool:
+    """Whether no constructor of ``classes`` takes their fields as keywords: they and their
+    project ancestors write no ``__init__`` (checked before), and no ``__new__`` but one handing
+    its ``**kwargs`` on to ``super().__new__`` alone, derive from nothing outside but ``object``,
+    ``ABC``, ``Generic``, ``Protocol`` and builtin exceptions, are no named tuples and have no
+    decorator or metaclass (which may make one that does: ``@dataclass``)."""
+    related, outside = ancestry(conn, sorted(classes))
+    if outside - _ROOT_BASES - _EXCEPTIONS or _unresolved_base(conn, related) or not _plain(conn, related):
+        return False
+    for cls in query_symbols(conn, f"s.id IN ({', '.join('?' * len(related))})", tuple(sorted(related))):
+        for method in query_symbols(
+            conn, "f.path = ? AND s.parent_path = ? AND s.name = '__new__'", (cls.file, cls.symbol_path)
+        ):
+            parsed = files.get(method.file)
+            if parsed is None or not _forwards_to_super(parsed.scopes.tree, method.name_line):
+                return False
+    return True
+
+
+def _forwards_to_super(tree: ast.AST, line: int) -> bool:
+    """Whether the ``__new__`` named at ``line`` takes ``cls``, ``*args`` and ``**kwargs`` only and
+    uses its ``**kwargs`` nowhere but as the ``**kwargs`` of ``super().__new__(…)``."""
+    method = next(
+        (
+            n
+            for n in ast.walk(tree)
+            if isinstance(n, ast.FunctionDef) and n.name == "__new__" and n.lineno == line
+        ),
+        None,
+    )
+    args = method.args if method is not None else None
+    if method is None or args is None or args.kwarg is None or len(args.args) > 1 or args.kwonlyargs:
+        return False
+    kwargs = args.kwarg.arg
+    allowed = {
+        id(keyword.value)
+        for call in ast.walk(method)
+        if isinstance(call, ast.Call) and ast.unparse(call.func).replace(" ", "") == "super().__new__"
+        for keyword in call.keywords
+        if keyword.arg is None
+    }
+    return all(id(n) in allowed for n in ast.walk(method) if isinstance(n, ast.Name) and n.id == kwargs)
+
+
+def _plain(conn: sqlite3.Connection, classes: set[int]) -> bool:
+    """Whether none of ``classes`` is a named tuple or has a decorator or a metaclass (which may
+    give it a generated ``__init__`` or field tables)."""
+    rows = query_symbols(conn, f"s.id IN ({', '.join('?' * len(classes))})", tuple(sorted(classes)))
+    resolver = PythonResolver(conn, {})
+    return not any(
+        "metaclass" in cls.signature
+        or cls.signature.lstrip().startswith("@")
+        or cls.symbol_path in resolver.facts(cls.file).get("nfields", {})
+        for cls in rows
+    )
 
 
 def _unresolved_base(conn: sqlite3.Connection, classes: set[int]) -> bool:
