@@ -111,15 +111,23 @@ class TsFiles:
         return text
 
     def holding(
-        self, conn: sqlite3.Connection, needle: str, typescript_only: bool = False
+        self,
+        conn: sqlite3.Connection,
+        needle: str,
+        typescript_only: bool = False,
+        fits: re.Pattern[str] | None = None,
     ) -> Iterator[tuple[str, TsFile]]:
         """(path, parsed file) of each project TS/JS file (TS alone with ``typescript_only``)
-        whose text holds ``needle``, in path order."""
+        whose text holds ``needle`` (and a match of ``fits``, when given), in path order."""
         languages = ("typescript",) if typescript_only else ("typescript", "javascript")
         marks = ",".join("?" * len(languages))
         for (path,) in conn.execute(
             f"SELECT path FROM files WHERE language IN ({marks}) ORDER BY path", languages
         ):
+            if fits is not None:
+                text = self.read(path)
+                if text is None or needle not in text or fits.search(text) is None:
+                    continue
             ts = self.text_has(path, needle)
             if ts is not None:
                 yield path, ts

@@ -49,9 +49,13 @@ def ts_name_word_hits(
     if not contexts:
         return []
     word = re.compile(rf"(?<![\w$]){re.escape(row.name)}(?![\w$])")
+    # a file is parsed only when its text holds the name as some context has it
+    sitting = re.compile(
+        "|".join(re.escape(before) + re.escape(row.name) + re.escape(after) for before, after in contexts)
+    )
     note = f"a name read at run time is put into text ({reads[0]}): a string may hold it as a word"
     out: list[Hit] = []
-    for path, ts in files.holding(conn, row.name):
+    for path, ts in files.holding(conn, row.name, fits=sitting):
         test_file = _test_file(path)
         for string in captures(ts, _STRINGS, "s"):
             if string.parent is not None and string.parent.type in ("string", "template_string"):
