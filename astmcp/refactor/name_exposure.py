@@ -65,9 +65,15 @@ def name_word_hits(
     reason, reads = shown
     contexts = _contexts(files, reads)
     word = re.compile(rf"(?<!\w){re.escape(row.name)}(?!\w)")
+    # with the contexts known, a file is parsed only when its text holds the name as one has it
+    sitting = (
+        word
+        if contexts is None
+        else re.compile("|".join(re.escape(b) + re.escape(row.name) + re.escape(a) for b, a in contexts))
+    )
     out: list[Hit] = []
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
-        source = files.get(path, word) if path.endswith(".py") else None
+        source = files.get(path, sitting) if path.endswith(".py") else None
         if source is None:
             continue
         holding = [n for n, text in enumerate(source.lines, 1) if row.name in text and word.search(text)]
