@@ -151,6 +151,13 @@ _PYTEST_MARKS = frozenset(
 _PYTEST_PARAM = frozenset({"I:0:pytest:param", "I:0:pytest:/param"})
 # `ContextVar("request_id")`: the name is only shown (the variable's repr)
 _CONTEXT_VAR = frozenset({"I:0:contextvars:ContextVar", "I:0:contextvars:/ContextVar"})
+# `_("deprecated")` with `from gettext import gettext as _`: a message to translate and show
+_GETTEXT_NAMES = frozenset({"_", "gettext", "ngettext", "pgettext", "npgettext", "dgettext", "dngettext"})
+_GETTEXT = frozenset(
+    f"I:0:gettext:{sep}{name}"
+    for name in ("gettext", "ngettext", "pgettext", "npgettext", "dgettext", "dngettext")
+    for sep in ("", "/")
+)
 # what a sink's callee must resolve to: ``G:<name>`` a builtin, else one of the chains
 Sink = tuple[ast.Call, frozenset[str]]
 
@@ -471,8 +478,9 @@ class Records(PytestFacts):
         builtin exception class (``raise ValueError("msg")``) and of ``print``; the message of
         ``warnings.warn``; the reason of ``pytest.fail``/``skip``/``xfail`` (``reason=`` of
         ``importorskip`` and of the marks ``skip``/``skipif``/``xfail``); ``ids=`` of
-        ``pytest.mark.parametrize``, ``id=`` of ``pytest.param`` and the name of a
-        ``contextvars.ContextVar``. A string joined into one with
+        ``pytest.mark.parametrize``, ``id=`` of ``pytest.param``, the name of a
+        ``contextvars.ContextVar`` and the messages given to ``gettext``'s functions (``_`` when
+        imported so). A string joined into one with
         ``+`` is where the whole is. A call is a sink only if its callee resolves to the builtin,
         ``warnings`` or ``pytest`` (judged in ``settle_sinks``, once every binding is known).
         Not ``%``/``.format`` templates (``"%(name)s" % vars(o)`` reads attributes by name), nor
@@ -979,6 +987,8 @@ def _shown(node: ast.Call) -> tuple[list[ast.expr | None], frozenset[str]]:
         return [keywords.get("id")], _PYTEST_PARAM
     if name == "ContextVar":
         return [*first, keywords.get("name")], _CONTEXT_VAR
+    if name in _GETTEXT_NAMES:
+        return [a for a in node.args if not isinstance(a, ast.Starred)], _GETTEXT
     return [], frozenset()
 
 
