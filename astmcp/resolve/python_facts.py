@@ -139,8 +139,10 @@ class _Analyzer(Statements):
                 elif callee == "G:dict" or re.split(r"[/:]", callee or "")[-1] == "SimpleNamespace":
                     # `dict(step=f)` is `{"step": f}`: a key, a name in data (`type("Sub", (Base,),
                     # dict(step=f))` makes a class whose `step` overrides Base's); a SimpleNamespace's
-                    # keywords are its attributes (a test's fake standing in for a project object)
-                    rows.append((p.name, p.line, p.col, p.end, "string", None, p.scope.path))
+                    # keywords are its attributes (a test's fake standing in for a project object);
+                    # a `dict(…)`'s keys are data as a display's are (query.data_keys judges them)
+                    key = DATA_KEY if callee == "G:dict" else None
+                    rows.append((p.name, p.line, p.col, p.end, "string", key, p.scope.path))
                 else:
                     if callee:
                         rows.append(
