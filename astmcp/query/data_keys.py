@@ -143,19 +143,23 @@ def data_keys_reach(conn: sqlite3.Connection, symbol: SymbolRow) -> bool:
     related = _related(resolver, owner.id)
     if related is None:
         return True
-    if symbol.kind in _FUNCTION_KINDS and _name_read(conn, resolver, symbol.name):
+    if symbol.kind in _FUNCTION_KINDS and _name_read(
+        conn, resolver, symbol.name, _bare_property(conn, symbol)
+    ):
         return True  # `HANDLERS[f.__name__]` with `f` one of the methods of that name
     return _machinery(conn, resolver, related) or _reached(conn, resolver, related)
 
 
-def _name_read(conn: sqlite3.Connection, resolver: Resolver, name: str) -> bool:
+def _name_read(conn: sqlite3.Connection, resolver: Resolver, name: str, bare: bool = False) -> bool:
     """Whether some ``x.__name__`` may read the name of a function or method called ``name``:
-    x nobody typed, or typed as such a function (a class's or a module's name is another)."""
+    x nobody typed, or typed as such a function (a class's or a module's name is another). A
+    ``bare`` property's getter is no value a receiver nobody typed may hold (see
+    :func:`_bare_property`): only a read typed as the property counts."""
     for path, chain in _sites(conn, resolver, "namesites"):
         entity = resolver.resolve(path, chain) if chain else None
         for alt in alternatives(resolver.deref(entity)):
             if alt is None:
-                if not _outside_made(conn, chain):
+                if not bare and not _outside_made(conn, chain):
                     return True
                 continue
             if alt[0] == "s":
@@ -165,6 +169,30 @@ def _name_read(conn: sqlite3.Connection, resolver: Resolver, name: str) -> bool:
                 ):
                     return True
     return False
+
+
+# decorators that make a property of a getter (what it holds is no function value)
+_PROPERTY_DECORATORS = frozenset({"property", "cached_property", "setter", "getter", "deleter"})
+
+
+def _bare_property(conn: sqlite3.Connection, symbol: SymbolRow) -> bool:
+    """Whether ``symbol`` is a property whose getter no code can hold as a value: decorated by
+    ``@property`` (``@functools.cached_property``, ``@x.setter``) alone, and nothing in the
+    project reads a property's ``fget``/``fset``/``fdel``. Then no ``f.__name__`` reads its name
+    but one off the property itself (Python 3.13's ``property.__name__``)."""
+    if symbol.kind != "property":
+        return False
+    decorators = [
+        line.strip()[1:].split("(")[0]
+        for line in symbol.signature.splitlines()
+        if line.strip().startswith("@")
+    ]
+    if not decorators or any(d.rpartition(".")[2] not in _PROPERTY_DECORATORS for d in decorators):
+        return False
+    held = conn.execute(
+        "SELECT 1 FROM refs WHERE name IN ('fget', 'fset', 'fdel') AND kind IN ('attribute', 'call') LIMIT 1"
+    ).fetchone()
+    return held is None
 
 
 def _related(resolver: Resolver, class_id: int) -> set[int] | None:
