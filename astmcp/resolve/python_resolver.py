@@ -894,8 +894,9 @@ class Resolver(ModuleLookups):
     def bound_again(self, sym: Sym) -> bool:
         """Whether code elsewhere stores into the function, method or class ``sym``'s name
         (``K.make = …``, ``monkeypatch.setattr(m, "make", fake)``; table ``py_values``; the rows
-        marked ``!``, ``=``, ``^``, ``@`` say other things of a class)."""
-        if any(not value or value[0] not in "!=^@" for _, value in self.stored(sym)):
+        marked ``!``, ``=``, ``^``, ``@`` and ``?`` say other things of a class: ``?`` that an
+        instance is given to a package not installed here, which stores nothing into the name)."""
+        if any(not value or value[0] not in "!=^@?" for _, value in self.stored(sym)):
             return True
         if sym.kind in CLASSLIKE and self.decorated_away(sym):
             return True
