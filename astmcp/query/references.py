@@ -432,22 +432,26 @@ def _name_shown(
     a reference to it (``WriteLogger.name``)."""
     if symbol.kind not in ("class", "function"):
         return False
-    ids = {s.id for s in same}
-    for path, line, col in conn.execute(
-        "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
-        " WHERE r.name = 'name' AND r.kind IN ('attribute', 'call') AND f.language IN ('typescript', 'javascript')"
-    ):
-        before = _line(texts, conn, path, line)[: col - 1].rstrip()
-        if symbol.kind == "class" and re.search(r"\bconstructor\s*(?:\?\.|\.)$", before):
-            return True
-        for (symbol_id,) in conn.execute(
-            "SELECT r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id"
-            " WHERE f.path = ? AND r.line = ? AND r.end_col IN (?, ?) AND r.symbol_id IS NOT NULL",
-            (path, line, col - 1, col - 2),
+    if symbol.kind == "class":
+        for path, line, col in conn.execute(
+            "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = 'name'"
+            " AND r.kind IN ('attribute', 'call') AND f.language IN ('typescript', 'javascript')"
         ):
-            if symbol_id in ids:
+            if _CONSTRUCTOR_READ.search(_line(texts, conn, path, line)[: col - 1]):
                 return True
+    marks = ", ".join("?" * len(same))
+    for path, line, end_col in conn.execute(
+        "SELECT f.path, r.line, r.end_col FROM refs r JOIN files f ON f.id = r.file_id"
+        f" WHERE r.symbol_id IN ({marks})",
+        tuple(s.id for s in same),
+    ):
+        if _NAME_READ.match(_line(texts, conn, path, line)[end_col - 1 :]):
+            return True
     return False
+
+
+_CONSTRUCTOR_READ = re.compile(r"\bconstructor\s*\??\.\s*$")  # `x.constructor.` before `name`
+_NAME_READ = re.compile(r"\s*\??\.\s*name\b")  # `.name` / `?.name` right after a reference
 
 
 def _named(conn: sqlite3.Connection, name: str) -> bool:
