@@ -444,7 +444,7 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     # `x._fields` lists a named tuple's fields, `model_fields` a pydantic model's: a class with
     # neither base (no `NamedTuple`, nothing outside the project) has no such table
     # (nor does a class whose metaclass or decorator may add one)
-    records_only = not foreign and _plain(conn, related | owners)
+    records_only = not foreign and _plain(resolver, conn, related | owners)
     files = PythonFiles(ws)
     out: list[Hit] = []
     for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
@@ -509,7 +509,11 @@ def _keywordless(conn: sqlite3.Connection, files: PythonFiles, classes: set[int]
     ``ABC``, ``Generic``, ``Protocol`` and builtin exceptions, are no named tuples and have no
     decorator or metaclass (which may make one that does: ``@dataclass``)."""
     related, outside = ancestry(conn, sorted(classes))
-    if outside - _ROOT_BASES - _EXCEPTIONS or _unresolved_base(conn, related) or not _plain(conn, related):
+    if (
+        outside - _ROOT_BASES - _EXCEPTIONS
+        or _unresolved_base(conn, related)
+        or not _plain(PythonResolver(conn, {}), conn, related)
+    ):
         return False
     for cls in query_symbols(conn, f"s.id IN ({', '.join('?' * len(related))})", tuple(sorted(related))):
         for method in query_symbols(
@@ -546,11 +550,10 @@ def _forwards_to_super(tree: ast.AST, line: int) -> bool:
     return all(id(n) in allowed for n in ast.walk(method) if isinstance(n, ast.Name) and n.id == kwargs)
 
 
-def _plain(conn: sqlite3.Connection, classes: set[int]) -> bool:
+def _plain(resolver: PythonResolver, conn: sqlite3.Connection, classes: set[int]) -> bool:
     """Whether none of ``classes`` is a named tuple or has a decorator or a metaclass (which may
     give it a generated ``__init__`` or field tables)."""
     rows = query_symbols(conn, f"s.id IN ({', '.join('?' * len(classes))})", tuple(sorted(classes)))
-    resolver = PythonResolver(conn, {})
     return not any(
         "metaclass" in cls.signature
         or cls.signature.lstrip().startswith("@")

@@ -39,6 +39,7 @@ from astmcp.workspace import Workspace
 __all__ = ["name_word_hits"]
 
 _NAME_ATTRIBUTES = ("__name__", "__qualname__")
+_OWN_RECEIVER = re.compile(r"(?:\btype\(\s*(?:self|cls)\s*\)|\bself\.__class__|\bcls)\.\Z")
 _OWN_NAME = re.compile(r"(?:\btype\(\s*(?:self|cls)\s*\)|\bself\.__class__|\bcls)\.__(?:qual)?name__\b")
 _AROUND = 10  # characters of an f-string's text around the name that a compared string must have
 # a run of characters a source string spells as its value (no escapes, no quotes)
@@ -98,6 +99,16 @@ class _Source:
     def __init__(self, text: str) -> None:
         self.lines = _LINE_BREAK.split(text)
         self.tree = ast.parse(text)
+        self._parents: dict[int, ast.AST] | None = None
+
+    @property
+    def parents(self) -> dict[int, ast.AST]:
+        """Each node's parent by the child's id (made once: every read of a file asks)."""
+        if self._parents is None:
+            self._parents = {
+                id(child): node for node in ast.walk(self.tree) for child in ast.iter_child_nodes(node)
+            }
+        return self._parents
 
     def line(self, number: int) -> str:
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
@@ -227,9 +238,8 @@ def _untyped_reads(conn: sqlite3.Connection, row: SymbolRow, files: _Sources) ->
         if parsed is None or (path, line) in out:
             continue
         before = parsed.line(line)[: col - 1]
-        own = [m.end() for m in _OWN_NAME.finditer(before + "__name__")]
-        if not before.endswith(".") or len(before) + 8 in own:
-            continue
+        if not before.endswith(".") or _OWN_RECEIVER.search(before):
+            continue  # (`type(self).__name__` names its own class)
         other = conn.execute(
             "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
             " AND r.end_col = ? AND r.symbol_id IS NOT NULL AND r.symbol_id != ? LIMIT 1",
@@ -253,8 +263,7 @@ def _contexts(files: _Sources, reads: list[tuple[str, int]]) -> list[tuple[str, 
         parsed = files.get(path)
         if parsed is None:
             return None
-        tree = parsed.tree
-        parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+        tree, parents = parsed.tree, parsed.parents
         for node in ast.walk(tree):
             if not (
                 isinstance(node, ast.Attribute) and node.attr in _NAME_ATTRIBUTES and node.lineno == line
