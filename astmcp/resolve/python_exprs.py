@@ -6,7 +6,7 @@ import ast
 import re
 from abc import abstractmethod
 
-from astmcp.resolve.python_namespace import member_template, namespace_key
+from astmcp.resolve.python_namespace import folded, member_template, namespace_key
 from astmcp.resolve.python_records import PatternKeyword, Records
 from astmcp.resolve.python_scope import Pending, Scope, all_args, func_name, is_none, narrow_key
 from astmcp.resolve.python_vocab import (
@@ -544,12 +544,12 @@ class Expressions(Records):
             at = 1
         else:
             return
-        made = args[at]
+        made, fold = folded(args[at])  # (`getattr(self, name.lower())`)
         if isinstance(made, ast.Name) and scope.kind == "function":
             sources = scope.values.get(made.id, [])  # `name = "visit_" + cls.__name__` just before
             if len(sources) == 1 and sources[0][0] == "expr" and isinstance(sources[0][1], ast.expr):
                 made = sources[0][1]
-        target = member_template(made, self.module_strings)
+        target = member_template(made, self.module_strings, fold)
         if target is not None:
             line, col, end = self.first_line_span(args[at])
             prefix = target[len(TEMPLATE) + 1 :].partition("*")[0]

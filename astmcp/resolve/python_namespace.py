@@ -12,12 +12,13 @@ member whose name fits, in any file: ``member_template`` stores it for the query
 from __future__ import annotations
 
 import ast
+import string
 from collections import Counter
 from collections.abc import Callable
 
 from astmcp.resolve.python_keys import KEY_METHODS
 from astmcp.resolve.python_scope import func_name
-from astmcp.resolve.templates import template_target
+from astmcp.resolve.templates import FOLDS, template_target
 
 # what `sys.modules` is to the fact pass's chains (`import sys` / `from sys import modules`)
 SYS_MODULES = frozenset({"I:0:sys:/modules", "I:0:sys:modules"})
@@ -211,10 +212,31 @@ def _known_string(part: ast.expr, strings: dict[str, str]) -> ast.expr:
     return part
 
 
-def member_template(key: ast.expr, strings: dict[str, str] | None = None) -> str | None:
+_FOLDS = {"lower": "l", "casefold": "l", "upper": "u"}
+
+
+def folded(key: ast.expr) -> tuple[ast.expr, str]:
+    """``made.lower()`` as (``made``, ``"l"``), ``.upper()`` with ``"u"``; any other key as
+    itself, unfolded."""
+    if (
+        isinstance(key, ast.Call)
+        and isinstance(key.func, ast.Attribute)
+        and key.func.attr in _FOLDS
+        and not key.args
+        and not key.keywords
+    ):
+        return key.func.value, _FOLDS[key.func.attr]
+    return key, ""
+
+
+def member_template(key: ast.expr, strings: dict[str, str] | None = None, fold: str = "") -> str | None:
     """The stored target of a computed member name (``f"visit_{name}"``, ``"do_" + cmd``,
-    ``"visit_%s" % cls.__name__``, ``PREFIX + cmd`` with ``strings`` giving the module's string
-    constants), or None: a literal, no literal parts, or too short ones."""
+    ``"visit_%s" % cls.__name__``, ``"_process_{cls}".format(cls=…)``, ``PREFIX + cmd`` with
+    ``strings`` giving the module's string constants), or None: a literal, no literal parts, or
+    too short ones. ``fold`` (``l``/``u``): the whole made name is lower- or upper-cased after
+    (``getattr(self, name.lower())``), as a ``.lower()`` on ``key`` says too."""
+    key, outer = folded(key)
+    fold = fold or outer
     if isinstance(key, ast.JoinedStr):
         parts: list[ast.expr] = list(key.values)
         if strings:  # `f"{PREFIX}{evt}"`
@@ -226,19 +248,17 @@ def member_template(key: ast.expr, strings: dict[str, str] | None = None) -> str
                 else p
                 for p in parts
             ]
-    elif (  # `"on_{}".format(evt)`, `"{}_{}".format("on", evt)`
+    elif (  # `"on_{}".format(evt)`, `"{}_{}".format("on", evt)`, `"_process_{cls}".format(cls=…)`
         isinstance(key, ast.Call)
         and isinstance(key.func, ast.Attribute)
         and key.func.attr == "format"
         and isinstance(key.func.value, ast.Constant)
         and isinstance(key.func.value.value, str)
-        and key.func.value.value.count("{") == key.func.value.value.count("{}") == len(key.args)
-        and not key.keywords
     ):
-        pieces = key.func.value.value.split("{}")
-        parts = [ast.Constant(pieces[0])]
-        for arg, piece in zip(key.args, pieces[1:], strict=True):
-            parts += [arg, ast.Constant(piece)]
+        found = _format_parts(key.func.value.value, key)
+        if found is None:
+            return None
+        parts = found
     elif (  # `"_".join(("on", evt))`
         isinstance(key, ast.Call)
         and isinstance(key.func, ast.Attribute)
@@ -276,9 +296,43 @@ def member_template(key: ast.expr, strings: dict[str, str] | None = None) -> str
     middle = [p for p in parts if not isinstance(p, ast.Constant)]
     if len(middle) != 1:
         return None
-    value = middle[0].value if isinstance(middle[0], ast.FormattedValue) else middle[0]
+    value, inner = folded(middle[0].value if isinstance(middle[0], ast.FormattedValue) else middle[0])
     named = isinstance(value, ast.Attribute) and value.attr in ("__name__", "__qualname__")
-    return template_target(prefix, suffix, named)
+    if fold:  # the literal parts are cased with the rest
+        prefix, suffix = FOLDS[fold](prefix), FOLDS[fold](suffix)
+    return template_target(prefix, suffix, named, fold or inner)
+
+
+def _format_parts(template: str, call: ast.Call) -> list[ast.expr] | None:
+    """The parts ``template.format(…)`` joins: its literal text and the arguments its fields
+    take (``{}``, ``{0}``, ``{cls}``); None for a field that converts (``{!r}``), formats
+    (``{:>8}``) or reads into its argument (``{0.name}``), or takes an argument not given."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    named = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    try:
+        pieces = list(string.Formatter().parse(template))
+    except ValueError:
+        return None
+    parts: list[ast.expr] = []
+    auto = 0
+    for literal, field, spec, conversion in pieces:
+        parts.append(ast.Constant(literal))
+        if field is None:
+            continue
+        if spec or conversion not in (None, "s"):
+            return None
+        if field == "":
+            field, auto = str(auto), auto + 1
+        value = (
+            (call.args[int(field)] if int(field) < len(call.args) else None)
+            if field.isdigit()
+            else named.get(field)
+        )
+        if value is None:
+            return None
+        parts.append(value)
+    return parts
 
 
 def _merged(parts: list[ast.expr]) -> list[ast.expr]:
@@ -328,10 +382,10 @@ def self_templates(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
             calls.append(node)
     found = set()
     for call in calls:
-        key = call.args[1]
+        key, fold = folded(call.args[1])
         if isinstance(key, ast.Name) and len(assigned.get(key.id, ())) == 1:
             key = assigned[key.id][0]
-        target = member_template(key)
+        target = member_template(key, None, fold)
         if target is not None:
             found.add(target)
     return found

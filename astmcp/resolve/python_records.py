@@ -15,7 +15,7 @@ from astmcp.resolve.python_binding import Narrowing
 from astmcp.resolve.python_doctests import PROMPT as DOCTEST_PROMPT
 from astmcp.resolve.python_doctests import continues, doctest_names
 from astmcp.resolve.python_fstrings import literal_text
-from astmcp.resolve.python_namespace import member_template
+from astmcp.resolve.python_namespace import folded, member_template
 from astmcp.resolve.python_programs import placed_rows, program_source
 from astmcp.resolve.python_pytest import PytestFacts
 from astmcp.resolve.python_scope import (
@@ -755,12 +755,12 @@ class Records(PytestFacts):
                 and str(after.value).startswith("(")
             ):
                 continue
-            made = part.value
+            made, fold = folded(part.value)
             if isinstance(made, ast.Name) and scope.kind == "function":
                 sources = scope.values.get(made.id, [])
                 if len(sources) == 1 and sources[0][0] == "expr" and isinstance(sources[0][1], ast.expr):
                     made = sources[0][1]
-            target = member_template(made, self.module_strings)
+            target = member_template(made, self.module_strings, fold)
             if target is not None:  # (the hit: the field's code, `f_name` of `{f_name}(`)
                 line = part.value.lineno
                 col = self.col(line, part.value.col_offset)

@@ -3,7 +3,9 @@
 ``getattr(self, f"visit_{type(node).__name__}")`` (Python) and ``this[`visit${node.kind}`]``
 (TS/JS) reach every member whose name fits the literal parts. Each is stored as one name hit named
 ``*`` whose target is ``*T:`` + mode + prefix + ``*`` + suffix; the mode ``c`` says the made part is
-a class's name (renaming a class ``Block`` leaves ``visit_Block`` unreached), ``m`` any text.
+a class's name (renaming a class ``Block`` leaves ``visit_Block`` unreached), ``l``/``u`` a class's
+name lower-/upper-cased (``"_process_" + cls.__name__.lower()`` reaches ``_process_block``), ``m``
+any text.
 query.references matches the stored targets against the name of the symbol asked for.
 """
 
@@ -18,14 +20,19 @@ LEAST_LITERAL = 2  # `_` or `x` alone could be most of a project's names: too va
 _NAME_PART = re.compile(r"[\w$]*")
 
 
-def template_target(prefix: str, suffix: str, class_name: bool) -> str | None:
-    """The stored target of a name made as ``prefix + <something> + suffix``; None when the
-    literal parts are too short or could not be part of a name."""
+FOLDS = {"l": str.lower, "u": str.upper}
+
+
+def template_target(prefix: str, suffix: str, class_name: bool, fold: str = "") -> str | None:
+    """The stored target of a name made as ``prefix + <something> + suffix`` (``fold``: ``l``
+    or ``u`` when a class's name is lower- or upper-cased in it); None when the literal parts are
+    too short or could not be part of a name."""
     if len(prefix) + len(suffix) < LEAST_LITERAL:
         return None
     if not (_NAME_PART.fullmatch(prefix) and _NAME_PART.fullmatch(suffix)):
         return None
-    return f"{TEMPLATE}{'c' if class_name else 'm'}{prefix}*{suffix}"
+    mode = (fold or "c") if class_name else "m"
+    return f"{TEMPLATE}{mode}{prefix}*{suffix}"
 
 
 def template_reaches(target: str, name: str, kind: str, names: Callable[[str], bool]) -> bool:
@@ -34,6 +41,7 @@ def template_reaches(target: str, name: str, kind: str, names: Callable[[str], b
     of something (``names(n)``: some project symbol is called n)."""
     mode, prefix, _, suffix = target[len(TEMPLATE)], *target[len(TEMPLATE) + 1 :].partition("*")
     if kind == "class":
-        return mode == "c" and names(f"{prefix}{name}{suffix}")
+        shown = FOLDS[mode](name) if mode in FOLDS else name
+        return mode in "clu" and names(f"{prefix}{shown}{suffix}")
     # (the made part may be empty: `"get" + field` with `const field = "Name"` is `getName`)
     return len(name) >= len(prefix) + len(suffix) and name.startswith(prefix) and name.endswith(suffix)

@@ -365,15 +365,28 @@ class Occurrences(Descriptors):
         prefix = self.text(parts[0]) if parts[0].type == "string_fragment" else ""
         suffix = self.text(parts[-1]) if len(parts) > 1 and parts[-1].type == "string_fragment" else ""
         made = fields[0].named_children[0] if fields[0].named_children else None
-        named = (
-            made is not None
-            and made.type == "member_expression"
-            and self.text(made).endswith(".constructor.name")
-        )
-        target = template_target(prefix, suffix, named)
+        fold = self.class_name_fold(made) if made is not None else None
+        target = template_target(prefix, suffix, fold is not None, fold or "")
         if target is None:
             return
         self.made_name(at if at is not None else parts[0] if prefix else index, target)
+
+    def class_name_fold(self, made: Node) -> str | None:
+        """How a made part spells a class's name: ``x.constructor.name`` as it is (""), with
+        ``.toLowerCase()`` (``l``) or ``.toUpperCase()`` (``u``) after; None when it is no class's
+        name."""
+        fold = ""
+        function = made.child_by_field_name("function") if made.type == "call_expression" else None
+        arguments = made.child_by_field_name("arguments")
+        if function is not None and function.type == "member_expression" and arguments is not None:
+            method = self.text(function.child_by_field_name("property") or function)
+            if method not in ("toLowerCase", "toUpperCase") or arguments.named_children:
+                return None
+            fold = "l" if method == "toLowerCase" else "u"
+            made = function.child_by_field_name("object") or made
+        if made.type == "member_expression" and self.text(made).endswith(".constructor.name"):
+            return fold
+        return None
 
     def made_name(self, at: Node, target: str) -> None:
         """One name hit standing for every member a made name fits (resolve/templates.py)."""
@@ -401,7 +414,9 @@ class Occurrences(Descriptors):
             return
         prefix = self.literal(parts[0])
         suffix = self.literal(parts[-1])
-        target = template_target(prefix, suffix, False)
+        made = [p for p in parts if not self.literal(p)]
+        fold = self.class_name_fold(made[0]) if len(made) == 1 else None
+        target = template_target(prefix, suffix, fold is not None, fold or "")
         if target is not None:
             self.made_name(at if at is not None else parts[0] if prefix else index, target)
 
