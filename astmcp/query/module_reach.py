@@ -27,7 +27,7 @@ from astmcp.query.package_types import project_root
 from astmcp.resolve.python_modules import module_names, path_key
 from astmcp.resolve.python_scope import func_name, narrow_key
 
-__all__ = ["ModuleReach"]
+__all__ = ["ModuleReach", "holding_modules"]
 
 _PYTHON_FILES = (".py", ".pyi")
 _VALUE_KINDS = frozenset({"function", "class", "variable"})
@@ -40,6 +40,27 @@ _LOADER_WORDS = re.compile(
 )
 # builtins reading a module's namespace as a mapping (every module it imported is a value there)
 _NAMESPACE_READERS = frozenset({"globals", "vars", "locals"})
+
+
+def holding_modules(conn: sqlite3.Connection, files: set[str], names: set[str]) -> set[str]:
+    """``files`` and every project module re-exporting a name of ``names`` from one of them,
+    under its own name or by a star import, and so on."""
+    holding = set(files)
+    changed = True
+    while changed:
+        changed = False
+        marks = ",".join("?" * len(holding))
+        for path, name, alias, kind in conn.execute(
+            "SELECT f.path, i.name, i.alias, i.kind FROM imports i JOIN files f ON f.id = i.file_id"
+            f" WHERE i.resolved_path IN ({marks}) AND f.language = 'python'",
+            tuple(sorted(holding)),
+        ):
+            if path in holding:
+                continue
+            if kind == "star" or (name in names and alias in (None, "", name)):
+                holding.add(path)
+                changed = True
+    return holding
 
 
 class ModuleReach:
@@ -60,7 +81,7 @@ class ModuleReach:
             for d in declarations
         ):
             return
-        holding = self._holding({d.file for d in declarations}, {d.name for d in declarations})
+        holding = holding_modules(conn, {d.file for d in declarations}, {d.name for d in declarations})
         dotted = {name for path in holding for name in module_names(path) if self._importable(name, path)}
         self.names = {part for name in dotted for part in name.split(".")}
         self.escapes = self._escapes(root, holding, dotted)
@@ -98,26 +119,6 @@ class ModuleReach:
         # a call's or an item's result is no module unless one was handed on (then escapes)
         receiver = re.search(r"([A-Za-z_]\w*)\s*$", before[:-1])
         return receiver is not None and receiver.group(1) in self.names | self.aliases
-
-    def _holding(self, files: set[str], names: set[str]) -> set[str]:
-        """``files`` and every project module re-exporting the symbol from one of them, under its
-        own name or by a star import, and so on."""
-        holding = set(files)
-        changed = True
-        while changed:
-            changed = False
-            marks = ",".join("?" * len(holding))
-            for path, name, alias, kind in self.conn.execute(
-                "SELECT f.path, i.name, i.alias, i.kind FROM imports i JOIN files f ON f.id = i.file_id"
-                f" WHERE i.resolved_path IN ({marks}) AND f.language = 'python'",
-                tuple(sorted(holding)),
-            ):
-                if path in holding:
-                    continue
-                if kind == "star" or (name in names and alias in (None, "", name)):
-                    holding.add(path)
-                    changed = True
-        return holding
 
     def _escapes(self, root: Path, holding: set[str], dotted: set[str]) -> bool:
         words = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, self.names))) + r")\b")

@@ -51,6 +51,7 @@ from astmcp.refactor.jsdoc_refs import jsdoc_hits
 from astmcp.refactor.mangling import check_mangling
 from astmcp.refactor.name_exposure import name_word_hits
 from astmcp.refactor.name_lookups import lookup_hits
+from astmcp.refactor.namespace_mirrors import namespace_mirror_hits
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
 from astmcp.refactor.record_fields import (
@@ -306,6 +307,7 @@ def prepare_rename(
         hits += settings_field_hits(ws, conn, row)
         hits += data_file_hits(ws, conn, row)
         hits += orm_column_hits(ws, conn, row)
+        hits += namespace_mirror_hits(conn, row)
     hits = typed_dict_keys(conn, row, hits)
     seen = {(h.file, h.line, h.column) for h in hits}
     hits += [h for h in dump_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
