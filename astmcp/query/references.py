@@ -39,6 +39,7 @@ from astmcp.query.data_keys import DataKeys
 from astmcp.query.module_reach import ModuleReach
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
+from astmcp.query.stdlib_members import stdlib_class_members
 from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
 from astmcp.query.ts_parts import ModuleParts
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
@@ -319,7 +320,11 @@ def collect_references(
                 continue  # `mock_popen.return_value` of a `patch(…)`: the mock's own attribute
             confidence = (
                 "likely"
-                if likely and kind != "string" and untyped(target) and not memo.outside_rooted(target)
+                if likely
+                and kind != "string"
+                and untyped(target)
+                and not memo.outside_rooted(target)
+                and not (python and memo.stdlib_named(path, symbol.name))
                 else "name"
             )
             if confidence == "name" and not include_name_hits:
@@ -727,6 +732,27 @@ class FamilyMemo:
         self.providing: set[int] = set()  # object-literal members being resolved (no cycles)
         self.parts = ModuleParts(conn)  # TS/JS: files no import chain joins
         self._packages: dict[str, bool] = {}  # top-level Python package -> whether the project has it
+        self._stdlib: dict[str, frozenset[str]] = {}  # Python file -> its standard classes' members
+
+    def stdlib_named(self, path: str, name: str) -> bool:
+        """Whether a class of a standard-library module the Python file ``path`` imports has a
+        member ``name``: then ``x.name`` on a receiver nobody typed there may well be that
+        class's (``sigspec.bind(…)`` of an ``inspect.Signature``), however unique the name is
+        among the project's members (query.stdlib_members)."""
+        members = self._stdlib.get(path)
+        if members is None:
+            modules = {
+                module
+                for (module,) in self.conn.execute(
+                    "SELECT DISTINCT i.module FROM imports i JOIN files f ON f.id = i.file_id"
+                    " WHERE f.path = ? AND i.level = 0 AND i.resolved_path IS NULL",
+                    (path,),
+                )
+                if module
+            }
+            members = frozenset().union(*(stdlib_class_members(m) for m in sorted(modules)))
+            self._stdlib[path] = members
+        return name in members
 
     def outside_rooted(self, target: str | None) -> bool:
         """Whether an unknown Python receiver is an item (or a tuple's part) of a container a module outside the

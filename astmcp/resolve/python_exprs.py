@@ -64,7 +64,10 @@ class Expressions(Records):
                     # `map(getattr, objs, names)`, `default=vars`: called elsewhere, with anything
                     self.dynamic_sites.append((scope, None, node.lineno))
             else:
-                self.bind(scope, node.id, "")
+                if not (ctx is ast.Del and scope.kind in ("module", "class")):
+                    # (`del toolz` after a module's last use of an import: no new value; the
+                    # uses before it read the import)
+                    self.bind(scope, node.id, "")
                 self.name_occurrence(node, scope, "write")
         elif cls is ast.Attribute:
             assert isinstance(node, ast.Attribute)

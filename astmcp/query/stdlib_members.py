@@ -1,0 +1,51 @@
+"""Python: the members of the classes a standard-library module defines.
+
+A project member whose name no other project class has is the ``likely`` meaning of
+``x.name`` on a receiver nobody typed, unless the file works with outside objects that have a
+member of that name too: a file importing ``inspect`` calls ``sigspec.bind(…)`` on an
+``inspect.Signature`` (toolz's ``is_valid_args``), never on toolz's ``curry.bind``. The
+standard library is read by importing the module the file imports, as the interpreter running
+astmcp has it; modules that act when imported are never imported.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+import warnings
+
+__all__ = ["stdlib_class_members"]
+
+# modules that open windows, print, or change the interpreter when imported
+_ACTING = frozenset(
+    {
+        "__main__", "antigravity", "this", "idlelib", "tkinter", "turtle", "turtledemo", "ensurepip",
+        "venv", "pydoc", "pydoc_data", "lib2to3", "msilib", "winreg", "winsound", "msvcrt", "site",
+        "test", "sitecustomize", "usercustomize",
+    }
+)  # fmt: skip
+
+
+@functools.lru_cache(maxsize=512)
+def stdlib_class_members(module: str) -> frozenset[str]:
+    """The public, non-dunder member names of the public classes ``module`` (a standard-library
+    module, dotted) holds; empty for any other module or one that fails to import."""
+    top = module.partition(".")[0]
+    if top not in sys.stdlib_module_names or top in _ACTING or top.startswith("_"):
+        return frozenset()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            loaded = importlib.import_module(module)
+    except Exception:  # (a module this platform lacks, or one failing to import)
+        return frozenset()
+    names: set[str] = set()
+    for key, value in list(vars(loaded).items()):
+        if key.startswith("_") or not isinstance(value, type):
+            continue
+        try:
+            names.update(n for n in dir(value) if not n.startswith("__"))
+        except Exception:  # (a class whose dir() fails)
+            continue
+    return frozenset(names)
