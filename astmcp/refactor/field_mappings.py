@@ -445,6 +445,14 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     # neither base (no `NamedTuple`, nothing outside the project) has no such table
     # (nor does a class whose metaclass or decorator may add one)
     records_only = not foreign and _plain(resolver, conn, related | owners)
+    # an attribute only ever set on instances (`self._names = names` in a method) is in no field
+    # table or record conversion (those list what the class body declares): only an object's
+    # attribute mapping (`vars(o)`, `o.__dict__`) holds it
+    set_on_instances = all(
+        m.kind == "attribute" and m.signature.startswith("self.")
+        for m in family
+        if m.kind in _FIELD_KINDS and m.parent_path
+    )
     files = PythonFiles(ws)
     out: list[Hit] = []
     for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
@@ -452,6 +460,15 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         if parsed is None:
             continue
         dumps = _dumps(parsed.scopes.tree)
+        objects = (  # an object's attributes by name (`vars(o)`, `**state` of `__setstate__`)
+            {
+                id(mapping)
+                for node in ast.walk(parsed.scopes.tree)
+                for mapping in (*_unpacked_attributes(node), *_unpacked_state(node))
+            }
+            if set_on_instances and dumps
+            else set()
+        )
         selves = _own_attribute_maps(parsed.scopes.tree) if dumps else {}
         copies = _instance_copies(parsed.scopes.tree) if dumps else set()
         for node, listing in dumps:
@@ -459,6 +476,10 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
                 continue
             if records_only and isinstance(node, ast.Attribute) and node.attr in _OUTSIDE_TABLES:
                 continue
+            if set_on_instances and id(node) not in objects:
+                continue
+            if isinstance(node, ast.Attribute) and node.attr == "__dict__" and _module_namespace(node.value):
+                continue  # `sys.modules[name].__dict__`: a module's globals, no object's attributes
             own = selves.get(id(node))
             if own is not None and not _is_related(conn, path, own, related):
                 continue  # `self.__dict__.update(kw)` in an unrelated class: its own attributes only
@@ -475,6 +496,19 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
             note = "a record's fields listed or turned into a mapping: the field's name is data there"
             out.append(Hit(path, line, end - len(name), end, "call", "name", note=note))
     return out
+
+
+def _module_namespace(node: ast.expr) -> bool:
+    """``sys.modules[…]`` (or ``modules[…]``, ``.get(…)`` of either): a module object."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+        node = node.func.value
+    elif isinstance(node, ast.Subscript):
+        node = node.value
+    else:
+        return False
+    return (
+        isinstance(node, ast.Attribute) and node.attr == "modules" and ast.unparse(node.value) == "sys"
+    ) or (isinstance(node, ast.Name) and node.id == "modules")
 
 
 def _instance_only(conn: sqlite3.Connection, member: SymbolRow) -> bool:
