@@ -198,6 +198,30 @@ def load_checked(
     return by_file, loaded
 
 
+def check_computed_key(row: SymbolRow) -> None:
+    """A TS/JS member keyed by a computed value (``[Symbol.iterator]()``, ``[KEY]: 1``) has no
+    name: its key is a symbol or whatever the expression gives at run time, and the language's
+    protocols (``for … of``, ``await``, ``instanceof``) read the well-known symbols. Renaming it
+    to a name would change the key, silently where nothing type-checks the uses."""
+    if language_of(row.file) == PYTHON or not row.name.startswith("["):
+        return
+    inner = row.name[1:-1].strip() if row.name.endswith("]") else ""
+    if inner[:1] in ("'", '"') and inner[-1:] == inner[:1]:
+        return  # `["~validate"]`: a string key is a name
+    protocol = inner.startswith("Symbol.")
+    raise MutationBlocked(
+        f"{row.name!r} is keyed by a computed value, not a name"
+        + (
+            f": {inner} is a symbol the language's protocols read (as `for … of` reads"
+            " Symbol.iterator), defined outside the project"
+            if protocol
+            else f": the key is whatever {inner!r} gives at run time"
+        )
+        + "; renaming it to a name would change the key. Change the key expression by hand if that is meant",
+        {"computed_key": row.name},
+    )
+
+
 def _check_jsx_tags(by_file: dict[str, list[Hit]], loaded: dict[str, LoadedFile], new: str) -> None:
     """INVALID_INPUT when a JSX tag (`<List …>`, `</List>`) would be renamed to a name starting
     with a lowercase letter: JSX reads that as an HTML element, not the component."""
@@ -241,6 +265,7 @@ def prepare_rename(
     if new_name == row.name:
         raise InvalidInput(f"{row.name!r} already has that name")
     row = merged_into(conn, row)
+    check_computed_key(row)
     check_declaration_name(new_name, row.file, row.kind, row.kind in _MEMBER_KINDS)
     collisions.check_static_function_name(row, new_name)
     check_special_name(row.name, new_name, row.file)
