@@ -29,11 +29,13 @@ from astmcp.query.common import (
     PageOut,
     SymbolRow,
     SymbolTarget,
+    ancestry,
     mangled,
     page_fields,
     project_package,
     query_symbols,
     read_indexed_lines,
+    with_subclasses,
 )
 from astmcp.query.data_keys import DataKeys
 from astmcp.query.module_reach import ModuleReach
@@ -52,7 +54,7 @@ from astmcp.resolve.python_external import (
 from astmcp.resolve.python_lookups import alternatives
 from astmcp.resolve.python_resolver import Resolver as PythonResolver
 from astmcp.resolve.python_vocab import DATA_KEY, DOCTEST_LOCAL
-from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, template_reaches
+from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, TEMPLATE_OWNER, template_reaches
 from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS, lib_type_members
 from astmcp.resolve.ts_scopes import GLOBAL
 from astmcp.resolve.typescript import JS_GLOBAL, MISSING_NAMESPACE
@@ -333,6 +335,7 @@ def collect_references(
     if include_name_hits and python and symbol.parent_path:
         for path, line, col, end_col, kind in _held_variable_uses(conn, symbol, memo):
             out.setdefault((path, line, col), Reference(path, line, col, end_col, kind, "name", False))
+    reaches: dict[str, set[int] | None] = {}  # a made name's owner class -> the classes self may be
     # TS/JS: a made name reaches members (`this[…]`), and classes by `x.constructor.name`; what
     # else a module holds is read by name through its namespace object alone (string_reach)
     if include_name_hits and not type_only and (python or symbol.kind in (*_MEMBER_KINDS, "class")):
@@ -348,10 +351,53 @@ def collect_references(
                 and template_reaches(str(target), symbol.name, symbol.kind, lambda name: _named(conn, name))
                 and (python or not memo.parts.apart(path, files))
             ):
+                owner = str(target).partition(TEMPLATE_OWNER)[2]
+                if owner and symbol.kind != "class" and not _self_reaches(conn, owner, symbol, reaches):
+                    continue  # `getattr(self, "parse_" + name)`: a member of self's classes only
                 key = (path, line, col)
                 out.setdefault(key, Reference(path, line, col, end_col, "string", "name", False))
     return sorted(
         out.values(), key=lambda r: (_CONFIDENCE_ORDER[r.confidence] // 2, r.file, r.line, r.column)
+    )
+
+
+def _self_reaches(
+    conn: sqlite3.Connection, owner: str, symbol: SymbolRow, reaches: dict[str, set[int] | None]
+) -> bool:
+    """Whether a name made in a method of ``owner`` (``file::Class``) and read off its ``self``
+    may be ``symbol``: a member of the class, of a class deriving from it, or of any of their
+    ancestors (a mixin beside it); a class with a base the index could not name may be any."""
+    if not symbol.parent_path:
+        return False  # a module's function is no attribute of an instance
+    if owner not in reaches:
+        file, _, path = owner.partition("::")
+        found = {
+            c.id
+            for c in query_symbols(
+                conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (file, path)
+            )
+        }
+        reaches[owner] = ancestry(conn, sorted(with_subclasses(conn, found)))[0] if found else None
+    reach = reaches[owner]
+    if reach is None:
+        return True
+    classes = [
+        c.id
+        for c in query_symbols(
+            conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (symbol.file, symbol.parent_path)
+        )
+    ]
+    if not classes or any(c in reach for c in classes):
+        return True
+    mine = ancestry(conn, classes)[0]
+    marks = ",".join("?" * len(mine))
+    return (
+        conn.execute(
+            f"SELECT 1 FROM edges WHERE src_symbol_id IN ({marks}) AND kind = 'inherits'"
+            " AND dst_symbol_id IS NULL AND (dst_key IS NULL OR dst_key = '') LIMIT 1",
+            tuple(sorted(mine)),
+        ).fetchone()
+        is not None
     )
 
 

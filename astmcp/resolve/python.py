@@ -362,6 +362,7 @@ class PythonLinker:
                 and target[0] != "D"
                 and "/" in target
                 and not target.startswith(DATA_KEY)  # (a string given to a call: kept as it is)
+                and not target.startswith(TEMPLATE)  # (a made name's owner class: `@@file::C`)
             ):
                 receiver = target.rpartition("/")[0]
                 outside = undeclared_member_class(target, entity)

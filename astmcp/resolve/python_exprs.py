@@ -20,7 +20,7 @@ from astmcp.resolve.python_vocab import (
     STR_ATTR_FUNCS,
     TYPE_VARS,
 )
-from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME
+from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, TEMPLATE_OWNER
 
 
 class Expressions(Records):
@@ -553,6 +553,16 @@ class Expressions(Records):
             if len(sources) == 1 and sources[0][0] == "expr" and isinstance(sources[0][1], ast.expr):
                 made = sources[0][1]
         target = member_template(made, self.module_strings, fold)
+        receiver = args[0] if at == 1 else None
+        where = self.lookup(scope, receiver.id)[1] if isinstance(receiver, ast.Name) else None
+        if (
+            target is not None
+            and isinstance(receiver, ast.Name)
+            and where is not None
+            and where.cls
+            and where.self_name == receiver.id
+        ):
+            target += f"{TEMPLATE_OWNER}{self.path}::{where.cls}"  # `getattr(self, "parse_" + n)`
         if target is not None:
             line, col, end = self.first_line_span(args[at])
             prefix = target[len(TEMPLATE) + 1 :].partition("*")[0]

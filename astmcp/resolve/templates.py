@@ -6,7 +6,9 @@
 a class's name (renaming a class ``Block`` leaves ``visit_Block`` unreached), ``l``/``u`` a class's
 name lower-/upper-cased (``"_process_" + cls.__name__.lower()`` reaches ``_process_block``), ``m``
 any text.
-query.references matches the stored targets against the name of the symbol asked for.
+A name read off a method's own ``self`` (Python) carries ``@@`` + ``file::Class`` after (no name
+part holds an ``@``): it may be a member of that class's family only. query.references matches the stored targets against the
+name of the symbol asked for.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable
 
 TEMPLATE = "*T:"  # no chain of either language starts so
 TEMPLATE_NAME = "*"
+TEMPLATE_OWNER = "@@"
 LEAST_LITERAL = 2  # `_` or `x` alone could be most of a project's names: too vague to block on
 _NAME_PART = re.compile(r"[\w$]*")
 
@@ -39,6 +42,7 @@ def template_reaches(target: str, name: str, kind: str, names: Callable[[str], b
     """Whether the made name stored as ``target`` may reach a symbol ``name`` of ``kind``: a
     member or function whose name fits the literal parts; a class whose name, in them, is the name
     of something (``names(n)``: some project symbol is called n)."""
+    target = target.partition(TEMPLATE_OWNER)[0]  # (the class whose self it is read off, after)
     mode, prefix, _, suffix = target[len(TEMPLATE)], *target[len(TEMPLATE) + 1 :].partition("*")
     if kind == "class":
         shown = FOLDS[mode](name) if mode in FOLDS else name
