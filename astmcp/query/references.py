@@ -49,6 +49,7 @@ from astmcp.resolve.python_external import (
     class_ancestors,
     class_defines,
     computed_members,
+    module_class_members,
     stdlib_lacks,
 )
 from astmcp.resolve.python_lookups import alternatives
@@ -781,10 +782,11 @@ class FamilyMemo:
         self._stdlib: dict[str, frozenset[str]] = {}  # Python file -> its standard classes' members
 
     def stdlib_named(self, path: str, name: str) -> bool:
-        """Whether a class of a standard-library module the Python file ``path`` imports has a
-        member ``name``: then ``x.name`` on a receiver nobody typed there may well be that
-        class's (``sigspec.bind(…)`` of an ``inspect.Signature``), however unique the name is
-        among the project's members (query.stdlib_members)."""
+        """Whether a class of an outside module the Python file ``path`` imports (the standard
+        library's, or an installed package's as its source says) has a member ``name``: then
+        ``x.name`` on a receiver nobody typed there may well be that class's
+        (``sigspec.bind(…)`` of an ``inspect.Signature``), however unique the name is among the
+        project's members (query.stdlib_members, resolve.python_external)."""
         members = self._stdlib.get(path)
         if members is None:
             modules = {
@@ -796,7 +798,9 @@ class FamilyMemo:
                 )
                 if module
             }
-            members = frozenset().union(*(stdlib_class_members(m) for m in sorted(modules)))
+            members = frozenset().union(
+                *(stdlib_class_members(m) or module_class_members(m) for m in sorted(modules))
+            )
             self._stdlib[path] = members
         return name in members
 

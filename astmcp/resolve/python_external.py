@@ -872,6 +872,43 @@ def _base_name(summary: _Module, module: str, path: str, base: ast.expr) -> str 
     return None
 
 
+@functools.lru_cache(maxsize=256)
+def module_class_members(module: str) -> frozenset[str]:
+    """The member names (no dunders) of the public classes an outside module holds: those it
+    defines and those it imports from its own package (``from .models import Response``,
+    ``from .models import *``), as their sources say. Empty when its source is not found."""
+    path = _module_file(module)
+    summary = _parse(path) if path is not None else None
+    if path is None or summary is None:
+        return frozenset()
+    found: set[str] = set()
+    for name, cls in summary.classes.items():
+        if not name.startswith("_"):
+            found |= cls.defines
+    top = module.partition(".")[0]
+    for node in summary.imports:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        source = _absolute(module, path, node)
+        if source.partition(".")[0] != top or source == module:
+            continue  # (another package's classes are that package's)
+        source_path = _module_file(source)
+        other = _parse(source_path) if source_path is not None else None
+        if other is None:
+            continue
+        for alias in node.names:
+            picked = (
+                [c for n, c in other.classes.items() if not n.startswith("_")]
+                if alias.name == "*"
+                else [other.classes[alias.name]]
+                if alias.name in other.classes and not alias.name.startswith("_")
+                else []
+            )
+            for cls in picked:
+                found |= cls.defines
+    return frozenset(n for n in found if not n.startswith("__"))
+
+
 @functools.lru_cache(maxsize=1024)
 def computed_members(qualified: str) -> tuple[str, ...]:
     """The member names the outside class ``qualified`` (or a class it derives from) computes
