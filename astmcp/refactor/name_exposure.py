@@ -49,6 +49,8 @@ _PLAIN_NAME = re.compile(
     r"(?<![\w.])(?:self\.)?(\w+)\.__(?:qual)?name__\b"
 )  # `f.__name__`, `self.f.__name__`
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line ends the parser counts
+_DEFAULT_REPR = re.compile(r"\bobject at\b")  # `<pkg.m.Name object at 0x7f…>`
+_REPR_WORDS = re.compile(r"\bobject\b")
 _DECORATOR = re.compile(r"^\s*@\s*([\w.]+)", re.MULTILINE)
 
 
@@ -60,9 +62,10 @@ def name_word_hits(
     if row.kind not in ("function", "method", "class") or not row.file.endswith(".py"):
         return []
     files = _Sources(ws)
+    out = _default_repr_hits(conn, row, files, seen)
     shown = _shown_by(ws, conn, row, files)
     if shown is None:
-        return []
+        return out
     reason, reads = shown
     contexts = _contexts(files, reads)
     word = re.compile(rf"(?<!\w){re.escape(row.name)}(?!\w)")
@@ -72,7 +75,6 @@ def name_word_hits(
         if contexts is None
         else re.compile("|".join(re.escape(b) + re.escape(row.name) + re.escape(a) for b, a in contexts))
     )
-    out: list[Hit] = []
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
         source = files.get(path, sitting) if path.endswith(".py") else None
         if source is None:
@@ -90,6 +92,53 @@ def name_word_hits(
                         continue
                     seen.add((path, line, column))
                     out.append(Hit(path, line, column, column + len(row.name), "string", "name", note=reason))
+    return out
+
+
+def _default_repr_hits(
+    conn: sqlite3.Connection, row: SymbolRow, files: _Sources, seen: set[tuple[str, int, int]]
+) -> list[Hit]:
+    """A class's instances show its module and name where nothing else names them (``repr(x)``,
+    ``f"{x}"`` of an object with no ``__repr__``: ``<pkg.m.MemoryStorage object at 0x…>``): the
+    words that are its name in a compared string spelling such a text (``object at``, as a
+    regular expression too) are name hits (tinydb's table repr test broke renaming
+    ``MemoryStorage``)."""
+    if row.kind != "class":
+        return []
+    classes = ancestry(conn, [row.id])[0]
+    marks = ",".join("?" * len(classes))
+    if conn.execute(  # its own `__repr__` (or a project ancestor's) shows something else
+        "SELECT 1 FROM symbols s JOIN symbols c ON c.file_id = s.file_id AND s.parent_path = c.symbol_path"
+        f" WHERE c.id IN ({marks}) AND s.name = '__repr__' LIMIT 1",
+        tuple(sorted(classes)),
+    ).fetchone():
+        return []
+    word = re.compile(rf"(?<!\w){re.escape(row.name)}(?!\w)")
+    note = (
+        f"a default repr shows {row.name!r} (`<module.{row.name} object at 0x…>`), which this string spells"
+    )
+    out: list[Hit] = []
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+        source = files.get(path, _REPR_WORDS) if path.endswith(".py") else None
+        if source is None:
+            continue
+        holding = [n for n, text in enumerate(source.lines, 1) if row.name in text and word.search(text)]
+        for node in _strings(source.tree, _test_file(path), holding):
+            first, last = node.lineno, node.end_lineno or node.lineno
+            whole = _DEFAULT_REPR.search("\n".join(source.line(n) for n in range(first, last + 1)))
+            for line in range(first, last + 1):
+                text = source.line(line)
+                start = source.column(line, node.col_offset) - 1 if line == first else 0
+                end = source.column(line, node.end_col_offset or 0) - 1 if line == last else len(text)
+                for match in word.finditer(text, start, end):
+                    column = match.start() + 1
+                    # (`"MemoryStorage object"` is a repr's part without `at`)
+                    spelled = whole or text[match.end() : end].startswith(" object")
+                    if spelled and (path, line, column) not in seen:
+                        seen.add((path, line, column))
+                        out.append(
+                            Hit(path, line, column, column + len(row.name), "string", "name", note=note)
+                        )
     return out
 
 
