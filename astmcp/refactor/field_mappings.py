@@ -471,6 +471,7 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         )
         selves = _own_attribute_maps(parsed.scopes.tree) if dumps else {}
         copies = _instance_copies(parsed.scopes.tree) if dumps else set()
+        given = _vars_arguments(parsed.scopes.tree) if dumps else {}
         for node, listing in dumps:
             if path not in by_kind[listing] or id(node) in copies:
                 continue
@@ -480,6 +481,9 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
                 continue
             if isinstance(node, ast.Attribute) and node.attr == "__dict__" and _module_namespace(node.value):
                 continue  # `sys.modules[name].__dict__`: a module's globals, no object's attributes
+            named = _named_namespace(conn, path, parsed.scopes, given.get(id(node)) or node)
+            if named is not None and not named & declaring:
+                continue  # `vars(pp.__diag__)`: that class's own namespace, or a module's
             own = selves.get(id(node))
             if own is not None and not _is_related(conn, path, own, related):
                 continue  # `self.__dict__.update(kw)` in an unrelated class: its own attributes only
@@ -496,6 +500,45 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
             note = "a record's fields listed or turned into a mapping: the field's name is data there"
             out.append(Hit(path, line, end - len(name), end, "call", "name", note=note))
     return out
+
+
+def _vars_arguments(tree: ast.AST) -> dict[int, ast.expr]:
+    """The argument of each ``vars(x)`` by the id of its callee (what ``_dumps`` keeps)."""
+    return {
+        id(node.func): node.args[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "vars"
+        and len(node.args) == 1
+    }
+
+
+def _named_namespace(
+    conn: sqlite3.Connection, path: str, scopes: FileScopes, node: ast.expr
+) -> set[int] | None:
+    """The class whose own namespace ``vars(C)`` / ``C.__dict__`` (``node``: the argument, or the
+    ``__dict__`` attribute) reads, when ``C`` is a name or attribute the index resolves to a
+    project class (its id) or module (no class); None for anything else (an instance, unknown)."""
+    if isinstance(node, ast.Attribute) and node.attr == "__dict__":
+        node = node.value
+    if not isinstance(node, ast.Name | ast.Attribute):
+        return None
+    line = node.end_lineno or node.lineno
+    if line != node.lineno:
+        return None
+    end = scopes.column_of(line, node.end_col_offset or 0)
+    name = node.id if isinstance(node, ast.Name) else node.attr
+    row = conn.execute(
+        "SELECT s.kind, s.id FROM refs r JOIN files f ON f.id = r.file_id JOIN symbols s ON s.id = r.symbol_id"
+        " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.name = ? AND r.confidence = 'certain'",
+        (path, line, end - len(name), name),
+    ).fetchone()
+    if row is None:
+        return None
+    if row[0] == "class":
+        return {int(row[1])}
+    return set() if row[0] == "module" else None
 
 
 def _module_namespace(node: ast.expr) -> bool:
