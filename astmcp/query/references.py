@@ -11,6 +11,7 @@ the import site is listed, the alias' uses are the alias'.
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 from collections import deque
@@ -347,12 +348,20 @@ def collect_references(
         ):
             # `getattr(self, f"visit_{type(node).__name__}")`, `this[`visit${kind}`]`: a member
             # whose name fits, or a class whose name makes one (resolve/templates.py)
+            owner = str(target).partition(TEMPLATE_OWNER)[2]
             if (
                 str(target).startswith(TEMPLATE)
-                and template_reaches(str(target), symbol.name, symbol.kind, lambda name: _named(conn, name))
+                and template_reaches(
+                    str(target),
+                    symbol.name,
+                    symbol.kind,
+                    # (read off `self`: a name of the object's members)
+                    functools.partial(_owner_member, conn, owner, reaches=reaches)
+                    if owner
+                    else (lambda name: _named(conn, name)),
+                )
                 and (python or not memo.parts.apart(path, files))
             ):
-                owner = str(target).partition(TEMPLATE_OWNER)[2]
                 if owner and symbol.kind != "class" and not _self_reaches(conn, owner, symbol, reaches):
                     continue  # `getattr(self, "parse_" + name)`: a member of self's classes only
                 key = (path, line, col)
@@ -360,6 +369,42 @@ def collect_references(
     return sorted(
         out.values(), key=lambda r: (_CONFIDENCE_ORDER[r.confidence] // 2, r.file, r.line, r.column)
     )
+
+
+def _owner_member(
+    conn: sqlite3.Connection, owner: str, name: str, reaches: dict[str, set[int] | None]
+) -> bool:
+    """Whether a member of the classes a ``self`` of ``owner`` (``file::Class``) may be is called
+    ``name`` (any project symbol so called when the owner is not found)."""
+    reach = _owner_reach(conn, owner, reaches)
+    if reach is None:
+        return _named(conn, name)
+    marks = ",".join("?" * len(reach))
+    return (
+        conn.execute(
+            "SELECT 1 FROM symbols s JOIN symbols c ON c.file_id = s.file_id AND s.parent_path = c.symbol_path"
+            f" WHERE c.id IN ({marks}) AND s.name = ? LIMIT 1",
+            (*sorted(reach), name),
+        ).fetchone()
+        is not None
+    )
+
+
+def _owner_reach(
+    conn: sqlite3.Connection, owner: str, reaches: dict[str, set[int] | None]
+) -> set[int] | None:
+    """The classes a ``self`` of ``owner`` may be: it, those deriving from it and all their
+    ancestors; None when the owner is not found."""
+    if owner not in reaches:
+        file, _, path = owner.partition("::")
+        found = {
+            c.id
+            for c in query_symbols(
+                conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (file, path)
+            )
+        }
+        reaches[owner] = ancestry(conn, sorted(with_subclasses(conn, found)))[0] if found else None
+    return reaches[owner]
 
 
 def _self_reaches(
@@ -370,16 +415,7 @@ def _self_reaches(
     ancestors (a mixin beside it); a class with a base the index could not name may be any."""
     if not symbol.parent_path:
         return False  # a module's function is no attribute of an instance
-    if owner not in reaches:
-        file, _, path = owner.partition("::")
-        found = {
-            c.id
-            for c in query_symbols(
-                conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (file, path)
-            )
-        }
-        reaches[owner] = ancestry(conn, sorted(with_subclasses(conn, found)))[0] if found else None
-    reach = reaches[owner]
+    reach = _owner_reach(conn, owner, reaches)
     if reach is None:
         return True
     classes = [

@@ -552,16 +552,27 @@ class Expressions(Records):
             sources = scope.values.get(made.id, [])  # `name = "visit_" + cls.__name__` just before
             if len(sources) == 1 and sources[0][0] == "expr" and isinstance(sources[0][1], ast.expr):
                 made = sources[0][1]
+        made, again = folded(made)  # (`name = cls.__name__.upper()` just before)
+        fold = fold or again
         target = member_template(made, self.module_strings, fold)
         receiver = args[0] if at == 1 else None
         where = self.lookup(scope, receiver.id)[1] if isinstance(receiver, ast.Name) else None
-        if (
-            target is not None
-            and isinstance(receiver, ast.Name)
+        own = (
+            isinstance(receiver, ast.Name)
             and where is not None
-            and where.cls
+            and bool(where.cls)
             and where.self_name == receiver.id
+        )
+        if (
+            target is None
+            and own
+            and isinstance(made, ast.Attribute)
+            and made.attr in ("__name__", "__qualname__")
         ):
+            # `getattr(self, node_class.__name__.upper())` (pyflakes's handlers): the whole name
+            # is a class's, no literal part; only the object's own members can be reached so
+            target = f"{TEMPLATE}{fold or 'c'}*"
+        if target is not None and own and where is not None:
             target += f"{TEMPLATE_OWNER}{self.path}::{where.cls}"  # `getattr(self, "parse_" + n)`
         if target is not None:
             line, col, end = self.first_line_span(args[at])

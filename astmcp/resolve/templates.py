@@ -47,5 +47,9 @@ def template_reaches(target: str, name: str, kind: str, names: Callable[[str], b
     if kind == "class":
         shown = FOLDS[mode](name) if mode in FOLDS else name
         return mode in "clu" and names(f"{prefix}{shown}{suffix}")
+    if not prefix and not suffix:
+        # a class's name alone, as it is or cased (stored only for a name read off `self`):
+        # a member spelled so (`IFEXP` of `IfExp`), never one in other case
+        return (mode in FOLDS and name == FOLDS[mode](name)) or (mode == "c" and name[:1].isupper())
     # (the made part may be empty: `"get" + field` with `const field = "Name"` is `getName`)
     return len(name) >= len(prefix) + len(suffix) and name.startswith(prefix) and name.endswith(suffix)
