@@ -14,7 +14,18 @@ MODULE_NAMES = frozenset(
 )
 # members every object, class or module has, holding a string
 OBJECT_STRINGS = frozenset({"__name__", "__qualname__", "__module__"})
-IDENT = re.compile(r"[^\W\d]\w*")
+
+
+def _continuing() -> str:
+    """The characters (of the Basic Multilingual Plane) an identifier may go on with that ``\\w``
+    does not match: combining marks (the points of ``עִברִית``), ``·``. A character class's body."""
+    return "".join(
+        re.escape(c) for c in map(chr, range(0x80, 0x10000)) if not c.isalnum() and ("a" + c).isidentifier()
+    )
+
+
+_WORD = rf"[^\W\d](?:\w|[{_continuing()}])*"  # an identifier as Python reads one
+IDENT = re.compile(_WORD)
 # the stored target of a name hit on a name a doctest binds (`>>> first, rest = spy(it)`): a
 # variable of the doctest's namespace, a hit of a module-level symbol of that name, never of a
 # member (no chain of either language starts so)
@@ -23,7 +34,7 @@ DOCTEST_LOCAL = "*D:"
 # subscript (`row["name"]`); a name hit unless nothing can make it an attribute name
 # (query.data_keys)
 DATA_KEY = "*K:"
-DOTTED = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)+")
+DOTTED = re.compile(rf"{_WORD}(?:\.{_WORD})+")
 DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
 WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly"})
 # subscripted forms that are no instance of their head
