@@ -5,17 +5,21 @@ the tree restored.
 - ``--corpus click``: click 8.5.1 (PyPI sdist), checked by click's own test suite; likewise
   ``jinja2`` 3.1.6, ``marshmallow`` 3.26.1, ``itsdangerous`` 2.2.0, ``wtforms`` 3.2.1, ``flask`` 3.1.2,
   ``structlog`` 25.4.0, ``blinker`` 1.9.0, ``packaging`` 24.2, ``cachetools`` 5.5.0, ``boltons`` 25.0.0
-  ``more-itertools`` 10.5.0, ``tomlkit`` 0.13.3 and ``humanize`` 4.12.1, whose suites run in a venv of their own under
-  ``benchmarks/.cache/tools`` with their test requirements (marshmallow's test of its installed
-  distribution's metadata is left out: a source tree has none; boltons and more-itertools, whose
-  flat sdists are moved under ``src/``, also run their doctests).
+  ``more-itertools`` 10.5.0, ``tomlkit`` 0.13.3, ``humanize`` 4.12.1, ``markdown`` 3.7, ``attrs``
+  25.4.0 (the sample from its ``attr`` package), ``sqlparse`` 0.5.3, ``toolz`` 1.1.0 (tests in
+  ``src/toolz/tests``), ``mistune`` 3.1.4, ``pyparsing`` 3.2.5, ``tinydb`` 4.8.2, ``jmespath`` 1.0.1
+  and ``pyflakes`` 3.2.0 (tests in ``src/pyflakes/test``), whose suites run
+  in a venv of their own under ``benchmarks/.cache/tools`` with their test requirements
+  (marshmallow's test of its installed distribution's metadata is left out: a source tree has none;
+  boltons and more-itertools, whose flat sdists are moved under ``src/``, also run their doctests).
 - ``--corpus zod``: zod 4.6.7 ``src`` (npm), checked by ``tsc -p .`` from typescript 7.0.2: a rename
   is broken when it adds any diagnostic (multiset on code, file, message; positions ignored).
 - ``--corpus rxjs``: rxjs 7.8.2 ``src`` (npm) with its own tsconfig (made acceptable to typescript 7),
   checked the same way; ``--corpus mobx``: mobx 6.15.0 ``src`` with mobx's own strictness;
   ``--corpus query-core``: @tanstack/query-core 5.62.0 ``src``, ``--corpus immer``: immer 10.1.1
   ``src``, ``--corpus table-core``: @tanstack/table-core 8.21.3 ``src`` and ``--corpus
-  virtual-core``: @tanstack/virtual-core 3.19.13 ``src``, all ``strict``.
+  virtual-core``: @tanstack/virtual-core 3.19.13 ``src``, ``--corpus redux``: redux 5.0.1 ``src``
+  and ``--corpus reselect``: reselect 5.3.0 ``src``, all ``strict``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
 silent breakage), ``blocked`` (astmcp only: plan prepared but blocked on uncertain references or new
@@ -27,7 +31,7 @@ committed. Writes ``benchmarks/results/rename_safety_<corpus>.json`` and the REA
 corpora; ``--report`` only rewrites the section). ``--tools`` reruns some tools and keeps the others'
 results from the JSON when the sample is the same.
 
-    python benchmarks/rename_safety.py [--corpus click|jinja2|…|zod|rxjs|mobx|query-core|immer|table-core|virtual-core]
+    python benchmarks/rename_safety.py [--corpus click|jinja2|…|zod|rxjs|mobx|query-core|immer|table-core|virtual-core|redux|reselect]
                                        [--tools astmcp,rope,jedi]
                                        [--sample 50] [--seed 0] [--workdir DIR] [--report]
 """
@@ -111,7 +115,31 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         ("PyYAML==6.0.4",),
         ("tests/test_syntax/extensions/test_md_in_html.py",),
     ),
+    # attrs: classes whose methods are written as source text naming their fields; the sample
+    # comes from `attr` (`attrs` re-exports it); pympler/cloudpickle tests skip without them, and
+    # test_converters.py fails on Python 3.11 before any rename (`TestPipe.test_wrapped_annotation`);
+    # its installed metadata for test_packaging (the code under test comes first, from src)
+    "attrs": ("attrs", "25.4.0", ("hypothesis==6.151.9", "attrs==25.4.0"), ("tests/test_converters.py",)),
+    # sqlparse: filters dispatch to `_process_<token class name, lowered>`
+    "sqlparse": ("sqlparse", "0.5.3", (), ()),
+    # toolz: `toolz.curried` wraps every function by name; its tests live inside the package
+    "toolz": ("toolz", "1.1.0", (), ()),
+    # mistune: block and inline rules dispatched to `parse_<rule name>` / renderer methods by name
+    "mistune": ("mistune", "3.1.4", (), ()),
+    # tinydb: tables, queries built from attribute paths (`Query().name == "x"`), middlewares
+    "tinydb": ("tinydb", "4.8.2", ("PyYAML==6.0.4",), ()),
+    # jmespath: a tree interpreter visiting nodes by `visit_<node type>`
+    "jmespath": ("jmespath", "1.0.1", (), ()),
+    # pyflakes: handlers found by the upper-cased name of an `ast` node class; tests in the package
+    # (its test_api.py runs `python -m pyflakes` in a subprocess, which finds no pyflakes there)
+    "pyflakes": ("pyflakes", "3.2.0", (), ("pyflakes/test/test_api.py",)),
+    # pyparsing: camelCase aliases of snake_case methods, results read by name
+    "pyparsing": ("pyparsing", "3.2.5", ("railroad-diagrams==3.0.1", "Jinja2==3.1.6"), ()),
 }
+# a corpus whose package is not named like its distribution, or whose tests live elsewhere
+# (pluggy cannot be one: pytest, which runs the oracle, imports the renamed package itself)
+PACKAGES = {"attrs": "attr"}
+TEST_DIRS = {"toolz": "src/toolz/tests", "pyflakes": "src/pyflakes/test"}
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
 DOCTESTED = {"boltons", "more-itertools"}
@@ -124,6 +152,8 @@ CORPORA = {
     "immer": ("immer", "10.1.1"),
     "table-core": ("@tanstack/table-core", "8.21.3"),
     "virtual-core": ("@tanstack/virtual-core", "3.19.13"),
+    "redux": ("redux", "5.0.1"),
+    "reselect": ("reselect", "5.3.0"),
 }
 PYTEST = "pytest==9.2.0"
 TYPESCRIPT = ("typescript", "7.0.2")
@@ -229,7 +259,7 @@ def pristine_python(corpus: str, workdir: Path) -> Path:
 
 def import_name(corpus: str) -> str:
     """The package a Python corpus's distribution installs (``more-itertools``: ``more_itertools``)."""
-    return PYTHON_CORPORA[corpus][0].replace("-", "_")
+    return PACKAGES.get(corpus) or PYTHON_CORPORA[corpus][0].replace("-", "_")
 
 
 def tests_python(corpus: str) -> str:
@@ -309,7 +339,8 @@ def pristine_mobx(workdir: Path) -> Path:
 
 def pristine_strict(corpus: str, workdir: Path) -> Path:
     """The ``src`` of a package with no dependencies that ships no tsconfig (@tanstack/query-core,
-    immer, @tanstack/table-core), checked ``strict`` with bundler resolution (their imports name no extension)."""
+    immer, @tanstack/table-core, redux, reselect), checked ``strict`` with bundler resolution (their
+    imports name no extension)."""
     pristine = workdir / "pristine"
     package = fetch_npm(*CORPORA[corpus])
     if not (pristine / "src").is_dir():
@@ -358,10 +389,13 @@ def restore(root: Path, pristine: Path) -> list[str]:
     return sorted(changed)
 
 
-def run_tests(root: Path, python: str = sys.executable, doctests: str | None = None) -> tuple[bool, str]:
-    """The corpus's tests; then, for a package whose docstrings are tested (``doctests``: its
-    folder under ``src``), its doctests too (``--doctest-modules``, as its own CI runs them)."""
-    runs = [["tests"], *([[f"src/{doctests}", "--doctest-modules"]] if doctests else [])]
+def run_tests(
+    root: Path, python: str = sys.executable, doctests: str | None = None, tests: str = "tests"
+) -> tuple[bool, str]:
+    """The corpus's tests (the folder ``tests``); then, for a package whose docstrings are tested
+    (``doctests``: its folder under ``src``), its doctests too (``--doctest-modules``, as its own
+    CI runs them)."""
+    runs = [[tests], *([[f"src/{doctests}", "--doctest-modules"]] if doctests else [])]
     for args in runs:
         proc = subprocess.run(
             [python, "-m", "pytest", *args, "-x", "-q", "-p", "no:cacheprovider"],
@@ -408,7 +442,8 @@ def sample(workspaces: Workspaces, size: int, seed: int, corpus: str) -> list[di
     python = corpus in PYTHON_CORPORA
     kinds = KINDS if python else TS_KINDS
     where = (
-        f"f.path LIKE 'src/{import_name(corpus)}/%'"
+        f"f.path LIKE 'src/{import_name(corpus)}/%' AND f.path NOT LIKE '%/tests/%'"
+        f" AND f.path NOT LIKE '%/test/%'"
         if python
         else "f.path NOT LIKE '%test%' AND f.path LIKE 'src/%'"
     )
@@ -577,12 +612,13 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
             # active, and reads outside classes from it (resolve.python_external)
             os.environ["VIRTUAL_ENV"] = str(Path(interpreter).parent.parent)
         doctests = import_name(corpus) if corpus in DOCTESTED else None
-        ok, tail = run_tests(root, interpreter, doctests)
+        tests = TEST_DIRS.get(corpus, "tests")
+        ok, tail = run_tests(root, interpreter, doctests, tests)
         if not ok:
             raise SystemExit(f"{corpus}'s tests fail before any rename: {tail}")
 
         def oracle() -> tuple[bool, str]:
-            return run_tests(root, interpreter, doctests)
+            return run_tests(root, interpreter, doctests, tests)
     else:
         tsc = npm_tool(*TYPESCRIPT, "tsc")
         baseline = Counter(tsc_errors(root, tsc))
@@ -659,10 +695,16 @@ def report() -> None:
         "and `immer` in the nineteenth: packaging's first run found one break, fixed since; `boltons`,",
         "`more-itertools` and `table-core` (@tanstack/table-core) in the twentieth, `tomlkit` and `virtual-core`",
         "(@tanstack/virtual-core) in the twenty-first, `humanize` in the twenty-third, `markdown`",
-        "(Python-Markdown) in the twenty-seventh, each first run with no rule changed for it: no break). Each",
+        "(Python-Markdown) in the twenty-seventh, each first run with no rule changed for it: no break;",
+        "`attrs`, `sqlparse`, `toolz`, `mistune`, `pyparsing`, `tinydb`, `jmespath`, `pyflakes`, `redux` and",
+        "`reselect` in the thirty-fifth: sqlparse's first run broke 2, toolz's 1 (and seed 13 one more), tinydb's 1,",
+        "pyflakes's 5 and pyparsing's second 1, each fixed since). Each",
         "applied rename is checked by an oracle, then the tree is restored: the project's own test suite (click:",
         "2,400+ tests; jinja2 909, marshmallow 1,237, itsdangerous 297, wtforms 354, flask 485 with pytest 8.4.2 and its dependencies as of",
-        "3.1.2, structlog, blinker, packaging, cachetools, boltons, more-itertools, tomlkit, humanize and markdown with their test",
+        "3.1.2, structlog, blinker, packaging, cachetools, boltons, more-itertools, tomlkit, humanize, markdown, attrs",
+        "(without tests/test_converters.py, which fails on Python 3.11 before any rename), sqlparse, toolz (its",
+        "src/toolz/tests), mistune, pyparsing, tinydb, jmespath and pyflakes (its src/pyflakes/test without",
+        "test_api.py, which runs pyflakes in a subprocess that cannot import it) with their test",
         "requirements (markdown without tests/test_syntax/extensions/test_md_in_html.py, which pytest cannot run after",
         "its test_legacy.py makes warnings errors),",
         "boltons and more-itertools also with their docstrings' doctests (`pytest --doctest-modules src/<package>`, as their CI",
@@ -674,7 +716,8 @@ def report() -> None:
         "sources and are judged too (tsc only: a name left behind in generated code or a test title is not",
         "seen); for rxjs the same over its `src` with its own tsconfig (`moduleResolution: bundler`, no",
         "`baseUrl`, which typescript 7 removed); for mobx its `src` with mobx's own strictness (`strict`, implicit `any`",
-        "allowed, ES2025 library); for query-core, immer, table-core and virtual-core, which ship no tsconfig, their `src` with `strict` and",
+        "allowed, ES2025 library); for query-core, immer, table-core, virtual-core, redux and reselect, which ship no",
+        "tsconfig, their `src` with `strict` and",
         "bundler resolution. **broken** = applied and the oracle fails (silent breakage; a failure that",
         "passes on a rerun counts as flaky, not broken); **blocked** = astmcp prepared a plan but blocked it",
         "(uncertain references to review, or new errors); **refused** = an error instead of edits. rope",
