@@ -27,6 +27,7 @@ import ast
 import bisect
 import re
 import sqlite3
+from collections.abc import Iterator
 
 from astmcp.query.common import SymbolRow, ancestry
 from astmcp.query.parameters import read_text
@@ -79,19 +80,12 @@ def name_word_hits(
         source = files.get(path, sitting) if path.endswith(".py") else None
         if source is None:
             continue
-        holding = [n for n, text in enumerate(source.lines, 1) if row.name in text and word.search(text)]
-        for node in _strings(source.tree, _test_file(path), holding):
-            first, last = node.lineno, node.end_lineno or node.lineno
-            for line in range(first, last + 1):
-                text = source.line(line)
-                start = source.column(line, node.col_offset) - 1 if line == first else 0
-                end = source.column(line, node.end_col_offset or 0) - 1 if line == last else len(text)
-                for match in word.finditer(text, start, end):
-                    column = match.start() + 1
-                    if (path, line, column) in seen or not _fits(contexts, text, match.start(), match.end()):
-                        continue
-                    seen.add((path, line, column))
-                    out.append(Hit(path, line, column, column + len(row.name), "string", "name", note=reason))
+        for _node, line, text, match, _end in _string_words(source, path, row.name, word):
+            column = match.start() + 1
+            if (path, line, column) in seen or not _fits(contexts, text, match.start(), match.end()):
+                continue
+            seen.add((path, line, column))
+            out.append(Hit(path, line, column, column + len(row.name), "string", "name", note=reason))
     return out
 
 
@@ -122,24 +116,37 @@ def _default_repr_hits(
         source = files.get(path, _REPR_WORDS) if path.endswith(".py") else None
         if source is None:
             continue
-        holding = [n for n, text in enumerate(source.lines, 1) if row.name in text and word.search(text)]
-        for node in _strings(source.tree, _test_file(path), holding):
-            first, last = node.lineno, node.end_lineno or node.lineno
-            whole = _DEFAULT_REPR.search("\n".join(source.line(n) for n in range(first, last + 1)))
-            for line in range(first, last + 1):
-                text = source.line(line)
-                start = source.column(line, node.col_offset) - 1 if line == first else 0
-                end = source.column(line, node.end_col_offset or 0) - 1 if line == last else len(text)
-                for match in word.finditer(text, start, end):
-                    column = match.start() + 1
-                    # (`"MemoryStorage object"` is a repr's part without `at`)
-                    spelled = whole or text[match.end() : end].startswith(" object")
-                    if spelled and (path, line, column) not in seen:
-                        seen.add((path, line, column))
-                        out.append(
-                            Hit(path, line, column, column + len(row.name), "string", "name", note=note)
-                        )
+        spelling: dict[int, bool] = {}  # a string node's id -> whether it holds `object at`
+        for node, line, text, match, end in _string_words(source, path, row.name, word):
+            if id(node) not in spelling:
+                first, last = node.lineno, node.end_lineno or node.lineno
+                spelling[id(node)] = bool(
+                    _DEFAULT_REPR.search("\n".join(source.line(n) for n in range(first, last + 1)))
+                )
+            column = match.start() + 1
+            # (`"MemoryStorage object"` is a repr's part without `at`)
+            spelled = spelling[id(node)] or text[match.end() : end].startswith(" object")
+            if spelled and (path, line, column) not in seen:
+                seen.add((path, line, column))
+                out.append(Hit(path, line, column, column + len(row.name), "string", "name", note=note))
     return out
+
+
+def _string_words(
+    source: _Source, path: str, name: str, word: re.Pattern[str]
+) -> Iterator[tuple[ast.expr, int, str, re.Match[str], int]]:
+    """Each word ``name`` (``word`` matches it) in a string of ``source`` that may be compared
+    with what a program shows (see ``_strings``): (string node, line, the line's text, the match,
+    the string's end column on the line)."""
+    holding = [n for n, text in enumerate(source.lines, 1) if name in text and word.search(text)]
+    for node in _strings(source.tree, _test_file(path), holding):
+        first, last = node.lineno, node.end_lineno or node.lineno
+        for line in range(first, last + 1):
+            text = source.line(line)
+            start = source.column(line, node.col_offset) - 1 if line == first else 0
+            end = source.column(line, node.end_col_offset or 0) - 1 if line == last else len(text)
+            for match in word.finditer(text, start, end):
+                yield node, line, text, match, end
 
 
 class _Source:

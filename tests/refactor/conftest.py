@@ -60,6 +60,22 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> None:
             target.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
 
 
+def _venv_package(root: Path, package: str, files: dict[str, str]) -> None:
+    """A virtualenv in the project (``.venv`` with a pyvenv.cfg, where astmcp reads outside
+    classes) holding ``package`` with ``files`` (paths inside the package)."""
+    site = root / ".venv" / "lib" / "python3.11" / "site-packages" / package
+    site.mkdir(parents=True)
+    (root / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
+    for rel, text in files.items():
+        (site / rel).write_text(text, encoding="utf-8")
+
+
+@pytest.fixture
+def venv_package() -> Callable[[Path, str, dict[str, str]], None]:
+    """Writes a package into a project's own virtualenv (see ``_venv_package``)."""
+    return _venv_package
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Any:
     """``project({path: text})`` writes a project (text is dedented) and returns a :class:`Project`."""

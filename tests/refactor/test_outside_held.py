@@ -5,6 +5,7 @@ broke flask's tests though no project line calls it there."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,13 +74,11 @@ def bind(request: Request, codec: Codec) -> None:
 """
 
 
-def _rename(tmp_path: Path, selector: str) -> tuple[bool, dict[str, Any]]:
+def _rename(
+    tmp_path: Path, selector: str, venv_package: Callable[[Path, str, dict[str, str]], None]
+) -> tuple[bool, dict[str, Any]]:
     root = tmp_path / "p"
-    site = root / ".venv" / "lib" / "python3.11" / "site-packages" / "outheld_web"
-    site.mkdir(parents=True)
-    (root / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
-    (site / "__init__.py").write_text("", encoding="utf-8")
-    (site / "wrappers.py").write_text(_WRAPPERS, encoding="utf-8")
+    venv_package(root, "outheld_web", {"__init__.py": "", "wrappers.py": _WRAPPERS})
     (root / "app.py").write_text(_APP, encoding="utf-8")
     workspaces = Workspaces(root)
     try:
@@ -89,23 +88,29 @@ def _rename(tmp_path: Path, selector: str) -> tuple[bool, dict[str, Any]]:
     return result.is_error, result.data
 
 
-def test_a_member_outside_code_calls_on_a_held_project_object_is_refused(tmp_path: Path) -> None:
-    refused, data = _rename(tmp_path, "app.py::Provider.loads")
+def test_a_member_outside_code_calls_on_a_held_project_object_is_refused(
+    tmp_path: Path, venv_package: Callable[[Path, str, dict[str, str]], None]
+) -> None:
+    refused, data = _rename(tmp_path, "app.py::Provider.loads", venv_package)
     assert refused and data["error"]["code"] == "MUTATION_BLOCKED"
     assert data["error"]["details"]["external_members"] == ["outheld_web.wrappers.Response.json_module.loads"]
     assert "outside code holds a project object there" in data["error"]["message"]
 
 
-def test_a_member_the_outside_class_does_not_read_off_it_renames(tmp_path: Path) -> None:
-    refused, data = _rename(tmp_path, "app.py::Provider.dumps")
+def test_a_member_the_outside_class_does_not_read_off_it_renames(
+    tmp_path: Path, venv_package: Callable[[Path, str, dict[str, str]], None]
+) -> None:
+    refused, data = _rename(tmp_path, "app.py::Provider.dumps", venv_package)
     assert not refused and data["blocked"] is False
 
 
-def test_a_project_attribute_overriding_an_outside_one_holds_for_the_outside_class(tmp_path: Path) -> None:
+def test_a_project_attribute_overriding_an_outside_one_holds_for_the_outside_class(
+    tmp_path: Path, venv_package: Callable[[Path, str, dict[str, str]], None]
+) -> None:
     # flask's `Request.json_module` overrides werkzeug's, whose `get_json` calls its `loads`
-    refused, data = _rename(tmp_path, "app.py::Codec.decode")
+    refused, data = _rename(tmp_path, "app.py::Codec.decode", venv_package)
     assert refused and data["error"]["details"]["external_members"] == [
         "outheld_web.wrappers.Request.json_module.decode"
     ]
-    refused, data = _rename(tmp_path / "again", "app.py::Codec.encode")
+    refused, data = _rename(tmp_path / "again", "app.py::Codec.encode", venv_package)
     assert not refused and data["blocked"] is False

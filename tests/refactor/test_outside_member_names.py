@@ -6,6 +6,7 @@ classes are read by importing the module, an installed package's from its source
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,13 +47,11 @@ def show(thing):
 """
 
 
-def _rename(tmp_path: Path, selector: str) -> dict[str, Any]:
+def _rename(
+    tmp_path: Path, selector: str, venv_package: Callable[[Path, str, dict[str, str]], None]
+) -> dict[str, Any]:
     root = tmp_path / "p"
-    site = root / ".venv" / "lib" / "python3.11" / "site-packages" / "outnames_http"
-    site.mkdir(parents=True)
-    (root / ".venv" / "pyvenv.cfg").write_text("home = /usr/bin\n", encoding="utf-8")
-    (site / "__init__.py").write_text(_PACKAGE, encoding="utf-8")
-    (site / "models.py").write_text(_MODELS, encoding="utf-8")
+    venv_package(root, "outnames_http", {"__init__.py": _PACKAGE, "models.py": _MODELS})
     (root / "app.py").write_text(_APP, encoding="utf-8")
     workspaces = Workspaces(root)
     try:
@@ -63,14 +62,18 @@ def _rename(tmp_path: Path, selector: str) -> dict[str, Any]:
     return result.data
 
 
-def test_a_member_an_imported_package_class_also_has_is_no_likely_read(tmp_path: Path) -> None:
+def test_a_member_an_imported_package_class_also_has_is_no_likely_read(
+    tmp_path: Path, venv_package: Callable[[Path, str, dict[str, str]], None]
+) -> None:
     # `response.json()` may be the package's `Response.json`: a name hit, never rewritten
-    plan = _rename(tmp_path, "app.py::Document.json")
+    plan = _rename(tmp_path, "app.py::Document.json", venv_package)
     assert plan["blocked"] is True
     assert [(h["file"], h["line"]) for h in plan["uncertain_references"]] == [("app.py", 17)]
 
 
-def test_a_member_no_imported_class_has_stays_likely(tmp_path: Path) -> None:
-    plan = _rename(tmp_path, "app.py::Document.body_length")
+def test_a_member_no_imported_class_has_stays_likely(
+    tmp_path: Path, venv_package: Callable[[Path, str, dict[str, str]], None]
+) -> None:
+    plan = _rename(tmp_path, "app.py::Document.body_length", venv_package)
     assert plan["blocked"] is False
     assert "thing.renamed()" in plan["preview"]
