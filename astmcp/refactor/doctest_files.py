@@ -462,11 +462,52 @@ def _runner_strings(text: str) -> list[str]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError):
         return []
+    assigned: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            assigned.setdefault(node.targets[0].id, []).append(node.value)
     out: list[str] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
         if callee in _FILE_RUNNERS:
-            out += [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            out += [value for a in node.args if (value := _path_text(a, assigned, 0))]
     return out
+
+
+_JOINS = frozenset({"join", "Path", "PurePath", "joinpath"})
+
+
+def _path_text(node: ast.expr, assigned: dict[str, list[ast.expr]], depth: int) -> str | None:
+    """The file a runner's argument names, as a path relative to the calling file's folder:
+    a string, or the string parts a path is joined from after a folder it cannot read
+    (``os.path.join(_HERE, "..", "README.md")`` with ``_HERE`` the test's folder: ``../README.md``),
+    through a name assigned once."""
+    if depth > 4:
+        return None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.Name) and len(assigned.get(node.id, ())) == 1:
+        return _path_text(assigned[node.id][0], assigned, depth + 1)
+    parts: list[ast.expr] = []
+    if isinstance(node, ast.Call) and (
+        (node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)) in _JOINS
+    ):
+        parts = [
+            *(
+                [node.func.value]
+                if isinstance(node.func, ast.Attribute) and node.func.attr == "joinpath"
+                else []
+            ),
+            *node.args,
+        ]
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        parts = [node.left, node.right]
+    texts = [_path_text(p, assigned, depth + 1) for p in parts]
+    tail: list[str] = []
+    for text in reversed(texts):
+        if text is None:
+            break  # (the folder it starts from: taken to be the calling file's)
+        tail.insert(0, text)
+    return "/".join(tail) if tail else None
