@@ -197,12 +197,20 @@ def _slots(family: list[SymbolRow], files: dict[str, tuple[str, list[Any]]], new
     """Python: a member renamed to a name its class lists in ``__slots__`` (a slot is a member the
     index does not declare): the class would no longer build (``'tag' in __slots__ conflicts with
     class variable``) or the slot would shadow it."""
+    trees: dict[str, ast.Module | None] = {}  # each file parsed once, for all its members
     for member in family:
         if member.parent_path is None or language_of(member.file) != PYTHON or member.file not in files:
             continue
-        try:
-            tree = ast.parse(files[member.file][0])
-        except (SyntaxError, ValueError):
+        text = files[member.file][0]
+        if new not in text:
+            continue  # (a slot naming it spells it)
+        if member.file not in trees:
+            try:
+                trees[member.file] = ast.parse(text)
+            except (SyntaxError, ValueError):
+                trees[member.file] = None
+        tree = trees[member.file]
+        if tree is None:
             continue
         owner = member.parent_path.rsplit(".", 1)[-1]
         for node in ast.walk(tree):

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 import sqlite3
 
 from astmcp.query.common import SymbolRow, ancestry, query_symbols, with_subclasses
@@ -304,6 +305,11 @@ _FIELD_LISTERS = {
 _FIELD_TABLES = frozenset(
     {"__annotations__", "__dataclass_fields__", "model_fields", "__fields__", "_fields"}
 )
+# a word every conversion, listing and attribute mapping `_dumps` finds is spelled with
+_DUMP_WORDS = re.compile(
+    r"\b(?:vars|__dict__|__setstate__|asdict|_asdict|get_type_hints|fields|get_annotations|model_dump"
+    r"|model_dump_json|__annotations__|__dataclass_fields__|model_fields|__fields__|_fields)\b|\.dict\("
+)
 # the field tables only a named tuple or an outside base (pydantic) gives a class
 _OUTSIDE_TABLES = frozenset({"_fields", "model_fields", "__fields__"})
 
@@ -456,6 +462,11 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     files = PythonFiles(ws)
     out: list[Hit] = []
     for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
+        try:
+            if not _DUMP_WORDS.search(read_text(ws, path)):
+                continue  # (no word a conversion or listing is spelled with: not parsed)
+        except (OSError, ValueError):
+            continue
         parsed = files.get(path)
         if parsed is None:
             continue

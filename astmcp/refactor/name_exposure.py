@@ -156,6 +156,7 @@ class _Source:
         self.lines = _LINE_BREAK.split(text)
         self.tree = ast.parse(text)
         self._parents: dict[int, ast.AST] | None = None
+        self._name_reads: dict[int, list[ast.Attribute]] | None = None
 
     @property
     def parents(self) -> dict[int, ast.AST]:
@@ -165,6 +166,16 @@ class _Source:
                 id(child): node for node in ast.walk(self.tree) for child in ast.iter_child_nodes(node)
             }
         return self._parents
+
+    @property
+    def name_reads(self) -> dict[int, list[ast.Attribute]]:
+        """The file's ``x.__name__`` / ``x.__qualname__`` nodes by their line (made once)."""
+        if self._name_reads is None:
+            self._name_reads = {}
+            for node in ast.walk(self.tree):
+                if isinstance(node, ast.Attribute) and node.attr in _NAME_ATTRIBUTES:
+                    self._name_reads.setdefault(node.lineno, []).append(node)
+        return self._name_reads
 
     def line(self, number: int) -> str:
         return self.lines[number - 1] if 0 < number <= len(self.lines) else ""
@@ -320,11 +331,7 @@ def _contexts(files: _Sources, reads: list[tuple[str, int]]) -> list[tuple[str, 
         if parsed is None:
             return None
         tree, parents = parsed.tree, parsed.parents
-        for node in ast.walk(tree):
-            if not (
-                isinstance(node, ast.Attribute) and node.attr in _NAME_ATTRIBUTES and node.lineno == line
-            ):
-                continue
+        for node in parsed.name_reads.get(line, ()):
             parent = parents.get(id(node))
             if isinstance(parent, ast.FormattedValue):
                 out.append(_around(parents.get(id(parent)), parent))
