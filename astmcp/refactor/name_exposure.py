@@ -51,7 +51,6 @@ _PLAIN_NAME = re.compile(
 )  # `f.__name__`, `self.f.__name__`
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")  # the line ends the parser counts
 _DEFAULT_REPR = re.compile(r"\bobject at\b")  # `<pkg.m.Name object at 0x7f…>`
-_REPR_WORDS = re.compile(r"\bobject\b")
 _DECORATOR = re.compile(r"^\s*@\s*([\w.]+)", re.MULTILINE)
 
 
@@ -108,12 +107,14 @@ def _default_repr_hits(
     ).fetchone():
         return []
     word = re.compile(rf"(?<!\w){re.escape(row.name)}(?!\w)")
+    # a file is parsed only when its text holds the word `object` and the name
+    both = re.compile(rf"\A(?=[\s\S]*\bobject\b)[\s\S]*?(?<!\w){re.escape(row.name)}(?!\w)")
     note = (
         f"a default repr shows {row.name!r} (`<module.{row.name} object at 0x…>`), which this string spells"
     )
     out: list[Hit] = []
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
-        source = files.get(path, _REPR_WORDS) if path.endswith(".py") else None
+        source = files.get(path, both) if path.endswith(".py") else None
         if source is None:
             continue
         spelling: dict[int, bool] = {}  # a string node's id -> whether it holds `object at`
