@@ -82,9 +82,19 @@ def _provides(conn: sqlite3.Connection, path: str, name: str, skip: str, depth: 
     if all_names is None and name.startswith("_"):
         return False
     own = conn.execute("SELECT data FROM module_facts WHERE path = ?", (path,)).fetchone()
+    defined = query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, name))
     if own and name in json.loads(own[0]).get("binds", {}):
-        return True
-    if query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, name)):
+        # `from pkg.error import Error` of ``skip`` itself passes on the very object: no other one
+        sources = {
+            str(source)
+            for (source,) in conn.execute(
+                "SELECT i.resolved_path FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ?"
+                " AND (i.alias = ? OR ((i.alias IS NULL OR i.alias = '') AND i.name = ?))",
+                (path, name, name),
+            )
+        }
+        return bool(defined) or not sources or sources != {skip}
+    if defined:
         return True
     return any(_provides(conn, source, name, skip, depth + 1) for source in _star_sources(conn, path))
 
