@@ -8,7 +8,8 @@ the tree restored.
   ``more-itertools`` 10.5.0, ``tomlkit`` 0.13.3, ``humanize`` 4.12.1, ``markdown`` 3.7, ``attrs``
   25.4.0 (the sample from its ``attr`` package), ``sqlparse`` 0.5.3, ``toolz`` 1.1.0 (tests in
   ``src/toolz/tests``), ``mistune`` 3.1.4, ``pyparsing`` 3.2.5, ``tinydb`` 4.8.2, ``jmespath`` 1.0.1,
-  ``inflect`` 7.4.0, ``munch`` 4.0.0 and ``pyflakes`` 3.2.0 (tests in ``src/pyflakes/test``), whose suites run
+  ``inflect`` 7.4.0, ``munch`` 4.0.0, ``funcy`` 2.0, ``voluptuous`` 0.15.2 (tests in
+  ``src/voluptuous/tests``) and ``pyflakes`` 3.2.0 (tests in ``src/pyflakes/test``), whose suites run
   in a venv of their own under ``benchmarks/.cache/tools`` with their test requirements
   (marshmallow's test of its installed distribution's metadata is left out: a source tree has none;
   boltons and more-itertools, whose flat sdists are moved under ``src/``, also run their doctests).
@@ -137,13 +138,21 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "inflect": ("inflect", "7.4.0", ("more-itertools==10.5.0", "typeguard==4.4.2", "pygments==2.19.2"), ()),
     # munch: a dict whose keys are attributes (`__getattr__` over items)
     "munch": ("munch", "4.0.0", ("PyYAML==6.0.4",), ()),
+    # funcy: function families made from one another and listed by name; voluptuous: schema
+    # markers and validators (tests inside the package)
+    "funcy": ("funcy", "2.0", ("whatever==0.7",), ()),
+    "voluptuous": ("voluptuous", "0.15.2", (), ()),
     # pyparsing: camelCase aliases of snake_case methods, results read by name
     "pyparsing": ("pyparsing", "3.2.5", ("railroad-diagrams==3.0.1", "Jinja2==3.1.6"), ()),
 }
 # a corpus whose package is not named like its distribution, or whose tests live elsewhere
 # (pluggy cannot be one: pytest, which runs the oracle, imports the renamed package itself)
 PACKAGES = {"attrs": "attr"}
-TEST_DIRS = {"toolz": "src/toolz/tests", "pyflakes": "src/pyflakes/test"}
+TEST_DIRS = {
+    "toolz": "src/toolz/tests",
+    "pyflakes": "src/pyflakes/test",
+    "voluptuous": "src/voluptuous/tests",
+}
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
 DOCTESTED = {"boltons", "more-itertools"}
@@ -701,13 +710,15 @@ def report() -> None:
         "(@tanstack/virtual-core) in the twenty-first, `humanize` in the twenty-third, `markdown`",
         "(Python-Markdown) in the twenty-seventh, each first run with no rule changed for it: no break;",
         "`attrs`, `sqlparse`, `toolz`, `mistune`, `pyparsing`, `tinydb`, `jmespath`, `pyflakes`, `inflect`, `munch`,",
+        "`funcy`, `voluptuous`,",
         "`redux` and `reselect` in the thirty-fifth: sqlparse's first run broke 2, toolz's 1 (and seed 13 one more),",
         "tinydb's 1, pyflakes's 5, munch's 4 and pyparsing's second 1, each fixed since). Each",
         "applied rename is checked by an oracle, then the tree is restored: the project's own test suite (click:",
         "2,400+ tests; jinja2 909, marshmallow 1,237, itsdangerous 297, wtforms 354, flask 485 with pytest 8.4.2 and its dependencies as of",
         "3.1.2, structlog, blinker, packaging, cachetools, boltons, more-itertools, tomlkit, humanize, markdown, attrs",
         "(without tests/test_converters.py, which fails on Python 3.11 before any rename), sqlparse, toolz (its",
-        "src/toolz/tests), mistune, pyparsing, tinydb, jmespath, inflect, munch and pyflakes (its src/pyflakes/test without",
+        "src/toolz/tests), mistune, pyparsing, tinydb, jmespath, inflect, munch, funcy, voluptuous (its",
+        "src/voluptuous/tests) and pyflakes (its src/pyflakes/test without",
         "test_api.py, which runs pyflakes in a subprocess that cannot import it) with their test",
         "requirements (markdown without tests/test_syntax/extensions/test_md_in_html.py, which pytest cannot run after",
         "its test_legacy.py makes warnings errors),",
