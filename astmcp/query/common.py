@@ -122,6 +122,36 @@ def ancestry(conn: sqlite3.Connection, class_ids: list[int]) -> tuple[set[int], 
     return seen, outside
 
 
+def unresolved_base(conn: sqlite3.Connection, class_ids: set[int]) -> bool:
+    """Whether any of the classes ``class_ids`` has a base the index could not name."""
+    if not class_ids:
+        return False
+    marks = ",".join("?" * len(class_ids))
+    return (
+        conn.execute(
+            f"SELECT 1 FROM edges WHERE src_symbol_id IN ({marks}) AND kind = 'inherits'"
+            " AND dst_symbol_id IS NULL AND (dst_key IS NULL OR dst_key = '') LIMIT 1",
+            tuple(sorted(class_ids)),
+        ).fetchone()
+        is not None
+    )
+
+
+def classes_declare(conn: sqlite3.Connection, class_ids: set[int], name: str) -> bool:
+    """Whether any of the classes ``class_ids`` declares a member ``name``."""
+    if not class_ids:
+        return False
+    marks = ",".join("?" * len(class_ids))
+    return (
+        conn.execute(
+            "SELECT 1 FROM symbols s JOIN symbols c ON c.file_id = s.file_id AND s.parent_path = c.symbol_path"
+            f" WHERE c.id IN ({marks}) AND s.name = ? LIMIT 1",
+            (*sorted(class_ids), name),
+        ).fetchone()
+        is not None
+    )
+
+
 def with_subclasses(conn: sqlite3.Connection, class_ids: set[int]) -> set[int]:
     """The classes ``class_ids`` and every project class deriving from them."""
     seen: set[int] = set()

@@ -31,11 +31,13 @@ from astmcp.query.common import (
     SymbolRow,
     SymbolTarget,
     ancestry,
+    classes_declare,
     mangled,
     page_fields,
     project_package,
     query_symbols,
     read_indexed_lines,
+    unresolved_base,
     with_subclasses,
 )
 from astmcp.query.data_keys import DataKeys
@@ -377,17 +379,7 @@ def _owner_member(
     """Whether a member of the classes a ``self`` of ``owner`` (``file::Class``) may be is called
     ``name`` (any project symbol so called when the owner is not found)."""
     reach = _owner_reach(conn, owner, reaches)
-    if reach is None:
-        return _named(conn, name)
-    marks = ",".join("?" * len(reach))
-    return (
-        conn.execute(
-            "SELECT 1 FROM symbols s JOIN symbols c ON c.file_id = s.file_id AND s.parent_path = c.symbol_path"
-            f" WHERE c.id IN ({marks}) AND s.name = ? LIMIT 1",
-            (*sorted(reach), name),
-        ).fetchone()
-        is not None
-    )
+    return _named(conn, name) if reach is None else classes_declare(conn, reach, name)
 
 
 def _owner_reach(
@@ -426,16 +418,7 @@ def _self_reaches(
     ]
     if not classes or any(c in reach for c in classes):
         return True
-    mine = ancestry(conn, classes)[0]
-    marks = ",".join("?" * len(mine))
-    return (
-        conn.execute(
-            f"SELECT 1 FROM edges WHERE src_symbol_id IN ({marks}) AND kind = 'inherits'"
-            " AND dst_symbol_id IS NULL AND (dst_key IS NULL OR dst_key = '') LIMIT 1",
-            tuple(sorted(mine)),
-        ).fetchone()
-        is not None
-    )
+    return unresolved_base(conn, ancestry(conn, classes)[0])
 
 
 def _held_variable_uses(

@@ -20,7 +20,7 @@ import builtins
 import re
 import sqlite3
 
-from astmcp.query.common import SymbolRow, ancestry, query_symbols, with_subclasses
+from astmcp.query.common import SymbolRow, ancestry, query_symbols, unresolved_base, with_subclasses
 from astmcp.query.parameter_calls import PythonFiles
 from astmcp.query.parameters import read_text
 from astmcp.refactor.mro_walks import walked_classes
@@ -437,7 +437,7 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     related, outside = ancestry(conn, sorted(owners))  # a `self` of these may be an instance of the class
     # an instance of an outside class is none of these when they derive from no outside class
     # but the roots every class may have (an unresolved base, key NULL, counts as outside)
-    foreign = bool(outside - _ROOT_BASES) or _unresolved_base(conn, related)
+    foreign = bool(outside - _ROOT_BASES) or unresolved_base(conn, related)
     resolver = PythonResolver(conn, {})
     declaring = {  # the classes whose own namespace holds a member of the family
         cls.id
@@ -599,7 +599,7 @@ def _keywordless(conn: sqlite3.Connection, files: PythonFiles, classes: set[int]
     related, outside = ancestry(conn, sorted(classes))
     if (
         outside - _ROOT_BASES - _EXCEPTIONS
-        or _unresolved_base(conn, related)
+        or unresolved_base(conn, related)
         or not _plain(PythonResolver(conn, {}), conn, related)
     ):
         return False
@@ -647,21 +647,6 @@ def _plain(resolver: PythonResolver, conn: sqlite3.Connection, classes: set[int]
         or cls.signature.lstrip().startswith("@")
         or cls.symbol_path in resolver.facts(cls.file).get("nfields", {})
         for cls in rows
-    )
-
-
-def _unresolved_base(conn: sqlite3.Connection, classes: set[int]) -> bool:
-    """Whether any of ``classes`` has a base the index could not name."""
-    if not classes:
-        return False
-    marks = ",".join("?" * len(classes))
-    return (
-        conn.execute(
-            f"SELECT 1 FROM edges WHERE src_symbol_id IN ({marks}) AND kind = 'inherits'"
-            " AND dst_symbol_id IS NULL AND (dst_key IS NULL OR dst_key = '') LIMIT 1",
-            tuple(classes),
-        ).fetchone()
-        is not None
     )
 
 

@@ -29,7 +29,7 @@ import re
 import sqlite3
 from collections.abc import Iterator
 
-from astmcp.query.common import SymbolRow, ancestry
+from astmcp.query.common import SymbolRow, ancestry, classes_declare
 from astmcp.query.parameters import read_text
 from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.param_readers import takers
@@ -98,14 +98,8 @@ def _default_repr_hits(
     ``MemoryStorage``)."""
     if row.kind != "class":
         return []
-    classes = ancestry(conn, [row.id])[0]
-    marks = ",".join("?" * len(classes))
-    if conn.execute(  # its own `__repr__` (or a project ancestor's) shows something else
-        "SELECT 1 FROM symbols s JOIN symbols c ON c.file_id = s.file_id AND s.parent_path = c.symbol_path"
-        f" WHERE c.id IN ({marks}) AND s.name = '__repr__' LIMIT 1",
-        tuple(sorted(classes)),
-    ).fetchone():
-        return []
+    if classes_declare(conn, ancestry(conn, [row.id])[0], "__repr__"):
+        return []  # its own `__repr__` (or a project ancestor's) shows something else
     word = re.compile(rf"(?<!\w){re.escape(row.name)}(?!\w)")
     # a file is parsed only when its text holds the word `object` and the name
     both = re.compile(rf"\A(?=[\s\S]*\bobject\b)[\s\S]*?(?<!\w){re.escape(row.name)}(?!\w)")
