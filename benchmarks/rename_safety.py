@@ -144,6 +144,25 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "voluptuous": ("voluptuous", "0.15.2", (), ()),
     # pyparsing: camelCase aliases of snake_case methods, results read by name
     "pyparsing": ("pyparsing", "3.2.5", ("railroad-diagrams==3.0.1", "Jinja2==3.1.6"), ()),
+    # lark: transformers and visitors call methods named after grammar rules; parsimonious: node
+    # visitors dispatch to `visit_<rule name>`; pycparser: ply finds `p_<rule>` grammar functions
+    # by name and reads their docstrings; transitions: callbacks named in strings (`before="f"`,
+    # `on_enter_<state>`); glom: specs; cssselect: `xpath_<pseudo>` handlers; pathspec: registered
+    # pattern factories
+    "lark": ("lark", "1.2.2", (), ()),
+    "parsimonious": ("parsimonious", "0.10.0", ("regex==2024.11.6",), ()),
+    "pycparser": ("pycparser", "2.22", (), ()),
+    # (transitions: test_codestyle.py checks line lengths, which any longer name may pass)
+    "transitions": ("transitions", "0.9.2", ("six==1.17.0", "dill==0.4.0"), ("tests/test_codestyle.py",)),
+    # (glom: test_cli.py runs the `glom` console script, which only an install provides)
+    "glom": (
+        "glom",
+        "24.11.0",
+        ("boltons==25.0.0", "attrs==25.4.0", "face==24.0.0", "PyYAML==6.0.4"),
+        ("glom/test/test_cli.py",),
+    ),
+    "cssselect": ("cssselect", "1.2.0", ("lxml==6.0.2",), ()),
+    "pathspec": ("pathspec", "0.12.1", (), ()),
 }
 # a corpus whose package is not named like its distribution, or whose tests live elsewhere
 # (pluggy cannot be one: pytest, which runs the oracle, imports the renamed package itself)
@@ -152,6 +171,8 @@ TEST_DIRS = {
     "toolz": "src/toolz/tests",
     "pyflakes": "src/pyflakes/test",
     "voluptuous": "src/voluptuous/tests",
+    "parsimonious": "src/parsimonious/tests",
+    "glom": "src/glom/test",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
