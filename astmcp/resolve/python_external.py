@@ -587,11 +587,9 @@ def class_defines(qualified: str, member: str) -> bool | None:
     if alias is not None:
         return class_defines(alias, member)
     module, _, name = qualified.rpartition(".")
-    if module == "builtins":
+    if module == "builtins" or not module:  # a builtin is named bare (`class A(object)`)
         value = getattr(builtins, name, None)
         return hasattr(value, member) if isinstance(value, type) else None
-    if not module:
-        return None
     return _defines(module, name, member, 0)
 
 
