@@ -793,6 +793,10 @@ class Resolver(ModuleLookups):
                 # function returns, its class unknown, may hold a project object
                 return None
             if entity[1] in _LITERAL_CONTAINERS:
+                if step in ("()", "(i)"):
+                    # `dict(pairs)`, `set()`, `x: list`: a builtin container, as a literal is
+                    # (the class and its instances are one entity: calling an instance is no code)
+                    return entity
                 # `kw.pop("engine")` of `**kw`, `{}.get(k)`, `[].pop()`: items of any kind
                 return self.container_method(step, None)
             return ("x", f"{entity[1]}.{step}") if entity[1] else ("x", "")
