@@ -20,7 +20,7 @@ from astmcp.resolve.python_vocab import (
     STR_ATTR_FUNCS,
     TYPE_VARS,
 )
-from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, TEMPLATE_OWNER
+from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, TEMPLATE_OWNER, template_target
 
 
 class Expressions(Records):
@@ -75,6 +75,9 @@ class Expressions(Records):
             self.expr(node.value, scope, "type" if kind == "type" else "read")
             if node.attr in _NAMESPACES:  # `x.__dict__[k]`, `super().__reduce__()`: of self
                 self.dynamic_sites.append((scope, _self_if_super(node.value), node.lineno))
+                self.lists_names = self.lists_names or node.attr == "__dict__"
+            elif node.attr in ("f_globals", "f_locals"):
+                self.lists_names = True  # a caller's namespace, read whole (ply's `yacc()`)
             elif node.attr in ("__name__", "__qualname__") and ctx is ast.Load:
                 self.name_sites.append((scope, node.value, node.lineno))  # `f.__name__`
             elif node.attr in ("co_name", "co_qualname", "funcName") and ctx is ast.Load:
@@ -132,6 +135,7 @@ class Expressions(Records):
             if named is None:
                 self.computed_member(node, scope)
                 self.dynamic_site(node, scope)
+                self.affix_call(node, scope)
             self.named_keys.update(
                 id(k.value) for k in node.keywords if k.arg is None and isinstance(k.value, ast.Dict)
             )
@@ -184,6 +188,7 @@ class Expressions(Records):
         elif cls is ast.Compare:
             # `x == "name"`, `suffix in {"command", "cmd"}`: compared with data
             assert isinstance(node, ast.Compare)
+            self.affix_slice(node, scope)
             self.data_keys.update(
                 id(item) for operand in (node.left, *node.comparators) for item in _shown_strings(operand)
             )
@@ -582,6 +587,59 @@ class Expressions(Records):
                 col, end = at + 1, at + 1 + len(prefix)
             self.rows.append((TEMPLATE_NAME, line, col, end, "string", target, scope.path))
 
+    def affix_call(self, node: ast.Call, scope: Scope) -> None:
+        """``name.startswith("p_")`` (or ``endswith``, a tuple of literals): see ``affix_test``."""
+        func = node.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr in ("startswith", "endswith")
+            and isinstance(func.value, ast.Name)
+            and len(node.args) == 1
+        ):
+            return
+        given = node.args[0]
+        for part in given.elts if isinstance(given, ast.Tuple) else [given]:
+            if isinstance(part, ast.Constant) and type(part.value) is str:
+                self.affix_test(part, part.value, func.attr == "startswith", scope)
+
+    def affix_slice(self, node: ast.Compare, scope: Scope) -> None:
+        """``f[:2] == "t_"`` (or ``!=``; ``f[-4:] == "_rule"``): see ``affix_test``."""
+        if len(node.ops) != 1 or type(node.ops[0]) not in (ast.Eq, ast.NotEq):
+            return
+        for cut, literal in ((node.left, node.comparators[0]), (node.comparators[0], node.left)):
+            if not (
+                isinstance(literal, ast.Constant)
+                and type(literal.value) is str
+                and isinstance(cut, ast.Subscript)
+                and isinstance(cut.value, ast.Name)
+                and isinstance(cut.slice, ast.Slice)
+                and cut.slice.step is None
+            ):
+                continue
+            lower, upper = cut.slice.lower, cut.slice.upper
+            if lower is None and isinstance(upper, ast.Constant) and upper.value == len(literal.value):
+                self.affix_test(literal, literal.value, True, scope)
+            elif (
+                upper is None
+                and isinstance(lower, ast.UnaryOp)
+                and isinstance(lower.op, ast.USub)
+                and isinstance(lower.operand, ast.Constant)
+                and lower.operand.value == len(literal.value)
+            ):
+                self.affix_test(literal, literal.value, False, scope)
+
+    def affix_test(self, literal: ast.Constant, text: str, head: bool, scope: Scope) -> None:
+        """A name tested by its first or last letters (``head``: first): a made name ``text*`` (or
+        ``*text``) reaching every name that fits, kept when the module lists an object's names
+        (facts ``finish``): ply finds a lexer's rules as ``[f for f in dir(m) if f[:2] == "t_"]``
+        and reads the rest of each name (``t_ignore`` is no rule), so renaming one is no rename of
+        a plain member."""
+        target = template_target(text, "", False) if head else template_target("", text, False)
+        if target is None:
+            return
+        line, col, end = self.first_line_span(literal)
+        self.affix_tests.append((TEMPLATE_NAME, line, col, end, "string", target, scope.path))
+
     def dynamic_site(self, node: ast.Call, scope: Scope) -> None:
         """Note a call reaching attributes by a name made at run time, with its receiver:
         ``getattr(x, name)`` (and ``setattr``/``hasattr``/``delattr``, ``object.__setattr__(x,
@@ -621,6 +679,12 @@ class Expressions(Records):
         elif (name in ("vars", "dir") and builtin and len(args) == 1) or (name in _LISTERS and args):
             # (also what lists an object's attributes by name: `typing.get_type_hints(C)`)
             self.dynamic_sites.append((scope, args[0], node.lineno))
+            self.lists_names = True
+            return
+        elif name in ("globals", "locals") and builtin:
+            self.lists_names = True
+            if name == "locals":
+                self.dynamic_sites.append((scope, None, node.lineno))  # (a class body's namespace)
             return
         elif name in ("attrgetter", "methodcaller"):
             if not (args and all(isinstance(a, ast.Constant) and type(a.value) is str for a in args)):
@@ -632,9 +696,6 @@ class Expressions(Records):
         elif name in ("eval", "exec", "compile") and builtin:
             if not (args and isinstance(args[0], ast.Constant)):
                 self.dynamic_sites.append((scope, None, node.lineno))  # code made at run time
-            return
-        elif name == "locals" and builtin:
-            self.dynamic_sites.append((scope, None, node.lineno))  # (a class body's namespace)
             return
         else:
             return

@@ -104,6 +104,8 @@ class _Analyzer(Statements):
     def finish(self) -> dict[str, Any]:
         self.walking = False
         self.settle_sinks()
+        if self.lists_names:
+            self.rows.extend(self.affix_tests)
         rows = self.rows
         has_star = bool(self.star)
         for p in self.pending:

@@ -180,6 +180,11 @@ class Records(PytestFacts):
         # places that reach attributes by a name made at run time (`getattr(x, n)`, `x.__dict__`,
         # `vars(x)`): the receiver (None: any object) -> facts ``dynsites`` (query.data_keys)
         self.dynamic_sites: list[tuple[Scope, ast.expr | None, int]] = []
+        # `f[:2] == "t_"`, `name.startswith("p_")`: names tested by what they start or end with,
+        # made hits of the names fitting when the module lists an object's names (`dir(m)`,
+        # `vars(c)`, `x.__dict__`, `inspect.getmembers`), as ply finds its token and grammar rules
+        self.affix_tests: list[tuple[Any, ...]] = []
+        self.lists_names = False
         self.reduce_readers: set[int] = set()  # `getattr` of `return getattr, (cls, name)`
         # `f.__name__`: a function's name read as data (facts ``namesites``, query.data_keys)
         self.name_sites: list[tuple[Scope, ast.expr | None, int]] = []
