@@ -649,6 +649,17 @@ def override_family(
         return literal, outside
     name = symbol.name
     roots, external = _roots(memo, owner[0].id, name, symbol.kind)
+    for twin in memo.twins(symbol):
+        # a stub's class and its module's are one class: subclasses name either (`from .core
+        # import Machine` finds core.py, not core.pyi), so the family grows from both
+        if twin.file == symbol.file or not twin.parent_path:
+            continue
+        for cls in query_symbols(
+            conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (twin.file, twin.parent_path)
+        ):
+            more, outside = _roots(memo, cls.id, name, twin.kind)
+            roots += [r for r in more if r not in roots]
+            external += [e for e in outside if e not in external]
     if symbol.file.endswith((".py", ".pyi")):
         roots, external = _joined_roots(memo, roots, external, name, symbol.kind)
     below, below_external = memo.below(tuple(roots), name)
