@@ -169,16 +169,30 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     ),
     "cssselect": ("cssselect", "1.2.0", ("lxml==6.0.2",), ()),
     "pathspec": ("pathspec", "0.12.1", (), ()),
+    # tqdm: a progress bar whose format fields are read by name; dateutil: parsers and rule sets;
+    # markupsafe: str subclasses escaping through `__html__`; colorama: ANSI codes as class
+    # attributes listed by name; wcwidth: tables
+    "tqdm": ("tqdm", "4.67.1", ("pytest==8.3.3", "pytest-asyncio==0.24.0", "pytest-timeout==2.3.1"), ()),
+    "dateutil": (
+        "python-dateutil",
+        "2.9.0.post0",
+        ("pytest==8.3.3", "pytest-cov==6.0.0", "freezegun==1.5.5", "hypothesis==6.151.9", "six==1.17.0"),
+        (),
+    ),
+    "markupsafe": ("markupsafe", "3.0.2", (), ()),
+    "colorama": ("colorama", "0.4.6", (), ()),
+    "wcwidth": ("wcwidth", "0.2.13", ("pytest-cov==6.0.0",), ()),
 }
 # a corpus whose package is not named like its distribution, or whose tests live elsewhere
 # (pluggy cannot be one: pytest, which runs the oracle, imports the renamed package itself)
-PACKAGES = {"attrs": "attr"}
+PACKAGES = {"attrs": "attr", "dateutil": "dateutil"}
 TEST_DIRS = {
     "toolz": "src/toolz/tests",
     "pyflakes": "src/pyflakes/test",
     "voluptuous": "src/voluptuous/tests",
     "parsimonious": "src/parsimonious/tests",
     "glom": "src/glom/test",
+    "colorama": "src/colorama/tests",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
