@@ -344,7 +344,8 @@ def _unpacked_state(node: ast.AST) -> list[ast.expr]:
 
 
 # builtins that read no key of a mapping given to them (`print` only shows it)
-_INERT_TAKERS = frozenset({"len", "id", "bool", "isinstance", "hash", "type", "print"})
+# (`hasattr(C.__dict__, "keys")` asks the mapping for a method, not for a key)
+_INERT_TAKERS = frozenset({"len", "id", "bool", "isinstance", "hash", "type", "print", "hasattr", "callable"})
 
 
 def _unpacked_attributes(node: ast.AST) -> list[ast.expr]:
@@ -492,7 +493,7 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
                 continue
             if isinstance(node, ast.Attribute) and node.attr == "__dict__" and _module_namespace(node.value):
                 continue  # `sys.modules[name].__dict__`: a module's globals, no object's attributes
-            named = _named_namespace(conn, path, parsed.scopes, given.get(id(node)) or node)
+            named = _named_namespace(resolver, conn, path, parsed.scopes, given.get(id(node)) or node)
             if named is not None and not named & declaring:
                 continue  # `vars(pp.__diag__)`: that class's own namespace, or a module's
             own = selves.get(id(node))
@@ -526,7 +527,7 @@ def _vars_arguments(tree: ast.AST) -> dict[int, ast.expr]:
 
 
 def _named_namespace(
-    conn: sqlite3.Connection, path: str, scopes: FileScopes, node: ast.expr
+    resolver: PythonResolver, conn: sqlite3.Connection, path: str, scopes: FileScopes, node: ast.expr
 ) -> set[int] | None:
     """The class whose own namespace ``vars(C)`` / ``C.__dict__`` (``node``: the argument, or the
     ``__dict__`` attribute) reads, when ``C`` is a name or attribute the index resolves to a
@@ -546,7 +547,14 @@ def _named_namespace(
         (path, line, end - len(name), name),
     ).fetchone()
     if row is None:
-        return None
+        # `import glom` then `glom.__dict__`: a project module's globals (modules are no symbols)
+        target = conn.execute(
+            "SELECT r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.name = ?",
+            (path, line, end - len(name), name),
+        ).fetchone()
+        found = resolver.resolve(path, str(target[0])) if target and target[0] else None
+        return set() if found is not None and found[0] == "m" else None
     if row[0] == "class":
         return {int(row[1])}
     return set() if row[0] == "module" else None
