@@ -13,12 +13,12 @@ shown when:
   code reads ``__name__`` / ``__qualname__`` of one of its parameters (``f.__name__``);
 - its name is read directly (``compute.__name__``, ``Square.__qualname__``);
 - a class: its code or a project ancestor's reads its own (``type(self).__name__``,
-  ``self.__class__.__name__``, ``cls.__name__``) outside a ``__repr__``, whose text compared
-  strings spell as code (``"<Square(…)>"``: hits of the string rules already).
+  ``self.__class__.__name__``, ``cls.__name__``), a ``__repr__`` included (``"%s[%r]" %
+  (self.__class__.__name__, …)`` shows ``Selector[Element[div]]``, no code a string rule reads).
 
-Where every such read goes straight into f-strings (directly, or through a variable assigned it),
-a word must sit as it does there (``f"invalid value for {name} field"``: ``"invalid value for
-String field"``, not ``"Not a valid String."``).
+Where every such read goes straight into f-strings or ``%`` formats (directly, or through a
+variable assigned it), a word must sit as it does there (``f"invalid value for {name} field"``:
+``"invalid value for String field"``, not ``"Not a valid String."``).
 """
 
 from __future__ import annotations
@@ -259,8 +259,9 @@ def _shown_by(
         reasons.append(f"a name read off a value of unknown type is put into text at {path}:{line}")
         found.append((path, line))
     if row.kind == "class":
-        # its own code, or a project ancestor's, naming its class (`type(self).__name__`) but in a
-        # `__repr__`, whose text strings spell as code (`"<Square(…)>"`: hits of their own)
+        # its own code, or a project ancestor's, naming its class (`type(self).__name__`), a
+        # `__repr__`'s too: its text is no Python a string rule reads as code when it is
+        # `Selector[Element[div]]` (cssselect's parser tests compare such reprs)
         classes, _ = ancestry(conn, [row.id])
         for path, start, end in conn.execute(
             "SELECT f.path, s.start_line, s.end_line FROM symbols s JOIN files f ON f.id = s.file_id"
@@ -270,14 +271,8 @@ def _shown_by(
             parsed = files.get(path)
             if parsed is None:
                 continue
-            reprs = _repr_lines(parsed.tree, start, end)
             for p, line in at:
-                if (
-                    p == path
-                    and start <= line <= end
-                    and line not in reprs
-                    and _OWN_NAME.search(parsed.line(line))
-                ):
+                if p == path and start <= line <= end and _OWN_NAME.search(parsed.line(line)):
                     reasons.append(f"its class's code reads its name ({path}:{line})")
                     found.append((path, line))
     if not found:
@@ -331,6 +326,10 @@ def _contexts(files: _Sources, reads: list[tuple[str, int]]) -> list[tuple[str, 
             if isinstance(parent, ast.FormattedValue):
                 out.append(_around(parents.get(id(parent)), parent))
                 continue
+            formatted = _percent_around(parent, node, parents)
+            if formatted is not None:
+                out.append(formatted)
+                continue
             if not (
                 isinstance(parent, ast.Assign)
                 and len(parent.targets) == 1
@@ -369,6 +368,37 @@ def _around(joined: ast.AST | None, value: ast.FormattedValue) -> tuple[str, str
     return _PLAIN_END.search(prefix[-_AROUND:]).group(), _PLAIN_START.match(suffix[:_AROUND]).group()  # type: ignore[union-attr]
 
 
+_PERCENT_FIELD = re.compile(r"%(?:\([^)]*\))?[#0 +-]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa%])")
+
+
+def _percent_around(
+    parent: ast.AST | None, value: ast.AST, parents: dict[int, ast.AST]
+) -> tuple[str, str] | None:
+    """The literal text right before and after ``value`` where it fills a ``%`` field of a
+    literal format (``"%s[%r]" % (self.__class__.__name__, x)``: ``("", "[")``); None when it is
+    not so placed."""
+    items: list[ast.expr] = [value]  # type: ignore[list-item]
+    binop = parent
+    if isinstance(parent, ast.Tuple):
+        items, binop = parent.elts, parents.get(id(parent))
+    if not (
+        isinstance(binop, ast.BinOp)
+        and isinstance(binop.op, ast.Mod)
+        and isinstance(binop.left, ast.Constant)
+        and isinstance(binop.left.value, str)
+        and binop.right is (parent if isinstance(parent, ast.Tuple) else value)
+    ):
+        return None
+    at = next((i for i, item in enumerate(items) if item is value), None)
+    fields = [m for m in _PERCENT_FIELD.finditer(binop.left.value) if m.group(1) != "%"]
+    if at is None or len(fields) != len(items):
+        return None
+    text = binop.left.value
+    prefix = text[fields[at - 1].end() if at > 0 else 0 : fields[at].start()]
+    suffix = text[fields[at].end() : fields[at + 1].start() if at + 1 < len(fields) else len(text)]
+    return _PLAIN_END.search(prefix[-_AROUND:]).group(), _PLAIN_START.match(suffix[:_AROUND]).group()  # type: ignore[union-attr]
+
+
 def _fits(contexts: list[tuple[str, str]] | None, text: str, start: int, end: int) -> bool:
     """Whether the word at ``start``:``end`` of a line sits as the name does in one of ``contexts``."""
     return contexts is None or any(
@@ -388,16 +418,6 @@ def _parameters(tree: ast.AST, start: int, end: int) -> set[str]:
             out.update(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
             out.update(a.arg for a in (args.vararg, args.kwarg) if a is not None)
     return out
-
-
-def _repr_lines(tree: ast.AST, start: int, end: int) -> set[int]:
-    """The lines of the ``__repr__`` methods defined within lines ``start``..``end``."""
-    return {
-        line
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef) and node.name == "__repr__" and start <= node.lineno <= end
-        for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)
-    }
 
 
 def _strings(tree: ast.AST, test_file: bool, lines: list[int]) -> list[ast.expr]:

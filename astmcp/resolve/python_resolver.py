@@ -141,7 +141,7 @@ _PYTEST_FIXTURES = frozenset(
     }
 )
 _CALLABLE = ("function", "method", "property")
-_UNIONS = re.compile(r"\bU:(\d+)")
+_UNIONS = re.compile(r"\b[UC]:(\d+)")
 _MAX_TEST_SUBCLASSES = 64  # test classes followed below one that requests a fixture
 # marks an outside generic class given a project type (`contextvars.ContextVar[*]`): see `parameterized`
 _HOLDS_PROJECT = "[*]"
@@ -479,6 +479,15 @@ class Resolver(ModuleLookups):
             return self.union(path, chain, self.facts(path).get("unions", [])[int(chain[2:])])
         if tag == "F":
             return self.fixture(path, chain[2:])
+        if tag == "C":
+            # `cast(T, x)`: an outside T is taken at its word (what a project object cast so
+            # reaches is python_values's); a project T may be a wrong claim, so the value is T or
+            # whatever x is (unknown when x is)
+            claimed, actual = self.facts(path).get("unions", [])[int(chain[2:])]
+            typed = self.resolve(path, claimed)
+            if typed is None or typed[0] == "x":
+                return typed
+            return self.union(path, chain, [claimed, actual]) if actual else None
         if tag == "O":
             operands = self.facts(path).get("unions", [])[int(chain[2:])]
             outside = all(alike(self.deref(self.resolve(path, c))) == ("x", "") for c in operands)
