@@ -143,6 +143,21 @@ def _replacement(
     return match.start(), match.end(), new
 
 
+def _one_per_span(hits: list[Hit]) -> list[Hit]:
+    """One hit per span: an import the definition's own module rebinds (``from ._parser import
+    _tzparser`` then ``_tzparser = wrap(_tzparser)``) is also a re-export of that name; the
+    alias its own rule gives (``_tzparser as _new``) is the edit."""
+    by_span: dict[tuple[int, int, int], Hit] = {}
+    for hit in hits:
+        key = (hit.line, hit.column, hit.end_column)
+        held = by_span.get(key)
+        if held is None or (
+            hit.kind in (IMPORT_AS, IMPORT_KEEP) and held.kind not in (IMPORT_AS, IMPORT_KEEP)
+        ):
+            by_span[key] = hit
+    return list(by_span.values())
+
+
 def file_edits(
     loaded: LoadedFile,
     hits: list[Hit],
@@ -158,7 +173,7 @@ def file_edits(
     text = loaded.source.text
     starts = loaded.source.line_starts()
     edits: list[TextEdit] = []
-    for hit in hits:
+    for hit in _one_per_span(hits):
         start = offset_of(starts, hit.line, hit.column)
         end = offset_of(starts, hit.line, hit.end_column) if hit.end_column > hit.column else start + len(old)
         if keyword is not None and hit.kind == "write" and is_keyword_at(text, start, end):
