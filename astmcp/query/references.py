@@ -259,13 +259,22 @@ def collect_references(
     texts: dict[str, list[str]] = {}
     keys = {f"{s.file}::{s.symbol_path}" for s in same}
     files = {s.file for s in same}
+    # a class's private `__name` is `_Class__name`: only code in a class of that name spells it so
+    private = (
+        symbol.parent_path.rpartition(".")[2].lstrip("_") if mangled(symbol) and symbol.parent_path else None
+    )
+    classes: dict[tuple[str, str], str | None] = {}
     if include_name_hits or likely:
-        for path, line, col, end_col, kind, target in conn.execute(
-            "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key FROM refs r"
+        for path, line, col, end_col, kind, target, scope in conn.execute(
+            "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key, r.scope_path FROM refs r"
             " JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.confidence = 'name'"
             " AND f.language IN (?, ?)",
             (symbol.name, languages[0], languages[-1]),
         ):
+            if private is not None and scope is not None:
+                inner = _innermost_class(conn, path, scope, classes)
+                if inner is None or inner.lstrip("_") != private:
+                    continue  # `cls.__instances` in another class is `_Other__instances`
             key = (path, line, col)
             missing = symbol.exported and target is not None and target.startswith(MISSING_NAMESPACE)
             if key in out:
@@ -371,6 +380,24 @@ def collect_references(
     return sorted(
         out.values(), key=lambda r: (_CONFIDENCE_ORDER[r.confidence] // 2, r.file, r.line, r.column)
     )
+
+
+def _innermost_class(
+    conn: sqlite3.Connection, path: str, scope: str, found: dict[tuple[str, str], str | None]
+) -> str | None:
+    """The name of the innermost class whose body ``scope`` (a dotted symbol path in ``path``) is
+    in, which Python mangles ``__name`` with; None when no class holds it."""
+    if (path, scope) not in found:
+        parts = scope.split(".")
+        name = None
+        for end in range(len(parts), 0, -1):
+            if query_symbols(
+                conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (path, ".".join(parts[:end]))
+            ):
+                name = parts[end - 1]
+                break
+        found[(path, scope)] = name
+    return found[(path, scope)]
 
 
 def _owner_member(
