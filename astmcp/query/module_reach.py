@@ -38,6 +38,8 @@ _NAMESPACE_RUNNERS = frozenset({"run_module", "run_path"})
 _LOADER_WORDS = re.compile(
     r"\b(?:import_module|__import__|reload|getmodule|module_from_spec|modules|load_module|f_globals|f_locals|run_module|run_path)\b"
 )
+# what swaps an object for a mock or a fake by its dotted path or attribute name
+_PATCHERS = frozenset({"patch", "object", "setattr"})
 # builtins reading a module's namespace as a mapping (every module it imported is a value there)
 _NAMESPACE_READERS = frozenset({"globals", "vars", "locals"})
 
@@ -212,6 +214,15 @@ class _File:
             return table and self._hands_out(node, parent, parents)
         if isinstance(node, ast.Call) and func_name(node.func) in _NAMESPACE_RUNNERS:
             return True  # `runpy.run_module(name)`: the globals of a module run, modules among them
+        if isinstance(node, ast.Call) and func_name(node.func) in _PATCHERS:
+            # `@patch("pkg.winterm.win32")`, `patch.object(winterm, "win32")`: the module is
+            # swapped for a mock the test is given, whose attributes stand for the module's
+            return any(
+                isinstance(arg, ast.Constant)
+                and isinstance(arg.value, str)
+                and arg.value.rpartition(".")[2] in self.names
+                for arg in node.args[:2]
+            )
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)

@@ -81,9 +81,10 @@ _MEMBER_KINDS = ("method", "property", "attribute", "getter", "setter", "constru
 # outside modules whose containers and iterators hold what the caller gave them (project objects)
 _MAX_JOINED = 4096  # classes walked below an override family's roots for the bases they join
 _CONFIDENCE_ORDER = {"certain": 0, "likely": 1, "name": 2}
-# a receiver a mock library made (`with patch("subprocess.Popen") as m`, `Mock()`, `mocker.patch`)
+# a receiver a mock library made (`with patch("subprocess.Popen") as m`, `Mock()`, `mocker.patch`;
+# `M:`: a mock standing in for a project object, python_resolver)
 _MOCK_ROOT = re.compile(
-    r"\??(?:I:\d+:(?:unittest\.mock|mock|pytest_mock)[:/.]|I:\d+:unittest:/?mock/|F:mocker/)"
+    r"\??(?:I:\d+:(?:unittest\.mock|mock|pytest_mock)[:/.]|I:\d+:unittest:/?mock/|F:mocker/|M:)"
 )
 # what every mock has of its own (unittest.mock's API): never a project member off a mock
 _MOCK_API = frozenset(

@@ -26,6 +26,7 @@ from astmcp.resolve.python_vocab import (
     ASSERT_RAISES,
     CASTS,
     COPIES,
+    DOTTED,
     ITERATORS,
     LITERALS,
     MAPPINGS,
@@ -33,6 +34,7 @@ from astmcp.resolve.python_vocab import (
     OBJECT_STRINGS,
     PARTIALS,
     PASS_THROUGH,
+    PATCHES,
     PYTEST_PARAMS,
     RAISES,
     SELF_TYPES,
@@ -116,8 +118,11 @@ class Chains(Bindings):
                 raised = self.raised(where, node) if kind == "enter" else None
                 manager = self.chain(where, node)
                 part = f"/{kind[5:]}" if kind != "enter" else ""
+                stand_in = self.patched(where, node) if kind == "enter" else None
                 if raised is not None:
                     chains.append(f"{raised}/*x")
+                elif stand_in is not None:
+                    chains.append(stand_in)
                 else:
                     chains.append(f"{manager}/__enter__/(){part}" if manager else None)
             elif kind.startswith("part#"):
@@ -171,6 +176,27 @@ class Chains(Bindings):
             found = self.union_ids[key] = len(self.unions)
             self.unions.append(chains)
         return found
+
+    def patched(self, scope: Scope, node: ast.expr) -> str | None:
+        """``with patch("pkg.m.obj") as m``: the mock stands in for ``pkg.m.obj`` (its attributes,
+        what the code under test calls on it, are that object's), so m is typed as it is (``M:``
+        and the path, python_resolver); None for anything else (a ``new`` given in its place:
+        that object itself)."""
+        if not (
+            isinstance(node, ast.Call)
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and DOTTED.fullmatch(node.args[0].value)
+            and not any(k.arg in (None, "new", "new_callable") for k in node.keywords)
+        ):
+            return None
+        callee = self.chain(scope, node.func) or ""
+        # (`try: from unittest.mock import patch` / `except ImportError: from mock import patch`)
+        callees = self.unions[int(callee[2:])] if callee.startswith("U:") else [callee]
+        if not all(c in PATCHES for c in callees):
+            return None
+        return "M:" + node.args[0].value.replace(".", "/")
 
     def alternatives_chain(self, scope: Scope, values: list[ast.expr]) -> str | None:
         """``a or b``, ``a if c else b``: either value. A literal None is no alternative, nor is an
@@ -228,6 +254,10 @@ class Chains(Bindings):
                 return call_head(base)  # as `type(x)`
             return f"{base}/{node.attr}" if base else None
         if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "__enter__" and not node.args:
+                stand_in = self.patched(scope, node.func.value)  # (`with patch("m.obj") as x`)
+                if stand_in is not None:
+                    return stand_in
             func = node.func
             if (
                 isinstance(func, ast.Name)

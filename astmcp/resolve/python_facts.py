@@ -478,6 +478,13 @@ class _Analyzer(Statements):
             ):
                 continue
             given = call.args[1] if len(call.args) > 1 else None
+            callee = fixture_call(self.chain(scope, call.func))
+            if (
+                given is None
+                and callee != "F:monkeypatch/setattr"
+                and not any(k.arg in (None, "new", "new_callable") for k in call.keywords)
+            ):
+                continue  # a mock standing in for the object (python_chains.patched): as it is
             value = (
                 self.chain(scope, given) if given is not None and not isinstance(given, ast.Starred) else None
             )

@@ -459,6 +459,11 @@ class Resolver(ModuleLookups):
             return member
         if tag == "D":
             return self.module(path, 0, chain[2:])
+        if tag == "M":
+            # `with patch("pkg.m.obj") as x`: a mock standing in for a project object is typed as
+            # that object; for anything else it is a mock (whatever is asked of it, it has)
+            found = self.module(path, 0, chain[2:])
+            return found if found is not None and found[0] != "x" else ("x", "unittest.mock.MagicMock")
         if tag == "L":
             return ("x", chain[2:])
         if tag == "P":

@@ -87,6 +87,16 @@ MAPPINGS = frozenset(
 )
 # generic forms whose subscription at module or class level is a type alias (`Map = dict[K, V]`)
 ALIASABLE = SEQUENCES | MAPPINGS | {"Union", "Optional"}
+# `unittest.mock.patch("pkg.m.obj")`: a mock standing in for pkg.m.obj while it is entered
+PATCHES = frozenset(
+    {
+        "I:0:unittest.mock:patch",
+        "I:0:unittest.mock:/patch",
+        "I:0:mock:patch",
+        "I:0:mock:/patch",
+        "I:0:unittest:/mock/patch",
+    }
+)
 CASTS = frozenset(
     {"I:0:typing:cast", "I:0:typing:/cast", "I:0:typing_extensions:cast", "I:0:typing_extensions:/cast"}
 )
