@@ -184,13 +184,12 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "wcwidth": ("wcwidth", "0.2.13", ("pytest-cov==6.0.0",), ()),
     # isodate: duration and date parsers; pytz: tzinfo classes and lazy collections (tests in the
     # package); simplejson: an encoder/decoder pair with a C-less fallback (tests in the package);
-    # webcolors: name tables; pydash: a lodash port whose chain wrapper calls functions by name
+    # webcolors: name tables
     "isodate": ("isodate", "0.7.2", (), ()),
     # (pytz: test_docs.py opens README.rst beside the package, which an sdist keeps elsewhere)
     "pytz": ("pytz", "2025.2", (), ("pytz/tests/test_docs.py",)),
     "simplejson": ("simplejson", "3.19.3", (), ()),
     "webcolors": ("webcolors", "24.11.1", (), ()),
-    "pydash": ("pydash", "8.0.4", ("mock==5.1.0", "pytest-cov==6.0.0"), ()),
 }
 # a corpus whose package is not named like its distribution, or whose tests live elsewhere
 # (pluggy cannot be one: pytest, which runs the oracle, imports the renamed package itself)
