@@ -108,6 +108,10 @@ class Expressions(Records):
             )
             if cast:  # `cast(TextIO, writer)`: the value is used as a T from here on
                 self.casts.append((scope, node.args[0], node.args[1]))
+            # `TypeVar("Self", bound="PathSpec")`, `TypeVar("T", "A", "B")`: types, strings too
+            typevar = func_name(node.func) == "TypeVar" and (self.chain(scope, node.func) or "").startswith(
+                ("I:0:typing:", "I:0:typing_extensions:")
+            )
             self.passes.extend(
                 (scope, node.func, key, value)
                 for key, given in (
@@ -143,9 +147,9 @@ class Expressions(Records):
             self.item_lambda(node, scope)
             for n, arg in enumerate(node.args):
                 if arg is not named:
-                    self.expr(arg, scope, "type" if cast and n == 0 else "read")
+                    self.expr(arg, scope, "type" if (cast and n == 0) or (typevar and n > 0) else "read")
             for keyword in node.keywords:
-                self.expr(keyword.value, scope, "read")
+                self.expr(keyword.value, scope, "type" if typevar and keyword.arg == "bound" else "read")
                 if (
                     keyword.arg is None
                     and isinstance(keyword.value, ast.Dict)
