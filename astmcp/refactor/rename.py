@@ -52,6 +52,7 @@ from astmcp.refactor.mangling import check_mangling
 from astmcp.refactor.name_exposure import name_word_hits
 from astmcp.refactor.name_lookups import lookup_hits
 from astmcp.refactor.namespace_mirrors import namespace_mirror_hits
+from astmcp.refactor.pickled import pickled_hits
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
 from astmcp.refactor.record_fields import (
@@ -346,6 +347,7 @@ def prepare_rename(
         hits += from_attributes_hits(ws, conn, row)
         hits += settings_field_hits(ws, conn, row)
         hits += data_file_hits(ws, conn, row)
+        hits += pickled_hits(conn, row, hits)
         hits += orm_column_hits(ws, conn, row)
         hits += namespace_mirror_hits(conn, row)
     hits = typed_dict_keys(conn, row, hits)
