@@ -220,21 +220,24 @@ class _Classes:
             return False
         marks = ",".join("?" * len(others))
         rows = self.conn.execute(
-            "SELECT f.path, a.line, a.col, b.col FROM refs a JOIN refs b ON b.file_id = a.file_id"
-            " AND b.line = a.line JOIN files f ON f.id = a.file_id"
+            "SELECT f.path, a.line, a.end_col, b.end_col, a.col, b.col FROM refs a JOIN refs b"
+            " ON b.file_id = a.file_id AND b.line = a.line JOIN files f ON f.id = a.file_id"
             f" WHERE a.symbol_id = ? AND a.kind = 'read' AND b.symbol_id IN ({marks}) AND b.kind = 'read'",
             (class_id, *others),
         )
         root = project_root(self.conn)
         texts: dict[str, list[str]] = {}
-        for path, line, *columns in rows:
+        for path, line, end_a, end_b, *columns in rows:
             if path not in texts:
                 try:
                     texts[path] = (root / path).read_text(encoding="utf-8").split("\n") if root else []
                 except (OSError, UnicodeDecodeError):
                     texts[path] = []
             lines = texts[path]
-            if not _type_test(lines[line - 1] if 0 < line <= len(lines) else "", columns):
+            text = lines[line - 1] if 0 < line <= len(lines) else ""
+            if any(text[end - 1 :].lstrip().startswith(".") for end in (end_a, end_b)):
+                continue  # `AnsiBack.BLACK: (winterm.back, WinColor.BLACK)`: an attribute of one
+            if not _type_test(text, columns):
                 return True
         return False
 
