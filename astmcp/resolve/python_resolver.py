@@ -876,6 +876,10 @@ class Resolver(ModuleLookups):
             init = self.class_member(value, "__init__", skip_self=False)
             if init is not None and init[0] == "s":
                 return self.keyword(init[1], step[1:])  # a parameter of a hand-written __init__
+            new = self.class_member(value, "__new__", skip_self=False)
+            if new is not None and new[0] == "s":
+                # `Token("DELIM", " ", pos=0)` of a tuple subclass whose `__new__` takes `pos`
+                return self.keyword(new[1], step[1:])
             field = self.class_member(value, step[1:], skip_self=False)
             if field is not None and field[0] == "s" and self.syms[field[1]].kind == "attribute":
                 return field
