@@ -190,6 +190,21 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "pytz": ("pytz", "2025.2", (), ("pytz/tests/test_docs.py",)),
     "simplejson": ("simplejson", "3.19.3", (), ()),
     "webcolors": ("webcolors", "24.11.1", (), ()),
+    # mako: a template compiler whose visitors dispatch to `visit<Node class name>`; pyasn1: codecs
+    # keyed by type tags, components by name; docutils: node visitors `visit_<node class name>`
+    # (their tests of highlighted code expect another Pygments' output: left out)
+    "mako": ("mako", "1.3.8", ("MarkupSafe==3.0.2",), ("test/test_exceptions.py",)),
+    "pyasn1": ("pyasn1", "0.6.1", (), ()),
+    "docutils": (
+        "docutils",
+        "0.21.2",
+        (),
+        (
+            "test/test_parsers/test_rst/test_directives/test_code.py",
+            "test/test_parsers/test_rst/test_directives/test_code_long.py",
+            "test/test_parsers/test_rst/test_directives/test_include.py",  # (imports test_code)
+        ),
+    ),
 }
 # a corpus whose package is not named like its distribution, or whose tests live elsewhere
 # (pluggy cannot be one: pytest, which runs the oracle, imports the renamed package itself)
@@ -203,6 +218,8 @@ TEST_DIRS = {
     "colorama": "src/colorama/tests",
     "pytz": "src/pytz/tests",
     "simplejson": "src/simplejson/tests",
+    "mako": "test",
+    "docutils": "test",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
