@@ -10,7 +10,7 @@ from typing import Any
 
 from astmcp.model import PYTHON
 from astmcp.resolve.link_rows import cached_facts
-from astmcp.resolve.python_external import class_defines
+from astmcp.resolve.python_external import class_defines, stdlib_lacks
 from astmcp.resolve.python_modules import ModuleMap, is_package, twin
 from astmcp.resolve.python_vocab import unknown_items
 from astmcp.resolve.tracking import Tracking
@@ -352,6 +352,8 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
                 # an outside base is where the member lives unless its source shows it has none
                 # (`Generic`, `ABC`, `object`): then the member is unknown, a name hit
                 has = class_defines(found[1], name) if found[1] else None
+                if has is None and found[1] and stdlib_lacks(found[1], name):
+                    has = False  # a compiled stdlib class without it (`datetime.tzinfo`)
                 if has is not False and not external:
                     external = f"?{found[1]}" if has else "?"
                 continue
