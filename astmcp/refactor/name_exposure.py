@@ -35,6 +35,7 @@ from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.param_readers import takers
 from astmcp.refactor.pyscopes import code_point_column
 from astmcp.refactor.rename_refs import Hit
+from astmcp.resolve.python_external import class_ancestors
 from astmcp.workspace import Workspace
 
 __all__ = ["name_word_hits"]
@@ -218,7 +219,8 @@ def _shown_by(
             )
         }
     )
-    if not at:
+    raised = row.kind == "class" and _exception_class(conn, row)
+    if not at and not raised:
         return None
     reasons: list[str] = []
     found: list[tuple[str, int]] = []
@@ -275,9 +277,26 @@ def _shown_by(
                 if p == path and start <= line <= end and _OWN_NAME.search(parsed.line(line)):
                     reasons.append(f"its class's code reads its name ({path}:{line})")
                     found.append((path, line))
+    if raised:
+        # `SyntaxException: Expected …` on stderr, `SyntaxException('…')`: a traceback's last line
+        # and an exception's repr show its class's name (mako's tests read one back)
+        reasons.append("it is an exception class, whose name tracebacks and its repr show")
+        found.append(_SHOWN_RAISED)
     if not found:
         return None
     return f"{reasons[0]}: a string may hold it as a word", found
+
+
+# an exception class's name as tracebacks and reprs show it: `Name: message`, `Name('message')`,
+# `pkg.errors.Name` (a read of no line: the interpreter's)
+_SHOWN_RAISED = ("", 0)
+_RAISED_CONTEXTS = [("", ":"), ("", "("), (".", "")]
+
+
+def _exception_class(conn: sqlite3.Connection, row: SymbolRow) -> bool:
+    """Whether the class derives from ``BaseException``."""
+    _, outside = ancestry(conn, [row.id])
+    return any("builtins.BaseException" in (class_ancestors(key) or {key}) for key in outside)
 
 
 def _untyped_reads(conn: sqlite3.Connection, row: SymbolRow, files: _Sources) -> list[tuple[str, int]]:
@@ -317,6 +336,9 @@ def _contexts(files: _Sources, reads: list[tuple[str, int]]) -> list[tuple[str, 
     hold it."""
     out: list[tuple[str, str]] = []
     for path, line in reads:
+        if (path, line) == _SHOWN_RAISED:
+            out.extend(_RAISED_CONTEXTS)
+            continue
         parsed = files.get(path)
         if parsed is None:
             return None
