@@ -276,6 +276,8 @@ def collect_references(
                 inner = _innermost_class(conn, path, scope, classes)
                 if inner is None or inner.lstrip("_") != private:
                     continue  # `cls.__instances` in another class is `_Other__instances`
+            if python and symbol.parent_path and kind == "read" and end_col - col != len(symbol.name):
+                continue  # `globals()[name]` reads the module's globals, no class's member
             key = (path, line, col)
             missing = symbol.exported and target is not None and target.startswith(MISSING_NAMESPACE)
             if key in out:
@@ -338,6 +340,7 @@ def collect_references(
                 "likely"
                 if likely
                 and kind != "string"
+                and end_col - col == len(symbol.name)  # (not a name made at run time there)
                 and untyped(target)
                 and not memo.outside_rooted(target)
                 and not (python and memo.stdlib_named(path, symbol.name))
