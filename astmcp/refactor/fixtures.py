@@ -75,12 +75,12 @@ def check_enum_value(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
         if not isinstance(node, ast.ClassDef) or node.name != owner_name:
             continue
         bases = {last_name(b) for b in node.bases}
-        generates = _generates(ws, conn, node, 0)
         for item in node.body:
-            if not generates or not isinstance(item, ast.Assign) or not isinstance(item.value, ast.Call):
+            if not isinstance(item, ast.Assign) or not isinstance(item.value, ast.Call):
                 continue
             named = any(isinstance(t, ast.Name) and t.id == row.name for t in item.targets)
-            if named and last_name(item.value.func) == "auto":
+            # (only then are the bases walked: most classes assign no `auto()`)
+            if named and last_name(item.value.func) == "auto" and _generates(ws, conn, node, 0, set()):
                 raise MutationBlocked(
                     f"{row.name!r} is an enum member whose value `auto()` makes from its name"
                     f" ({'StrEnum' if 'StrEnum' in bases else 'its class or a base defines how'}): renaming it"
@@ -90,10 +90,13 @@ def check_enum_value(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
                 )
 
 
-def _generates(ws: Workspace, conn: sqlite3.Connection, node: ast.ClassDef, depth: int) -> bool:
+def _generates(
+    ws: Workspace, conn: sqlite3.Connection, node: ast.ClassDef, depth: int, seen: set[tuple[str, int]]
+) -> bool:
     """Whether an enum class makes ``auto()`` values from names: a ``StrEnum``, or a class defining
     ``_generate_next_value_``, itself or through a project base (``class Status(LowerEnum)`` with
-    ``class LowerEnum(StrEnum)`` in another module), bases matched by name."""
+    ``class LowerEnum(StrEnum)`` in another module), bases matched by name; each project class
+    (``seen``: file and line) is walked once, however many same-named classes lead to it."""
     bases = {n for b in node.bases if (n := last_name(b))}
     if "StrEnum" in bases or any(
         isinstance(item, ast.FunctionDef) and item.name == "_generate_next_value_" for item in node.body
@@ -103,14 +106,15 @@ def _generates(ws: Workspace, conn: sqlite3.Connection, node: ast.ClassDef, dept
         return False
     for base in sorted(bases - {"Enum", "IntEnum", "Flag", "IntFlag", "ReprEnum", "object"}):
         for found in query_symbols(conn, "s.name = ? AND s.kind = 'class'", (base,)):
-            if not found.file.endswith((".py", ".pyi")):
+            if not found.file.endswith((".py", ".pyi")) or (found.file, found.name_line) in seen:
                 continue
+            seen.add((found.file, found.name_line))
             try:
                 tree = parse_python(ws, found.file)
             except (OSError, SyntaxError, ValueError):
                 continue
             classes = (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == base)
-            if any(c.lineno == found.name_line and _generates(ws, conn, c, depth + 1) for c in classes):
+            if any(c.lineno == found.name_line and _generates(ws, conn, c, depth + 1, seen) for c in classes):
                 return True
     return False
 
