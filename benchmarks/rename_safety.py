@@ -206,6 +206,46 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         ),
     ),
 }
+# TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
+# needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
+# options over ``strict`` with bundler resolution). @trpc/server's adapters import node, express,
+# ws, aws-lambda and fastify types (next's are left missing: 12 errors before any rename, which
+# the oracle's multiset keeps apart from new ones); @reduxjs/toolkit imports itself by package name
+# and ``@internal/*``, mapped to ``src`` as its own tsconfig maps them.
+TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
+    "trpc-server": (
+        "@trpc/server",
+        "11.25.2",
+        ("@types/node@22.20.7", "@types/express@5.0.6", "@types/ws@8.18.2", "@types/aws-lambda@8.10.164",
+         "fastify@5.12.8"),
+        {"lib": ["esnext", "dom"], "types": ["node"]},
+    ),
+    "pacer": (
+        "@tanstack/pacer",
+        "0.22.0",
+        ("@tanstack/store@0.11.3", "@tanstack/devtools-event-client@0.5.1"),
+        {"lib": ["esnext", "dom"], "types": []},
+    ),
+    "redux-toolkit": (
+        "@reduxjs/toolkit",
+        "2.16.0",
+        ("@standard-schema/spec@1.1.0", "@standard-schema/utils@0.3.0", "immer@11.2.14", "redux@5.0.1",
+         "redux-thunk@3.1.0", "reselect@5.3.0", "@types/node@22.20.7", "@types/react@19.3.3",
+         "react@19.3.1", "react-redux@9.3.1"),
+        {
+            "lib": ["esnext", "dom"],
+            "types": ["node"],
+            "jsx": "react-jsx",
+            "paths": {
+                "@reduxjs/toolkit": ["./src/index.ts"],
+                "@reduxjs/toolkit/react": ["./src/react/index.ts"],
+                "@reduxjs/toolkit/query": ["./src/query/index.ts"],
+                "@reduxjs/toolkit/query/react": ["./src/query/react/index.ts"],
+                "@internal/*": ["./src/*"],
+            },
+        },
+    ),
+}  # fmt: skip
 # a corpus whose package is not named like its distribution, or whose tests live elsewhere
 # (pluggy cannot be one: pytest, which runs the oracle, imports the renamed package itself)
 PACKAGES = {"attrs": "attr", "dateutil": "dateutil"}
@@ -235,6 +275,7 @@ CORPORA = {
     "virtual-core": ("@tanstack/virtual-core", "3.19.13"),
     "redux": ("redux", "5.0.1"),
     "reselect": ("reselect", "5.3.0"),
+    **{key: (name, version) for key, (name, version, _, _) in TS_INSTALLED.items()},
 }
 PYTEST = "pytest==9.2.0"
 TYPESCRIPT = ("typescript", "7.0.2")
@@ -437,6 +478,35 @@ def pristine_strict(corpus: str, workdir: Path) -> Path:
         "lib": ["es2022", "dom"],
     }
     config = {"compilerOptions": options, "include": ["src/**/*.ts"]}
+    (pristine / "tsconfig.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return pristine
+
+
+def pristine_installed(corpus: str, workdir: Path) -> Path:
+    """The ``src`` of a package in ``TS_INSTALLED``, with the packages it imports installed from
+    npm into ``node_modules`` (no scripts run) and a ``strict`` tsconfig with its options."""
+    name, version, needs, extra = TS_INSTALLED[corpus]
+    pristine = workdir / "pristine"
+    package = fetch_npm(name, version)
+    if not (pristine / "src").is_dir() or not (pristine / "node_modules").is_dir():
+        shutil.rmtree(pristine, ignore_errors=True)
+        shutil.copytree(package / "src", pristine / "src")
+        subprocess.run(
+            ["npm", "install", "--prefix", str(pristine), "--no-save", "--no-audit", "--no-fund",
+             "--ignore-scripts", "--no-package-lock", *needs],
+            check=True,
+            capture_output=True,
+        )  # fmt: skip
+    options = {
+        "strict": True,
+        "noEmit": True,
+        "target": "es2022",
+        "module": "esnext",
+        "moduleResolution": "bundler",
+        "skipLibCheck": True,
+        **extra,
+    }
+    config = {"compilerOptions": options, "include": ["src/**/*.ts", "src/**/*.tsx"]}
     (pristine / "tsconfig.json").write_text(json.dumps(config, indent=2), encoding="utf-8")
     return pristine
 
@@ -679,6 +749,8 @@ def run_corpus(corpus: str, tools: list[str], size: int, seed: int, workdir: Pat
         if corpus == "rxjs"
         else pristine_mobx(workdir)
         if corpus == "mobx"
+        else pristine_installed(corpus, workdir)
+        if corpus in TS_INSTALLED
         else pristine_strict(corpus, workdir)
     )
     root = workdir / "work"
