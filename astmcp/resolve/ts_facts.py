@@ -131,6 +131,7 @@ class _Walker(ModuleFacts):
             "type_parameter": self.type_parameter,
             "mapped_type_clause": self.mapped_type,
             "infer_type": self.infer_type,
+            "conditional_type": self.conditional_type,
             "comment": self.comment,
             "return_statement": self.return_statement,
             "if_statement": self.if_statement,

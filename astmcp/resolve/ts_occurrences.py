@@ -841,10 +841,22 @@ class Occurrences(Descriptors):
             if child != name:
                 self.visit(child, scope)
 
-    def infer_type(self, node: Node, scope: Scope) -> None:
+    def conditional_type(self, node: Node, scope: Scope) -> None:
+        """``A extends B ? C : D``: what B infers (``infer U``) is bound in B and C only; A and D
+        read the names around (an outer ``U`` there is not the inferred one)."""
+        inner = Scope(scope, False)
+        outside = (node.child_by_field_name("left"), node.child_by_field_name("alternative"))
         for child in node.named_children:
-            if child.type == "type_identifier":
-                scope.names[self.text(child)] = Binding(None)
+            self.visit(child, scope if child in outside else inner)
+
+    def infer_type(self, node: Node, scope: Scope) -> None:
+        """``infer U`` binds U; a constraint after it (``infer U extends Router``) is a type read
+        like any other, not a second name bound."""
+        parts = node.named_children
+        if parts and parts[0].type == "type_identifier":
+            scope.names[self.text(parts[0])] = Binding(None)
+        for child in parts[1:]:
+            self.visit(child, scope)
 
     # -- JSX -------------------------------------------------------------------
     def jsx(self, node: Node, scope: Scope) -> None:
