@@ -139,12 +139,17 @@ class Descriptors(FactState):
                 made = self.container(node, self.text(ctor), targs, scope)  # `new Map<K, V>()`
                 return ("i", made) if made is not None else None
             base = self.desc(ctor, scope)
-            if base is not None and targs is not None:
+            if base is None:
+                return None
+            site = self.site(node, scope)
+            if targs is not None:
                 # `new Box<User>(…)`: an instance whose type parameters the type arguments bind
-                site = self.site(node, scope)
                 if site is not None and site.targs and all(t is not None for t in site.targs):
                     return ("i", base, site)
-            return ("i", base) if base is not None else None
+                return ("i", base)
+            # `new Store(state)`: the arguments ride along (a package's class given a project value
+            # may hold it: the linker's `given_project`; a project class binds no type argument so)
+            return ("i", base, site) if site is not None else ("i", base)
         if kind in ("parenthesized_expression", "non_null_expression", "await_expression"):
             inner = node.named_children
             if kind == "await_expression":  # `await import("./m")`: the module's namespace

@@ -17,7 +17,18 @@ from typing import Any
 
 from astmcp.resolve.ts_library import ARRAY_CALLBACKS, ARRAY_RESULTS
 
-__all__ = ["CALLABLE", "CLASSLIKE", "TYPED", "Entity", "Subst", "Sym", "Table", "TypeSteps", "frozen"]
+__all__ = [
+    "CALLABLE",
+    "CLASSLIKE",
+    "HOLDS_PROJECT",
+    "TYPED",
+    "Entity",
+    "Subst",
+    "Sym",
+    "Table",
+    "TypeSteps",
+    "frozen",
+]
 
 # (tag, value) or, for an instance of a generic class/interface and a member reached through
 # one, (tag, value, bindings): its type parameters' bindings as sorted (key, entity) pairs
@@ -26,6 +37,10 @@ Subst = dict[str, Entity]
 CLASSLIKE = ("class", "interface")
 TYPED = ("variable", "property", "getter", "setter", "type")
 CALLABLE = ("function", "method", "getter", "constructor")
+# the value prefix of what a package's generic type gives when it is given a project type: a member
+# a project class inherits from it (`props` of `class Frame extends React.Component<Props>`), an
+# instance of it (`store: Store<State>`, whose `store.state` is a State)
+HOLDS_PROJECT = "?*"
 THIS = "this"  # the binding of the type `this` in what a method returns (see `this_argument`)
 _EXCLUDED: Any = object()  # an alternative a discriminant test leaves out
 _BOOLEANS = frozenset({"true", "false"})
@@ -152,7 +167,31 @@ class TypeSteps:
                 if alias:  # `type A<T> = …`: what it stands for, T bound
                     return self.step(("s", sym.id, frozen(bound)), ":")
                 return ("i", target.id, frozen(bound))
+        if (
+            entity is not None
+            and entity[0] == "x"
+            and entity[1]
+            and site
+            and self.given_project(path, site, subst)
+        ):
+            # `Store<State>` of a package: what its members give may be built from State
+            # (`store.state.count`), so they are not known to be the package's
+            return ("x", f"{HOLDS_PROJECT}.{entity[1]}")
         return self.step(entity, ":")
+
+    def given_project(self, path: str, site: str, subst: Subst | None) -> bool:
+        """Whether a generic reference's or a call's type arguments, or a call's arguments (at
+        ``site``), may be or hold a project type: one that resolves to a project declaration, or
+        to nothing known (a type parameter without a constraint may be bound to one); those known
+        to be outside (`Date`) or of no chain (primitives, literals) do not."""
+        call = self.facts(path).get("calls", {}).get(site, {})
+        for arg in (*call.get("t", ()), *call.get("a", ())):
+            if not arg:
+                continue
+            found = self.resolve_in(path, arg, subst)
+            if found is None or any(a is None or a[0] not in ("x", "b", "z") for a in alternatives(found)):
+                return True
+        return False
 
     def member_bindings(self, class_id: int, member_id: int, bound: Subst, depth: int = 0) -> Subst | None:
         """The bindings valid where a member of an instance of ``class_id`` is declared: the

@@ -52,6 +52,7 @@ from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import (
     CALLABLE,
     CLASSLIKE,
+    HOLDS_PROJECT,
     THIS,
     TYPED,
     Entity,
@@ -88,9 +89,6 @@ _OWN_KEY = ("x", "", "own key")
 # symbol when read (`params.coerce` of `Raw & { coerce?: true }` is the written-out part's), a name
 # hit as an object literal's key (excess keys pass where the type is a type parameter's constraint)
 _UNDECLARED = ("x", "", "undeclared")
-# the value prefix of a member a project class inherits from a package's generic class it gives a
-# project type (`props` of `class Frame extends React.Component<Props>`)
-_HOLDS_PROJECT = "?*"
 _TYPE_MEANING = ("interface", "type", "class", "enum", "namespace")
 _VALUE_MEANING = ("variable", "function", "class", "enum", "namespace")
 _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
@@ -248,6 +246,16 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             found = self.site_step(entity, step, path, site)
             if found is not None:
                 return found
+            if (
+                step == "()"
+                and entity is not None
+                and entity[0] == "x"
+                and entity[1]
+                and not entity[1].startswith(HOLDS_PROJECT)
+                and self.given_project(path, site, subst)
+            ):  # `useState<Todo>(…)`, `cloneDeep(todo)`: what a package's function gives may be
+                # built from the project values or types given it (`todo.title`): not known
+                return ("x", f"{HOLDS_PROJECT}.{entity[1]}.()")
             if (
                 step == "()"
                 and entity is not None
@@ -557,7 +565,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
             return None  # an element of something not known to be an array (a typed symbol may be)
         if tag == "x":
-            if value.startswith(_HOLDS_PROJECT) or entity == _OWN_KEY:  # may be a project object: unknown
+            if value.startswith(HOLDS_PROJECT) or entity == _OWN_KEY:  # may be a project object: unknown
                 return None
             return ("x", f"{value}.{step}") if value else ("x", "")
         if tag == "m":  # a module's namespace; `:`, what a promise of it settles to (`import("m")`)
@@ -912,7 +920,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                     return member
                 external = external or member is not None
         if holding:  # its member may be built from the project type (`this.props.title`)
-            return ("x", f"{_HOLDS_PROJECT}.{name}")
+            return ("x", f"{HOLDS_PROJECT}.{name}")
         return ("x", f"?.{name}") if external else None
 
     def given_project_type(self, cls: Sym, base: str) -> bool:
