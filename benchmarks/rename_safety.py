@@ -245,7 +245,35 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
             },
         },
     ),
+    "router-core": (
+        "@tanstack/router-core",
+        "1.171.39",
+        ("cookie-es@3.1.1", "seroval@1.8.2", "seroval-plugins@1.8.0", "@tanstack/history@1.162.5",
+         "@types/node@22.20.7"),
+        {
+            "lib": ["esnext", "dom"],
+            "types": ["node"],
+            "paths": {"@tanstack/router-core/isServer": ["./src/isServer/client.ts"]},
+        },
+    ),
+    "ajv": (
+        "ajv",
+        "8.20.0",
+        ("fast-uri@3.1.9", "fast-deep-equal@3.1.3", "require-from-string@2.0.2", "json-schema-traverse@1.0.0",
+         "@types/require-from-string@1.2.3", "@types/node@22.20.7"),
+        {
+            "lib": ["esnext", "dom"],
+            "types": ["node"],
+            "module": "nodenext",
+            "moduleResolution": "nodenext",
+            "resolveJsonModule": True,
+        },
+    ),
 }  # fmt: skip
+# where a TS_INSTALLED package ships its sources, when not ``src`` (copied to ``src``: ajv's
+# imports are all relative, and the sample is drawn from ``src``); ajv's optional ``re2`` engine is
+# left missing, and three of its calls through CommonJS default imports are errors before any rename
+TS_SOURCES = {"ajv": "lib"}
 # a corpus whose package is not named like its distribution, or whose tests live elsewhere
 # (pluggy cannot be one: pytest, which runs the oracle, imports the renamed package itself)
 PACKAGES = {"attrs": "attr", "dateutil": "dateutil"}
@@ -490,7 +518,7 @@ def pristine_installed(corpus: str, workdir: Path) -> Path:
     package = fetch_npm(name, version)
     if not (pristine / "src").is_dir() or not (pristine / "node_modules").is_dir():
         shutil.rmtree(pristine, ignore_errors=True)
-        shutil.copytree(package / "src", pristine / "src")
+        shutil.copytree(package / TS_SOURCES.get(corpus, "src"), pristine / "src")
         subprocess.run(
             ["npm", "install", "--prefix", str(pristine), "--no-save", "--no-audit", "--no-fund",
              "--ignore-scripts", "--no-package-lock", *needs],
