@@ -417,7 +417,11 @@ class TypeSteps:
             typed = self.anonymous_member(entity)
         elif entity[0] == "i":  # an instance of a function type (`h: Handler`, then `h({…})`)
             typed = entity
-        elif entity[0] == "s" and self.syms[entity[1]].kind in ("variable", "property"):
+        elif entity[0] == "s" and (
+            self.syms[entity[1]].kind in ("variable", "property")
+            or self.syms[entity[1]].key in self.facts(self.syms[entity[1]].path).get("vtypes", {})
+        ):  # (a field holding an arrow is a method, its declared type still types its parameters:
+            # `update: UpdateFn = (options) => …`)
             sym = self.syms[entity[1]]
             bound = dict(entity[2]) if len(entity) > 2 else None
             chains = self.facts(sym.path).get("ftypes", {}).get(sym.key)
