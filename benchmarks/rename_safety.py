@@ -269,6 +269,19 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
             "resolveJsonModule": True,
         },
     ),
+    "form-core": (
+        "@tanstack/form-core",
+        "1.33.5",
+        ("@tanstack/devtools-event-client@0.4.1", "@tanstack/pacer-lite@0.1.1", "@tanstack/store@0.11.3"),
+        {"lib": ["esnext", "dom"], "types": []},
+    ),
+    "db": (
+        "@tanstack/db",
+        "0.15.2",
+        ("@standard-schema/spec@1.1.0", "@tanstack/pacer-lite@0.2.1", "@tanstack/db-ivm@0.2.0",
+         "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": ["node"]},
+    ),
 }  # fmt: skip
 # where a TS_INSTALLED package ships its sources, when not ``src`` (copied to ``src``: ajv's
 # imports are all relative, and the sample is drawn from ``src``); ajv's optional ``re2`` engine is
