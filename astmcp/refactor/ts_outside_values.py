@@ -10,7 +10,10 @@ return type that names the member's type (``const s: Store = new Map()``, ``this
 for a field ``f: Store``, ``return new Map()`` in a function declared ``(): Store``). The rename is
 refused with ``MUTATION_BLOCKED`` naming the outside type and the place. So is one where such a
 value is an argument the project gives a parameter of that type (``use(new Map())`` for
-``use(s: Store)``, ``new Cache(new Map())`` for its constructor's).
+``use(s: Store)``, ``new Cache(new Map())`` for its constructor's). A standard global object is
+such a value too (``parser: Parser = JSON``, ``storage: Storage = window.localStorage``), also as
+a default (``config.parser || JSON``, ``ok ? window : null``) and through the local variable
+holding it (``const parser = config.parser || JSON; sync(parser)``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.ts_literals import TsFiles
 from astmcp.refactor.tsscopes import FUNCTION_NODES, TsFile
+from astmcp.resolve.ts_library import GLOBAL_OBJECTS
 from astmcp.workspace import Workspace
 
 __all__ = ["FUNCTION_NODES", "check_outside_values"]
@@ -37,6 +41,10 @@ _WRAPPERS = frozenset(
     {"as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression"}
 )
 _PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
+# the standard global objects a value may be (`JSON`, `window.localStorage`), as the library declares them
+_GLOBAL_VALUES = GLOBAL_OBJECTS | {"globalThis", "window", "self", "document", "process", "Buffer"}
+_DEFAULTS = frozenset({"||", "??", "&&"})  # `a || JSON` may be either side (`a && b`: b, or a falsy a)
+_HOPS = 4  # local variables followed back to what they were declared with
 
 
 def check_outside_values(
@@ -238,13 +246,30 @@ def _returned(body: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
         stack.extend(node.named_children)
 
 
-def _outside_type(conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_sitter.Node) -> str | None:
+def _outside_type(
+    conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_sitter.Node, hops: int = 0
+) -> str | None:
     """The outside type ``value`` is made of: ``Map`` for ``new Map<…>()`` of a class no project
-    declaration binds, ``Array`` for an array literal; None otherwise."""
+    declaration binds, ``Array`` for an array literal, ``JSON`` / ``window.localStorage`` for a
+    standard global object; of either side of ``a || b`` / ``a ?? b`` and either branch of a
+    conditional, and of what a local ``const`` was declared with; None otherwise."""
     while value.type in _WRAPPERS and value.named_children:
         value = value.named_children[0]
     if value.type == "array":
         return "Array"
+    sides: list[tree_sitter.Node | None] = []
+    if value.type == "binary_expression":
+        operator = value.child_by_field_name("operator")
+        if operator is not None and operator.type in _DEFAULTS:
+            sides = [value.child_by_field_name("left"), value.child_by_field_name("right")]
+    elif value.type == "ternary_expression":
+        sides = [value.child_by_field_name("consequence"), value.child_by_field_name("alternative")]
+    for side in sides:
+        found = _outside_type(conn, path, ts, side, hops) if side is not None else None
+        if found is not None:
+            return found
+    if value.type in ("identifier", "member_expression"):
+        return _global_value(conn, path, ts, value, hops)
     if value.type != "new_expression":
         return None
     made = value.child_by_field_name("constructor")
@@ -272,3 +297,46 @@ def _outside_type(conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_s
     if query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, name)):
         return None  # declared in the file itself
     return (made.text or b"").decode("utf-8")
+
+
+def _global_value(
+    conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_sitter.Node, hops: int
+) -> str | None:
+    """``JSON``, ``window.localStorage``: a standard global object (or a member of one) no project
+    declaration binds; for a local variable, what it was declared with (``const p = c.p || JSON``)."""
+    head = value
+    while head.type == "member_expression":
+        inner = head.child_by_field_name("object")
+        if inner is None:
+            return None
+        head = inner
+    if head.type != "identifier":
+        return None
+    name = (head.text or b"").decode("utf-8")
+    declared = [scope for scope in ts.chain(head) if name in ts.declared(scope)]
+    if declared:
+        if value.type != "identifier" or hops >= _HOPS:
+            return None
+        initial = _declared_with(declared[0], name)
+        return _outside_type(conn, path, ts, initial, hops + 1) if initial is not None else None
+    if name not in _GLOBAL_VALUES:
+        return None
+    if query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, name)):
+        return None  # declared in the file itself
+    return (value.text or b"").decode("utf-8")
+
+
+def _declared_with(scope: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
+    """The value a ``const``/``let``/``var`` declarator directly in ``scope`` gives ``name``."""
+    for child in scope.named_children:
+        if child.type == "export_statement":
+            child = child.child_by_field_name("declaration") or child
+        if child.type not in ("lexical_declaration", "variable_declaration"):
+            continue
+        for declarator in child.named_children:
+            if declarator.type != "variable_declarator":
+                continue
+            named = declarator.child_by_field_name("name")
+            if named is not None and named.type == "identifier" and named.text == name.encode("utf-8"):
+                return declarator.child_by_field_name("value")
+    return None

@@ -104,6 +104,7 @@ class _Walker(ModuleFacts):
             "nested_type_identifier": self.nested_type,
             "nested_identifier": self.nested_identifier,
             "literal_type": self.literal_type,
+            "template_literal_type": self.template_literal_type,
             "lookup_type": self.lookup_type,
             "statement_block": self.block,
             "for_statement": self.loop,

@@ -708,28 +708,39 @@ class Occurrences(Descriptors):
             if is_ident(text):
                 self.row(inner[0], "string", None, name=text)
 
+    def template_literal_type(self, node: Node, scope: Scope) -> None:
+        """A template literal type without substitutions (a backquoted ``supports``) is the string
+        literal type ``"supports"``, in ``Pick<T, …>`` too; one with them reads the types inside."""
+        if [c.type for c in node.named_children] == ["string_fragment"]:
+            self.literal_string(node, scope)
+        else:
+            self.children(node, scope)
+
     def literal_type(self, node: Node, scope: Scope) -> None:
         for child in node.named_children:
-            if child.type != "string":
-                continue
-            picked = self.picked_from(child, scope)
-            key = child.named_children
-            if picked is not None and len(key) == 1 and key[0].type == "string_fragment":
-                # `Pick<Options, "onChange" | "debug">`: members of Options, as `Options["onChange"]`
-                base = self.tdesc(picked, scope)
-                self.row(
-                    key[0],
-                    "string",
-                    ("i", base) if base is not None else None,
-                    member=True,
-                    name=self.text(key[0]),
-                )
-            elif (argued := self.type_argument_of(child, scope)) is not None and len(key) == 1:
-                # `PartialKeys<Options, "state">` with `PartialKeys<T, K extends keyof T>`: the
-                # constraint of that type parameter, the type arguments bound, names the member
-                self.row(key[0], "string", ("=", argued), name=self.text(key[0]))
-            else:
-                self.string_hit(child)
+            if child.type == "string":
+                self.literal_string(child, scope)
+
+    def literal_string(self, child: Node, scope: Scope) -> None:
+        """A string literal type (``"a"``, or a template one without substitutions)."""
+        picked = self.picked_from(child, scope)
+        key = child.named_children
+        if picked is not None and len(key) == 1 and key[0].type == "string_fragment":
+            # `Pick<Options, "onChange" | "debug">`: members of Options, as `Options["onChange"]`
+            base = self.tdesc(picked, scope)
+            self.row(
+                key[0],
+                "string",
+                ("i", base) if base is not None else None,
+                member=True,
+                name=self.text(key[0]),
+            )
+        elif (argued := self.type_argument_of(child, scope)) is not None and len(key) == 1:
+            # `PartialKeys<Options, "state">` with `PartialKeys<T, K extends keyof T>`: the
+            # constraint of that type parameter, the type arguments bound, names the member
+            self.row(key[0], "string", ("=", argued), name=self.text(key[0]))
+        else:
+            self.string_hit(child)
 
     def type_argument_of(self, string: Node, scope: Scope) -> Desc:
         """``("g", generic, k, site)`` when the string literal type (or a union of such) is the k-th
@@ -894,8 +905,8 @@ class Occurrences(Descriptors):
 def _type_argument(string: Node) -> tuple[Node, int, list[Node]] | None:
     """``(generic, k, type arguments)`` when the string literal type (alone or in a union of such)
     is the k-th type argument of a generic type reference (``G<A, "a" | "b">``)."""
-    node = string.parent
-    if node is None or node.type != "literal_type":
+    node = string if string.type == "template_literal_type" else string.parent
+    if node is None or node.type not in ("literal_type", "template_literal_type"):
         return None
     while node.parent is not None and node.parent.type == "union_type":
         node = node.parent

@@ -739,6 +739,23 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         finally:
             self._alias_depth -= 1
 
+    def aliased_class(self, sym: Sym) -> int | None:
+        """The project class or interface a type alias stands for (``type A = B<T>``, ``type R =
+        Pick<B, "x">``, ``Partial<B>``, …): its id, else None (an object type written out, a union,
+        anything outside)."""
+        if sym.kind != "type" or sym.key not in self.facts(sym.path).get("vtypes", {}):
+            return None
+        found = self.step(self.typed(sym, "vtypes"), ":")
+        if (
+            found is None
+            or found[0] != "i"
+            or found[1] == sym.id
+            or self.syms[found[1]].kind not in CLASSLIKE
+        ):
+            return None
+        cls: int = found[1]
+        return cls
+
     def anonymous_member(self, entity: tuple[Any, ...]) -> Entity:
         """The value of a member of an object type written out (``("a", path, key, name)``)."""
         chain = self.facts(entity[1]).get("objects", {}).get(entity[2], {}).get(entity[3])
@@ -1139,6 +1156,11 @@ class TsLinker:
                 edges.setdefault(
                     (parent_syms[0].id if parent_syms else None, sym.id, None, "contains"), sym.line
                 )
+                aliased = resolver.aliased_class(sym)
+                if aliased is not None:
+                    # `type Reader = Pick<Index, "supports">`: a class implementing Reader overrides
+                    # Index's members (override families walk inherits edges through the alias)
+                    edges.setdefault((sym.id, aliased, None, "inherits"), sym.line)
         conn.executemany(
             "INSERT INTO refs(file_id, symbol_id, target_key, name, line, col, end_col, kind, confidence,"
             " scope_path) VALUES (?,?,?,?,?,?,?,?,?,?)",
