@@ -205,6 +205,26 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
             "test/test_parsers/test_rst/test_directives/test_include.py",  # (imports test_code)
         ),
     ),
+    # the thirty-seventh round: semver (its pytest options need pytest-cov), prettytable, and the
+    # flat freezegun, arrow (its tox options: coverage) and tabulate (tests in `test`)
+    "semver": ("semver", "3.0.4", ("pytest-cov==7.1.0",), ()),
+    "prettytable": ("prettytable", "3.16.0", ("wcwidth==0.2.13", "pytest-lazy-fixtures==1.4.1"), ()),
+    "freezegun": ("freezegun", "1.5.5", ("python-dateutil==2.9.0.post0",), ()),
+    "arrow": (
+        "arrow",
+        "1.3.0",
+        (
+            "python-dateutil==2.9.0.post0",
+            "dateparser==1.2.2",
+            "pytest-cov==7.1.0",
+            "pytest-mock==3.17.0",
+            "pytz==2025.2",
+            "simplejson==3.20.2",
+        ),
+        (),
+    ),
+    # (its test_cli.py runs the installed `tabulate` script, which a source tree has not)
+    "tabulate": ("tabulate", "0.9.0", ("wcwidth==0.2.13",), ("test/test_cli.py",)),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -301,6 +321,7 @@ TEST_DIRS = {
     "simplejson": "src/simplejson/tests",
     "mako": "test",
     "docutils": "test",
+    "tabulate": "test",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
