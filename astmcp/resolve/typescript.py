@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 import sqlite3
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -89,6 +90,12 @@ _OWN_KEY = ("x", "", "own key")
 # symbol when read (`params.coerce` of `Raw & { coerce?: true }` is the written-out part's), a name
 # hit as an object literal's key (excess keys pass where the type is a type parameter's constraint)
 _UNDECLARED = ("x", "", "undeclared")
+# aliases one outermost generic alias may unfold (each once per bindings): in zod, router-core and
+# redux-toolkit none needs 40 (measured); @tanstack/form-core's recursive `DeepKeysAndValuesImpl`
+# would unfold exponentially (its index ran over 15 minutes without finishing)
+_ALIAS_WORK = 500
+# the chain of a type reference by name, with its type arguments or none (`P:3:18|:/12:40`)
+_NAMED_TYPE = re.compile(r"([^|]+)\|:(?:/[\d:]+)?")
 _TYPE_MEANING = ("interface", "type", "class", "enum", "namespace")
 _VALUE_MEANING = ("variable", "function", "class", "enum", "namespace")
 _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
@@ -112,6 +119,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         self._specs: dict[str, dict[str, tuple[str | None, int]]] = {}
         self.syms: dict[int, Sym] = {}
         self._alias_depth = 0
+        self._alias_work = 0  # aliases unfolded since the outermost one (see alias_instance)
         self._extended: frozenset[str] | None = None
         # A result cut short by a cycle (a barrel re-exporting a module that imports it) is kept
         # too: recomputing it for every caller is exponential in the cycle's length.
@@ -740,21 +748,20 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             self._alias_depth -= 1
 
     def aliased_class(self, sym: Sym) -> int | None:
-        """The project class or interface a type alias stands for (``type A = B<T>``, ``type R =
-        Pick<B, "x">``, ``Partial<B>``, …): its id, else None (an object type written out, a union,
-        anything outside)."""
-        if sym.kind != "type" or sym.key not in self.facts(sym.path).get("vtypes", {}):
+        """The project class or interface a type alias names (``type A = B<T>``, ``type R =
+        Pick<B, "x">``, ``Partial<B>``, …): its id, else None (an object type written out, a union, a
+        conditional type, anything outside). Only the name is resolved: no alias is unfolded."""
+        chain = self.facts(sym.path).get("vtypes", {}).get(sym.key) if sym.kind == "type" else None
+        named = _NAMED_TYPE.fullmatch(chain) if isinstance(chain, str) else None
+        if named is None:
             return None
-        found = self.step(self.typed(sym, "vtypes"), ":")
-        if (
-            found is None
-            or found[0] != "i"
-            or found[1] == sym.id
-            or self.syms[found[1]].kind not in CLASSLIKE
-        ):
+        found = self.resolve(sym.path, named.group(1))
+        if found is None or found[0] != "s" or found[1] == sym.id:
             return None
-        cls: int = found[1]
-        return cls
+        cls = self.syms[found[1]]
+        if cls.kind not in CLASSLIKE:
+            cls = self.twin(cls, CLASSLIKE) or cls
+        return cls.id if cls.kind in CLASSLIKE and cls.id != sym.id else None
 
     def anonymous_member(self, entity: tuple[Any, ...]) -> Entity:
         """The value of a member of an object type written out (``("a", path, key, name)``)."""
@@ -762,13 +769,24 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         return self.resolve(entity[1], chain) if chain else None
 
     def alias_instance(self, sym: Sym, bound: Subst) -> Entity:
-        """An instance of what a generic type alias stands for, its type parameters bound (the
-        depth is bounded: an alias may refer to itself through its type arguments)."""
-        if self._alias_depth > 24:
+        """An instance of what a generic type alias stands for, its type parameters bound: once
+        per alias and bindings, to a bounded depth and, from the outermost alias, a bounded number
+        of aliases (a recursive conditional alias, ``DeepKeysAndValuesImpl<T[K], …>`` in each of its
+        branches, unfolds exponentially): past either it is of no known type."""
+        if self._alias_depth == 0:
+            self._alias_work = 0
+        if self._alias_depth > 24 or self._alias_work > _ALIAS_WORK:
             return None
+        self._alias_work += 1
+        try:
+            key: tuple[Any, ...] = ("a", sym.id, frozen(bound))
+            hash(key)
+        except TypeError:  # (bindings holding something unhashable: computed each time)
+            key = ()
         self._alias_depth += 1
         try:
-            return self.step(self.typed(sym, "vtypes", bound), ":")
+            compute = lambda: self.step(self.typed(sym, "vtypes", bound), ":")  # noqa: E731
+            return self._tracked(key, compute) if key else compute()
         finally:
             self._alias_depth -= 1
 
