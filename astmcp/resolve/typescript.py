@@ -785,8 +785,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             key = ()
         self._alias_depth += 1
         try:
-            compute = lambda: self.step(self.typed(sym, "vtypes", bound), ":")  # noqa: E731
-            return self._tracked(key, compute) if key else compute()
+            if not key:
+                return self.step(self.typed(sym, "vtypes", bound), ":")
+            return self._tracked(key, lambda: self.step(self.typed(sym, "vtypes", bound), ":"))
         finally:
             self._alias_depth -= 1
 
