@@ -139,6 +139,18 @@ def _held_class(resolver: Resolver, symbol_id: int) -> int:
     return symbol_id
 
 
+def _held_outside(resolver: Resolver, symbol_id: int) -> str | None:
+    """The outside class a base written as a variable holds (``real_datetime = datetime.datetime``
+    then ``class FakeDatetime(real_datetime)``): its name, so the family guard reads its members
+    as those of a base written out; None for a class or anything else."""
+    if resolver.syms[symbol_id].kind in CLASSLIKE:
+        return None
+    held = resolver.deref_class(("s", symbol_id))
+    if held is not None and held[0] == "x" and held[1] and not str(held[1]).startswith("?"):
+        return str(held[1])
+    return None
+
+
 def _outside_member(target: str, entity: Entity) -> bool:
     """Whether ``entity``, one thing a member may be, is something outside the project's: a
     builtin container's member, or an outside value's that its class declares."""
@@ -381,6 +393,10 @@ class PythonLinker:
             if symbol_id is not None:
                 edge_kind = _EDGE_KIND.get(kind, "references")
                 if kind == "inherit":
+                    held = _held_outside(resolver, symbol_id)
+                    if held is not None:  # `class FakeDatetime(real_datetime)`: datetime.datetime
+                        edges.setdefault((src, None, held, "inherits"), line)
+                        continue
                     symbol_id = _held_class(resolver, symbol_id)
                 key = (src, symbol_id, None, edge_kind)
                 edges.setdefault(key, line)

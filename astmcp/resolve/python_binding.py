@@ -64,6 +64,10 @@ class Bindings:
         self.dynamic: list[tuple[int, int, int, str, str, str, frozenset[str] | None]] = []
         # names an enclosing `if name in {"a", "b"}:` (or `== "a"`) says hold one of those strings
         self.known_strings: dict[str, frozenset[str]] = {}
+        # lists of strings the module keeps whole (python_namespace.listed_strings)
+        self.listed_strings: dict[str, frozenset[str]] = {}
+        # parameters of its functions the module gives `globals()` (python_namespace.globals_parameters)
+        self.globals_params: set[tuple[str, str]] = set()
         self.unions: list[list[str]] = []  # alternatives of the `U:<n>` chains
         self.union_ids: dict[tuple[str, ...], int] = {}
         # unannotated functions: (path, return values, body scope, yields) to infer what a call gives

@@ -519,7 +519,9 @@ class Expressions(Records):
 
     def namespace_read(self, node: ast.Subscript | ast.Call, scope: Scope) -> None:
         """``globals()[f"_{name}"]`` and the like (python_namespace): noted for ``finish``, which
-        gives each top-level name the key may be a name hit here."""
+        gives each top-level name the key may be a name hit here. A parameter the module's calls
+        give ``globals()`` (``module_globals.get(f"_DEPRECATED_{name}")``) is that namespace."""
+        node = self.as_globals(node, scope)
         found = namespace_key(
             node,
             lambda name: self.lookup(scope, name)[0] == "G:" + name,
@@ -538,6 +540,30 @@ class Expressions(Records):
             )
             exact = _exact_names(key, self.known_strings) if key is not None else None
             self.dynamic.append((*self.first_line_span(node), *found, scope.path, exact))
+
+    def as_globals(self, node: ast.Subscript | ast.Call, scope: Scope) -> ast.Subscript | ast.Call:
+        """``node`` read off ``globals()`` instead of a parameter given it (see namespace_read)."""
+        if isinstance(node, ast.Subscript):
+            receiver = node.value
+        elif isinstance(node.func, ast.Attribute):
+            receiver = node.func.value
+        else:
+            return node
+        if not (
+            isinstance(receiver, ast.Name)
+            and scope.kind == "function"
+            and (scope.path, receiver.id) in self.globals_params
+            and self.lookup(scope, receiver.id)[1] is scope
+        ):
+            return node
+        made = ast.copy_location(
+            ast.Call(func=ast.Name(id="globals", ctx=ast.Load()), args=[], keywords=[]), receiver
+        )
+        if isinstance(node, ast.Subscript):
+            return ast.copy_location(ast.Subscript(value=made, slice=node.slice, ctx=node.ctx), node)
+        assert isinstance(node.func, ast.Attribute)
+        func = ast.copy_location(ast.Attribute(value=made, attr=node.func.attr, ctx=ast.Load()), node.func)
+        return ast.copy_location(ast.Call(func=func, args=node.args, keywords=node.keywords), node)
 
     def computed_member(self, node: ast.Call, scope: Scope) -> None:
         """``getattr(self, f"visit_{type(n).__name__}")`` (also ``hasattr``/``setattr``/``delattr``,
@@ -563,6 +589,14 @@ class Expressions(Records):
                 made = sources[0][1]
         made, again = folded(made)  # (`name = cls.__name__.upper()` just before)
         fold = fold or again
+        exact = _exact_names(made, self.known_strings) if not fold else None
+        if exact:
+            # `setattr(new, "_" + attr, …)` in `for attr in self._options`: the names it makes, each
+            # a name hit (whose text is not the name: never edited)
+            line, col, end = self.first_line_span(args[at])
+            for name in sorted(exact):
+                self.rows.append((name, line, col, end, "string", None, scope.path))
+            return
         target = member_template(made, self.module_strings, fold)
         receiver = args[0] if at == 1 else None
         where = self.lookup(scope, receiver.id)[1] if isinstance(receiver, ast.Name) else None

@@ -45,7 +45,14 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from astmcp.resolve.python_namespace import keyword_templates, module_strings, reachable, split_strings
+from astmcp.resolve.python_namespace import (
+    globals_parameters,
+    keyword_templates,
+    listed_strings,
+    module_strings,
+    reachable,
+    split_strings,
+)
 from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
 from astmcp.resolve.python_records import AttributeString, DoctestName, PatternKeyword, type_guards
 from astmcp.resolve.python_scope import (
@@ -514,6 +521,10 @@ def analyze(path: str, text: str, tree: ast.Module, embedded: bool = False) -> d
     analyzer.module_marks = pytest_module_marks(tree)
     analyzer.guards = type_guards(tree)
     analyzer.module_strings = module_strings(tree)
+    if "for " in text:
+        analyzer.listed_strings = listed_strings(tree)
+    if "globals()" in text:
+        analyzer.globals_params = globals_parameters(tree)
     analyzer.word_lists.update(id(node) for node in split_strings(tree))
     if ".format(" in text:  # (a walk of the whole tree: only where a template may be)
         analyzer.keyword_templates = keyword_templates(tree)

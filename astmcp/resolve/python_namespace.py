@@ -389,3 +389,117 @@ def self_templates(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
         if target is not None:
             found.add(target)
     return found
+
+
+def listed_strings(tree: ast.Module) -> dict[str, frozenset[str]]:
+    """Lists of names a module keeps whole: a module-level name (``N:<name>``) or a class's
+    attribute set on ``self`` (``A:<Class>.<attr>``) bound only to displays of string literals
+    (``self._options = ["start", "end"]``) and never changed in place, augmented or stored into
+    (no method is called on it anywhere, under any receiver; it is read only whole). A loop over
+    one holds one of those strings (``for attr in self._options``)."""
+    out: dict[str, set[str]] = {}
+    spoiled: set[str] = set()
+    module_names: set[str] = set()
+    for stmt in tree.body:
+        for target, value in _bindings(stmt):
+            if isinstance(target, ast.Name):
+                module_names.add(target.id)
+                _listed(out, spoiled, f"N:{target.id}", value)
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for method in cls.body:
+            if not isinstance(method, ast.FunctionDef | ast.AsyncFunctionDef) or not method.args.args:
+                continue
+            me = method.args.args[0].arg
+            for node in ast.walk(method):
+                for target, value in _bindings(node):
+                    if (
+                        isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == me
+                    ):
+                        _listed(out, spoiled, f"A:{cls.name}.{target.attr}", value)
+    # anything calling a method on such a list, augmenting it or storing into it spoils it, under
+    # any receiver (`other._options.append(x)`); so does a name bound other than at the top level
+    attrs_changed: set[str] = set()
+    names_changed: set[str] = set()
+    for node in ast.walk(tree):
+        changed: ast.expr | None = None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            changed = node.func.value
+        elif isinstance(node, ast.AugAssign):
+            changed = node.target
+        elif isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
+            changed = node.value
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            names_changed.update(node.names)
+        if isinstance(changed, ast.Attribute):
+            attrs_changed.add(changed.attr)
+        elif isinstance(changed, ast.Name):
+            names_changed.add(changed.id)
+    found: dict[str, frozenset[str]] = {}
+    for key, values in out.items():
+        kind, _, rest = key.partition(":")
+        name = rest.rpartition(".")[2]
+        if (
+            key in spoiled
+            or (kind == "A" and name in attrs_changed)
+            or (kind == "N" and name in names_changed)
+        ):
+            continue
+        found[key] = frozenset(values)
+    return found
+
+
+def _bindings(node: ast.AST) -> list[tuple[ast.expr, ast.expr | None]]:
+    if isinstance(node, ast.Assign):
+        return [(t, node.value) for t in node.targets]
+    if isinstance(node, ast.AnnAssign):
+        return [(node.target, node.value)]
+    if isinstance(node, ast.AugAssign):
+        return [(node.target, None)]
+    return []
+
+
+def _listed(out: dict[str, set[str]], spoiled: set[str], key: str, value: ast.expr | None) -> None:
+    items = value.elts if isinstance(value, ast.List | ast.Tuple | ast.Set) else None
+    if items is None or not all(isinstance(i, ast.Constant) and type(i.value) is str for i in items):
+        spoiled.add(key)
+        return
+    out.setdefault(key, set()).update(str(i.value) for i in items if isinstance(i, ast.Constant))
+
+
+def globals_parameters(tree: ast.Module) -> set[tuple[str, str]]:
+    """``(function, parameter)`` of the module's top-level functions given the module's own
+    namespace at a call in it (``_warn(name, module_globals=globals())``, or positionally): the
+    parameter is ``globals()`` there, its computed keys module-level names."""
+    params: dict[str, list[str]] = {
+        stmt.name: [a.arg for a in (*stmt.args.posonlyargs, *stmt.args.args)]
+        for stmt in tree.body
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
+    found: set[tuple[str, str]] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in params):
+            continue
+        names = params[node.func.id]
+        for index, arg in enumerate(node.args):
+            if isinstance(arg, ast.Starred):
+                break
+            if _globals_call(arg) and index < len(names):
+                found.add((node.func.id, names[index]))
+        for keyword in node.keywords:
+            if keyword.arg is not None and _globals_call(keyword.value):
+                found.add((node.func.id, keyword.arg))
+    return found
+
+
+def _globals_call(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "globals"
+        and not node.args
+        and not node.keywords
+    )

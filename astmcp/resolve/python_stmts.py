@@ -312,8 +312,36 @@ class Statements(Expressions):
     def for_(self, node: ast.For | ast.AsyncFor, scope: Scope) -> None:
         self.expr(node.iter, scope, "read")
         self.loop_target(node.target, scope, node.iter)
+        known = self.known_strings
+        listed = self.listed_items(node.iter, scope)
+        if listed and isinstance(node.target, ast.Name) and not _rebinds(node.body, node.target.id):
+            # `for attr in self._options:` / `for name in ("a", "b"):`: attr holds one of them
+            self.known_strings = {**known, node.target.id: listed}
         self.body(node.body, scope, False)
+        self.known_strings = known
         self.body(node.orelse, scope, False)
+
+    def listed_items(self, iterable: ast.expr, scope: Scope) -> frozenset[str] | None:
+        """The strings a loop over ``iterable`` goes through, when all are known: a display of
+        string literals, a module-level name bound only to such displays, or such an attribute of
+        the method's own class read off its ``self`` (python_namespace.listed_strings)."""
+        if isinstance(iterable, ast.List | ast.Tuple | ast.Set):
+            items = [i.value for i in iterable.elts if isinstance(i, ast.Constant) and type(i.value) is str]
+            return frozenset(items) if items and len(items) == len(iterable.elts) else None
+        if isinstance(iterable, ast.Name):
+            if self.lookup(scope, iterable.id)[1] is not self.module:
+                return None
+            return self.listed_strings.get(f"N:{iterable.id}")
+        if (
+            isinstance(iterable, ast.Attribute)
+            and isinstance(iterable.value, ast.Name)
+            and scope.kind == "function"
+        ):
+            where = self.lookup(scope, iterable.value.id)[1]
+            if where is None or not where.cls or where.self_name != iterable.value.id:
+                return None
+            return self.listed_strings.get(f"A:{where.cls.rpartition('.')[2]}.{iterable.attr}")
+        return None
 
     def with_(self, node: ast.With | ast.AsyncWith, scope: Scope) -> None:
         entered: list[tuple[str, ast.expr]] = []
@@ -457,6 +485,15 @@ _STMT: dict[type, Any] = {
     ast.Expr: Statements.expr_stmt,
     ast.Assert: Statements.assert_,
 }
+
+
+def _rebinds(body: list[ast.stmt], name: str) -> bool:
+    """Whether ``body`` binds ``name`` again (an assignment, a loop or ``with`` target, …)."""
+    return any(
+        isinstance(inner, ast.Name) and inner.id == name and not isinstance(inner.ctx, ast.Load)
+        for stmt in body
+        for inner in ast.walk(stmt)
+    )
 
 
 def literal_tests(test: ast.expr, body: list[ast.stmt]) -> dict[str, frozenset[str]]:
