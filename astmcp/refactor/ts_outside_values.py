@@ -73,9 +73,10 @@ def check_outside_values(
             given = [(path, ts, value) for value in _values_given(declaration)]
             if declaration is not None and declaration.type in _PARAMETERS:
                 given += _arguments(ws, conn, files, path, ts, declaration)
+            fits = _declared_outside(declaration)
             for where, where_ts, value in given:
                 outside = _outside_type(conn, where, where_ts, value)
-                if outside is not None:
+                if outside is not None and outside.partition("<")[0].partition(".")[0] not in fits:
                     at = f"{where}:{value.start_point[0] + 1}"
                     raise MutationBlocked(
                         f"{row.name!r} is a member of {owner.name}, and {outside}, a type outside the project,"
@@ -340,3 +341,27 @@ def _declared_with(scope: tree_sitter.Node, name: str) -> tree_sitter.Node | Non
             if named is not None and named.type == "identifier" and named.text == name.encode("utf-8"):
                 return declarator.child_by_field_name("value")
     return None
+
+
+def _declared_outside(declaration: tree_sitter.Node | None) -> set[str]:
+    """The alternatives of a declared union that are outside types by name (``Subscription[] |
+    Subscription``: ``Array``; ``Map<K, V> | Store``: ``Map``): a value of one of those fits it,
+    not the project type."""
+    if declaration is None:
+        return set()
+    annotation = declaration.child_by_field_name("type") or declaration.child_by_field_name("return_type")
+    pending = [c for c in annotation.named_children] if annotation is not None else []
+    found: set[str] = set()
+    while pending:
+        node = pending.pop()
+        if node.type in ("union_type", "parenthesized_type"):
+            pending.extend(node.named_children)
+        elif node.type in ("array_type", "tuple_type", "readonly_type"):
+            found.add("Array")
+        elif node.type == "generic_type":
+            head = node.child_by_field_name("name")
+            name = (head.text or b"").decode("utf-8") if head is not None else ""
+            found.add("Array" if name in ("Array", "ReadonlyArray") else name)
+        elif node.type == "type_identifier":
+            found.add((node.text or b"").decode("utf-8"))
+    return found
