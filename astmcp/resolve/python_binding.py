@@ -66,6 +66,8 @@ class Bindings:
         self.known_strings: dict[str, frozenset[str]] = {}
         # lists of strings the module keeps whole (python_namespace.listed_strings)
         self.listed_strings: dict[str, frozenset[str]] = {}
+        # annotations of parameters (ids): a parameter given another value in the body is either
+        self.param_annotations: set[int] = set()
         # parameters of its functions the module gives `globals()` (python_namespace.globals_parameters)
         self.globals_params: set[tuple[str, str]] = set()
         self.unions: list[list[str]] = []  # alternatives of the `U:<n>` chains

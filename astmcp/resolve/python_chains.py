@@ -66,7 +66,26 @@ class Chains(Bindings):
                 return None
             self._locals_busy.add(key)
             try:
-                return instance_chain(self.annotation_chain(declared[1], declared[0]))
+                annotated = instance_chain(self.annotation_chain(declared[1], declared[0]))
+                given = [
+                    (node, where)
+                    for kind, node, where in sources
+                    if kind == "expr" and id(declared[0]) in self.param_annotations
+                ]
+                if annotated is None or not given:
+                    return annotated
+                # `def humanize(self, locale: str = …)` then `locale = get_locale(locale)`: a
+                # parameter the body gives another value is the annotation's or that value's
+                # (Python does not check it), unknown when a value is
+                values = [self.chain(where, node) for node, where in given if isinstance(node, ast.expr)]
+                # (an annotated union's instance, `U:<n>/(i)`: an instance of each alternative)
+                number, instance, rest = annotated[2:].partition("/")
+                parts = (
+                    [f"{part}{instance}{rest}" for part in self.unions[int(number)]]
+                    if annotated.startswith("U:") and number.isdigit() and rest in ("", "(i)")
+                    else [annotated]
+                )
+                return self.union([*parts, *values])
             finally:
                 self._locals_busy.discard(key)
         if key in self._locals_busy:

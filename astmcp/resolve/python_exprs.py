@@ -466,6 +466,7 @@ class Expressions(Records):
                 # read where Python evaluates it: the enclosing scope (a method's: its class body,
                 # so `finalize: _FinalizeInfo` names the nested class)
                 self.bind(inner, arg.arg, "", ("ann", arg.annotation), inner.parent)
+                self.param_annotations.add(id(arg.annotation))
             elif given and not inner.self_chain and arg in positional:
                 self.bind(inner, arg.arg, "", ("chain", f"{given}/@{n}"))
             elif inner.self_chain and inner.cls and n > 0 and arg in positional and overriding(node):
