@@ -101,7 +101,7 @@ def _arguments(
     function = params.parent if params is not None and params.type == "formal_parameters" else None
     if params is None or function is None:
         return []
-    position = [c.id for c in params.named_children].index(parameter.id)
+    position = [c.id for c in params.named_children if c.type != "comment"].index(parameter.id)
     name = function.child_by_field_name("name")
     if name is None and function.parent is not None and function.parent.type == "variable_declarator":
         name = function.parent.child_by_field_name("name")  # `const use = (s: Store) => …`
