@@ -20,7 +20,9 @@ the tree restored.
   ``--corpus query-core``: @tanstack/query-core 5.62.0 ``src``, ``--corpus immer``: immer 10.1.1
   ``src``, ``--corpus table-core``: @tanstack/table-core 8.21.3 ``src`` and ``--corpus
   virtual-core``: @tanstack/virtual-core 3.19.13 ``src``, ``--corpus redux``: redux 5.0.1 ``src``
-  and ``--corpus reselect``: reselect 5.3.0 ``src``, all ``strict``.
+  and ``--corpus reselect``: reselect 5.3.0 ``src``, all ``strict``. ``TS_INSTALLED`` corpora
+  (``trpc-server``, ``pacer``, ``redux-toolkit``, ``router-core``, ``ajv``, ``db``, ``form-core``):
+  the package's sources with what they import installed from npm into ``node_modules``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
 silent breakage), ``blocked`` (astmcp only: plan prepared but blocked on uncertain references or new
@@ -919,7 +921,11 @@ def report() -> None:
         "`markupsafe`, `colorama`, `wcwidth`, `isodate`, `pytz`, `simplejson`, `webcolors`, `mako`, `pyasn1`",
         "and `docutils` in the thirty-sixth: first runs broke parsimonious 2, pycparser 1, cssselect 2,",
         "colorama 3, mako 1, dateutil 1 (an internal error, refused), and seed-13/41 hunts dateutil 2, pytz 1",
-        "and cssselect 1 more, each fixed since; tests left out where they cannot pass as the sdist",
+        "and cssselect 1 more, each fixed since; `trpc-server` (@trpc/server), `pacer` (@tanstack/pacer),",
+        "`redux-toolkit` (@reduxjs/toolkit), `router-core` (@tanstack/router-core), `ajv`, `db`",
+        "(@tanstack/db), `form-core` (@tanstack/form-core), `semver`, `prettytable`, `freezegun`, `arrow`",
+        "and `tabulate` in the thirty-seventh: first runs broke trpc-server 1, pacer 4 and db 2 (and",
+        "form-core's index never finished), each fixed since; tests left out where they cannot pass as the sdist",
         "unpacks or time snippets: see `PYTHON_CORPORA`). Each",
         "applied rename is checked by an oracle, then the tree is restored: the project's own test suite (click:",
         "2,400+ tests; jinja2 909, marshmallow 1,237, itsdangerous 297, wtforms 354, flask 485 with pytest 8.4.2 and its dependencies as of",
@@ -941,7 +947,9 @@ def report() -> None:
         "`baseUrl`, which typescript 7 removed); for mobx its `src` with mobx's own strictness (`strict`, implicit `any`",
         "allowed, ES2025 library); for query-core, immer, table-core, virtual-core, redux and reselect, which ship no",
         "tsconfig, their `src` with `strict` and",
-        "bundler resolution. **broken** = applied and the oracle fails (silent breakage; a failure that",
+        "bundler resolution; for the `TS_INSTALLED` corpora (trpc-server, pacer, redux-toolkit, router-core, ajv,",
+        "db, form-core) their `src` (ajv's `lib`) with the packages they import installed from npm into",
+        "`node_modules` (which astmcp does not index), `strict`, and their own path mappings. **broken** = applied and the oracle fails (silent breakage; a failure that",
         "passes on a rerun counts as flaky, not broken); **blocked** = astmcp prepared a plan but blocked it",
         "(uncertain references to review, or new errors); **refused** = an error instead of edits. rope",
         "1.15.0 (`Rename.get_changes`, defaults) and jedi 0.20.1 (`Script.rename`, file limits raised) rename",
