@@ -21,7 +21,8 @@ the tree restored.
   ``src``, ``--corpus table-core``: @tanstack/table-core 8.21.3 ``src`` and ``--corpus
   virtual-core``: @tanstack/virtual-core 3.19.13 ``src``, ``--corpus redux``: redux 5.0.1 ``src``
   and ``--corpus reselect``: reselect 5.3.0 ``src``, all ``strict``. ``TS_INSTALLED`` corpora
-  (``trpc-server``, ``pacer``, ``redux-toolkit``, ``router-core``, ``ajv``, ``db``, ``form-core``):
+  (``trpc-server``, ``pacer``, ``redux-toolkit``, ``router-core``, ``ajv``, ``db``, ``form-core``,
+  ``trpc-client``, ``db-ivm``, ``mobx-keystone``):
   the package's sources with what they import installed from npm into ``node_modules``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
@@ -303,6 +304,24 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
         ("@standard-schema/spec@1.1.0", "@tanstack/pacer-lite@0.2.1", "@tanstack/db-ivm@0.2.0",
          "@types/node@22.20.7"),
         {"lib": ["esnext", "dom"], "types": ["node"]},
+    ),
+    "trpc-client": (
+        "@trpc/client",
+        "11.25.2",
+        ("@trpc/server@11.25.2", "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": []},
+    ),
+    "db-ivm": (
+        "@tanstack/db-ivm",
+        "0.2.0",
+        ("fractional-indexing@3.2.0", "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": ["node"]},
+    ),
+    "mobx-keystone": (
+        "mobx-keystone",
+        "2.2.0",
+        ("mobx@6.15.0", "fast-deep-equal@3.1.3", "nanoid@3.3.11", "ts-toolbelt@9.6.0", "tslib@2.8.1"),
+        {"lib": ["esnext", "dom"], "types": []},
     ),
 }  # fmt: skip
 # where a TS_INSTALLED package ships its sources, when not ``src`` (copied to ``src``: ajv's
@@ -948,7 +967,7 @@ def report() -> None:
         "allowed, ES2025 library); for query-core, immer, table-core, virtual-core, redux and reselect, which ship no",
         "tsconfig, their `src` with `strict` and",
         "bundler resolution; for the `TS_INSTALLED` corpora (trpc-server, pacer, redux-toolkit, router-core, ajv,",
-        "db, form-core) their `src` (ajv's `lib`) with the packages they import installed from npm into",
+        "db, form-core, trpc-client, db-ivm, mobx-keystone) their `src` (ajv's `lib`) with the packages they import installed from npm into",
         "`node_modules` (which astmcp does not index), `strict`, and their own path mappings. **broken** = applied and the oracle fails (silent breakage; a failure that",
         "passes on a rerun counts as flaky, not broken); **blocked** = astmcp prepared a plan but blocked it",
         "(uncertain references to review, or new errors); **refused** = an error instead of edits. rope",
