@@ -96,6 +96,8 @@ _UNDECLARED = ("x", "", "undeclared")
 _ALIAS_WORK = 500
 # the chain of a type reference by name, with its type arguments or none (`P:3:18|:/12:40`)
 _NAMED_TYPE = re.compile(r"([^|]+)\|:(?:/[\d:]+)?")
+# the library methods whose first argument is an event's name (`el.addEventListener("click", f)`)
+_LISTENERS = frozenset({"addEventListener", "removeEventListener"})
 _TYPE_MEANING = ("interface", "type", "class", "enum", "namespace")
 _VALUE_MEANING = ("variable", "function", "class", "enum", "namespace")
 _TEST_SUFFIXES = (".test", ".spec", "_test", "-test", ".e2e")
@@ -194,7 +196,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return None
             return found
         if step[:1] == "=":  # a string literal given where `keyof T` is declared
-            return self.key_member(entity, step[1:].removeprefix('"'))
+            found = self.key_member(entity, step[1:].removeprefix('"'))
+            if found is None and self.event_name(path, head, subst):
+                return _NO_SYMBOL  # `ws.addEventListener("close", …)` of a WebSocket: an event's name
+            return found
         if step.startswith('"'):  # a quoted member name (see ts_fact_state.member_step)
             return self.step(entity, step[1:])
         if step[:1] == "[" and step not in ("[]", "[i]"):  # `x[KEY]`
@@ -294,6 +299,19 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         args = self.facts(path).get("calls", {}).get(site, {}).get("t", ()) if site else ()
         given = {key: self.resolve_in(path, arg, subst) for key, arg in zip(order, args, strict=False) if arg}
         return self.resolve_in(sym.path, bound, given)
+
+    def event_name(self, path: str, head: str, subst: Subst | None) -> bool:
+        """Whether ``head`` is the first parameter of ``addEventListener`` / ``removeEventListener``
+        of a standard global's instance (``WebSocket``, ``HTMLElement``, ``window``): the string
+        given there names an event of the library's event map, no member of anything."""
+        callee, _, parameter = head.rpartition("|")
+        if (
+            parameter.partition("/")[0] != "&0"
+            or callee.rpartition("|")[2].partition("/")[0] not in _LISTENERS
+        ):
+            return False
+        found = self.resolve_in(path, callee, subst) if subst else self.resolve(path, callee)
+        return found is not None and found[0] == "z"
 
     def key_member(self, entity: Entity, name: str) -> Entity:
         """``=name``: a string literal given for a parameter declared ``keyof T`` (or a type
