@@ -276,13 +276,8 @@ def _outside_type(
     made = value.child_by_field_name("constructor")
     if made is None or made.type not in ("identifier", "member_expression"):
         return None
-    head = made
-    while head.type == "member_expression":
-        inner = head.child_by_field_name("object")
-        if inner is None:
-            return None
-        head = inner
-    if head.type != "identifier":
+    head = _head(made)
+    if head is None:
         return None
     name = (head.text or b"").decode("utf-8")
     if any(name in ts.declared(scope) for scope in ts.chain(head) if scope.type != "program"):
@@ -300,18 +295,23 @@ def _outside_type(
     return (made.text or b"").decode("utf-8")
 
 
+def _head(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The identifier a (dotted) name starts with: ``window`` of ``window.localStorage``."""
+    while node.type == "member_expression":
+        inner = node.child_by_field_name("object")
+        if inner is None:
+            return None
+        node = inner
+    return node if node.type == "identifier" else None
+
+
 def _global_value(
     conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_sitter.Node, hops: int
 ) -> str | None:
     """``JSON``, ``window.localStorage``: a standard global object (or a member of one) no project
     declaration binds; for a local variable, what it was declared with (``const p = c.p || JSON``)."""
-    head = value
-    while head.type == "member_expression":
-        inner = head.child_by_field_name("object")
-        if inner is None:
-            return None
-        head = inner
-    if head.type != "identifier":
+    head = _head(value)
+    if head is None:
         return None
     name = (head.text or b"").decode("utf-8")
     declared = [scope for scope in ts.chain(head) if name in ts.declared(scope)]
