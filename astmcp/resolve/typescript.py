@@ -1224,7 +1224,13 @@ def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
         last = receiver.rpartition("|")[2]
     element = (last[:1] == "[" and last != "[]") or (last[:1] == "#" and last[1:].isdigit())
     anything = receiver.startswith(UNTYPED_KEY + "|")  # an element of a value typed `any`: anything
-    return element and not anything and resolver.resolve(path, receiver) is None
+    if not element or anything or resolver.resolve(path, receiver) is not None:
+        return False
+    # an element of what a package gives (`const [todo] = useState<Todo>(…)`) is no receiver
+    # nobody typed: the package's type may give anything there, so the one project member of a
+    # name is no likely reference of it
+    held = resolver.resolve(path, receiver.rpartition("|")[0])
+    return not (held is not None and held[0] == "x" and str(held[1]).startswith(HOLDS_PROJECT))
 
 
 def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tuple[Any, ...]) -> Entity:
