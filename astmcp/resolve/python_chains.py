@@ -67,11 +67,8 @@ class Chains(Bindings):
             self._locals_busy.add(key)
             try:
                 annotated = instance_chain(self.annotation_chain(declared[1], declared[0]))
-                given = [
-                    (node, where)
-                    for kind, node, where in sources
-                    if kind == "expr" and id(declared[0]) in self.param_annotations
-                ]
+                parameter = id(declared[0]) in self.param_annotations
+                given = [(node, where) for kind, node, where in sources if parameter and kind == "expr"]
                 if annotated is None or not given:
                     return annotated
                 # `def humanize(self, locale: str = …)` then `locale = get_locale(locale)`: a
