@@ -513,8 +513,4 @@ def literal_tests(test: ast.expr, body: list[ast.stmt]) -> dict[str, frozenset[s
     if len(values) != len(items) or not values:
         return {}
     name = test.left.id
-    for stmt in body:
-        for inner in ast.walk(stmt):
-            if isinstance(inner, ast.Name) and inner.id == name and not isinstance(inner.ctx, ast.Load):
-                return {}
-    return {name: frozenset(values)}
+    return {} if _rebinds(body, name) else {name: frozenset(values)}
