@@ -20,12 +20,13 @@ import fnmatch
 import posixpath
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from astmcp.errors import AstmcpError
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow
+from astmcp.refactor.doctest_namespace import joined, runner_namespace
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit, config_files, project_files
@@ -100,22 +101,36 @@ def doctest_file_hits(
     for path in sorted(found):
         if path not in run:
             continue
-        sure = _resolved(resolver, path, texts[path], family, new_name)
-        out += [replace(h, confidence="certain") if (h.line, h.column) in sure else h for h in found[path]]
+        given = runner_namespace(ws, conn, path)
+        judged = _resolved(ws, resolver, path, texts[path], family, new_name, given)
+        for hit in found[path]:
+            verdict = judged.get((hit.line, hit.column))
+            if verdict is None:
+                out.append(hit)
+            elif verdict:  # the symbol itself; another symbol's word is no hit
+                out.append(replace(hit, confidence="certain"))
     return out
 
 
 def _resolved(
-    resolver: Resolver, path: str, text: str, family: list[SymbolRow], new_name: str
-) -> set[Position]:
-    """The words of ``path``'s examples that its own imports show to be the renamed symbol: the
-    import of it from its module and the reads after it, a member of an imported class (``C.m``)
-    or of what one makes (``v.m`` after ``v = C(…)``). None when the examples bind ``new_name``
-    (the renamed word would be theirs) or do not parse (``python_doctests``)."""
+    ws: Workspace,
+    resolver: Resolver,
+    path: str,
+    text: str,
+    family: list[SymbolRow],
+    new_name: str,
+    given: dict[str, str],
+) -> dict[Position, bool]:
+    """The words of ``path``'s examples that its own imports, or the names its runner ``given``
+    them (``doctest_namespace``), show to be the renamed symbol (True) or another symbol of the
+    project (False): the import of it from its module and the reads after it, a member of an
+    imported class (``C.m``), of what a call makes (``C.parse(s).m``) or of what one made
+    (``v.m`` after ``v = C(…)`` or ``v = C.parse(…)``). Nothing when the examples bind
+    ``new_name`` (the renamed word would be theirs) or do not parse (``python_doctests``)."""
     lines = text.split("\n")
     names = doctest_names(lines, 1, len(lines))
     if not new_name or new_name in names.binds:
-        return set()
+        return {}
     # what the setup blocks import (a name the examples read and never bind); a name bound twice
     # anywhere, or blocks that do not parse, resolve nothing
     setup: dict[str, str] = {}
@@ -123,7 +138,7 @@ def _resolved(
     bound: dict[str, int] = {}
     for block in _code_blocks(text):
         if block.tree is None:
-            return set()
+            return {}
         for node in ast.walk(block.tree):
             if isinstance(node, ast.Import | ast.ImportFrom):
                 for alias in node.names:
@@ -140,9 +155,11 @@ def _resolved(
                 bound[node.id] = bound.get(node.id, 0) + 1
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 bound[node.name] = bound.get(node.name, 0) + 1
-    if new_name in bound:
-        return set()
+    if new_name in bound or new_name in given:
+        return {}
     setup = {n: c for n, c in setup.items() if bound.get(n) == 1 and n not in names.binds}
+    # what the runner gives and nothing in the file binds (a setup block's import overrides it)
+    setup = {**{n: c for n, c in given.items() if n not in bound and n not in names.binds}, **setup}
     setup_at = {at: c for at, c in setup_at.items() if c in setup.values()}
     imports = {**setup, **names.imports}
     ids = {m.id for m in family if language_of(m.file) == PYTHON}
@@ -151,9 +168,12 @@ def _resolved(
         chain: at[0] for at, (chain, kind) in names.imported.items() if kind == "import"
     }  # each import's chain → the line importing it
 
-    def ours(chain: str) -> bool:
+    def ours(chain: str) -> bool | None:
+        """True: the renamed symbol; False: another symbol of the project; None: not known."""
         entity = resolver.resolve(path, chain)
-        if entity is None or entity[0] != "s" or entity[1] not in ids:
+        if entity is None or entity[0] != "s":
+            return None
+        if entity[1] not in ids:
             return False
         # what holds it: `C` of `I:0:m:C/from_raw`, the module m of `I:0:m:f` (`from m import f`)
         head = chain.rpartition("/")[0] if "/" in chain else chain.rpartition(":")[0] + ":"
@@ -161,46 +181,94 @@ def _resolved(
         symbol = resolver.syms.get(entity[1])
         # a module-level name is renamed where its own module is named, not through a re-export
         # (`from pkg import f` of `pkg/__init__.py`'s `from .m import f as f` keeps the old name)
-        return (
+        if (
             symbol is None
             or "." in symbol.symbol_path
             or (module is not None and module[0] == "m" and module[1] in homes)
-        )
+        ):
+            return True
+        if (
+            module is not None
+            and module[0] == "m"
+            and _passes_on(ws, resolver, module[1], symbol.symbol_path, homes)
+        ):
+            return True  # `from .m import f` in `pkg/__init__.py`: renamed there, so `pkg.f` is too
+        return None
 
-    sure: set[Position] = set()
+    judged: dict[Position, bool] = {}
+
+    def judge(at: Position, chain: str) -> None:
+        verdict = ours(chain)
+        if verdict is not None:
+            judged[at] = verdict
+
     for at, (chain, _kind) in names.imported.items():
         line = imported_on.get(chain)
-        if line is not None and line <= at[0] and ours(chain):
-            sure.add(at)
+        if line is not None and line <= at[0]:
+            judge(at, chain)
     for at, chain in setup_at.items():  # the setup's own `from pkg.m import helper`
-        if ours(chain):
-            sure.add(at)
+        judge(at, chain)
     for at in names.globals_read:  # an example's read of what the setup imported
         word = _word(lines, at)
-        if word in setup and ours(setup[word]):
-            sure.add(at)
+        if word in setup:
+            judge(at, setup[word])
     for block in _code_blocks(text):  # the blocks' own reads of it (`@cached(…)` in a testcode)
-        sure |= {at for at, chain in _block_reads(block, setup) if ours(chain)}
+        for at, chain in _block_reads(block, setup):
+            judge(at, chain)
     for at, node in names.attributes.items():
-        steps: list[str] = []
-        root: ast.expr = node
-        while isinstance(root, ast.Attribute):
-            steps.append(root.attr)
-            root = root.value
-        if not isinstance(root, ast.Name) or root.id not in imports:
-            continue  # a name nothing in the file imports: given by a runner, unknown here
-        chain = _joined(imports[root.id], reversed(steps))
-        line = imported_on.get(imports[root.id])
-        if (line is None or line < at[0]) and ours(chain):
-            sure.add(at)
+        attribute = _chain(node, imports)
+        root = _chain_root(node)
+        line = imported_on.get(imports[root]) if root in imports else None
+        if attribute is not None and (line is None or line < at[0]):
+            judge(at, attribute)
     for at, maker in names.members.items():
-        if maker not in imports:
-            continue
+        made = _chain(maker, imports)
+        root = _chain_root(maker)
         word = _word(lines, at)
-        line = imported_on.get(imports[maker])
-        if word and (line is None or line < at[0]) and ours(f"{imports[maker]}/()/{word}"):
-            sure.add(at)
-    return sure
+        line = imported_on.get(imports[root]) if root in imports else None
+        if made is not None and word and (line is None or line < at[0]):
+            judge(at, f"{made}/()/{word}")
+    return judged
+
+
+def _passes_on(ws: Workspace, resolver: Resolver, module: str, name: str, homes: set[str]) -> bool:
+    """Whether ``module`` re-exports ``name`` by a top-level ``from <home> import name`` of its
+    home module, without an alias: the rename renames that import, and the name ``module``
+    offers with it (an ``as name`` alias would keep it)."""
+    try:
+        tree = ast.parse(load_file(ws, module).source.text)
+    except (OSError, AstmcpError, SyntaxError, ValueError):
+        return False
+    found = False
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.ImportFrom):
+            continue
+        for alias in stmt.names:
+            if (alias.asname or alias.name) != name:
+                continue
+            source = resolver.module(module, stmt.level, stmt.module or "")
+            if alias.asname is not None or alias.name != name or source is None or source[1] not in homes:
+                return False  # bound otherwise too, or an alias keeping the name
+            found = True
+    return found
+
+
+def _chain_root(node: ast.expr) -> str | None:
+    while isinstance(node, ast.Attribute | ast.Call):
+        node = node.value if isinstance(node, ast.Attribute) else node.func
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _chain(node: ast.expr, imports: dict[str, str]) -> str | None:
+    """The chain of an expression of members and calls (``C.parse(s).m``) starting from a name
+    the examples import or their runner gives; None from anything else."""
+    steps: list[str] = []
+    while isinstance(node, ast.Attribute | ast.Call):
+        steps.append(node.attr if isinstance(node, ast.Attribute) else "()")
+        node = node.value if isinstance(node, ast.Attribute) else node.func
+    if not isinstance(node, ast.Name) or node.id not in imports:
+        return None
+    return joined(imports[node.id], reversed(steps))
 
 
 _RST_BLOCK = re.compile(r"^(\s*)\.\.\s+(?:testsetup|testcode|testcleanup)::")
@@ -302,15 +370,7 @@ def _block_reads(block: _Block, setup: dict[str, str]) -> Iterator[tuple[Positio
                 col = node.end_col_offset - len(node.attr.encode("utf-8"))
                 at = block.position(node.end_lineno, col, node.attr)
                 if at is not None:
-                    yield at, _joined(setup[root.id], reversed(steps))
-
-
-def _joined(chain: str, steps: Iterable[str]) -> str:
-    """``chain`` (``I:0:m:C``, or ``I:0:m:`` of a module) followed by attribute ``steps``."""
-    parts = list(steps)
-    if chain.endswith(":") and parts:
-        chain, parts = chain + parts[0], parts[1:]
-    return "/".join([chain, *parts])
+                    yield at, joined(setup[root.id], reversed(steps))
 
 
 def _word(lines: list[str], at: Position) -> str:

@@ -128,6 +128,8 @@ class Bindings:
         self.module_marks: list[ast.expr] = []  # `pytestmark = pytest.mark.parametrize(...)`
         self.class_marks: dict[str, list[ast.expr]] = {}  # class path -> its decorators
         self.generates = False  # the module defines pytest_generate_tests: any argument may be given
+        # a conftest's `doctest_namespace["X"] = v`: (X, v) in the order written
+        self.runner_values: list[tuple[str, ast.expr]] = []
 
     # -- positions -------------------------------------------------------------
     def col(self, line: int, byte_col: int) -> int:
@@ -222,4 +224,6 @@ class Bindings:
                 return self.module.binds.get(name, "G:" + name), self.module
             first = False
             current = current.parent
+        if scope.runner and name not in BUILTINS:
+            return "N:" + name, None  # a doctest's: what its runner gives (`doctest_namespace`)
         return "G:" + name, None

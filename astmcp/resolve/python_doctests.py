@@ -36,7 +36,8 @@ class DoctestNames:
     # names the doctest binds before it could read them (`>>> first = spy(it)` before any `first`):
     # never the module's global there
     shadowed: set[Position] = field(default_factory=set)
-    members: dict[Position, str] = field(default_factory=dict)  # `v.m` → the global C of `v = C(…)`
+    # `v.m` → what made v: the global C of `v = C(…)`, `C.parse` of `v = C.parse(…)`
+    members: dict[Position, ast.expr] = field(default_factory=dict)
     comments: dict[int, int] = field(default_factory=dict)  # line → column its comment starts at
     binds: set[str] = field(default_factory=set)  # the names the doctest binds
     # `f(k=…)` of a global f, `C(…).m(k=…)` of a global C: → the callee (f, `C(…).m`)
@@ -126,7 +127,8 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
                         at = _position(example, keyword.lineno, keyword.col_offset, keyword.arg)
                         if at is not None:
                             found.keywords[at] = node.func
-    made: dict[str, list[tuple[int, str]]] = {}  # `v = C(…)`: v → [(the example's index, C)]
+    # `v = C(…)`, `v = C.parse(…)`: v → [(the example's index, the callee)]
+    made: dict[str, list[tuple[int, ast.expr]]] = {}
     for index, (_, tree) in enumerate(trees):
         for stmt in tree.body:
             if (
@@ -134,10 +136,9 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
                 and len(stmt.targets) == 1
                 and isinstance(stmt.targets[0], ast.Name)
                 and isinstance(stmt.value, ast.Call)
-                and isinstance(stmt.value.func, ast.Name)
-                and stmt.value.func.id in known
+                and _dotted_root(stmt.value.func) in known
             ):
-                made.setdefault(stmt.targets[0].id, []).append((index, stmt.value.func.id))
+                made.setdefault(stmt.targets[0].id, []).append((index, stmt.value.func))
     for index, (example, tree) in enumerate(trees):
         for node in ast.walk(tree):
             if (
@@ -168,6 +169,13 @@ def doctest_names(lines: list[str], first: int, last: int) -> DoctestNames:
             if before:
                 found.members[at] = before[-1]
     return found
+
+
+def _dotted_root(node: ast.expr) -> str | None:
+    """The name a dotted name starts from (``C`` of ``C.parse``), None for anything else."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 def _root(node: ast.expr) -> ast.expr:

@@ -55,6 +55,7 @@ from astmcp.resolve.python_namespace import (
 )
 from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
 from astmcp.resolve.python_records import AttributeString, DoctestName, PatternKeyword, type_guards
+from astmcp.resolve.python_runner_names import FIXTURE, namespace_values
 from astmcp.resolve.python_scope import (
     generic_origin,
     instance_chain,
@@ -123,6 +124,8 @@ class _Analyzer(Statements):
                 bound, where = self.lookup(p.scope, p.name, line)
                 if not bound:
                     continue  # a local or parameter: no project symbol
+                if isinstance(node, DoctestName) and bound.startswith("G:") and p.name not in BUILTINS:
+                    bound = "N:" + p.name  # a name the doctest's runner may give (`doctest_namespace`)
                 if bound.startswith("G:") and not has_star and p.name in BUILTINS and p.kind != "inherit":
                     continue  # (a builtin base is kept: its members are outside an override family)
                 rows.append((p.name, p.line, p.col, p.end, p.kind, bound, p.owner or p.scope.path))
@@ -382,6 +385,7 @@ class _Analyzer(Statements):
             **({"fixtures": fixtures} if fixtures else {}),
             **({"ctypes": ctypes} if ctypes else {}),
             **({"generates": True} if self.generates else {}),
+            **({"doctestns": self.runner_names()} if self.runner_values else {}),
             **({"okwargs": self.opaque_kwargs} if self.opaque_kwargs else {}),
             **({"probes": self.probes} if self.probes else {}),
             **({"nfields": self.tuple_fields} if self.tuple_fields else {}),
@@ -410,6 +414,15 @@ class _Analyzer(Statements):
             **({"dynsites": [list(site) for site in dynsites]} if dynsites else {}),
             **({"namesites": [list(site) for site in namesites]} if namesites else {}),
         }
+
+    def runner_names(self) -> dict[str, str]:
+        """A conftest's ``doctest_namespace`` names → the chain of the value each is given ("": a
+        value not known, or given twice with two meanings)."""
+        names: dict[str, str] = {}
+        for name, value in self.runner_values:
+            chain = self.chain(self.module, value) or ""
+            names[name] = chain if names.get(name, chain) == chain else ""
+        return names
 
     def rebound(self, rows: list[Any]) -> list[str]:
         """The functions and classes whose name is bound again (`make = lambda: B()` or a second
@@ -533,6 +546,8 @@ def analyze(path: str, text: str, tree: ast.Module, embedded: bool = False) -> d
         analyzer.sink_reprs(tree)
     if analyzer.test_file:
         analyzer.displays = module_displays(tree)
+    if FIXTURE in text and path.rpartition("/")[2] == "conftest.py":
+        analyzer.runner_values = namespace_values(tree)
     analyzer.generates = any(
         isinstance(stmt, ast.FunctionDef) and stmt.name == "pytest_generate_tests" for stmt in tree.body
     )

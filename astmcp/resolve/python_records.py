@@ -840,6 +840,7 @@ class Records(PytestFacts):
         names = doctest_names(self.lines, node.lineno, node.end_lineno or node.lineno)
         # the doctest's namespace: its imports, its own variables, then the module's globals
         space = Scope("function", scope.path, self.module)
+        space.runner = True
         space.binds.update(dict.fromkeys(names.binds, ""))
         space.binds.update(names.imports)
         output = False  # on the expected output of an example
@@ -889,7 +890,7 @@ class Records(PytestFacts):
                     made = ast.Call(func=names.keywords[at], args=[], keywords=[])
                     self.pending.append(Pending(word, line, col, col + len(word), "write", made, space))
                 elif at in names.members:
-                    made = ast.Call(func=ast.Name(id=names.members[at], ctx=ast.Load()), args=[], keywords=[])
+                    made = ast.Call(func=names.members[at], args=[], keywords=[])
                     member = ast.Attribute(value=made, attr=word, ctx=ast.Load())
                     kind = "call" if called else "attribute"
                     self.pending.append(Pending(word, line, col, col + len(word), kind, member, space))

@@ -167,6 +167,7 @@ class Resolver(ModuleLookups):
         self._test_bases: dict[str, list[tuple[str, str]]] | None = None
         self._all_bases: dict[str, list[tuple[str, str]]] | None = None  # every file's (`subclasses`)
         self._self_reads: dict[str, dict[str, set[str]]] = {}  # path -> class -> names (`self_reads`)
+        self._conftests: list[str] | None = None  # the project's conftest.py files (`runner_name`)
 
     def resolve(self, path: str, chain: str) -> Entity:
         key = ("c", path, chain)
@@ -478,6 +479,11 @@ class Resolver(ModuleLookups):
             if tag == "V":
                 return self.union(made_path, chain, list(made))
             return ("e", ("t", tuple(self.resolve(made_path, c) if c else None for c in made)))
+        if tag == "N":  # a doctest's read of a name nothing binds: its runner's, else a global
+            given = self.runner_name(path, chain[2:])
+            if given is not None:
+                return given
+            chain, tag = "G:" + chain[2:], "G"
         if tag in "UOG":
             self.deps.add(path)  # the module's unions, star imports
         if tag == "U":
@@ -580,6 +586,35 @@ class Resolver(ModuleLookups):
                 break
             folder = posixpath.dirname(folder)
         return ("x", f"pytest.{name}") if name in _PYTEST_FIXTURES else None
+
+    def runner_name(self, path: str, name: str) -> Entity:
+        """What pytest's ``doctest_namespace`` gives ``name`` in the doctests of ``path``: the value
+        the nearest ``conftest.py`` up the folders puts there (``python_runner_names``); when none
+        above does, the value the project's other conftests give it, all alike (a source
+        distribution often leaves out the documentation's own conftest). None: no conftest gives
+        it, or a value not known."""
+        folder = posixpath.dirname(path)
+        while True:
+            conftest = f"{folder}/conftest.py" if folder else "conftest.py"
+            if conftest in self.file_ids:
+                self.deps.add(conftest)
+                chain = self.facts(conftest).get("doctestns", {}).get(name)
+                if chain is not None:
+                    return self.resolve(conftest, chain) if chain else None
+            else:
+                self.deps.add("?@" + path_key(conftest))
+            if not folder:
+                break
+            folder = posixpath.dirname(folder)
+        if self._conftests is None:
+            self._conftests = sorted(p for p in self.file_ids if p.rpartition("/")[2] == "conftest.py")
+        found: set[Entity] = set()
+        for conftest in self._conftests:
+            self.deps.add(conftest)
+            chain = self.facts(conftest).get("doctestns", {}).get(name)
+            if chain is not None:
+                found.add(self.resolve(conftest, chain) if chain else None)
+        return found.pop() if len(found) == 1 else None
 
     def runner_fixture(self, runner: int, name: str) -> Entity:
         """The fixture ``name`` as a test run in the test class ``runner`` (a symbol id) gets it:

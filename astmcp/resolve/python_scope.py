@@ -17,6 +17,7 @@ class Scope:
         "nonlocals",
         "parent",
         "path",
+        "runner",
         "self_chain",
         "self_name",
         "values",
@@ -36,6 +37,8 @@ class Scope:
         self.cls = ""  # for methods: the class path
         self.self_chain = ""
         self.self_name = ""
+        # a doctest's namespace: a name nothing binds may be one its runner gives (`N:` chain)
+        self.runner = False
 
 
 class Pending:

@@ -1,0 +1,151 @@
+"""Python: the names a doctest runner gives the examples of a documentation file.
+
+An example may read a name it never binds nor imports: the runner put it in the namespace.
+pytest's ``doctest_namespace`` fixture does so from a ``conftest.py``
+(``doctest_namespace["Version"] = semver.Version``, ``doctest_namespace.update(np=numpy)``), and
+Sphinx's doctest builder runs the ``doctest_global_setup`` code of its ``conf.py`` first. Each name
+so given is a chain of what the giving file imports (``semver.Version`` after ``import semver``:
+``I:0:semver:Version``); a value anything else makes is not followed.
+
+Which files a name reaches: a ``conftest.py`` gives it to the files in its folder and below, as
+pytest scopes fixtures (the nearest one wins); a Sphinx ``conf.py`` to the files under its folder.
+A file no such conftest covers takes a name the project's conftests give with one meaning, all
+alike: a source distribution often leaves out the documentation's own conftest (a link to the
+tests' one), and the project's conftests are then its only statement of what the runner gives.
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+import sqlite3
+from collections.abc import Iterable
+
+from astmcp.errors import AstmcpError
+from astmcp.refactor.prepare import load_file
+from astmcp.resolve.python_runner_names import FIXTURE, namespace_values
+from astmcp.workspace import Workspace
+
+__all__ = ["joined", "runner_namespace"]
+
+_SPHINX_SETUP = "doctest_global_setup"
+
+
+def runner_namespace(ws: Workspace, conn: sqlite3.Connection, path: str) -> dict[str, str]:
+    """The names a runner gives ``path``'s examples → the chain each stands for."""
+    given: dict[str, str] = {}
+    covered: set[str] = set()  # names a conftest above `path` gives (with a chain or not)
+    elsewhere: dict[str, set[str | None]] = {}  # what the other conftests give, name → chains
+    conftests: list[tuple[str, dict[str, str | None]]] = []
+    configs: list[tuple[str, dict[str, str | None]]] = []
+    for (file,) in conn.execute(
+        "SELECT path FROM files WHERE language = 'python' AND (path = 'conftest.py' OR path LIKE"
+        " '%/conftest.py' OR path = 'conf.py' OR path LIKE '%/conf.py') ORDER BY path"
+    ):
+        tree = _parse(ws, file)
+        if tree is None:
+            continue
+        if posixpath.basename(file) == "conftest.py":
+            conftests.append((file, _fixture_names(tree)))
+        else:
+            configs.append((file, _sphinx_setup(tree)))
+    # the nearest conftest above `path` first, as pytest lets it override the ones further up
+    conftests.sort(key=lambda item: -posixpath.dirname(item[0]).count("/") - bool(posixpath.dirname(item[0])))
+    for file, names in conftests:
+        if _above(file, path):
+            for name, chain in names.items():
+                if name not in covered:
+                    covered.add(name)
+                    if chain is not None:
+                        given[name] = chain
+        else:
+            for name, chain in names.items():
+                elsewhere.setdefault(name, set()).add(chain)
+    for name, chains in elsewhere.items():
+        only = next(iter(chains)) if len(chains) == 1 else None
+        if name not in covered and only is not None:
+            given[name] = only
+    for file, names in configs:
+        if _above(file, path):
+            given.update({n: c for n, c in names.items() if c is not None and n not in covered})
+    return given
+
+
+def joined(chain: str, steps: Iterable[str]) -> str:
+    """``chain`` (``I:0:m:C``, or ``I:0:m:`` of a module) followed by attribute ``steps``."""
+    parts = list(steps)
+    if chain.endswith(":") and parts:
+        chain, parts = chain + parts[0], parts[1:]
+    return "/".join([chain, *parts])
+
+
+def _above(file: str, path: str) -> bool:
+    folder = posixpath.dirname(file)
+    return not folder or path.startswith(folder + "/")
+
+
+def _parse(ws: Workspace, path: str) -> ast.Module | None:
+    try:
+        text = load_file(ws, path).source.text
+    except (OSError, AstmcpError):
+        return None
+    if FIXTURE not in text and _SPHINX_SETUP not in text:
+        return None
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _imports(body: Iterable[ast.stmt]) -> dict[str, str]:
+    """The names absolute imports among ``body``'s statements bind → their chains."""
+    chains: dict[str, str] = {}
+    for stmt in body:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                name = alias.asname or alias.name.split(".", 1)[0]
+                chains[name] = f"I:0:{alias.name if alias.asname else name}:"
+        elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
+            for alias in stmt.names:
+                if alias.name != "*":
+                    chains[alias.asname or alias.name] = f"I:0:{stmt.module}:{alias.name}"
+    return chains
+
+
+def _value_chain(node: ast.expr, imports: dict[str, str]) -> str | None:
+    """The chain of a dotted name rooted at an import (``semver.version.Version``), else None."""
+    steps: list[str] = []
+    while isinstance(node, ast.Attribute):
+        steps.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name) or node.id not in imports:
+        return None
+    return joined(imports[node.id], reversed(steps))
+
+
+def _fixture_names(tree: ast.Module) -> dict[str, str | None]:
+    """What a conftest puts in ``doctest_namespace`` → the value's chain (None: a value not
+    followed, or a name given twice with two meanings)."""
+    imports = _imports(tree.body)
+    names: dict[str, str | None] = {}
+    for name, value in namespace_values(tree):
+        chain = _value_chain(value, imports)
+        names[name] = chain if names.get(name, chain) == chain else None
+    return names
+
+
+def _sphinx_setup(tree: ast.Module) -> dict[str, str | None]:
+    """The imports of a Sphinx ``conf.py``'s ``doctest_global_setup`` code."""
+    for stmt in tree.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == _SPHINX_SETUP for t in stmt.targets)
+            and isinstance(stmt.value, ast.Constant)
+            and isinstance(stmt.value.value, str)
+        ):
+            try:
+                code = ast.parse(stmt.value.value)
+            except (SyntaxError, ValueError):
+                return {}
+            return dict(_imports(code.body))
+    return {}
