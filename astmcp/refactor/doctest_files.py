@@ -58,6 +58,7 @@ def doctest_file_hits(
     globs = _pytest_globs(ws)
     words = re.compile(r"(?<![\w])(" + "|".join(map(re.escape, sorted(names))) + r")(?![\w])")
     found: dict[str, list[Hit]] = {}
+    fenced: dict[str, list[Hit]] = {}  # the words of fenced Python blocks (```python)
     texts: dict[str, str] = {}
     for path in project_files(
         ws, lambda _, name: name.endswith(_TEXT_SUFFIXES) or any(fnmatch.fnmatch(name, g) for g in globs)
@@ -67,8 +68,16 @@ def doctest_file_hits(
         except (OSError, AstmcpError):
             continue
         blocks = _code_blocks(text)
-        if (">>>" not in text and not blocks) or not words.search(text):
+        fences = _fenced_blocks(text) if "```" in text or "~~~" in text else []
+        if (">>>" not in text and not blocks and not fences) or not words.search(text):
             continue
+        fenced[path] = [
+            Hit(path, number, match.start() + 1, match.end() + 1, "string", "name")
+            for block in fences
+            for number, code, strings in block.code_lines()
+            for match in words.finditer(code)
+            if not (member and not block.declares and _bare(code, match, strings, True))
+        ]
         hits = [
             Hit(path, number, match.start() + 1, match.end() + 1, "string", "name")
             for example in _examples(text)
@@ -90,15 +99,17 @@ def doctest_file_hits(
             for match in words.finditer(code)
             if not (member and not block.declares and _bare(code, match, strings, True))
         ]
-        if hits:
+        if hits or fenced[path]:
             found[path] = hits
             texts[path] = text
     if not found:
         return []
-    run = _doctested(ws, conn, sorted(found), globs)
+    run, executed = _doctested(ws, conn, sorted(found), globs)
     resolver = Resolver(conn, {})
     out: list[Hit] = []
     for path in sorted(found):
+        if path in executed:  # its fenced blocks run as they are: every word a hit
+            out += fenced[path]
         if path not in run:
             continue
         given = runner_namespace(ws, conn, path)
@@ -490,13 +501,25 @@ class _Quote:
         return line
 
 
-def _doctested(ws: Workspace, conn: sqlite3.Connection, paths: list[str], globs: list[str]) -> set[str]:
+def _doctested(
+    ws: Workspace, conn: sqlite3.Connection, paths: list[str], globs: list[str]
+) -> tuple[set[str], set[str]]:
     """Those of ``paths`` a doctest runner executes: matched by a pytest glob, named by a
     ``doctest.testfile``/``DocFileSuite`` call of the project, or under the folder of a Sphinx
-    ``conf.py`` that loads ``sphinx.ext.doctest``."""
+    ``conf.py`` that loads ``sphinx.ext.doctest``; and those whose fenced Python blocks run as
+    code: named by a project file that calls ``exec``/``compile`` (a test running the README's
+    examples: python-slugify's), or any Markdown file where a plugin running them is in use
+    (``--markdown-docs``, ``--codeblocks``, ``mktestdocs``, ``phmdoctest``)."""
     run = {p for p in paths if any(fnmatch.fnmatch(posixpath.basename(p), g) for g in globs)}
     named: list[tuple[str, str]] = []  # (calling file, the string it names)
+    executing: list[tuple[str, str]] = []  # (a file calling `exec`, a documentation file it names)
     sphinx: list[str] = []  # folders of Sphinx projects that run doctests
+    plugin = False
+    for path in config_files(ws):
+        try:
+            plugin = plugin or any(p in load_file(ws, path).source.text for p in _BLOCK_RUNNERS)
+        except (OSError, AstmcpError):
+            continue
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
         try:
             text = load_file(ws, path).source.text
@@ -506,14 +529,79 @@ def _doctested(ws: Workspace, conn: sqlite3.Connection, paths: list[str], globs:
             sphinx.append(posixpath.dirname(path))
         if any(runner in text for runner in _FILE_RUNNERS):
             named += [(path, value) for value in _runner_strings(text)]
+        plugin = plugin or any(p in text for p in _BLOCK_RUNNERS)
+        if _EXEC.search(text):
+            executing += [(path, value) for value in _named_documents(text)]
+
+    def names(path: str, caller: str, value: str) -> bool:
+        here = posixpath.normpath(posixpath.join(posixpath.dirname(caller), value))
+        return path in (here, posixpath.normpath(value)) or path.endswith("/" + value.lstrip("./"))
+
+    executed: set[str] = set()
     for path in paths:
         if any(folder == "" or path.startswith(folder + "/") for folder in sphinx):
             run.add(path)
-        for caller, value in named:
-            here = posixpath.normpath(posixpath.join(posixpath.dirname(caller), value))
-            if path in (here, posixpath.normpath(value)) or path.endswith("/" + value.lstrip("./")):
-                run.add(path)
-    return run
+        if any(names(path, caller, value) for caller, value in named):
+            run.add(path)
+        if (plugin and path.endswith((".md", ".markdown"))) or any(
+            names(path, caller, value) for caller, value in executing
+        ):
+            executed.add(path)
+    return run, executed
+
+
+_EXEC = re.compile(r"\b(?:exec|compile)\(")
+# pytest plugins and libraries running the fenced code blocks of Markdown files
+_BLOCK_RUNNERS = ("--markdown-docs", "--codeblocks", "mktestdocs", "phmdoctest", "pytest_markdown_docs")
+
+
+def _named_documents(text: str) -> list[str]:
+    """The documentation files a Python file names by a string (``"README.md"``)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value.endswith(_TEXT_SUFFIXES)
+        and "\n" not in node.value
+    ]
+
+
+_FENCE = re.compile(r"^(\s*)(`{3,}|~{3,})\s*(?:python3?|py)\s*$")
+
+
+def _fenced_blocks(text: str) -> list[_Block]:
+    """The fenced Python blocks of Markdown (```` ```python ````, ```` ```py ````, ``~~~``)."""
+    lines = text.split("\n")
+    out: list[_Block] = []
+    index = 0
+    while index < len(lines):
+        fence = _FENCE.match(lines[index])
+        index += 1
+        if fence is None:
+            continue
+        mark = fence.group(2)
+        start = index
+        while index < len(lines) and not lines[index].strip().startswith(mark):
+            index += 1
+        body = [n for n in range(start, index) if lines[n].strip()]
+        index += 1
+        if not body:
+            continue
+        first, last = body[0], body[-1]
+        block_lines = lines[first : last + 1]
+        indent = min(_indent(line) for line in block_lines if line.strip())
+        try:
+            tree: ast.Module | None = ast.parse("\n".join(line[indent:] for line in block_lines))
+        except (SyntaxError, ValueError):
+            tree = None
+        declares = tree is None or any(isinstance(n, ast.ClassDef) for n in ast.walk(tree))
+        out.append(_Block(first + 1, block_lines, indent, tree, declares))
+    return out
 
 
 def _runner_strings(text: str) -> list[str]:

@@ -66,6 +66,8 @@ class Bindings:
         self.known_strings: dict[str, frozenset[str]] = {}
         # lists of strings the module keeps whole (python_namespace.listed_strings)
         self.listed_strings: dict[str, frozenset[str]] = {}
+        # strings doctest runs as the module's docstrings (python_doctests.run_strings)
+        self.run_strings: set[int] = set()
         # annotations of parameters (ids): a parameter given another value in the body is either
         self.param_annotations: set[int] = set()
         # parameters of its functions the module gives `globals()` (python_namespace.globals_parameters)

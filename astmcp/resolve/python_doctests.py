@@ -19,7 +19,7 @@ import tokenize
 from collections import Counter
 from dataclasses import dataclass, field
 
-__all__ = ["PROMPT", "DoctestNames", "Position", "continues", "doctest_names"]
+__all__ = ["PROMPT", "DoctestNames", "Position", "continues", "doctest_names", "run_strings"]
 
 # a doctest example's line: `>>> code` or its continuation `... code`
 PROMPT = re.compile(r"\s*(?:>>>|\.\.\.)(?: |$)")
@@ -316,3 +316,38 @@ def _binds(node: ast.AST) -> list[str]:
     if isinstance(node, ast.MatchMapping):
         return [node.rest] if node.rest else []
     return []
+
+
+def run_strings(tree: ast.Module) -> set[int]:
+    """The ids of the string literals doctest runs as a module's docstrings though written
+    elsewhere: the value given to the module's ``__doc__`` (``__doc__ = doc.replace("$V", v)``
+    after ``doc = \"\"\"…\"\"\"``: the string the expression starts from, through method calls,
+    ``%``/``+`` and a module-level name assigned one string) and the values of its ``__test__``
+    dict (``__test__ = {"usage": USAGE}``), whose examples doctest runs in the module's namespace."""
+    assigned: dict[str, list[ast.expr]] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(stmt.value)
+    found: set[int] = set()
+
+    def source(node: ast.expr, depth: int) -> None:
+        while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            node = node.func.value  # `doc.replace(…).format(…)`
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod | ast.Add):
+            source(node.left, depth)
+            if isinstance(node.op, ast.Add):
+                source(node.right, depth)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            found.add(id(node))
+        elif isinstance(node, ast.Name) and len(assigned.get(node.id, ())) == 1 and depth < 4:
+            source(assigned[node.id][0], depth + 1)
+
+    for value in assigned.get("__doc__", ()):
+        source(value, 0)
+    for value in assigned.get("__test__", ()):
+        if isinstance(value, ast.Dict):
+            for item in value.values:
+                source(item, 0)
+    return found

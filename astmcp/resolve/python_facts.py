@@ -45,6 +45,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from astmcp.resolve.python_doctests import run_strings
 from astmcp.resolve.python_namespace import (
     globals_parameters,
     keyword_templates,
@@ -536,6 +537,8 @@ def analyze(path: str, text: str, tree: ast.Module, embedded: bool = False) -> d
     analyzer.module_strings = module_strings(tree)
     if "for " in text:
         analyzer.listed_strings = listed_strings(tree)
+    if "__doc__" in text or "__test__" in text:
+        analyzer.run_strings = run_strings(tree)
     if "globals()" in text:
         analyzer.globals_params = globals_parameters(tree)
     analyzer.word_lists.update(id(node) for node in split_strings(tree))

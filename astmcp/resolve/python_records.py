@@ -622,6 +622,9 @@ class Records(PytestFacts):
 
     def string(self, node: ast.Constant, scope: Scope) -> None:
         value = node.value.decode("latin-1") if isinstance(node.value, bytes) else str(node.value)
+        if id(node) in self.run_strings and ">>>" in value:  # `__doc__ = doc`: a docstring, any length
+            self.doctest(node, scope)
+            return
         if not value or len(value) > MAX_STRING:
             return
         if node.end_lineno != node.lineno:
