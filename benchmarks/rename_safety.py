@@ -228,6 +228,21 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     ),
     # (its test_cli.py runs the installed `tabulate` script, which a source tree has not)
     "tabulate": ("tabulate", "0.9.0", ("wcwidth==0.2.13",), ("test/test_cli.py",)),
+    # the thirty-eighth round: dataclass-heavy dacite (its pytest options need pytest-benchmark),
+    # typeguard (an import hook instrumenting code), validators, python-slugify and decorator
+    # (dacite's tests/test_types.py imports a tests/common.py its sdist lacks; typeguard's mypy
+    # tests run mypy, and its optimized-mode tests a typeguard installed; validators' Ethereum
+    # address tests need eth-hash)
+    "dacite": ("dacite", "1.9.2", ("pytest-benchmark==5.3.1",), ("tests/test_types.py",)),
+    "typeguard": (
+        "typeguard",
+        "4.6.1",
+        ("typing_extensions==4.15.0",),
+        ("tests/mypy/test_type_annotations.py", "tests/test_typechecked.py"),
+    ),
+    "validators": ("validators", "0.36.0", (), ("tests/crypto_addresses/test_eth_address.py",)),
+    "python-slugify": ("python-slugify", "9.2.0", ("text-unidecode==1.3",), ()),
+    "decorator": ("decorator", "5.3.1", (), ()),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -323,6 +338,42 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
         ("mobx@6.15.0", "fast-deep-equal@3.1.3", "nanoid@3.3.11", "ts-toolbelt@9.6.0", "tslib@2.8.1"),
         {"lib": ["esnext", "dom"], "types": []},
     ),
+    # the thirty-eighth round: React bindings (TSX) and more of TanStack
+    "react-query": (
+        "@tanstack/react-query",
+        "5.108.4",
+        ("@tanstack/query-core@5.108.4", "react@19.3.1", "@types/react@19.3.3"),
+        {"lib": ["esnext", "dom"], "types": [], "jsx": "react-jsx"},
+    ),
+    "react-router": (
+        "@tanstack/react-router",
+        "1.170.46",
+        ("@tanstack/react-store@0.11.4", "isbot@5.2.4", "@tanstack/history@1.162.5",
+         "@tanstack/router-core@1.171.39", "react@19.3.1", "react-dom@19.3.1", "@types/react@19.3.3",
+         "@types/react-dom@19.3.0", "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": ["node"], "jsx": "react-jsx"},
+    ),
+    "start-client-core": (
+        "@tanstack/start-client-core",
+        "1.170.39",
+        ("seroval@1.8.2", "@tanstack/router-core@1.171.39", "@tanstack/start-fn-stubs@1.162.0",
+         "@tanstack/start-storage-context@1.167.41", "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": ["node"], "jsx": "react-jsx"},
+    ),
+    "router-generator": (
+        "@tanstack/router-generator",
+        "1.168.0",
+        ("@babel/types@7.29.17", "jiti@2.7.0", "magic-string@0.30.21", "prettier@3.10.1", "zod@4.6.7",
+         "@tanstack/router-core@1.171.39", "@tanstack/router-utils@1.163.0",
+         "@tanstack/virtual-file-routes@1.162.0", "@types/node@22.20.7"),
+        {"lib": ["esnext"], "types": ["node"]},
+    ),
+    "store": (
+        "@tanstack/store",
+        "0.11.3",
+        (),
+        {"lib": ["esnext", "dom"], "types": []},
+    ),
 }  # fmt: skip
 # where a TS_INSTALLED package ships its sources, when not ``src`` (copied to ``src``: ajv's
 # imports are all relative, and the sample is drawn from ``src``); ajv's optional ``re2`` engine is
@@ -330,7 +381,7 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
 TS_SOURCES = {"ajv": "lib"}
 # a corpus whose package is not named like its distribution, or whose tests live elsewhere
 # (pluggy cannot be one: pytest, which runs the oracle, imports the renamed package itself)
-PACKAGES = {"attrs": "attr", "dateutil": "dateutil"}
+PACKAGES = {"attrs": "attr", "dateutil": "dateutil", "python-slugify": "slugify"}
 TEST_DIRS = {
     "toolz": "src/toolz/tests",
     "pyflakes": "src/pyflakes/test",
@@ -343,6 +394,7 @@ TEST_DIRS = {
     "mako": "test",
     "docutils": "test",
     "tabulate": "test",
+    "decorator": "tests/test.py",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
@@ -574,12 +626,14 @@ def pristine_installed(corpus: str, workdir: Path) -> Path:
     if not (pristine / "src").is_dir() or not (pristine / "node_modules").is_dir():
         shutil.rmtree(pristine, ignore_errors=True)
         shutil.copytree(package / TS_SOURCES.get(corpus, "src"), pristine / "src")
-        subprocess.run(
-            ["npm", "install", "--prefix", str(pristine), "--no-save", "--no-audit", "--no-fund",
-             "--ignore-scripts", "--no-package-lock", *needs],
-            check=True,
-            capture_output=True,
-        )  # fmt: skip
+        (pristine / "node_modules").mkdir()  # (a package importing nothing: left empty)
+        if needs:
+            subprocess.run(
+                ["npm", "install", "--prefix", str(pristine), "--no-save", "--no-audit", "--no-fund",
+                 "--ignore-scripts", "--no-package-lock", *needs],
+                check=True,
+                capture_output=True,
+            )  # fmt: skip
     options = {
         "strict": True,
         "noEmit": True,
