@@ -215,10 +215,11 @@ class Occurrences(Descriptors):
                 self.assigned_this = exports
         elif (
             left is not None
-            and left.type in ("member_expression", "subscript_expression")
+            and left.type in ("member_expression", "subscript_expression", "identifier")
             and node.type == "assignment_expression"
         ):
-            # `this.def = { values: [] }`, `xs[i] = {…}`, `o["k"] = {…}`: the literals are of the declared type
+            # `this.def = { values: [] }`, `xs[i] = {…}`, `o["k"] = {…}`, `node = {…}` after `let node:
+            # RouteNode`: the literals are of the declared type
             target = self.desc(left, scope)
             if target is not None:
                 self.expect_objects(right, target)
