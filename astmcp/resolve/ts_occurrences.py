@@ -518,7 +518,8 @@ class Occurrences(Descriptors):
         argument) of a test-runner call (``describe``/``it``/``test``/``suite``/``bench``/``context``
         with modifiers: ``test.skip(…)``, ``test.each(t)(…)``, ``describe.skipIf(c)(…)``); the
         message of a builtin error (``new Error(…)``, ``TypeError(…)``); an argument of
-        ``console.log``/``info``/``warn``/``error``/``debug``/``trace``. A string joined into one
+        ``console.log``/``info``/``warn``/``error``/``debug``/``trace``; the description or
+        registry key of a symbol (``Symbol(…)``, ``Symbol.for(…)``). A string joined into one
         with ``+`` is where the whole is. Assertion matchers and other comparisons are no sinks:
         what they compare with may be spelled from a name (``Object.keys(o)``)."""
         parent = node.parent
@@ -553,16 +554,18 @@ class Occurrences(Descriptors):
             return None
         if callee.type == "identifier" and _ERRORS.get(self.text(callee)) == index:
             return (self.text(callee), _GLOBAL)
+        if callee.type == "identifier" and self.text(callee) == "Symbol" and index == 0:
+            return ("Symbol", _GLOBAL)  # `Symbol("desc")`: a symbol's description
         if callee.type == "member_expression":
             obj, prop = callee.child_by_field_name("object"), member_property(callee)
-            if (
-                obj is not None
-                and obj.type == "identifier"
-                and self.text(obj) == "console"
-                and prop is not None
-                and self.text(prop) in _CONSOLE
-            ):
+            head = self.text(obj) if obj is not None and obj.type == "identifier" else ""
+            method = self.text(prop) if prop is not None else ""
+            if head == "console" and method in _CONSOLE:
                 return ("console", _GLOBAL)
+            if head == "Symbol" and method == "for" and index == 0:
+                # `Symbol.for("app.key")`: a key of the symbol registry, which holds symbols, never
+                # properties or bindings named by strings
+                return ("Symbol", _GLOBAL)
         root = self.test_callee(callee) if index == 0 and call.type == "call_expression" else None
         if root is None:
             return None
