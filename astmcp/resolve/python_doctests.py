@@ -323,13 +323,20 @@ def run_strings(tree: ast.Module) -> set[int]:
     elsewhere: the value given to the module's ``__doc__`` (``__doc__ = doc.replace("$V", v)``
     after ``doc = \"\"\"…\"\"\"``: the string the expression starts from, through method calls,
     ``%``/``+`` and a module-level name assigned one string) and the values of its ``__test__``
-    dict (``__test__ = {"usage": USAGE}``), whose examples doctest runs in the module's namespace."""
+    dict (``__test__ = {"usage": USAGE}``), whose examples doctest runs in the module's namespace;
+    likewise a value ``+=`` adds to ``__doc__`` and one a module-level statement gives a function's or
+    class's ``__doc__`` (``parse.__doc__ = TEMPLATE % …``)."""
     assigned: dict[str, list[ast.expr]] = {}
+    docs: list[ast.expr] = []  # values given to `__doc__`: the module's (`+=` too), a function's or class's
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 if isinstance(target, ast.Name):
                     assigned.setdefault(target.id, []).append(stmt.value)
+                if isinstance(target, ast.Name | ast.Attribute) and _doc_target(target):
+                    docs.append(stmt.value)
+        elif isinstance(stmt, ast.AugAssign) and _doc_target(stmt.target):
+            docs.append(stmt.value)
     found: set[int] = set()
 
     def source(node: ast.expr, depth: int) -> None:
@@ -344,10 +351,19 @@ def run_strings(tree: ast.Module) -> set[int]:
         elif isinstance(node, ast.Name) and len(assigned.get(node.id, ())) == 1 and depth < 4:
             source(assigned[node.id][0], depth + 1)
 
-    for value in assigned.get("__doc__", ()):
+    for value in docs:
         source(value, 0)
     for value in assigned.get("__test__", ()):
         if isinstance(value, ast.Dict):
             for item in value.values:
                 source(item, 0)
     return found
+
+
+def _doc_target(target: ast.expr) -> bool:
+    """``__doc__`` or ``f.__doc__`` (a name's)."""
+    if isinstance(target, ast.Name):
+        return target.id == "__doc__"
+    return (
+        isinstance(target, ast.Attribute) and target.attr == "__doc__" and isinstance(target.value, ast.Name)
+    )
