@@ -175,9 +175,10 @@ def _resolved(
     imports = {**setup, **names.imports}
     ids = {m.id for m in family if language_of(m.file) == PYTHON}
     homes = {m.file for m in family if language_of(m.file) == PYTHON and not m.parent_path}
-    imported_on = {
-        chain: at[0] for at, (chain, kind) in names.imported.items() if kind == "import"
-    }  # each import's chain → the line importing it
+    imported_on: dict[str, int] = {}  # each import's chain → the first line importing it
+    for at, (chain, kind) in names.imported.items():
+        if kind == "import":
+            imported_on[chain] = min(at[0], imported_on.get(chain, at[0]))
 
     def ours(chain: str) -> bool | None:
         """True: the renamed symbol; False: another symbol of the project; None: not known."""

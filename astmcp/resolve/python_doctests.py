@@ -3,7 +3,7 @@
 doctest runs the examples of every docstring of a module (a class's and a method's too) in a
 copy of the module's namespace, one after another. So a name an example reads that no example
 binds is the module's global once the module has run; a name an example binds is the doctest's
-own variable, except one bound by a single absolute import alone (``from m import f``), which
+own variable, except one bound by absolute imports of one thing alone (``from m import f``), which
 is ``m``'s ``f``; ``C.m`` of such a global or imported ``C`` is its member; and ``v.m``, where
 every binding of ``v`` is a ``v = C(…)`` of such a ``C``, reads ``m`` of what the last such
 ``C(…)`` of an earlier example gives. Positions are (line, column) of the file, 1-based, the
@@ -42,7 +42,7 @@ class DoctestNames:
     binds: set[str] = field(default_factory=set)  # the names the doctest binds
     # `f(k=…)` of a global f, `C(…).m(k=…)` of a global C: → the callee (f, `C(…).m`)
     keywords: dict[Position, ast.expr] = field(default_factory=dict)
-    # names the doctest binds by one absolute import alone → the chain the import gives them
+    # names the doctest binds by absolute imports of one thing alone → the chain they give them
     imports: dict[str, str] = field(default_factory=dict)
     # a read of such a name, or a name its `from m import …` imports → (chain, row kind)
     imported: dict[Position, tuple[str, str]] = field(default_factory=dict)
@@ -247,22 +247,29 @@ def _binds_anywhere(stmt: ast.stmt) -> set[str]:
 
 
 def _imports(trees: list[tuple[Example, ast.Module]], binds: Counter[str]) -> dict[str, str]:
-    """The names the doctest binds by one absolute import and nothing else → the chain it gives
-    them (``from m import f`` → ``m``'s ``f``; ``import a.b`` → the module ``a``)."""
-    chains: dict[str, str] = {}
+    """The names the doctest binds by absolute imports of one thing and nothing else → the chain
+    they give them (``from m import f`` → ``m``'s ``f``; ``import a.b`` → the module ``a``)."""
+    chains: dict[str, set[str]] = {}
     counts: Counter[str] = Counter()
     for _, tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and not node.level and node.module:
                 for alias in node.names:
-                    chains[alias.asname or alias.name] = f"I:0:{node.module}:{alias.name}"
+                    chains.setdefault(alias.asname or alias.name, set()).add(
+                        f"I:0:{node.module}:{alias.name}"
+                    )
                     counts[alias.asname or alias.name] += 1
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     name = alias.asname or alias.name.split(".", 1)[0]
-                    chains[name] = f"I:0:{alias.name if alias.asname else name}:"
+                    chains.setdefault(name, set()).add(f"I:0:{alias.name if alias.asname else name}:")
                     counts[name] += 1
-    return {name: chain for name, chain in chains.items() if counts[name] == binds[name] == 1}
+    # bound by imports alone, each of the same thing (a file's examples repeat `from m import C`)
+    return {
+        name: next(iter(found))
+        for name, found in chains.items()
+        if len(found) == 1 and counts[name] == binds[name]
+    }
 
 
 def _examples(lines: list[str], first: int, last: int) -> list[Example]:
