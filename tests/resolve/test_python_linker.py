@@ -258,3 +258,20 @@ def test_a_subclass_overriding_an_attribute_in_another_module_is_seen_as_it_come
     _write(tmp_path, "sub.py", "from holder import Holder\n")
     assert _refs(ws, "holder.py::A.run") == {("holder.py", 2, "certain"), ("holder.py", 10, "certain")}
     ws.index.close()
+
+
+def test_a_doctest_read_follows_the_conftest_giving_its_name(tmp_path: Path) -> None:
+    _write(tmp_path, "pkg/__init__.py", "def helper():\n    return 1\n")
+    doc = 'def use():\n    """Uses it.\n\n    >>> pkg.helper()\n    1\n    """\n'
+    _write(tmp_path, "pkg/use.py", doc)
+    plain = "import pytest\n\nimport pkg\n\n\n@pytest.fixture(autouse=True)\ndef names(doctest_namespace):\n"
+    _write(tmp_path, "conftest.py", plain + "    pass\n")
+    ws = Workspace(tmp_path)
+    # `pkg` is bound nowhere: a member of an unknown receiver
+    assert ("pkg/use.py", 4, "name") in _refs(ws, "pkg/__init__.py::helper")
+    _write(tmp_path, "conftest.py", plain + '    doctest_namespace["pkg"] = pkg\n')
+    # the conftest gives doctests `pkg`: an edit to it relinks the doctest's read
+    assert ("pkg/use.py", 4, "certain") in _refs(ws, "pkg/__init__.py::helper")
+    _write(tmp_path, "conftest.py", plain + '    doctest_namespace["pkg"] = pytest\n')
+    assert not {r for r in _refs(ws, "pkg/__init__.py::helper") if r[0] == "pkg/use.py"}
+    ws.index.close()
