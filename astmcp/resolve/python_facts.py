@@ -58,6 +58,7 @@ from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
 from astmcp.resolve.python_records import AttributeString, DoctestName, PatternKeyword, type_guards
 from astmcp.resolve.python_runner_names import FIXTURE, namespace_values
 from astmcp.resolve.python_scope import (
+    Scope,
     generic_origin,
     instance_chain,
     is_empty_container,
@@ -223,6 +224,8 @@ class _Analyzer(Statements):
             elif table == "a":  # `RegionMap = dict[Layout, Region]`: a type whose "call" makes one
                 made = instance_chain(self.annotation_chain(scope, node))
                 chain = f"{made}/*f" if made else None
+            elif not is_ann and scope.kind == "class" and (getter := self.property_getter(scope, node)):
+                chain = getter  # `headers = property(_get, _set)`: an instance reads what `_get` returns
             else:
                 chain = (
                     instance_chain(self.annotation_chain(scope, node)) if is_ann else self.chain(scope, node)
@@ -415,6 +418,19 @@ class _Analyzer(Statements):
             **({"dynsites": [list(site) for site in dynsites]} if dynsites else {}),
             **({"namesites": [list(site) for site in namesites]} if namesites else {}),
         }
+
+    def property_getter(self, scope: Scope, node: ast.expr) -> str | None:
+        """The chain of what the getter of a ``property(fget, …)`` (or ``property(fget=…)``) call
+        of the builtin returns: the value its instances read through the descriptor."""
+        if not isinstance(node, ast.Call) or self.chain(scope, node.func) != "G:property":
+            return None
+        getter = (
+            node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "fget"), None)
+        )
+        if getter is None or isinstance(getter, ast.Starred):
+            return None
+        found = self.chain(scope, getter)
+        return f"{found}/()" if found else None
 
     def runner_names(self) -> dict[str, str]:
         """A conftest's ``doctest_namespace`` names → the chain of the value each is given ("": a
