@@ -420,17 +420,22 @@ class _Analyzer(Statements):
         }
 
     def property_getter(self, scope: Scope, node: ast.expr) -> str | None:
-        """The chain of what the getter of a ``property(fget, …)`` (or ``property(fget=…)``) call
-        of the builtin returns: the value its instances read through the descriptor."""
-        if not isinstance(node, ast.Call) or self.chain(scope, node.func) != "G:property":
+        """What a class attribute made by calling a builtin descriptor gives when read: the return
+        of the getter of ``property(fget, …)`` (or ``property(fget=…)``) and of
+        ``functools.cached_property(f)``, the function ``classmethod(f)``/``staticmethod(f)`` wraps."""
+        if not isinstance(node, ast.Call):
             return None
-        getter = (
-            node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "fget"), None)
-        )
-        if getter is None or isinstance(getter, ast.Starred):
+        callee = self.chain(scope, node.func)
+        if callee not in _DESCRIPTOR_CALLS:
             return None
-        found = self.chain(scope, getter)
-        return f"{found}/()" if found else None
+        keyword = next((k.value for k in node.keywords if k.arg == "fget"), None)
+        given = node.args[0] if node.args else keyword
+        if given is None or isinstance(given, ast.Starred):
+            return None
+        found = self.chain(scope, given)
+        if not found:
+            return None
+        return found if callee in ("G:classmethod", "G:staticmethod") else f"{found}/()"
 
     def runner_names(self) -> dict[str, str]:
         """A conftest's ``doctest_namespace`` names → the chain of the value each is given ("": a
@@ -535,6 +540,18 @@ class _Analyzer(Statements):
         if ("A:" + name if owner else "N:" + name) not in self.changed:
             return chain
         return unknown_items(chain)
+
+
+# builtin descriptors a class body may make by a call (`headers = property(_get, _set)`)
+_DESCRIPTOR_CALLS = frozenset(
+    {
+        "G:property",
+        "G:classmethod",
+        "G:staticmethod",
+        "I:0:functools:cached_property",  # `from functools import cached_property`
+        "I:0:functools:/cached_property",  # `import functools`
+    }
+)
 
 
 def _scope_and_name(path: str) -> tuple[str, str]:
