@@ -229,7 +229,7 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     # (its test_cli.py runs the installed `tabulate` script, which a source tree has not)
     "tabulate": ("tabulate", "0.9.0", ("wcwidth==0.2.13",), ("test/test_cli.py",)),
     # the thirty-eighth round: dataclass-heavy dacite (its pytest options need pytest-benchmark),
-    # typeguard (an import hook instrumenting code), validators, python-slugify and decorator
+    # typeguard (an import hook instrumenting code), validators, python-slugify, decorator and webob
     # (dacite's tests/test_types.py imports a tests/common.py its sdist lacks; typeguard's mypy
     # tests run mypy, and its optimized-mode tests a typeguard installed; validators' Ethereum
     # address tests need eth-hash)
@@ -243,6 +243,7 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "validators": ("validators", "0.36.0", (), ("tests/crypto_addresses/test_eth_address.py",)),
     "python-slugify": ("python-slugify", "9.2.0", ("text-unidecode==1.3",), ()),
     "decorator": ("decorator", "5.3.1", (), ()),
+    "webob": ("webob", "1.8.11", (), ()),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
