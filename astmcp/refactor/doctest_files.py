@@ -343,18 +343,21 @@ def _code_blocks(text: str) -> list[_Block]:
             index += 1
         else:
             continue
-        if not body:
-            continue
-        first, last = body[0][0], body[-1][0]
-        block_lines = lines[first : last + 1]
-        indent = min(_indent(line) for line in block_lines if line.strip())
-        try:
-            tree: ast.Module | None = ast.parse("\n".join(line[indent:] for line in block_lines))
-        except (SyntaxError, ValueError):
-            tree = None
-        declares = tree is None or any(isinstance(n, ast.ClassDef) for n in ast.walk(tree))
-        out.append(_Block(first + 1, block_lines, indent, tree, declares))
+        if body:
+            out.append(_block(lines, body[0][0], body[-1][0]))
     return out
+
+
+def _block(lines: list[str], first: int, last: int) -> _Block:
+    """The code block on ``lines[first..last]`` (0-based), parsed without its indentation."""
+    block_lines = lines[first : last + 1]
+    indent = min(_indent(line) for line in block_lines if line.strip())
+    try:
+        tree: ast.Module | None = ast.parse("\n".join(line[indent:] for line in block_lines))
+    except (SyntaxError, ValueError):
+        tree = None
+    declares = tree is None or any(isinstance(n, ast.ClassDef) for n in ast.walk(tree))
+    return _Block(first + 1, block_lines, indent, tree, declares)
 
 
 def _indent(line: str) -> int:
@@ -591,17 +594,8 @@ def _fenced_blocks(text: str) -> list[_Block]:
             index += 1
         body = [n for n in range(start, index) if lines[n].strip()]
         index += 1
-        if not body:
-            continue
-        first, last = body[0], body[-1]
-        block_lines = lines[first : last + 1]
-        indent = min(_indent(line) for line in block_lines if line.strip())
-        try:
-            tree: ast.Module | None = ast.parse("\n".join(line[indent:] for line in block_lines))
-        except (SyntaxError, ValueError):
-            tree = None
-        declares = tree is None or any(isinstance(n, ast.ClassDef) for n in ast.walk(tree))
-        out.append(_Block(first + 1, block_lines, indent, tree, declares))
+        if body:
+            out.append(_block(lines, body[0], body[-1]))
     return out
 
 
