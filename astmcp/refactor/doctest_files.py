@@ -30,7 +30,7 @@ from astmcp.refactor.doctest_namespace import joined, runner_namespace
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit, config_files, project_files
-from astmcp.resolve.python_doctests import Position, doctest_names
+from astmcp.resolve.python_doctests import Position, doctest_names, import_binding
 from astmcp.resolve.python_resolver import Resolver
 from astmcp.workspace import Workspace
 
@@ -153,15 +153,15 @@ def _resolved(
         for node in ast.walk(block.tree):
             if isinstance(node, ast.Import | ast.ImportFrom):
                 for alias in node.names:
-                    name = alias.asname or alias.name.split(".", 1)[0]
+                    name, chain = import_binding(node, alias)
                     bound[name] = bound.get(name, 0) + 1
-                    if isinstance(node, ast.Import):
-                        setup[name] = f"I:0:{alias.name if alias.asname else name}:"
-                    elif not node.level and node.module and alias.name != "*":
-                        setup[name] = f"I:0:{node.module}:{alias.name}"
+                    if chain is None:
+                        continue
+                    setup[name] = chain
+                    if isinstance(node, ast.ImportFrom):  # `from pkg.m import helper`: the symbol itself
                         at = block.position(alias.lineno, alias.col_offset, alias.name)
                         if at is not None:
-                            setup_at[at] = setup[name]
+                            setup_at[at] = chain
             elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 bound[node.id] = bound.get(node.id, 0) + 1
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 
 from astmcp.errors import AstmcpError
 from astmcp.refactor.prepare import load_file
+from astmcp.resolve.python_doctests import import_binding
 from astmcp.resolve.python_runner_names import FIXTURE, namespace_values
 from astmcp.workspace import Workspace
 
@@ -101,14 +102,11 @@ def _imports(body: Iterable[ast.stmt]) -> dict[str, str]:
     """The names absolute imports among ``body``'s statements bind → their chains."""
     chains: dict[str, str] = {}
     for stmt in body:
-        if isinstance(stmt, ast.Import):
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
             for alias in stmt.names:
-                name = alias.asname or alias.name.split(".", 1)[0]
-                chains[name] = f"I:0:{alias.name if alias.asname else name}:"
-        elif isinstance(stmt, ast.ImportFrom) and not stmt.level and stmt.module:
-            for alias in stmt.names:
-                if alias.name != "*":
-                    chains[alias.asname or alias.name] = f"I:0:{stmt.module}:{alias.name}"
+                name, chain = import_binding(stmt, alias)
+                if chain is not None:
+                    chains[name] = chain
     return chains
 
 

@@ -19,7 +19,15 @@ import tokenize
 from collections import Counter
 from dataclasses import dataclass, field
 
-__all__ = ["PROMPT", "DoctestNames", "Position", "continues", "doctest_names", "run_strings"]
+__all__ = [
+    "PROMPT",
+    "DoctestNames",
+    "Position",
+    "continues",
+    "doctest_names",
+    "import_binding",
+    "run_strings",
+]
 
 # a doctest example's line: `>>> code` or its continuation `... code`
 PROMPT = re.compile(r"\s*(?:>>>|\.\.\.)(?: |$)")
@@ -253,23 +261,31 @@ def _imports(trees: list[tuple[Example, ast.Module]], binds: Counter[str]) -> di
     counts: Counter[str] = Counter()
     for _, tree in trees:
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            if isinstance(node, ast.Import | ast.ImportFrom):
                 for alias in node.names:
-                    chains.setdefault(alias.asname or alias.name, set()).add(
-                        f"I:0:{node.module}:{alias.name}"
-                    )
-                    counts[alias.asname or alias.name] += 1
-            elif isinstance(node, ast.Import):
-                for alias in node.names:
-                    name = alias.asname or alias.name.split(".", 1)[0]
-                    chains.setdefault(name, set()).add(f"I:0:{alias.name if alias.asname else name}:")
-                    counts[name] += 1
+                    name, chain = import_binding(node, alias)
+                    if chain is not None:
+                        chains.setdefault(name, set()).add(chain)
+                        counts[name] += 1
     # bound by imports alone, each of the same thing (a file's examples repeat `from m import C`)
     return {
         name: next(iter(found))
         for name, found in chains.items()
         if len(found) == 1 and counts[name] == binds[name]
     }
+
+
+def import_binding(node: ast.Import | ast.ImportFrom, alias: ast.alias) -> tuple[str, str | None]:
+    """The name one alias of an import binds, and the chain it gives it: ``import a.b`` → ``a``,
+    the module a; ``import a.b as c`` → ``c``, the module a.b; ``from m import f as g`` → ``g``, m's
+    f. No chain for a relative or star import."""
+    if isinstance(node, ast.Import):
+        name = alias.asname or alias.name.split(".", 1)[0]
+        return name, f"I:0:{alias.name if alias.asname else name}:"
+    name = alias.asname or alias.name
+    if node.level or not node.module or alias.name == "*":
+        return name, None
+    return name, f"I:0:{node.module}:{alias.name}"
 
 
 def _examples(lines: list[str], first: int, last: int) -> list[Example]:
