@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from astmcp.errors import AstmcpError
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow
-from astmcp.refactor.doctest_namespace import joined, runner_namespace
+from astmcp.refactor.doctest_namespace import RunnerNames, joined
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit, config_files, project_files
@@ -106,13 +106,14 @@ def doctest_file_hits(
         return []
     run, executed = _doctested(ws, conn, sorted(found), globs)
     resolver = Resolver(conn, {})
+    runners = RunnerNames(ws, conn)
     out: list[Hit] = []
     for path in sorted(found):
         if path in executed:  # its fenced blocks run as they are: every word a hit
             out += fenced[path]
         if path not in run:
             continue
-        given = runner_namespace(ws, conn, path)
+        given = runners.of(path)
         judged = _resolved(ws, resolver, path, texts[path], family, new_name, given)
         for hit in found[path]:
             verdict = judged.get((hit.line, hit.column))

@@ -27,49 +27,59 @@ from astmcp.resolve.python_doctests import import_binding
 from astmcp.resolve.python_runner_names import FIXTURE, namespace_values
 from astmcp.workspace import Workspace
 
-__all__ = ["joined", "runner_namespace"]
+__all__ = ["RunnerNames", "joined"]
 
 _SPHINX_SETUP = "doctest_global_setup"
 
 
-def runner_namespace(ws: Workspace, conn: sqlite3.Connection, path: str) -> dict[str, str]:
-    """The names a runner gives ``path``'s examples → the chain each stands for."""
-    given: dict[str, str] = {}
-    covered: set[str] = set()  # names a conftest above `path` gives (with a chain or not)
-    elsewhere: dict[str, set[str | None]] = {}  # what the other conftests give, name → chains
-    conftests: list[tuple[str, dict[str, str | None]]] = []
-    configs: list[tuple[str, dict[str, str | None]]] = []
-    for (file,) in conn.execute(
-        "SELECT path FROM files WHERE language = 'python' AND (path = 'conftest.py' OR path LIKE"
-        " '%/conftest.py' OR path = 'conf.py' OR path LIKE '%/conf.py') ORDER BY path"
-    ):
-        tree = _parse(ws, file)
-        if tree is None:
-            continue
-        if posixpath.basename(file) == "conftest.py":
-            conftests.append((file, _fixture_names(tree)))
-        else:
-            configs.append((file, _sphinx_setup(tree)))
-    # the nearest conftest above `path` first, as pytest lets it override the ones further up
-    conftests.sort(key=lambda item: -posixpath.dirname(item[0]).count("/") - bool(posixpath.dirname(item[0])))
-    for file, names in conftests:
-        if _above(file, path):
-            for name, chain in names.items():
-                if name not in covered:
-                    covered.add(name)
-                    if chain is not None:
-                        given[name] = chain
-        else:
-            for name, chain in names.items():
-                elsewhere.setdefault(name, set()).add(chain)
-    for name, chains in elsewhere.items():
-        only = next(iter(chains)) if len(chains) == 1 else None
-        if name not in covered and only is not None:
-            given[name] = only
-    for file, names in configs:
-        if _above(file, path):
-            given.update({n: c for n, c in names.items() if c is not None and n not in covered})
-    return given
+class RunnerNames:
+    """What the project's conftests and Sphinx configurations give doctests, read once; ``of(path)``
+    the names a runner gives one file's examples → the chain each stands for."""
+
+    def __init__(self, ws: Workspace, conn: sqlite3.Connection) -> None:
+        self.conftests: list[tuple[str, dict[str, str | None]]] = []
+        self.configs: list[tuple[str, dict[str, str | None]]] = []
+        for (file,) in conn.execute(
+            "SELECT path FROM files WHERE language = 'python' AND (path = 'conftest.py' OR path LIKE"
+            " '%/conftest.py' OR path = 'conf.py' OR path LIKE '%/conf.py') ORDER BY path"
+        ):
+            tree = _parse(ws, file)
+            if tree is None:
+                continue
+            if posixpath.basename(file) == "conftest.py":
+                self.conftests.append((file, _fixture_names(tree)))
+            else:
+                self.configs.append((file, _sphinx_setup(tree)))
+        # the nearest conftest above a file first, as pytest lets it override the ones further up
+        self.conftests.sort(key=lambda item: -_depth(item[0]))
+
+    def of(self, path: str) -> dict[str, str]:
+        given: dict[str, str] = {}
+        covered: set[str] = set()  # names a conftest above `path` gives (with a chain or not)
+        elsewhere: dict[str, set[str | None]] = {}  # what the other conftests give, name → chains
+        for file, names in self.conftests:
+            if _above(file, path):
+                for name, chain in names.items():
+                    if name not in covered:
+                        covered.add(name)
+                        if chain is not None:
+                            given[name] = chain
+            else:
+                for name, chain in names.items():
+                    elsewhere.setdefault(name, set()).add(chain)
+        for name, chains in elsewhere.items():
+            only = next(iter(chains)) if len(chains) == 1 else None
+            if name not in covered and only is not None:
+                given[name] = only
+        for file, names in self.configs:
+            if _above(file, path):
+                given.update({n: c for n, c in names.items() if c is not None and n not in covered})
+        return given
+
+
+def _depth(file: str) -> int:
+    folder = posixpath.dirname(file)
+    return folder.count("/") + 1 if folder else 0
 
 
 def joined(chain: str, steps: Iterable[str]) -> str:
