@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from astmcp.errors import AstmcpError
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow
-from astmcp.refactor.doctest_namespace import RunnerNames, joined
+from astmcp.refactor.doctest_namespace import SphinxSetups, joined
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit, config_files, project_files
@@ -106,14 +106,14 @@ def doctest_file_hits(
         return []
     run, executed = _doctested(ws, conn, sorted(found), globs)
     resolver = Resolver(conn, {})
-    runners = RunnerNames(ws, conn)
+    sphinx = SphinxSetups(ws, conn)
     out: list[Hit] = []
     for path in sorted(found):
         if path in executed:  # its fenced blocks run as they are: every word a hit
             out += fenced[path]
         if path not in run:
             continue
-        given = runners.of(path)
+        given = sphinx.of(path)
         judged = _resolved(ws, resolver, path, texts[path], family, new_name, given)
         for hit in found[path]:
             verdict = judged.get((hit.line, hit.column))
@@ -133,8 +133,8 @@ def _resolved(
     new_name: str,
     given: dict[str, str],
 ) -> dict[Position, bool]:
-    """The words of ``path``'s examples that its own imports, or the names its runner ``given``
-    them (``doctest_namespace``), show to be the renamed symbol (True) or another symbol of the
+    """The words of ``path``'s examples that its own imports, or the names its runner gives them
+    (Sphinx's setup: ``given``; pytest's ``doctest_namespace``: the linker's ``N:`` chains), show to be the renamed symbol (True) or another symbol of the
     project (False): the import of it from its module and the reads after it, a member of an
     imported class (``C.m``), of what a call makes (``C.parse(s).m``) or of what one made
     (``v.m`` after ``v = C(…)`` or ``v = C.parse(…)``). Nothing when the examples bind
@@ -167,10 +167,16 @@ def _resolved(
                 bound[node.id] = bound.get(node.id, 0) + 1
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 bound[node.name] = bound.get(node.name, 0) + 1
-    if new_name in bound or new_name in given:
+    if new_name in bound or new_name in given or resolver.runner_name(path, new_name) is not None:
         return {}
     setup = {n: c for n, c in setup.items() if bound.get(n) == 1 and n not in names.binds}
     # what the runner gives and nothing in the file binds (a setup block's import overrides it)
+    read = {_word(lines, at) for at in names.globals_read}
+    read |= {
+        root for node in [*names.attributes.values(), *names.members.values()] if (root := _chain_root(node))
+    }
+    runner = {n: f"N:{n}" for n in sorted(read) if resolver.runner_name(path, n) is not None}
+    given = {**runner, **given}
     setup = {**{n: c for n, c in given.items() if n not in bound and n not in names.binds}, **setup}
     setup_at = {at: c for at, c in setup_at.items() if c in setup.values()}
     imports = {**setup, **names.imports}
