@@ -3,8 +3,8 @@
 An autouse fixture of a conftest may give every doctest below its folder names of its own:
 ``doctest_namespace["Version"] = semver.Version``, ``doctest_namespace.update(np=numpy)``,
 ``doctest_namespace.update({"pd": pandas})``. A doctest example reading such a name, which
-neither it nor its module binds, reads that value (the linker's ``N:`` chains; documentation
-files: :mod:`astmcp.refactor.doctest_namespace`).
+neither it nor its module binds, reads that value (the linker's ``N:`` chains, in docstrings and
+documentation files alike).
 """
 
 from __future__ import annotations
