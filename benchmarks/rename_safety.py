@@ -245,6 +245,15 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "python-slugify": ("python-slugify", "9.2.0", ("text-unidecode==1.3",), ()),
     "decorator": ("decorator", "5.3.1", (), ()),
     "webob": ("webob", "1.8.11", (), ()),
+    # the thirty-ninth round: the sans-IO h11 (tests inside its package), python-dotenv (its
+    # test_cli.py runs the installed `dotenv` script, which a source tree has not), tenacity
+    # (retrying decorators; its tornado test needs tornado), pyrsistent (persistent collections, here
+    # without its C extension; tests named `*_test.py`) and parse (its pytest options need pytest-cov)
+    "h11": ("h11", "0.16.0", (), ()),
+    "python-dotenv": ("python-dotenv", "1.2.4", ("click==8.3.1", "sh==2.2.2"), ("tests/test_cli.py",)),
+    "tenacity": ("tenacity", "9.2.1", ("tornado==6.5.2", "typing_extensions==4.15.0"), ()),
+    "pyrsistent": ("pyrsistent", "0.20.0", ("hypothesis==6.151.9",), ("tests/memory_profiling.py",)),
+    "parse": ("parse", "1.22.4", ("pytest-cov==7.1.0",), ()),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -376,6 +385,35 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
         (),
         {"lib": ["esnext", "dom"], "types": []},
     ),
+    # the thirty-ninth round: TanStack DB's query collection, query persistence, and tRPC's two
+    # React Query bindings (each with the tRPC release it ships with)
+    "query-db-collection": (
+        "@tanstack/query-db-collection",
+        "1.4.8",
+        ("@standard-schema/spec@1.1.0", "@tanstack/db@0.15.2", "@tanstack/query-core@5.108.4",
+         "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": ["node"]},
+    ),
+    "query-persist-client-core": (
+        "@tanstack/query-persist-client-core",
+        "5.104.5",
+        ("@tanstack/query-core@5.104.5", "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": ["node"]},
+    ),
+    "trpc-react-query": (
+        "@trpc/react-query",
+        "11.19.0",
+        ("@tanstack/react-query@5.80.7", "@trpc/client@11.19.0", "@trpc/server@11.19.0", "react@19.3.1",
+         "@types/react@19.3.3"),
+        {"lib": ["esnext", "dom"], "types": [], "jsx": "react-jsx"},
+    ),
+    "trpc-tanstack-react-query": (
+        "@trpc/tanstack-react-query",
+        "11.22.1",
+        ("@tanstack/react-query@5.80.7", "@trpc/client@11.22.1", "@trpc/server@11.22.1", "react@19.3.1",
+         "@types/react@19.3.3"),
+        {"lib": ["esnext", "dom"], "types": [], "jsx": "react-jsx"},
+    ),
 }  # fmt: skip
 # where a TS_INSTALLED package ships its sources, when not ``src`` (copied to ``src``: ajv's
 # imports are all relative, and the sample is drawn from ``src``); ajv's optional ``re2`` engine is
@@ -383,7 +421,7 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
 TS_SOURCES = {"ajv": "lib"}
 # a corpus whose package is not named like its distribution, or whose tests live elsewhere
 # (pluggy cannot be one: pytest, which runs the oracle, imports the renamed package itself)
-PACKAGES = {"attrs": "attr", "dateutil": "dateutil", "python-slugify": "slugify"}
+PACKAGES = {"attrs": "attr", "dateutil": "dateutil", "python-slugify": "slugify", "python-dotenv": "dotenv"}
 TEST_DIRS = {
     "toolz": "src/toolz/tests",
     "pyflakes": "src/pyflakes/test",
@@ -397,6 +435,7 @@ TEST_DIRS = {
     "docutils": "test",
     "tabulate": "test",
     "decorator": "tests/test.py",
+    "h11": "src/h11/tests",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
