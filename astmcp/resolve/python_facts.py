@@ -51,6 +51,7 @@ from astmcp.resolve.python_namespace import (
     keyword_templates,
     listed_strings,
     module_strings,
+    namespace_templates,
     reachable,
     split_strings,
 )
@@ -186,6 +187,9 @@ class _Analyzer(Statements):
             callee = self.chain(scope, call.func)
             if callee:  # a string given to a call: a data key if the callee is the project's
                 rows[at] = (*rows[at][:5], DATA_KEY + callee, rows[at][6])
+        for name, line, col, end, otherwise, owner in self.namespace_fields:
+            # `"{vchar}+".format(**globals())`: the field reads the module's global, when one is bound
+            rows.append((name, line, col, end, "string", self.module.binds.get(name) or otherwise, owner))
         for const in self.all_nodes:
             name = str(const.value)
             line = const.lineno
@@ -577,6 +581,8 @@ def analyze(path: str, text: str, tree: ast.Module, embedded: bool = False) -> d
     analyzer.word_lists.update(id(node) for node in split_strings(tree))
     if ".format(" in text:  # (a walk of the whole tree: only where a template may be)
         analyzer.keyword_templates = keyword_templates(tree)
+    if "globals()" in text or "vars()" in text or "locals()" in text:
+        analyzer.namespace_templates = namespace_templates(tree)
     analyzer.sink_messages(tree)
     if "__repr__" in text:
         analyzer.sink_reprs(tree)

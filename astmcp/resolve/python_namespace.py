@@ -174,6 +174,67 @@ def keyword_templates(tree: ast.Module) -> dict[int, frozenset[str]]:
     return out
 
 
+def namespace_templates(tree: ast.Module) -> dict[int, tuple[int, frozenset[str]]]:
+    """Templates filled from the module's own namespace: ``"{vchar}+".format(**globals())``,
+    ``.format_map(globals())``, ``"%(name)s" % globals()`` (``vars()`` / ``locals()`` in a
+    module-level statement too). A field they name (not one a keyword of the call gives) reads the
+    module's global of that name, as the code would. Each string by id, with the placeholder form
+    its fields take (``_PLACEHOLDER``'s group: 1 ``%(name)``, 2 ``{name}``) and the keywords the
+    call gives by name. None where those names are rebound in the module, or the call unpacks
+    another mapping too."""
+    rebound = (
+        {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+        | {
+            n.name
+            for n in ast.walk(tree)
+            if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        }
+        | {
+            (a.asname or a.name).partition(".")[0]
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Import | ast.ImportFrom)
+            for a in n.names
+        }
+    )
+
+    def namespace(node: ast.expr, module_level: bool) -> bool:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.args or node.keywords:
+            return False
+        name = node.func.id
+        return name not in rebound and (name == "globals" or (module_level and name in ("vars", "locals")))
+
+    out: dict[int, tuple[int, frozenset[str]]] = {}
+    pending: list[tuple[ast.AST, bool]] = [(tree, True)]
+    while pending:
+        node, module_level = pending.pop()
+        for child in ast.iter_child_nodes(node):
+            nested = isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef)
+            pending.append((child, module_level and not nested))
+        template: ast.expr | None = None
+        form, given = 2, frozenset[str]()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            unpacked = [k.value for k in node.keywords if k.arg is None]
+            if node.func.attr == "format" and len(unpacked) == 1 and namespace(unpacked[0], module_level):
+                template = node.func.value
+                given = frozenset(k.arg for k in node.keywords if k.arg is not None)
+            elif (
+                node.func.attr == "format_map"
+                and len(node.args) == 1
+                and not node.keywords
+                and namespace(node.args[0], module_level)
+            ):
+                template = node.func.value
+        elif (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and namespace(node.right, module_level)
+        ):
+            template, form = node.left, 1
+        if isinstance(template, ast.Constant) and isinstance(template.value, str):
+            out[id(template)] = (form, given)
+    return out
+
+
 def module_string_nodes(tree: ast.Module) -> dict[str, ast.Constant]:
     """The strings the module's names bound once at its top level hold (``PREFIX = "on_"``,
     ``PREFIX: Final = "on_"``)."""

@@ -173,6 +173,11 @@ class Records(PytestFacts):
         self.word_lists: set[int] = set()  # strings listing names: `"x y".split()`, `__slots__ = "x y"`
         # format templates whose fields `.format(a=…)` gives by keyword: string id -> the keywords
         self.keyword_templates: dict[int, frozenset[str]] = {}
+        # templates filled from the module's namespace (`.format(**globals())`): string id -> the
+        # placeholder form and the call's keywords; their fields, resolved once the module's names
+        # are known (name, line, col, end, chain otherwise, owner)
+        self.namespace_templates: dict[int, tuple[int, frozenset[str]]] = {}
+        self.namespace_fields: list[tuple[str, int, int, int, str | None, str]] = []
         # strings used as data keys: a dict display's keys (not one given as `**`), subscripts
         self.data_keys: set[int] = set()
         # dict displays whose keys are names, not data: `f(**{"name": v})`, `__slots__ = {…}`
@@ -647,13 +652,18 @@ class Records(PytestFacts):
             # format keys (`"%(name)s" % vars(obj)`, `"{name}".format(**obj.__dict__)`, `$name` of a
             # Template): a mapping made from an object's attributes is read by them; a field the
             # `.format` call gives by keyword (`.format(possibilities=s)`) is that keyword only
-            given = self.keyword_templates.get(id(node), frozenset())
+            form, filled = self.namespace_templates.get(id(node), (0, frozenset()))
+            given = self.keyword_templates.get(id(node), filled)
             for match in _PLACEHOLDER.finditer(text, start, end):
                 at = next(n for n in range(1, 4) if match.group(n) is not None)
                 if IDENT.fullmatch(match.group(at)) and not match.group(at)[0].isdigit():
                     col = match.start(at) + 1
                     placed.add(col)
                     if at == 2 and match.group(at) in given:
+                        continue
+                    if at == form:  # the module's global
+                        word = match.group(at)
+                        self.namespace_fields.append((word, line, col, col + len(word), DATA_KEY, scope.path))
                         continue
                     # a key of a mapping the string is formatted with: data unless a mapping of an
                     # object's attributes can be made (`vars(x)`, `x.__dict__`: query.data_keys)
@@ -802,14 +812,15 @@ class Records(PytestFacts):
             tokens = list(tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline))
         except (tokenize.TokenError, SyntaxError):
             return
-        given = self.keyword_templates.get(id(node), frozenset())  # `.format(length=…)`'s keywords
+        form, filled = self.namespace_templates.get(id(node), (0, frozenset()))  # `.format(**globals())`
+        given = self.keyword_templates.get(id(node), filled)  # `.format(length=…)`'s keywords
         for tok in tokens:
             if tok.type != tokenize.STRING:
                 continue
             row, col = tok.start
             shift = (start if row == 1 else 0) + col
             keys = {
-                m.start(n)
+                m.start(n): n == form
                 for m in _PLACEHOLDER.finditer(tok.string)
                 for n in range(1, 4)
                 if m.group(n) is not None and not (n == 2 and m.group(n) in given)
@@ -822,7 +833,10 @@ class Records(PytestFacts):
                     newlines = tok.string.count("\n", 0, at)
                     begin = at - tok.string.rfind("\n", 0, at) if newlines else shift + at + 1
                     line = first + row - 1 + newlines
-                    self.rows.append((word, line, begin, begin + len(word), "string", None, scope.path))
+                    if keys.get(at):  # a field the module's namespace fills: its global
+                        self.namespace_fields.append((word, line, begin, begin + len(word), None, scope.path))
+                    else:
+                        self.rows.append((word, line, begin, begin + len(word), "string", None, scope.path))
 
     def embedded_rows(self, text: str) -> list[tuple[Any, ...]] | None:
         """The rows of the program ``text`` analysed as a module of its own (python_facts);
