@@ -42,6 +42,9 @@ _PRIMITIVES = {
 }
 # The member of an object type that stands for its index signature (``xs[k]`` reads it: step ``[i]``).
 INDEXED = "[i]"
+# The member of a ``Record<K, V>`` object type holding its key type K, when that is named
+# elsewhere (``Record<Methods, V>`` of ``type Methods = keyof A | keyof B``): the linker reads it.
+KEYS = "^k"
 REST_PARTS = "^r"  # `...args: [...T]`: the parameters from there on are the parts of T
 # Characters a discriminant value may have to be written into a chain step (`~code=too_small`).
 DISCRIMINANT = re.compile(r"[\w$.\-]+")
@@ -504,6 +507,12 @@ class Descriptors(FactState):
         if key not in self.objects:
             value = self.instance(args[1], scope)
             self.objects[key] = {INDEXED: value}  # every key (also when V is of no known type)
+            if args[0].type in ("type_identifier", "generic_type", "nested_type_identifier", "union_type"):
+                # `Record<Methods, V>`: if Methods turns out to be member names (`keyof A | keyof B`),
+                # each key names the member (judged by the linker)
+                keyed = self.instance(args[0], scope)
+                if keyed is not None:
+                    self.objects[key][KEYS] = keyed
         return ("k", f"L:{key}")
 
     def this_type(self, node: Node, scope: Scope) -> Desc:

@@ -34,7 +34,7 @@ from astmcp.resolve.link_rows import cached_facts, drop_indexes, remap_symbol_id
 from astmcp.resolve.python import UNKNOWN_RECEIVER
 from astmcp.resolve.templates import TEMPLATE
 from astmcp.resolve.tracking import Tracking
-from astmcp.resolve.ts_descriptors import INDEXED, REST_PARTS
+from astmcp.resolve.ts_descriptors import INDEXED, KEYS, REST_PARTS
 from astmcp.resolve.ts_fact_state import SELF_MODULE, is_ident
 from astmcp.resolve.ts_facts import LOCAL_FIELDS, UNTYPED_KEY
 from astmcp.resolve.ts_facts import NAME as FACTS
@@ -330,6 +330,24 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return None
         return found
 
+    def named_key(self, keys: Entity, name: str) -> Entity:
+        """Key ``name`` of a ``Record<K, V>`` whose K is member names (``keyof T``, or a union of
+        them and string literals): the member of each T declaring it (``("S", id)``: which member
+        is known, what it holds is not); None when K is anything else or no T declares it."""
+        if keys is not None and keys[0] == "s" and self.syms[keys[1]].kind == "type":
+            keys = self.as_instance(keys)  # `type Methods = keyof A | keyof B`
+        alternatives = list(_alternatives(keys)) if keys is not None and keys[0] == "v" else [keys]
+        found: list[Entity] = []
+        for alt in alternatives:
+            if alt is None or alt[0] != "N":
+                return None
+            member = self.step(alt[1], name)
+            if member is not None and member[0] in ("s", "S"):
+                found.append(("S", member[1]))
+        if not found:
+            return None
+        return found[0] if len(found) == 1 else ("v", tuple(found))
+
     def mapped(self, entity: tuple[Any, ...], path: str, site: str) -> Entity:
         """``xs.map((x) => x.owner)`` of an array xs: an array of what the callback returns (one
         typed value); None otherwise."""
@@ -541,6 +559,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                     else None
                 )
             members = self.facts(value).get("objects", {}).get(entity[2], {})
+            if step not in members and KEYS in members and is_ident(step):
+                named = self.named_key(self.resolve(value, members[KEYS]), step)
+                if named is not None:
+                    return named
             if step not in members and INDEXED in members and is_ident(step):
                 if members[INDEXED] is None:
                     return None  # any key, of no known type: as untyped as `any`
