@@ -23,7 +23,8 @@ the tree restored.
   and ``--corpus reselect``: reselect 5.3.0 ``src``, all ``strict``. ``TS_INSTALLED`` corpora
   (``trpc-server``, ``pacer``, ``redux-toolkit``, ``router-core``, ``ajv``, ``db``, ``form-core``,
   ``trpc-client``, ``db-ivm``, ``mobx-keystone``, ``react-query``, ``react-router``,
-  ``start-client-core``, ``router-generator``, ``store``):
+  ``start-client-core``, ``router-generator``, ``store``, ``query-db-collection``,
+  ``query-persist-client-core``, ``trpc-react-query``, ``trpc-tanstack-react-query``):
   the package's sources with what they import installed from npm into ``node_modules``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
