@@ -317,7 +317,9 @@ class Declarations(Occurrences):
             return
         values = [value] if not array else named_nodes(value) if value.type == "array" else []
         for item in values:
-            if item.type == "string" and [c.type for c in item.named_children] == ["string_fragment"]:
+            if item.type in ("string", "template_string") and [c.type for c in item.named_children] == [
+                "string_fragment"
+            ]:
                 self.key_strings[item.id] = owner
 
     def require_of(self, value: Node | None) -> str | None:

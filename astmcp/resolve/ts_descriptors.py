@@ -106,9 +106,11 @@ class Descriptors(FactState):
                 named = ("n", scope, self.text(index))
                 self.ikeys.setdefault(named[2], []).append(named)
                 return ("e", base, named)
-            if index.type != "string":
+            if index.type not in ("string", "template_string"):
                 return ("e", base)
-            key = self.string_value(index)
+            key = self.string_value(index)  # (backquoted without substitutions too)
+            if key is None and index.type == "template_string":
+                return ("e", base)
             return ("m", base, key) if key is not None and is_ident(key) else None
         if kind == "array":  # `[new A(), b]`: an array of what its elements are (each typed, no spread)
             elements = named_nodes(node)
@@ -642,7 +644,11 @@ class Descriptors(FactState):
             return None
         parts = self.alternatives(inner) if inner.type == "union_type" else [inner]
         values = [
-            self.literal_value(p.named_children[0]) if p.type == "literal_type" and p.named_children else None
+            self.literal_value(p.named_children[0])
+            if p.type == "literal_type" and p.named_children
+            else self.string_value(p)
+            if p.type == "template_literal_type"  # backquoted, without substitutions
+            else None
             for p in parts
         ]
         return [v for v in values if v is not None] if values and all(v is not None for v in values) else None
@@ -654,8 +660,10 @@ class Descriptors(FactState):
         return self.string_value(node)
 
     def string_value(self, node: Node | None) -> str | None:
-        """The text of a plain string literal usable as a discriminant (``"too_small"``), else None."""
-        frags = node.named_children if node is not None and node.type == "string" else []
+        """The text of a plain string literal usable as a discriminant (``"too_small"``, or
+        backquoted without substitutions), else None."""
+        quoted = ("string", "template_string", "template_literal_type")
+        frags = node.named_children if node is not None and node.type in quoted else []
         if len(frags) == 1 and frags[0].type == "string_fragment":
             text = self.text(frags[0])
             return text if DISCRIMINANT.fullmatch(text) else None
@@ -810,10 +818,13 @@ class Descriptors(FactState):
         return (found, -1, False, site) if found is not None else None
 
     def literal_name(self, node: Node, quoted: bool = False) -> str | None:
-        """The identifier a string literal type (``"key"``) spells, else None; ``quoted``: also a
-        quoted member name that is no identifier (``"~standard"``)."""
+        """The identifier a string literal type (``"key"``, or backquoted without substitutions)
+        spells, else None; ``quoted``: also a quoted member name that is no identifier
+        (``"~standard"``)."""
         inner = node.named_children[0] if node.type == "literal_type" and node.named_children else None
-        frags = inner.named_children if inner is not None and inner.type == "string" else []
+        if node.type == "template_literal_type":
+            inner = node
+        frags = inner.named_children if inner is not None and inner.type in ("string", node.type) else []
         if len(frags) != 1 or frags[0].type != "string_fragment":
             return None
         text = self.text(frags[0])

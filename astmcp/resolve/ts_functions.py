@@ -378,7 +378,7 @@ class Functions(Declarations):
             if target is not None and arg.type == "object":
                 self.object(arg, scope, typed=("p", target, k, new, site))
                 continue
-            if target is not None and arg.type == "string":
+            if target is not None and arg.type in ("string", "template_string"):
                 # `makeStateUpdater("columnVisibility", …)` for `key: K` where `K extends keyof
                 # TableState`: the string names the member (step `=`), TypeScript checks it
                 self.argument_strings[arg.id] = ("p", target, k, new, site)

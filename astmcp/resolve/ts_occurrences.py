@@ -615,9 +615,9 @@ class Occurrences(Descriptors):
         ``obj`` cannot be typed. A ``probe`` (any key is allowed there, unlike ``obj["key"]``) names a
         member of a project type only: on an outside type it may look for a project object's member,
         a name hit. False when the string is no single plain fragment."""
-        key = string.named_children if string.type == "string" else []
+        key = string.named_children if string.type in ("string", "template_string") else []
         if len(key) != 1 or key[0].type != "string_fragment":
-            return False
+            return False  # (a backquoted key without substitutions is a plain one: x[`key`])
         if probe:
             self.probes.add(len(self.pending))
         self.row(key[0], "string", self.desc(obj, scope), member=True, name=self.text(key[0]))
@@ -656,7 +656,7 @@ class Occurrences(Descriptors):
                     tests.append(test)
                 pending += [node.child_by_field_name(f) for f in ("consequence", "alternative")]
                 continue
-            key = node.named_children if node.type == "string" else []
+            key = node.named_children if node.type in ("string", "template_string") else []
             if len(key) != 1 or key[0].type != "string_fragment":
                 return False
             leaves.append(node)
@@ -765,7 +765,8 @@ class Occurrences(Descriptors):
             return
         self.visit(parts[0], scope)
         base = self.tdesc(parts[0], scope)
-        fragment = parts[1].named_children[0].named_children[0]
+        literal = parts[1] if parts[1].type == "template_literal_type" else parts[1].named_children[0]
+        fragment = literal.named_children[0]
         self.row(fragment, "string", ("i", base) if base is not None else None, member=True, name=key)
 
     def nested_type(self, node: Node, scope: Scope) -> None:
