@@ -559,7 +559,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                     else None
                 )
             members = self.facts(value).get("objects", {}).get(entity[2], {})
-            if step not in members and KEYS in members and is_ident(step):
+            if step not in members and members.get(KEYS) and is_ident(step):
                 named = self.named_key(self.resolve(value, members[KEYS]), step)
                 if named is not None:
                     return named
