@@ -24,7 +24,7 @@ the tree restored.
   (``trpc-server``, ``pacer``, ``redux-toolkit``, ``router-core``, ``ajv``, ``db``, ``form-core``,
   ``trpc-client``, ``db-ivm``, ``mobx-keystone``, ``react-query``, ``react-router``,
   ``start-client-core``, ``router-generator``, ``store``, ``query-db-collection``,
-  ``query-persist-client-core``, ``trpc-react-query``, ``trpc-tanstack-react-query``):
+  ``query-persist-client-core``, ``trpc-react-query``, ``trpc-tanstack-react-query``, ``effect``):
   the package's sources with what they import installed from npm into ``node_modules``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
@@ -386,8 +386,9 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
         (),
         {"lib": ["esnext", "dom"], "types": []},
     ),
-    # the thirty-ninth round: TanStack DB's query collection, query persistence, and tRPC's two
-    # React Query bindings (each with the tRPC release it ships with)
+    # the thirty-ninth round: TanStack DB's query collection, query persistence, tRPC's two React
+    # Query bindings (each with the tRPC release it ships with), and effect (624 files, 26 MB of
+    # heavily generic code importing itself by package name, with `.ts` extensions)
     "query-db-collection": (
         "@tanstack/query-db-collection",
         "1.4.8",
@@ -407,6 +408,17 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
         ("@tanstack/react-query@5.80.7", "@trpc/client@11.19.0", "@trpc/server@11.19.0", "react@19.3.1",
          "@types/react@19.3.3"),
         {"lib": ["esnext", "dom"], "types": [], "jsx": "react-jsx"},
+    ),
+    "effect": (
+        "effect",
+        "4.1.5",
+        ("@types/node@22.20.7",),
+        {
+            "lib": ["esnext", "dom"],
+            "types": ["node"],
+            "allowImportingTsExtensions": True,
+            "paths": {"effect": ["./src/index.ts"], "effect/*": ["./src/*.ts", "./src/*/index.ts"]},
+        },
     ),
     "trpc-tanstack-react-query": (
         "@trpc/tanstack-react-query",
