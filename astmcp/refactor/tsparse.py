@@ -1,21 +1,17 @@
-"""tree-sitter parsers for TypeScript/JavaScript edits (byte spans, error nodes)."""
+"""tree-sitter parsers for TypeScript/JavaScript edits (byte spans, error nodes).
+
+The trees are the index's (:func:`astmcp.lang.ts_parse.parse_bytes`): the same workarounds for
+syntax TypeScript accepts and the grammar rejects (overload call signatures on their own lines
+without ``;``, variance annotations, …), applied to a same-length copy, so every offset still
+points into the text being edited. A raw parse read effect's ``Atom.ts`` as one ERROR node, and a
+rename there took ``return makeFnSync`` for a shorthand property.
+"""
 
 from __future__ import annotations
 
-from functools import cache
-
 import tree_sitter
-import tree_sitter_javascript
-import tree_sitter_typescript
 
-
-@cache
-def _language(kind: str) -> tree_sitter.Language:
-    if kind == "tsx":
-        return tree_sitter.Language(tree_sitter_typescript.language_tsx())
-    if kind == "ts":
-        return tree_sitter.Language(tree_sitter_typescript.language_typescript())
-    return tree_sitter.Language(tree_sitter_javascript.language())
+from astmcp.lang.ts_parse import parse_bytes
 
 
 def grammar_for(path: str) -> str:
@@ -27,8 +23,7 @@ def grammar_for(path: str) -> str:
 
 
 def parse(path: str, source: bytes) -> tree_sitter.Tree:
-    parser = tree_sitter.Parser(_language(grammar_for(path)))
-    return parser.parse(source)
+    return parse_bytes(path, "javascript" if grammar_for(path) == "js" else "typescript", source)
 
 
 def first_error(node: tree_sitter.Node) -> tree_sitter.Node | None:

@@ -266,6 +266,19 @@ def test_grammar_gaps_in_real_code_index_fully() -> None:
     assert ("./kinds", "star") in kinds and ("./helpers", "reexport") in kinds
 
 
+def test_refactoring_parses_with_the_same_workarounds_as_the_index() -> None:
+    # renames and body replacements read scopes, shorthands and post-image errors from
+    # refactor.tsparse: a raw parse of such code is ERROR nodes, in which `return f` inside a
+    # function body once read as a shorthand property (and was "expanded" into `return g: f`)
+    from astmcp.refactor.tsparse import first_error
+    from astmcp.refactor.tsparse import parse as refactor_parse
+
+    raw = (FIXTURES / "symbols/src/gaps.ts").read_bytes()
+    tree = refactor_parse("gaps.ts", raw)
+    assert first_error(tree.root_node) is None
+    assert tree.root_node.end_byte == len(raw)  # the offsets are the text's
+
+
 def test_neutralizing_leaves_comparisons_arrows_and_jsx_alone() -> None:
     source = (
         b"const ok = a < b && c > d;\nconst f = () => `x`;\nfor (const k in obj) {}\n"
