@@ -178,12 +178,27 @@ class Expressions(Records):
             assert isinstance(node, ast.Subscript)
             self.namespace_read(node, scope)
             typed = kind in ("type", "inherit")  # `class A(Base[T])` inherits from Base
+            form = (
+                self.typing_form(node.value, scope)
+                if isinstance(node.value, ast.Name | ast.Attribute)
+                else ""
+            )
+            # `Handler = Callable[["Job"], bool]`: a typing construct's arguments are types anywhere
+            # (quoted ones forward references), not only in annotations
+            typed = typed or bool(form)
             if not typed and isinstance(node.slice, ast.Constant) and type(node.slice.value) is str:
                 self.data_keys.add(id(node.slice))  # `row["name"]`
-            self.expr(node.value, scope, kind if typed else "read")
-            self.expr(node.slice, scope, "type" if typed else "read")
-            if type(node.ctx) is not ast.Load:
-                pass
+            self.expr(node.value, scope, kind if kind in ("type", "inherit") else "read")
+            if form == "Literal":  # `Literal["Job"]`: values, no forward reference
+                self.expr(node.slice, scope, "read")
+            elif form == "Annotated" and isinstance(node.slice, ast.Tuple) and node.slice.elts:
+                # `Annotated[int, "Job"]`: a type, then metadata (values)
+                first, *metadata = node.slice.elts
+                self.expr(first, scope, "type")
+                for extra in metadata:
+                    self.expr(extra, scope, "read")
+            else:
+                self.expr(node.slice, scope, "type" if typed else "read")
         elif cls is ast.Tuple and (reduced := _reduced(node)) is not None:
             # `return getattr, (self.__class__, self.name)` (a `__reduce__`): called with those
             self.reduce_readers.add(id(reduced[0]))
@@ -741,6 +756,19 @@ class Expressions(Records):
         if named is None or not (isinstance(named, ast.Constant) and type(named.value) is str):
             self.dynamic_sites.append((scope, receiver, node.lineno))
 
+    def typing_form(self, head: ast.Name | ast.Attribute, scope: Scope) -> str:
+        """The name of the construct of ``typing`` (or ``typing_extensions``, ``collections.abc``)
+        that ``head`` is (``Callable`` of ``typing.Callable`` or of ``from typing import
+        Callable``), or the builtin generic class it is (``list``); "" for anything else."""
+        chain = self.chain(scope, head) or ""
+        if chain in _BUILTIN_GENERICS:
+            return chain[2:]
+        for prefix in _TYPING_MODULES:
+            if chain.startswith(prefix):
+                rest = chain[len(prefix) :].lstrip("/")
+                return rest if rest.isidentifier() else ""
+        return ""
+
     def first_line_span(self, node: ast.expr) -> tuple[int, int, int]:
         """(line, column, end column) of ``node`` on its first line (to the line's end when it
         goes on), 1-based code-point columns."""
@@ -787,6 +815,9 @@ def overriding(node: ast.AST | None) -> str | None:
 
 
 _CONSTRUCTORS = ("__init__", "__new__", "__init_subclass__")
+# where the constructs whose subscripts are type expressions come from (fact-pass chains)
+_TYPING_MODULES = ("I:0:typing:", "I:0:typing_extensions:", "I:0:collections.abc:", "I:0:collections:/abc/")
+_BUILTIN_GENERICS = frozenset({"G:list", "G:dict", "G:tuple", "G:set", "G:frozenset", "G:type"})
 # special methods reaching an attribute by the name given (`object.__setattr__(x, name, v)`)
 _DUNDER_ACCESS = frozenset({"__getattribute__", "__getattr__", "__setattr__", "__delattr__"})
 
