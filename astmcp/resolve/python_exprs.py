@@ -189,7 +189,13 @@ class Expressions(Records):
             if not typed and isinstance(node.slice, ast.Constant) and type(node.slice.value) is str:
                 self.data_keys.add(id(node.slice))  # `row["name"]`
             self.expr(node.value, scope, kind if kind in ("type", "inherit") else "read")
-            if form == "Literal":  # `Literal["Job"]`: values, no forward reference
+            if (
+                form == "Literal"
+            ):  # `Literal["stdout"]`: values (data, as a dict's keys), no forward reference
+                values = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+                self.data_keys.update(
+                    id(v) for v in values if isinstance(v, ast.Constant) and type(v.value) is str
+                )
                 self.expr(node.slice, scope, "read")
             elif form == "Annotated" and isinstance(node.slice, ast.Tuple) and node.slice.elts:
                 # `Annotated[int, "Job"]`: a type, then metadata (values)
