@@ -178,20 +178,15 @@ class Expressions(Records):
             assert isinstance(node, ast.Subscript)
             self.namespace_read(node, scope)
             typed = kind in ("type", "inherit")  # `class A(Base[T])` inherits from Base
-            form = (
-                self.typing_form(node.value, scope)
-                if isinstance(node.value, ast.Name | ast.Attribute)
-                else ""
-            )
             # `Handler = Callable[["Job"], bool]`: a typing construct's arguments are types anywhere
             # (quoted ones forward references), not only in annotations
+            form = self.typing_form(node.value, scope)
             typed = typed or bool(form)
             if not typed and isinstance(node.slice, ast.Constant) and type(node.slice.value) is str:
                 self.data_keys.add(id(node.slice))  # `row["name"]`
             self.expr(node.value, scope, kind if kind in ("type", "inherit") else "read")
-            if (
-                form == "Literal"
-            ):  # `Literal["stdout"]`: values (data, as a dict's keys), no forward reference
+            if form == "Literal":
+                # `Literal["stdout"]`: values (data, as a dict's keys), no forward reference
                 values = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
                 self.data_keys.update(
                     id(v) for v in values if isinstance(v, ast.Constant) and type(v.value) is str
@@ -762,10 +757,13 @@ class Expressions(Records):
         if named is None or not (isinstance(named, ast.Constant) and type(named.value) is str):
             self.dynamic_sites.append((scope, receiver, node.lineno))
 
-    def typing_form(self, head: ast.Name | ast.Attribute, scope: Scope) -> str:
+    def typing_form(self, head: ast.expr, scope: Scope) -> str:
         """The name of the construct of ``typing`` (or ``typing_extensions``, ``collections.abc``)
         that ``head`` is (``Callable`` of ``typing.Callable`` or of ``from typing import
         Callable``), or the builtin generic class it is (``list``); "" for anything else."""
+        last = head.id if isinstance(head, ast.Name) else head.attr if isinstance(head, ast.Attribute) else ""
+        if not last[:1].isupper() and last not in _BUILTIN_GENERIC_NAMES:
+            return ""  # (`xs[i]`, `self.rows[k]`: no chain looked up for the subscripts of values)
         chain = self.chain(scope, head) or ""
         if chain in _BUILTIN_GENERICS:
             return chain[2:]
@@ -823,7 +821,8 @@ def overriding(node: ast.AST | None) -> str | None:
 _CONSTRUCTORS = ("__init__", "__new__", "__init_subclass__")
 # where the constructs whose subscripts are type expressions come from (fact-pass chains)
 _TYPING_MODULES = ("I:0:typing:", "I:0:typing_extensions:", "I:0:collections.abc:", "I:0:collections:/abc/")
-_BUILTIN_GENERICS = frozenset({"G:list", "G:dict", "G:tuple", "G:set", "G:frozenset", "G:type"})
+_BUILTIN_GENERIC_NAMES = frozenset({"list", "dict", "tuple", "set", "frozenset", "type"})
+_BUILTIN_GENERICS = frozenset(f"G:{name}" for name in _BUILTIN_GENERIC_NAMES)
 # special methods reaching an attribute by the name given (`object.__setattr__(x, name, v)`)
 _DUNDER_ACCESS = frozenset({"__getattribute__", "__getattr__", "__setattr__", "__delattr__"})
 

@@ -821,10 +821,11 @@ class Descriptors(FactState):
         """The identifier a string literal type (``"key"``, or backquoted without substitutions)
         spells, else None; ``quoted``: also a quoted member name that is no identifier
         (``"~standard"``)."""
-        inner = node.named_children[0] if node.type == "literal_type" and node.named_children else None
         if node.type == "template_literal_type":
-            inner = node
-        frags = inner.named_children if inner is not None and inner.type in ("string", node.type) else []
+            frags = node.named_children
+        else:
+            inner = node.named_children[0] if node.type == "literal_type" and node.named_children else None
+            frags = inner.named_children if inner is not None and inner.type == "string" else []
         if len(frags) != 1 or frags[0].type != "string_fragment":
             return None
         text = self.text(frags[0])
