@@ -299,10 +299,14 @@ class Classes(Functions):
                 and self.keyed(value) is None
             )
             found = self.targ(value, inner) if not shape else None
-            if found is not None and local:
+            if local:
                 binding = scope.lookup_type(self.text(name))
                 if binding is not None:
-                    binding.vtype = found
+                    # a type it names that cannot be read (`Parameters<Observer["subscribe"]>[0]`, an
+                    # object type written out) types its values all the same: their members are name
+                    # hits that never become `likely` (as a module-level alias's are), not reads off a
+                    # receiver nobody typed
+                    binding.vtype = found if found is not None else ("u", None)
             elif found is not None:
                 self.vtypes[key] = found
             if value is not None and value.type == "function_type":
