@@ -189,7 +189,10 @@ class TypeSteps:
             if not arg:
                 continue
             found = self.resolve_in(path, arg, subst)
-            if found is None or any(a is None or a[0] not in ("x", "b", "z") for a in alternatives(found)):
+            if found is None or any(
+                a is None or a[0] not in ("x", "b", "z") or (a[0] == "x" and a[1].startswith(HOLDS_PROJECT))
+                for a in alternatives(found)
+            ):  # (a package's value holding a project type given it, `React.Context<Ctx>`, holds one)
                 return True
         return False
 

@@ -205,6 +205,17 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step[:1] == "[" and step not in ("[]", "[i]"):  # `x[KEY]`
             return self.computed_member(entity, step, path)
         step, _, site = step.partition("/")
+        if (
+            step[:1] == "@"
+            and site
+            and entity is not None
+            and entity[0] == "x"
+            and entity[1]
+            and not entity[1].startswith(HOLDS_PROJECT)
+            and self.given_project(path, site, subst)
+        ):  # `React.useMemo<Ctx>(() => ({ … }))`: what a package's function passes to or takes back
+            # from a callback may be a project type given it: not known to be the package's
+            return ("x", f"{HOLDS_PROJECT}.{entity[1]}.{step}")
         if "|" not in head and entity is not None and entity[0] == "s" and (step == "()" or is_ident(step)):
             entity = self.value_meaning(entity)
         if (
