@@ -91,6 +91,7 @@ from astmcp.refactor.ts_merged import merged_block_hits
 from astmcp.refactor.ts_mixins import mixin_hits
 from astmcp.refactor.ts_name_exposure import ts_name_word_hits
 from astmcp.refactor.ts_outside_values import check_outside_values
+from astmcp.refactor.ts_template_names import template_name_hits
 from astmcp.refactor.unbound_calls import unbound_call_hits
 from astmcp.resolve.python_vocab import DATA_KEY
 from astmcp.workspace import Workspace
@@ -326,6 +327,7 @@ def prepare_rename(
         hits += remapped_key_hits(ts_files, conn, row)
         hits += ts_dump_hits(ts_files, conn, row, family)
         hits += template_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
+        hits += template_name_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += namespace_shape_hits(ts_files, conn, row, family)
         # a shape, literal or dump in a file no import chain joins to the family's declarations
         # holds no value of their types (query.ts_parts), as for receivers and strings

@@ -14,6 +14,14 @@ value is an argument the project gives a parameter of that type (``use(new Map()
 such a value too (``parser: Parser = JSON``, ``storage: Storage = window.localStorage``), also as
 a default (``config.parser || JSON``, ``ok ? window : null``) and through the local variable
 holding it (``const parser = config.parser || JSON; sync(parser)``).
+
+The member's type may also be reached inside another project type: a property's type, a method's
+or a function type's return (``Promise<…>`` and arrays of it too), an alias of it. An outside value
+used as that *container* brings its own parts: ``getFetch(): FetchEsque`` returning
+``globalThis.fetch``, where ``FetchEsque`` returns ``Promise<ResponseEsque>`` whose ``body`` is a
+``WebReadableStreamEsque``, makes the library's ``ReadableStream`` one, so renaming
+``WebReadableStreamEsque.getReader`` is refused too (trpc-client seed 57 broke). Containers are
+followed up to ``_CONTAINER_DEPTH`` types out.
 """
 
 from __future__ import annotations
@@ -45,6 +53,13 @@ _PARAMETERS = frozenset({"required_parameter", "optional_parameter"})
 _GLOBAL_VALUES = GLOBAL_OBJECTS | {"globalThis", "window", "self", "document", "process", "Buffer"}
 _DEFAULTS = frozenset({"||", "??", "&&"})  # `a || JSON` may be either side (`a && b`: b, or a falsy a)
 _HOPS = 4  # local variables followed back to what they were declared with
+_CONTAINER_DEPTH = 3  # project types holding the member's type, followed outwards
+# a type's parts that stay outside values when the whole is one (`Promise<R>` resolves to one)
+_PART_TYPES = frozenset(
+    {"union_type", "parenthesized_type", "readonly_type", "intersection_type", "array_type"}
+)
+_PART_GENERICS = frozenset({b"Promise", b"PromiseLike", b"Array", b"ReadonlyArray"})
+_DECLARATIONS = frozenset({"interface_declaration", "type_alias_declaration"})
 
 
 def check_outside_values(
@@ -63,8 +78,8 @@ def check_outside_values(
     if not owners:
         return
     files = TsFiles(ws)
-    for owner in owners.values():
-        for path, line, col in _type_uses(conn, owner):
+    for owner, holder in _with_containers(conn, files, owners):
+        for path, line, col in _type_uses(conn, holder):
             ts = files.get(path)
             node = ts.node_at(line, col) if ts is not None else None
             if ts is None or node is None:
@@ -78,12 +93,82 @@ def check_outside_values(
                 outside = _outside_type(conn, where, where_ts, value)
                 if outside is not None and outside.partition("<")[0].partition(".")[0] not in fits:
                     at = f"{where}:{value.start_point[0] + 1}"
+                    used = owner.name if holder is owner else f"{holder.name} (which holds a {owner.name})"
                     raise MutationBlocked(
                         f"{row.name!r} is a member of {owner.name}, and {outside}, a type outside the project,"
-                        f" is used as a {owner.name} at {at}: it keeps its {row.name!r}, so renaming the member"
+                        f" is used as a {used} at {at}: it keeps its {row.name!r}, so renaming the member"
                         " would leave it behind",
                         {"outside_type": outside, "at": at},
                     )
+
+
+def _with_containers(
+    conn: sqlite3.Connection, files: TsFiles, owners: dict[int, SymbolRow]
+) -> Iterator[tuple[SymbolRow, SymbolRow]]:
+    """``(owner, holder)``: each owner with itself, then with each project type holding it (a
+    property's or a return's type, an alias), up to ``_CONTAINER_DEPTH`` types out."""
+    for owner in owners.values():
+        seen = {owner.id}
+        level = [owner]
+        yield owner, owner
+        for _ in range(_CONTAINER_DEPTH):
+            found: list[SymbolRow] = []
+            for inner in level:
+                for holder in _containers(conn, files, inner):
+                    if holder.id not in seen:
+                        seen.add(holder.id)
+                        found.append(holder)
+                        yield owner, holder
+            level = found
+
+
+def _containers(conn: sqlite3.Connection, files: TsFiles, inner: SymbolRow) -> Iterator[SymbolRow]:
+    """The interfaces and type aliases one of whose properties or returns is typed ``inner``."""
+    for path, line, col in _type_uses(conn, inner):
+        ts = files.get(path)
+        node = ts.node_at(line, col) if ts is not None else None
+        declaration = _holding_declaration(node) if ts is not None and node is not None else None
+        name = declaration.child_by_field_name("name") if declaration is not None else None
+        if ts is None or name is None:
+            continue
+        yield from query_symbols(
+            conn,
+            "f.path = ? AND s.name_line = ? AND s.name_col = ? AND s.kind IN ('interface', 'type')",
+            (path, name.start_point[0] + 1, ts.column_of(name)),
+        )
+
+
+def _holding_declaration(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The interface or type alias whose property type, return type or value the type name
+    ``node`` is (or a part of, as ``_PART_TYPES`` / ``_PART_GENERICS`` say), else None."""
+    if node.type not in ("type_identifier", "nested_type_identifier"):
+        return None
+    current, parent = node, node.parent
+    while parent is not None:
+        if parent.type in _PART_TYPES or parent.type == "type_arguments":
+            current, parent = parent, parent.parent
+        elif parent.type == "generic_type":
+            head = parent.child_by_field_name("name")
+            if current != head and (head is None or head.text not in _PART_GENERICS):
+                return None  # `Map<K, Store>`: a library generic's parts are its own
+            current, parent = parent, parent.parent  # `Store<T>` itself, or `Promise<Store>`
+        elif parent.type == "function_type" and parent.child_by_field_name("return_type") == current:
+            current, parent = parent, parent.parent
+        elif parent.type == "type_annotation" and parent.parent is not None:
+            member = parent.parent
+            if member.type not in ("property_signature", "method_signature") or member.parent is None:
+                return None
+            body = member.parent
+            if body.type == "interface_body":
+                return body.parent if body.parent is not None and body.parent.type in _DECLARATIONS else None
+            if body.type != "object_type":
+                return None
+            current, parent = body, body.parent
+        elif parent.type in _DECLARATIONS and parent.child_by_field_name("value") == current:
+            return parent
+        else:
+            return None
+    return None
 
 
 def _arguments(
