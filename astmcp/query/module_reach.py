@@ -6,7 +6,7 @@ receiver holds that object only if the program hands it on as a value: ``run(m)`
 [m]``, ``self.mod = m``, ``globals()`` or ``vars()`` of a module that imported it, a package
 object doing the same for its submodules (``run(pkg)`` then ``p.m.name``), or a loader giving
 modules by a name made at run time (``importlib.import_module(name)``, ``sys.modules[key]``,
-``__import__(name)``). When none of that happens anywhere in the project, every expression that
+``__import__(name)``, ``pytest.importorskip(name)``). When none of that happens anywhere in the project, every expression that
 evaluates to such a module is a static ``m.attr`` the index types, and ``x.name`` on a receiver
 it could not type is some other object's member: no name hit of the module-level symbol.
 
@@ -32,11 +32,14 @@ __all__ = ["ModuleReach", "holding_modules"]
 _PYTHON_FILES = (".py", ".pyi")
 _VALUE_KINDS = frozenset({"function", "class", "variable"})
 # calls and names that hand out module objects by a name made at run time
-_LOADER_CALLS = frozenset({"import_module", "__import__", "reload", "getmodule", "module_from_spec"})
+_LOADER_CALLS = frozenset(
+    {"import_module", "__import__", "reload", "getmodule", "module_from_spec", "importorskip"}
+)
 # calls giving the namespace a module ran in (every module it imported is a value there)
 _NAMESPACE_RUNNERS = frozenset({"run_module", "run_path"})
 _LOADER_WORDS = re.compile(
-    r"\b(?:import_module|__import__|reload|getmodule|module_from_spec|modules|load_module|f_globals|f_locals|run_module|run_path)\b"
+    r"\b(?:import_module|__import__|reload|getmodule|module_from_spec|importorskip|modules|load_module|f_globals"
+    r"|f_locals|run_module|run_path)\b"
 )
 # what swaps an object for a mock or a fake by its dotted path or attribute name
 _PATCHERS = frozenset({"patch", "object", "setattr"})

@@ -44,8 +44,15 @@ from astmcp.resolve.python_vocab import (
 )
 
 # displays and comprehensions: a new builtin container of their items
-# `importlib.import_module` as `import importlib` or `from importlib import import_module` gives it
-_IMPORT_MODULE = frozenset({"I:0:importlib:/import_module", "I:0:importlib:import_module"})
+# `importlib.import_module` (or `pytest.importorskip`) as `import importlib` or `from importlib import import_module` gives it
+_IMPORT_MODULE = frozenset(
+    {
+        "I:0:importlib:/import_module",
+        "I:0:importlib:import_module",
+        "I:0:pytest:/importorskip",
+        "I:0:pytest:importorskip",
+    }
+)
 # an absolute module name: `pkg.mod`
 _MODULE_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)

@@ -49,6 +49,9 @@ _MAKES_ANYTHING = frozenset(
         "imp.load_source",
         "imp.load_module",
         "builtins.__import__",
+        # pytest's test-time import (`m = pytest.importorskip(request.param)`)
+        "pytest.importorskip",
+        "_pytest.outcomes.importorskip",
         "builtins.eval",
         "pickle.load",
         "pickle.loads",

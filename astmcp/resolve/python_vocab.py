@@ -190,6 +190,8 @@ MODULE_LOADERS = (
     "I:0:importlib:/import_module/",
     "I:0:importlib:import_module/",
     "G:__import__/",
+    "I:0:pytest:/importorskip/",
+    "I:0:pytest:importorskip/",
 )
 MAX_STRING = 20_000  # longer literals (embedded data, bundles) are not read for names
 # literals and displays: builtin objects, whose members are outside the project
