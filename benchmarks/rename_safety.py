@@ -24,7 +24,8 @@ the tree restored.
   (``trpc-server``, ``pacer``, ``redux-toolkit``, ``router-core``, ``ajv``, ``db``, ``form-core``,
   ``trpc-client``, ``db-ivm``, ``mobx-keystone``, ``react-query``, ``react-router``,
   ``start-client-core``, ``router-generator``, ``store``, ``query-db-collection``,
-  ``query-persist-client-core``, ``trpc-react-query``, ``trpc-tanstack-react-query``, ``effect``):
+  ``query-persist-client-core``, ``trpc-react-query``, ``trpc-tanstack-react-query``, ``effect``,
+  ``offline-transactions``, ``start-server-core``, ``react-pacer``, ``react-db``):
   the package's sources with what they import installed from npm into ``node_modules``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
@@ -425,6 +426,35 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
         "11.22.1",
         ("@tanstack/react-query@5.80.7", "@trpc/client@11.22.1", "@trpc/server@11.22.1", "react@19.3.1",
          "@types/react@19.3.3"),
+        {"lib": ["esnext", "dom"], "types": [], "jsx": "react-jsx"},
+    ),
+    # the fortieth round: TanStack DB's offline transactions and React bindings, Start's server
+    # core, and Pacer's React bindings
+    "offline-transactions": (
+        "@tanstack/offline-transactions",
+        "1.0.53",
+        ("@tanstack/db@0.8.7", "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": ["node"]},
+    ),
+    "start-server-core": (
+        "@tanstack/start-server-core",
+        "1.169.45",
+        ("cookie-es@3.1.1", "fetchdts@0.2.0", "seroval@1.8.2", "@tanstack/history@1.162.5",
+         "@tanstack/router-core@1.171.39", "@tanstack/start-client-core@1.170.39",
+         "@tanstack/start-storage-context@1.167.41", "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": ["node"], "jsx": "react-jsx"},
+    ),
+    "react-pacer": (
+        "@tanstack/react-pacer",
+        "0.23.0",
+        ("@tanstack/react-store@0.11.4", "@tanstack/pacer@0.22.0", "react@19.3.1", "react-dom@19.3.1",
+         "@types/react@19.3.3", "@types/react-dom@19.3.0"),
+        {"lib": ["esnext", "dom"], "types": [], "jsx": "react-jsx"},
+    ),
+    "react-db": (
+        "@tanstack/react-db",
+        "0.5.11",
+        ("@tanstack/db@0.15.1", "react@19.3.1", "@types/react@19.3.3"),
         {"lib": ["esnext", "dom"], "types": [], "jsx": "react-jsx"},
     ),
 }  # fmt: skip
