@@ -454,8 +454,8 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
     "react-db": (
         "@tanstack/react-db",
         "0.5.11",
-        ("@tanstack/db@0.15.1", "react@19.3.1", "@types/react@19.3.3"),
-        {"lib": ["esnext", "dom"], "types": [], "jsx": "react-jsx"},
+        ("@tanstack/db@0.15.1", "react@19.3.1", "@types/react@19.3.3", "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": ["node"], "jsx": "react-jsx"},
     ),
 }  # fmt: skip
 # where a TS_INSTALLED package ships its sources, when not ``src`` (copied to ``src``: ajv's
