@@ -256,6 +256,9 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "tenacity": ("tenacity", "9.2.1", ("tornado==6.5.2", "typing_extensions==4.15.0"), ()),
     "pyrsistent": ("pyrsistent", "0.20.0", ("hypothesis==6.151.9",), ("tests/memory_profiling.py",)),
     "parse": ("parse", "1.22.4", ("pytest-cov==7.1.0",), ()),
+    # the fortieth round
+    "mistletoe": ("mistletoe", "1.5.1", ("parameterized==0.9.0", "pygments==2.21.0"), ("test/benchmark.py",)),
+    "croniter": ("croniter", "6.0.0", ("pytz==2026.6", "python-dateutil==2.9.0.post0"), ()),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -479,6 +482,8 @@ TEST_DIRS = {
     "tabulate": "test",
     "decorator": "tests/test.py",
     "h11": "src/h11/tests",
+    "mistletoe": "test",
+    "croniter": "src/croniter/tests",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
