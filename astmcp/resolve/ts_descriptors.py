@@ -310,7 +310,7 @@ class Descriptors(FactState):
             return ("K", keyed) if keyed is not None else self.anonymous(node, scope)
         if kind == "array_type":  # `T[]`: an array whose elements are T's
             inner = named_nodes(node)
-            element = self.tdesc(inner[0], scope) if inner else None
+            element = _element(self.tdesc(inner[0], scope) if inner else None)
             return ("y", element) if element is not None else None
         if kind == "tuple_type":  # `[A, B]`: its parts by position (`Q:<key>`, fact `tuples`)
             return self.tuple_type(node, scope)
@@ -399,7 +399,7 @@ class Descriptors(FactState):
             if key not in self.tuples:
                 self.tuples[key] = [self.targ(a, scope) for a in args]
             return ("k", f"Q:{key}|^m") if any(self.tuples[key]) else None
-        element = self.tdesc(args[0], scope)
+        element = _element(self.tdesc(args[0], scope))
         return (("q" if name in _PROMISES else "y"), element) if element is not None else None
 
     def alternative(self, node: Node, scope: Scope) -> Desc:
@@ -946,3 +946,9 @@ def spread_tuple(node: Node | None) -> Node | None:
         else:
             return None
     return None
+
+
+def _element(found: Desc) -> Desc:
+    """A container's element type: a function type written out (``Set<() => void>``) has no chain
+    of its own, which would leave the container with none; its values are Functions."""
+    return ("k", f"{GLOBAL}Function") if found is not None and found[0] == "f" else found
