@@ -53,6 +53,7 @@ _IMPORT_MODULE = frozenset(
         "I:0:pytest:importorskip",
     }
 )
+_SKIP_KEYWORDS = frozenset({"reason", "minversion", "exc_type"})
 # an absolute module name: `pkg.mod`
 _MODULE_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)
@@ -299,7 +300,12 @@ class Chains(Bindings):
                 # the class given, not of the class whose `__new__` is called
                 return class_instance(self.chain(scope, node.args[0]))
             base = self.chain(scope, func)
-            if base in _IMPORT_MODULE and len(node.args) == 1 and not node.keywords:
+            if (
+                base in _IMPORT_MODULE
+                and len(node.args) == 1
+                # (`importorskip("m", reason=…)`: its keywords never change the module)
+                and all(k.arg in _SKIP_KEYWORDS and "importorskip" in base for k in node.keywords)
+            ):
                 # `importlib.import_module("pkg.mod")`: that module (a relative name needs `package=`)
                 named = node.args[0]
                 if (
