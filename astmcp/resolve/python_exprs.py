@@ -582,6 +582,15 @@ class Expressions(Records):
         func = ast.copy_location(ast.Attribute(value=made, attr=node.func.attr, ctx=ast.Load()), node.func)
         return ast.copy_location(ast.Call(func=func, args=node.args, keywords=node.keywords), node)
 
+    def made_by_call(self, made: ast.expr) -> ast.expr:
+        """What a call of one of the module's functions returning a made member name gives (that
+        function's returned expression, python_namespace.made_returns); ``made`` otherwise."""
+        if not isinstance(made, ast.Call) or not self.made_returns:
+            return made
+        func = made.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        return self.made_returns.get(name, made)
+
     def computed_member(self, node: ast.Call, scope: Scope) -> None:
         """``getattr(self, f"visit_{type(n).__name__}")`` (also ``hasattr``/``setattr``/``delattr``,
         ``"do_" + cmd``): a member reached by a name made at run time, stored as one name hit for
@@ -604,6 +613,7 @@ class Expressions(Records):
             sources = scope.values.get(made.id, [])  # `name = "visit_" + cls.__name__` just before
             if len(sources) == 1 and sources[0][0] == "expr" and isinstance(sources[0][1], ast.expr):
                 made = sources[0][1]
+        made = self.made_by_call(made)  # `getattr(self, self._cls_to_func(token.__name__))`
         made, again = folded(made)  # (`name = cls.__name__.upper()` just before)
         fold = fold or again
         exact = _exact_names(made, self.known_strings) if not fold else None

@@ -50,6 +50,7 @@ from astmcp.resolve.python_namespace import (
     globals_parameters,
     keyword_templates,
     listed_strings,
+    made_returns,
     module_strings,
     namespace_templates,
     reachable,
@@ -572,6 +573,8 @@ def analyze(path: str, text: str, tree: ast.Module, embedded: bool = False) -> d
     analyzer.module_marks = pytest_module_marks(tree)
     analyzer.guards = type_guards(tree)
     analyzer.module_strings = module_strings(tree)
+    if "return" in text and ("attr(" in text or "methodcaller" in text):  # getattr(x, f(…))
+        analyzer.made_returns = made_returns(tree, analyzer.module_strings)
     if "for " in text:
         analyzer.listed_strings = listed_strings(tree)
     if "__doc__" in text or "__test__" in text:

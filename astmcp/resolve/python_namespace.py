@@ -364,6 +364,36 @@ def member_template(key: ast.expr, strings: dict[str, str] | None = None, fold: 
     return template_target(prefix, suffix, named, fold or inner)
 
 
+def made_returns(tree: ast.Module, strings: dict[str, str]) -> dict[str, ast.expr]:
+    """Functions and methods of the module (by name) whose one ``return`` gives a made member
+    name (``def _cls_to_func(cls, name): return "render_{}".format(snake(name))``): a call of one
+    (``getattr(self, self._cls_to_func(token.__name__))``) makes such a name too. A name defined
+    twice counts only when every definition returns the same kind of name."""
+    found: dict[str, ast.expr] = {}
+    dropped: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or node.name in dropped:
+            continue
+        returned: list[ast.expr | None] = []
+        pending: list[ast.AST] = list(node.body)
+        while pending:
+            inner = pending.pop()
+            if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
+                continue
+            if isinstance(inner, ast.Return):
+                returned.append(inner.value)
+            pending.extend(ast.iter_child_nodes(inner))
+        value = returned[0] if len(returned) == 1 else None
+        target = member_template(value, strings) if value is not None else None
+        earlier = found.get(node.name)
+        if target is None or (earlier is not None and member_template(earlier, strings) != target):
+            dropped.add(node.name)
+            found.pop(node.name, None)
+        elif value is not None:
+            found[node.name] = value
+    return found
+
+
 def _format_parts(template: str, call: ast.Call) -> list[ast.expr] | None:
     """The parts ``template.format(…)`` joins: its literal text and the arguments its fields
     take (``{}``, ``{0}``, ``{cls}``); None for a field that converts (``{!r}``), formats

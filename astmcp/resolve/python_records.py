@@ -170,6 +170,8 @@ class Records(PytestFacts):
         self.sunk: list[tuple[ast.Constant | ast.JoinedStr, Sink, Scope]] = []  # judged in settle_sinks
         self.attr_paths: set[int] = set()  # strings given to an attribute getter (`attrgetter("a.b")`)
         self.module_strings: dict[str, str] = {}  # module-level `PREFIX = "on_"`, bound once
+        # the module's functions returning a made member name, by name (python_namespace.made_returns)
+        self.made_returns: dict[str, ast.expr] = {}
         self.word_lists: set[int] = set()  # strings listing names: `"x y".split()`, `__slots__ = "x y"`
         # format templates whose fields `.format(a=…)` gives by keyword: string id -> the keywords
         self.keyword_templates: dict[int, frozenset[str]] = {}
