@@ -93,7 +93,7 @@ def check_outside_values(
                 outside = _outside_type(conn, where, where_ts, value)
                 if outside is not None and outside.partition("<")[0].partition(".")[0] not in fits:
                     at = f"{where}:{value.start_point[0] + 1}"
-                    used = owner.name if holder is owner else f"{holder.name} (which holds a {owner.name})"
+                    used = owner.name if holder is owner else f"{holder.name} (a type holding {owner.name})"
                     raise MutationBlocked(
                         f"{row.name!r} is a member of {owner.name}, and {outside}, a type outside the project,"
                         f" is used as a {used} at {at}: it keeps its {row.name!r}, so renaming the member"
@@ -367,14 +367,19 @@ def _outside_type(
     name = (head.text or b"").decode("utf-8")
     if any(name in ts.declared(scope) for scope in ts.chain(head) if scope.type != "program"):
         return None  # `const F: any = inst.constructor; new F()`: a local, of no known type
-    line, column = head.start_point[0] + 1, ts.column_of(head)
-    linked = conn.execute(
-        "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id"
-        " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.symbol_id IS NOT NULL LIMIT 1",
-        (path, line, column),
-    ).fetchone()
-    if linked is not None:
-        return None
+    # `new Map()` of no project binding; `new z.ZodError()` through a namespace import of the
+    # project's own package names a project class by its last name
+    last = made.child_by_field_name("property") if made.type == "member_expression" else None
+    for named in (head, last):
+        if named is None:
+            continue
+        linked = conn.execute(
+            "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.symbol_id IS NOT NULL LIMIT 1",
+            (path, named.start_point[0] + 1, ts.column_of(named)),
+        ).fetchone()
+        if linked is not None:
+            return None
     if query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, name)):
         return None  # declared in the file itself
     return (made.text or b"").decode("utf-8")
