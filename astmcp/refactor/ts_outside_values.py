@@ -90,7 +90,9 @@ def check_outside_values(
                 given += _arguments(ws, conn, files, path, ts, declaration)
             fits = _declared_outside(declaration)
             for where, where_ts, value in given:
-                outside = _outside_type(conn, where, where_ts, value)
+                # an outside value used as a container: only a standard global object's parts are
+                # outside values for sure (`new Map<string, Query>()` holds the project's Queries)
+                outside = _outside_type(conn, where, where_ts, value, globals_only=holder is not owner)
                 if outside is not None and outside.partition("<")[0].partition(".")[0] not in fits:
                     at = f"{where}:{value.start_point[0] + 1}"
                     used = owner.name if holder is owner else f"{holder.name} (a type holding {owner.name})"
@@ -333,16 +335,22 @@ def _returned(body: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
 
 
 def _outside_type(
-    conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_sitter.Node, hops: int = 0
+    conn: sqlite3.Connection,
+    path: str,
+    ts: TsFile,
+    value: tree_sitter.Node,
+    hops: int = 0,
+    globals_only: bool = False,
 ) -> str | None:
     """The outside type ``value`` is made of: ``Map`` for ``new Map<…>()`` of a class no project
     declaration binds, ``Array`` for an array literal, ``JSON`` / ``window.localStorage`` for a
     standard global object; of either side of ``a || b`` / ``a ?? b`` and either branch of a
-    conditional, and of what a local ``const`` was declared with; None otherwise."""
+    conditional, and of what a local ``const`` was declared with; None otherwise. With
+    ``globals_only``, only a standard global object counts."""
     while value.type in _WRAPPERS and value.named_children:
         value = value.named_children[0]
     if value.type == "array":
-        return "Array"
+        return None if globals_only else "Array"
     sides: list[tree_sitter.Node | None] = []
     if value.type == "binary_expression":
         operator = value.child_by_field_name("operator")
@@ -351,12 +359,12 @@ def _outside_type(
     elif value.type == "ternary_expression":
         sides = [value.child_by_field_name("consequence"), value.child_by_field_name("alternative")]
     for side in sides:
-        found = _outside_type(conn, path, ts, side, hops) if side is not None else None
+        found = _outside_type(conn, path, ts, side, hops, globals_only) if side is not None else None
         if found is not None:
             return found
     if value.type in ("identifier", "member_expression"):
-        return _global_value(conn, path, ts, value, hops)
-    if value.type != "new_expression":
+        return _global_value(conn, path, ts, value, hops, globals_only)
+    if value.type != "new_expression" or globals_only:
         return None
     made = value.child_by_field_name("constructor")
     if made is None or made.type not in ("identifier", "member_expression"):
@@ -396,7 +404,7 @@ def _head(node: tree_sitter.Node) -> tree_sitter.Node | None:
 
 
 def _global_value(
-    conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_sitter.Node, hops: int
+    conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_sitter.Node, hops: int, globals_only: bool
 ) -> str | None:
     """``JSON``, ``window.localStorage``: a standard global object (or a member of one) no project
     declaration binds; for a local variable, what it was declared with (``const p = c.p || JSON``)."""
@@ -409,7 +417,7 @@ def _global_value(
         if value.type != "identifier" or hops >= _HOPS:
             return None
         initial = _declared_with(declared[0], name)
-        return _outside_type(conn, path, ts, initial, hops + 1) if initial is not None else None
+        return _outside_type(conn, path, ts, initial, hops + 1, globals_only) if initial is not None else None
     if name not in _GLOBAL_VALUES:
         return None
     if query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, name)):
