@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from astmcp.resolve.python_keys import KEY_METHODS
-from astmcp.resolve.python_scope import func_name
+from astmcp.resolve.python_scope import func_name, returned_values
 from astmcp.resolve.templates import FOLDS, template_target
 
 # what `sys.modules` is to the fact pass's chains (`import sys` / `from sys import modules`)
@@ -374,16 +374,8 @@ def made_returns(tree: ast.Module, strings: dict[str, str]) -> dict[str, ast.exp
     for node in ast.walk(tree):
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or node.name in dropped:
             continue
-        returned: list[ast.expr | None] = []
-        pending: list[ast.AST] = list(node.body)
-        while pending:
-            inner = pending.pop()
-            if isinstance(inner, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda | ast.ClassDef):
-                continue
-            if isinstance(inner, ast.Return):
-                returned.append(inner.value)
-            pending.extend(ast.iter_child_nodes(inner))
-        value = returned[0] if len(returned) == 1 else None
+        returned, yielded = returned_values(node)
+        value = returned[0] if len(returned) == 1 and not yielded else None
         target = member_template(value, strings) if value is not None else None
         earlier = found.get(node.name)
         if target is None or (earlier is not None and member_template(earlier, strings) != target):
