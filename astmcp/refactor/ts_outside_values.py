@@ -21,7 +21,8 @@ used as that *container* brings its own parts: ``getFetch(): FetchEsque`` return
 ``globalThis.fetch``, where ``FetchEsque`` returns ``Promise<ResponseEsque>`` whose ``body`` is a
 ``WebReadableStreamEsque``, makes the library's ``ReadableStream`` one, so renaming
 ``WebReadableStreamEsque.getReader`` is refused too (trpc-client seed 57 broke). Containers are
-followed up to ``_CONTAINER_DEPTH`` types out.
+followed up to ``_CONTAINER_DEPTH`` types out, and only a standard global object's parts count:
+``new Map<string, Query>()`` used as a ``QueryStore`` holds the project's own Queries.
 """
 
 from __future__ import annotations
