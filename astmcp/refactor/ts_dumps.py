@@ -23,6 +23,7 @@ from astmcp.refactor.tsscopes import FUNCTION_NODES, TsFile
 from astmcp.resolve.typescript import Resolver
 
 __all__ = [
+    "STRING_INTRINSICS",
     "enum_name_hits",
     "namespace_shape_hits",
     "owner_ids",
@@ -483,7 +484,7 @@ def template_key_hits(
 
 
 # TypeScript's string-changing types: `Uppercase<keyof Options>` is "PORT" | "HOST"
-_INTRINSICS: dict[str, Callable[[str], str]] = {
+STRING_INTRINSICS: dict[str, Callable[[str], str]] = {
     "Uppercase": str.upper,
     "Lowercase": str.lower,
     "Capitalize": lambda text: text[:1].upper() + text[1:],
@@ -504,7 +505,7 @@ def _intrinsic_key_hits(
     for _path, ts in files.holding(conn, "keyof", typescript_only=True):
         for generic in captures(ts, "(generic_type) @g", "g"):
             name = generic.child_by_field_name("name")
-            change = _INTRINSICS.get((name.text or b"").decode("utf-8")) if name is not None else None
+            change = STRING_INTRINSICS.get((name.text or b"").decode("utf-8")) if name is not None else None
             arguments = generic.child_by_field_name("type_arguments")
             if (
                 change is not None

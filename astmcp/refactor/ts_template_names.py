@@ -17,12 +17,12 @@ strings elsewhere, is :func:`astmcp.refactor.ts_dumps.template_key_hits`.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 
 import tree_sitter
 
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.rename_refs import Hit
+from astmcp.refactor.ts_dumps import STRING_INTRINSICS
 from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.tsscopes import TsFile
 
@@ -32,13 +32,6 @@ _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _TEMPLATES = "(template_literal_type (template_type)) @t"
 _MOST = 256  # strings a template may spell before it counts as unread
 _DEPTH = 4  # aliases followed from one substitution
-# TypeScript's string-changing types: `Capitalize<'ready'>` is 'Ready'
-_INTRINSICS: dict[bytes, Callable[[str], str]] = {
-    b"Uppercase": str.upper,
-    b"Lowercase": str.lower,
-    b"Capitalize": lambda text: text[:1].upper() + text[1:],
-    b"Uncapitalize": lambda text: text[:1].lower() + text[1:],
-}
 _NOTE = "a template literal type spells the name; TypeScript checks its strings against the keys"
 
 
@@ -105,7 +98,7 @@ class _Spelled:
             return found if len(found) <= _MOST else None
         if node.type == "generic_type":
             name, arguments = node.child_by_field_name("name"), node.child_by_field_name("type_arguments")
-            change = _INTRINSICS.get(name.text or b"") if name is not None else None
+            change = STRING_INTRINSICS.get((name.text or b"").decode("utf-8")) if name is not None else None
             given = arguments.named_children if arguments is not None else []
             if change is None or len(given) != 1:
                 return None
