@@ -25,7 +25,8 @@ the tree restored.
   ``trpc-client``, ``db-ivm``, ``mobx-keystone``, ``react-query``, ``react-router``,
   ``start-client-core``, ``router-generator``, ``store``, ``query-db-collection``,
   ``query-persist-client-core``, ``trpc-react-query``, ``trpc-tanstack-react-query``, ``effect``,
-  ``offline-transactions``, ``start-server-core``, ``react-pacer``, ``react-db``):
+  ``offline-transactions``, ``start-server-core``, ``react-pacer``, ``react-db``, ``ai``,
+  ``hotkeys``):
   the package's sources with what they import installed from npm into ``node_modules``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
@@ -69,6 +70,18 @@ from astmcp.tools import call_tool
 from astmcp.workspace import Workspaces
 
 RESULTS = Path(__file__).resolve().parent / "results"
+# pydash's tests checked by pytest-mypy-testing, which runs mypy on them (left out)
+_PYDASH_TYPED = (
+    "arrays",
+    "chaining",
+    "collections",
+    "functions",
+    "numerical",
+    "objects",
+    "predicates",
+    "strings",
+    "utilities",
+)
 # Python corpora: name, version, test requirements beyond pytest (None: click's need none, its
 # tests run in this interpreter), test files left out
 PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...]]] = {
@@ -259,6 +272,20 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     # the fortieth round
     "mistletoe": ("mistletoe", "1.5.1", ("parameterized==0.9.0", "pygments==2.21.0"), ("test/benchmark.py",)),
     "croniter": ("croniter", "6.0.0", ("pytz==2026.6", "python-dateutil==2.9.0.post0"), ()),
+    # the forty-first round
+    "icalendar": (
+        "icalendar",
+        "7.3.2",
+        ("python-dateutil==2.9.0.post0", "tzdata==2026.6", "hypothesis==6.151.9", "pytz==2026.6"),
+        # (fetches the CLDR mapping from GitHub)
+        ("src/icalendar/tests/test_generate_windows_to_olson_mapping.py",),
+    ),
+    "pydash": (
+        "pydash",
+        "8.1.0",
+        ("typing_extensions==4.15.0", "pytest-cov==7.1.0"),
+        tuple(f"tests/pytest_mypy_testing/test_{name}.py" for name in _PYDASH_TYPED),
+    ),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -460,6 +487,20 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
         ("@tanstack/db@0.15.1", "react@19.3.1", "@types/react@19.3.3", "@types/node@22.20.7"),
         {"lib": ["esnext", "dom"], "types": ["node"], "jsx": "react-jsx"},
     ),
+    # the forty-first round
+    "ai": (
+        "@tanstack/ai",
+        "0.58.0",
+        ("@ag-ui/core@0.1.1-canary.beta.0", "@standard-schema/spec@1.1.0", "partial-json@0.1.7",
+         "@tanstack/ai-event-client@0.12.1", "@tanstack/ai-utils@0.4.1", "@opentelemetry/api@1.10.0"),
+        {"lib": ["esnext", "dom"], "types": []},
+    ),
+    "hotkeys": (
+        "@tanstack/hotkeys",
+        "0.9.0",
+        ("@tanstack/store@0.11.3",),
+        {"lib": ["esnext", "dom"], "types": []},
+    ),
 }  # fmt: skip
 # where a TS_INSTALLED package ships its sources, when not ``src`` (copied to ``src``: ajv's
 # imports are all relative, and the sample is drawn from ``src``); ajv's optional ``re2`` engine is
@@ -484,6 +525,7 @@ TEST_DIRS = {
     "h11": "src/h11/tests",
     "mistletoe": "test",
     "croniter": "src/croniter/tests",
+    "icalendar": "src/icalendar/tests",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
