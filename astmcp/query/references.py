@@ -725,8 +725,11 @@ def _roots(memo: FamilyMemo, start: int, name: str, kind: str) -> tuple[list[int
             if base_id is None:
                 if key in STRUCTURAL_BASES:
                     # whatever has the member implements the protocol, named or not (`json` a
-                    # `dumps` protocol): the implementations outside the family keep the old name
-                    external.append(f"{key}.{name}")
+                    # `dumps` protocol): the implementations outside the family keep the old name.
+                    # A name the protocol does not declare is no part of it: `class Once(WithFunc)`
+                    # implements `WithFunc(Protocol)`, and `Once.called` is its own
+                    if memo.defines_above(cls, name):
+                        external.append(f"{key}.{name}")
                 elif key and _external_defines(memo, key, name):
                     external.append(f"{_shown(key)}.{name}")
                 elif key and not key.startswith("js:"):

@@ -75,6 +75,7 @@ from astmcp.refactor.rename_refs import (
     unparsed_hits,
 )
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
+from astmcp.refactor.stub_only import check_stub_only
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.refactor.ts_combined import combined_clash, spread_clash
 from astmcp.refactor.ts_decorators import decorator_hits
@@ -365,6 +366,7 @@ def prepare_rename(
     chosen = sure + (
         [h for h in unsure if h.kind not in ("base", "unparsed", "data")] if uncertain == "include" else []
     )
+    check_stub_only(ws, conn, row, family, chosen)
     check_mangling(conn, row, new_name, chosen)
     check_star_importers(conn, row, new_name, chosen)
     check_star_exports(conn, row, new_name)
