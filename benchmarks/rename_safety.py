@@ -286,6 +286,12 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         ("typing_extensions==4.15.0", "pytest-cov==7.1.0"),
         tuple(f"tests/pytest_mypy_testing/test_{name}.py" for name in _PYDASH_TYPED),
     ),
+    "python-box": (
+        "python-box",
+        "8.0.0",
+        ("msgpack==1.2.4", "ruamel.yaml==0.19.1", "tomli-w==1.2.0", "toon-format==1.2.0"),
+        (),
+    ),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -508,7 +514,13 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
 TS_SOURCES = {"ajv": "lib"}
 # a corpus whose package is not named like its distribution, or whose tests live elsewhere
 # (pluggy cannot be one: pytest, which runs the oracle, imports the renamed package itself)
-PACKAGES = {"attrs": "attr", "dateutil": "dateutil", "python-slugify": "slugify", "python-dotenv": "dotenv"}
+PACKAGES = {
+    "attrs": "attr",
+    "dateutil": "dateutil",
+    "python-slugify": "slugify",
+    "python-dotenv": "dotenv",
+    "python-box": "box",
+}
 TEST_DIRS = {
     "toolz": "src/toolz/tests",
     "pyflakes": "src/pyflakes/test",
@@ -526,6 +538,7 @@ TEST_DIRS = {
     "mistletoe": "test",
     "croniter": "src/croniter/tests",
     "icalendar": "src/icalendar/tests",
+    "python-box": "test",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
