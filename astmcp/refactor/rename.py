@@ -75,7 +75,7 @@ from astmcp.refactor.rename_refs import (
     unparsed_hits,
 )
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
-from astmcp.refactor.stub_only import check_stub_only
+from astmcp.refactor.stub_only import check_stub_only, stub_provider
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.refactor.ts_combined import combined_clash, spread_clash
 from astmcp.refactor.ts_decorators import decorator_hits
@@ -283,6 +283,7 @@ def prepare_rename(
     if new_name == row.name:
         raise InvalidInput(f"{row.name!r} already has that name")
     row = merged_into(conn, row)
+    row = stub_provider(ws, conn, row) or row
     check_computed_key(row)
     check_declaration_name(new_name, row.file, row.kind, row.kind in _MEMBER_KINDS)
     collisions.check_static_function_name(row, new_name)

@@ -20,6 +20,7 @@ from astmcp.errors import AstmcpError, InternalError, MutationBlocked
 from astmcp.lang import optional_module
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.parameters import parse_python
 from astmcp.refactor.family_guard import check_family, outside_reads, unresolved_bases
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
@@ -212,7 +213,14 @@ def family_and_references(
             if s.id not in known and (s.file, s.name_line, s.name_col) in best
         ]
         if language_of(row.file) == PYTHON:
-            break
+            # `from ._make import Factory` in `attr/__init__.py`, described by `attr/__init__.pyi`'s
+            # own `def Factory`: the stub's declaration is the re-exported name's, renamed with it
+            stubs = [s for s in reexport_stubs(ws, conn, row, best.values()) if s.id not in known]
+            if not stubs:
+                break
+            family += stubs
+            family += _same_path(conn, stubs)
+            continue
         # `x.old` with `x: A | B` reads both: B's member (and its family) is renamed with A's
         joined = union_partners(conn, row, family, best)
         if not joined:
@@ -477,6 +485,50 @@ def lexical_references(ws: Workspace, row: SymbolRow) -> list[Hit]:
         Hit(row.file, line, column, end, "read", "certain", (line, column) == (row.name_line, row.name_col))
         for line, column, end in ts.lexical_references(row.name_line, row.name_col, row.name)
     ]
+
+
+def reexport_stubs(
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, hits: Iterable[Hit]
+) -> list[SymbolRow]:
+    """Python: the declarations of ``row``'s name in the stubs ``m.pyi`` of the modules ``m.py``
+    that re-export it (a certain or likely hit on a top-level ``from … import name``, unaliased):
+    the stub describes the name the module takes from elsewhere, so the two are one name."""
+    if row.parent_path is not None:
+        return []
+    lines: dict[str, set[int]] = {}
+    for hit in hits:
+        if hit.confidence != "name" and hit.file.endswith(".py") and not hit.is_declaration:
+            lines.setdefault(hit.file, set()).add(hit.line)
+    found: list[SymbolRow] = []
+    for path, hit_lines in sorted(lines.items()):
+        stub = path + "i"
+        declared = query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (stub, row.name))
+        if not declared or not hit_lines & reexport_lines(ws, path, row.name):
+            continue
+        found += declared
+    return found
+
+
+def reexport_lines(ws: Workspace, path: str, name: str) -> set[int]:
+    """The lines of the top-level ``from … import name`` statements of ``path`` (also inside
+    ``if``/``try`` blocks) that bind ``name`` under its own name."""
+    try:
+        tree = parse_python(ws, path)
+    except (OSError, SyntaxError, ValueError):
+        return set()
+    out: set[int] = set()
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.ImportFrom) and any(
+            a.name == name and a.asname in (None, name) for a in node.names
+        ):
+            out.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+        elif isinstance(node, (ast.If, ast.Try, ast.TryStar)):
+            pending += [*node.body, *node.orelse]
+            if isinstance(node, (ast.Try, ast.TryStar)):
+                pending += [*node.finalbody, *(s for h in node.handlers for s in h.body)]
+    return out
 
 
 def _same_path(conn: sqlite3.Connection, family: list[SymbolRow]) -> list[SymbolRow]:

@@ -17,13 +17,35 @@ import sqlite3
 from collections.abc import Iterable
 
 from astmcp.errors import MutationBlocked
-from astmcp.query.common import SymbolRow
+from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameters import parse_python
 from astmcp.query.references import twins
-from astmcp.refactor.rename_refs import Hit
+from astmcp.refactor.rename_refs import Hit, reexport_lines
 from astmcp.workspace import Workspace
 
-__all__ = ["check_stub_only"]
+__all__ = ["check_stub_only", "stub_provider"]
+
+
+def stub_provider(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> SymbolRow | None:
+    """For a top-level declaration of ``m.pyi`` that ``m.py`` re-exports (``from ._make import
+    Factory``, beside ``def Factory`` in the stub): the declaration the import resolves to, which a
+    rename starts from (the stub's is renamed with it); else None."""
+    if not row.file.endswith(".pyi") or row.parent_path is not None:
+        return None
+    module = row.file[:-1]
+    lines = reexport_lines(ws, module, row.name)
+    if not lines:
+        return None
+    found = conn.execute(
+        "SELECT r.symbol_id, r.line FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE f.path = ? AND r.name = ? AND r.confidence = 'certain' AND r.symbol_id IS NOT NULL",
+        (module, row.name),
+    ).fetchall()
+    ids = sorted({symbol_id for symbol_id, line in found if line in lines})
+    if len(ids) != 1:
+        return None
+    provider = query_symbols(conn, "s.id = ?", (ids[0],))
+    return provider[0] if provider and provider[0].name == row.name else None
 
 
 def check_stub_only(
