@@ -84,6 +84,7 @@ from astmcp.refactor.ts_inline_types import (
     inline_type_hits,
     json_key_hits,
     literal_key_hits,
+    not_sole,
     remapped_key_hits,
     spread_key_hits,
 )
@@ -324,6 +325,7 @@ def prepare_rename(
         shaped = len(hits)
         hits += mixin_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += inline_type_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
+        hits = not_sole(ts_files, conn, row, hits)
         hits += spread_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += literal_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += remapped_key_hits(ts_files, conn, row)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from dataclasses import replace
 
 import tree_sitter
 
@@ -27,7 +28,14 @@ from astmcp.refactor.ts_structural import member_fits, owner_types
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.workspace import Workspace
 
-__all__ = ["inline_type_hits", "json_key_hits", "literal_key_hits", "literal_keys", "spread_key_hits"]
+__all__ = [
+    "inline_type_hits",
+    "json_key_hits",
+    "literal_key_hits",
+    "literal_keys",
+    "not_sole",
+    "spread_key_hits",
+]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _SIGNATURES = frozenset({"property_signature", "method_signature"})
@@ -58,6 +66,21 @@ def inline_type_hits(
                     note = "an object type written out here that the member's type may be used as"
                     out.append(Hit(path, line, column, column + len(row.name), "override", "name", note=note))
     return out
+
+
+def not_sole(files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, hits: list[Hit]) -> list[Hit]:
+    """``hits`` with its ``likely`` ones (a receiver nobody typed, read as the member because no
+    other project member has its name) made uncertain when an object type written inline declares
+    the name: that type's values have the member too, and no symbol stands for it. (hotkeys'
+    `symbols.modifiers`, with `symbols: boolean | { modifiers?: boolean }` narrowed, was renamed
+    as `ParsedModifiers.modifiers`.)"""
+    if not any(h.confidence == "likely" for h in hits):
+        return hits
+    for _path, ts in files.holding(conn, row.name):
+        if any(_shape(shape, row.name)[2] is not None for shape in _object_types(ts)):
+            note = f"an object type written inline elsewhere also declares {row.name!r}"
+            return [replace(h, confidence="name", note=note) if h.confidence == "likely" else h for h in hits]
+    return hits
 
 
 def _member_types(conn: sqlite3.Connection, row: SymbolRow) -> list[tuple[set[str], set[str]]]:

@@ -316,6 +316,7 @@ class TsFile:
             if (
                 node.type in ("identifier", "type_identifier", "shorthand_property_identifier")
                 and _text(node) == name
+                and not _qualified_part(node)
             ):
                 out.append(node)
             stack.extend(node.named_children)
@@ -370,3 +371,14 @@ class TsFile:
                 out.append((row + 1, column, column + len(name)))
             stack.extend(node.named_children)
         return out
+
+
+def _qualified_part(node: tree_sitter.Node) -> bool:
+    """Whether ``node`` names a member of a namespace (``Filter`` of ``AST.Filter<T>``), which
+    no binding of the file's scopes is."""
+    parent = node.parent
+    return (
+        parent is not None
+        and parent.type == "nested_type_identifier"
+        and parent.child_by_field_name("name") == node
+    )

@@ -832,6 +832,12 @@ class Occurrences(Descriptors):
     def loop(self, node: Node, scope: Scope) -> None:
         self.children(node, Scope(scope, False))
 
+    def signature_type(self, node: Node, scope: Scope) -> None:
+        """A call or construct signature, or a function or constructor type, outside an interface:
+        its type parameters are its own (`const TaggedError: { <Brand>(id: string): … }` leaves the
+        module's `Brand` namespace import alone for the rest of the file)."""
+        self.children(node, Scope(scope, False))
+
     def type_parameter(self, node: Node, scope: Scope) -> None:
         """A type parameter stands for ``T:<key>``: what a call site binds it to, else its
         constraint (at a call site that does not bind it, its default first)."""
