@@ -52,6 +52,7 @@ from astmcp.refactor.mangling import check_mangling
 from astmcp.refactor.name_exposure import name_word_hits
 from astmcp.refactor.name_lookups import lookup_hits
 from astmcp.refactor.namespace_mirrors import namespace_mirror_hits
+from astmcp.refactor.option_names import option_made
 from astmcp.refactor.pickled import pickled_hits
 from astmcp.refactor.plan import Plan
 from astmcp.refactor.prepare import LoadedFile, build_plan, load_file
@@ -349,6 +350,7 @@ def prepare_rename(
     hits = keep_other_bindings(ws, row, hits)
     hits += mapping_hits(ws, conn, family)
     if language_of(row.file) == PYTHON:
+        hits = option_made(ws, conn, row, hits)
         hits += unbound_call_hits(ws, conn, row, family)
         hits += from_attributes_hits(ws, conn, row)
         hits += settings_field_hits(ws, conn, row)

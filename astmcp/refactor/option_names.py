@@ -1,0 +1,72 @@
+"""Python: attributes argparse (and optparse) make from option strings.
+
+``parser.add_argument("--verbosity")`` gives the parsed namespace an attribute ``verbosity``
+(``--dry-run``: ``dry_run``; ``dest=`` names it outright). No symbol stands for it, so a project
+class whose member is the only one named ``verbosity`` took an untyped ``args.verbosity`` as its
+own (a ``likely`` reference) and renamed it, while argparse kept making ``verbosity``. Where the
+project declares such an option, those reads are uncertain instead.
+"""
+
+from __future__ import annotations
+
+import ast
+import sqlite3
+from dataclasses import replace
+
+from astmcp.query.common import SymbolRow
+from astmcp.query.parameters import parse_python, read_text
+from astmcp.refactor.rename_refs import Hit
+from astmcp.workspace import Workspace
+
+__all__ = ["option_dest", "option_made"]
+
+
+def option_made(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, hits: list[Hit]) -> list[Hit]:
+    """``hits`` with its ``likely`` ones made uncertain when an ``add_argument`` of the project
+    makes an attribute named like ``row`` (noted with where)."""
+    if not any(h.confidence == "likely" for h in hits):
+        return hits
+    made = _declared_at(ws, conn, row.name)
+    if made is None:
+        return hits
+    note = f"argparse makes an attribute {row.name!r} from the option declared at {made}"
+    return [replace(h, confidence="name", note=note) if h.confidence == "likely" else h for h in hits]
+
+
+def _declared_at(ws: Workspace, conn: sqlite3.Connection, name: str) -> str | None:
+    """``file:line`` of an ``add_argument`` (optparse: ``add_option``) call whose destination is
+    ``name``, else None."""
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+        try:
+            text = read_text(ws, path)
+            if "add_argument" not in text and "add_option" not in text:
+                continue
+            tree = parse_python(ws, path)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("add_argument", "add_option")
+                and option_dest(node) == name
+            ):
+                return f"{path}:{node.lineno}"
+    return None
+
+
+def option_dest(call: ast.Call) -> str | None:
+    """The attribute ``add_argument(...)`` stores its value under, as argparse derives it: ``dest=``,
+    else the first long option (``--dry-run`` → ``dry_run``), else the first short one, else the
+    positional name; None when it is not written out."""
+    for keyword in call.keywords:
+        if keyword.arg == "dest":
+            value = keyword.value
+            return value.value if isinstance(value, ast.Constant) and isinstance(value.value, str) else None
+    strings = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    if len(strings) != len(call.args) or not strings:
+        return None
+    long = [s for s in strings if s.startswith("--")]
+    short = [s for s in strings if s.startswith("-") and not s.startswith("--")]
+    chosen = long[0] if long else short[0] if short else strings[0]
+    return chosen.lstrip("-").replace("-", "_") or None
