@@ -10,6 +10,7 @@ astmcp has it; modules that act when imported are never imported.
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
 import sys
@@ -48,4 +49,42 @@ def stdlib_class_members(module: str) -> frozenset[str]:
             names.update(n for n in dir(value) if not n.startswith("__"))
         except Exception:  # (a class whose dir() fails)
             continue
+        home = sys.modules.get(getattr(value, "__module__", "") or "")
+        names.update(_instance_attributes(getattr(home, "__file__", None)).get(value.__name__, ()))
     return frozenset(names)
+
+
+@functools.lru_cache(maxsize=256)
+def _instance_attributes(path: str | None) -> dict[str, frozenset[str]]:
+    """Per top-level class of a pure-Python module's source, the attributes its methods set on
+    instances (``self.source = source`` in ``doctest.Example.__init__``), which ``dir()`` of the
+    class does not list."""
+    if not path or not path.endswith(".py"):
+        return {}
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError):
+        return {}
+    out: dict[str, frozenset[str]] = {}
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        names: set[str] = set()
+        for node in ast.walk(cls):
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+                targets = [node.target]
+            for target in targets:
+                for part in ast.walk(target):
+                    if (
+                        isinstance(part, ast.Attribute)
+                        and isinstance(part.value, ast.Name)
+                        and part.value.id == "self"
+                        and not part.attr.startswith("__")
+                    ):
+                        names.add(part.attr)
+        out[cls.name] = frozenset(names)
+    return out
