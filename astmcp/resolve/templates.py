@@ -30,7 +30,9 @@ def template_target(prefix: str, suffix: str, class_name: bool, fold: str = "") 
     """The stored target of a name made as ``prefix + <something> + suffix`` (``fold``: ``l``
     or ``u`` when a class's name is lower- or upper-cased in it); None when the literal parts are
     too short or could not be part of a name."""
-    if len(prefix) + len(suffix) < LEAST_LITERAL:
+    if len(prefix) + len(suffix) < LEAST_LITERAL and (prefix, suffix) != ("", "_"):
+        # (but `name + "_"` is the usual way to a name kept off a builtin or keyword, `map` →
+        # `map_`, and few names end so: pydash's chains call `sum_` as `.sum()`)
         return None
     if not (_NAME_PART.fullmatch(prefix) and _NAME_PART.fullmatch(suffix)):
         return None
