@@ -511,23 +511,38 @@ def reexport_stubs(
 
 def reexport_lines(ws: Workspace, path: str, name: str) -> set[int]:
     """The lines of the top-level ``from … import name`` statements of ``path`` (also inside
-    ``if``/``try`` blocks) that bind ``name`` under its own name."""
+    ``if``, ``try`` and other blocks) that bind ``name`` under its own name."""
     try:
         tree = parse_python(ws, path)
     except (OSError, SyntaxError, ValueError):
         return set()
     out: set[int] = set()
-    pending: list[ast.stmt] = list(tree.body)
-    while pending:
-        node = pending.pop()
+    for node in top_statements(tree):
         if isinstance(node, ast.ImportFrom) and any(
             a.name == name and a.asname in (None, name) for a in node.names
         ):
             out.update(range(node.lineno, (node.end_lineno or node.lineno) + 1))
-        elif isinstance(node, (ast.If, ast.Try, ast.TryStar)):
-            pending += [*node.body, *node.orelse]
-            if isinstance(node, (ast.Try, ast.TryStar)):
-                pending += [*node.finalbody, *(s for h in node.handlers for s in h.body)]
+    return out
+
+
+def top_statements(tree: ast.Module) -> list[ast.stmt]:
+    """A module's top-level statements and those of the blocks they hold (``if``, ``try``, ``for``,
+    ``while``, ``with``), whose bindings are the module's too; not the bodies of functions or
+    classes."""
+    out: list[ast.stmt] = []
+    pending: list[ast.stmt] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        out.append(node)
+        if isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+            pending += [*node.body, *getattr(node, "orelse", ())]
+        elif isinstance(node, (ast.Try, ast.TryStar)):
+            pending += [
+                *node.body,
+                *node.orelse,
+                *node.finalbody,
+                *(s for h in node.handlers for s in h.body),
+            ]
     return out
 
 

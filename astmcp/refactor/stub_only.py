@@ -20,7 +20,7 @@ from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameters import parse_python
 from astmcp.query.references import twins
-from astmcp.refactor.rename_refs import Hit, reexport_lines
+from astmcp.refactor.rename_refs import Hit, reexport_lines, top_statements
 from astmcp.workspace import Workspace
 
 __all__ = ["check_stub_only", "stub_provider"]
@@ -83,15 +83,13 @@ def check_stub_only(
 
 def _bound_otherwise(ws: Workspace, module: str) -> set[str]:
     """The names ``module`` binds at its top level other than by ``def`` and ``class`` (imports,
-    assignments, ``for`` and ``with`` targets), also inside ``if``/``try`` blocks."""
+    assignments, ``for`` and ``with`` targets), also inside the blocks they hold."""
     try:
         tree = parse_python(ws, module)
     except (OSError, SyntaxError, ValueError):
         return set()
     names: set[str] = set()
-    pending: list[ast.stmt] = list(tree.body)
-    while pending:
-        node = pending.pop()
+    for node in top_statements(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
@@ -105,10 +103,4 @@ def _bound_otherwise(ws: Workspace, module: str) -> set[str]:
                 for n in ast.walk(item.optional_vars)
                 if isinstance(n, ast.Name)
             )
-        if isinstance(
-            node, (ast.If, ast.Try, ast.TryStar, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)
-        ):
-            pending += [*node.body, *getattr(node, "orelse", ())]
-            if isinstance(node, (ast.Try, ast.TryStar)):
-                pending += [*node.finalbody, *(s for h in node.handlers for s in h.body)]
     return names
