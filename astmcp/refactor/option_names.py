@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import ast
 import sqlite3
-from dataclasses import replace
 
 from astmcp.query.common import SymbolRow
 from astmcp.query.parameters import parse_python, read_text
-from astmcp.refactor.rename_refs import Hit
+from astmcp.refactor.rename_refs import Hit, unsure_likely
 from astmcp.workspace import Workspace
 
 __all__ = ["option_dest", "option_made"]
@@ -30,7 +29,7 @@ def option_made(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, hits: l
     if made is None:
         return hits
     note = f"argparse makes an attribute {row.name!r} from the option declared at {made}"
-    return [replace(h, confidence="name", note=note) if h.confidence == "likely" else h for h in hits]
+    return unsure_likely(hits, note)
 
 
 def _declared_at(ws: Workspace, conn: sqlite3.Connection, name: str) -> str | None:

@@ -487,6 +487,13 @@ def lexical_references(ws: Workspace, row: SymbolRow) -> list[Hit]:
     ]
 
 
+def unsure_likely(hits: list[Hit], note: str) -> list[Hit]:
+    """``hits`` with the ``likely`` ones (an untyped receiver read as the only project member of
+    the name) made uncertain, saying why in ``note``: something no symbol stands for has the name
+    too."""
+    return [replace(h, confidence="name", note=note) if h.confidence == "likely" else h for h in hits]
+
+
 def reexport_stubs(
     ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, hits: Iterable[Hit]
 ) -> list[SymbolRow]:

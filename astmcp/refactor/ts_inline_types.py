@@ -16,12 +16,11 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from dataclasses import replace
 
 import tree_sitter
 
 from astmcp.query.common import SymbolRow
-from astmcp.refactor.rename_refs import Hit
+from astmcp.refactor.rename_refs import Hit, unsure_likely
 from astmcp.refactor.textio import position_of
 from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.ts_structural import member_fits, owner_types
@@ -79,7 +78,7 @@ def not_sole(files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, hits: lis
     for _path, ts in files.holding(conn, row.name):
         if any(_shape(shape, row.name)[2] is not None for shape in _object_types(ts)):
             note = f"an object type written inline elsewhere also declares {row.name!r}"
-            return [replace(h, confidence="name", note=note) if h.confidence == "likely" else h for h in hits]
+            return unsure_likely(hits, note)
     return hits
 
 
