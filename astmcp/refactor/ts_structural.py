@@ -146,16 +146,19 @@ def _optional(name: str, signature: str) -> bool:
 
 def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow]) -> list[SymbolRow]:
     """Same-named members of project classes, interfaces and object type aliases outside ``family`` whose type may be
-    used as the renamed member's type, or the other way round."""
+    used as the type of a member of ``family``, or the other way round. Every member's type counts, not only
+    the renamed one's: ``x.id`` with ``x: A | B`` joins ``A.id`` to ``B.id``, and a C that may be used as an A
+    (``matches(c)`` with ``matches(x: A | B)``) keeps its ``id`` whichever of the two was selected."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or _hidden(row):
         return []
-    owner = _owner(conn, row)
-    if owner is None:
-        return []
     types = _Types(conn)
-    mine = types.of(owner.id)
+    family_owners: dict[int, _Type | None] = {}  # None: a type whose member is private
+    for member in family:
+        owner = _owner(conn, member) if member.parent_path else None
+        if owner is not None and owner.id not in family_owners:
+            family_owners[owner.id] = None if _hidden(member) else types.of(owner.id)
+    mines = [mine for mine in family_owners.values() if mine is not None]
     known = {m.id for m in family}
-    family_owners = {o.id for o in (_owner(conn, m) for m in family if m.parent_path) if o is not None}
     out: list[SymbolRow] = []
     marks = ",".join("?" * len(_MEMBER_KINDS))
     candidates = query_symbols(conn, f"s.name = ? AND s.kind IN ({marks})", (row.name, *_MEMBER_KINDS))
@@ -171,7 +174,7 @@ def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[S
         if other_owner is None or other_owner.id in family_owners:
             continue
         theirs = types.of(other_owner.id)
-        if theirs.satisfies(mine) or mine.satisfies(theirs):
+        if any(theirs.satisfies(mine) or mine.satisfies(theirs) for mine in mines):
             out.append(other)
     return out
 
