@@ -1,0 +1,182 @@
+"""Python: docstrings a program compares with names at run time.
+
+A docstring is prose: its mentions of a name are never edited and never block (see
+``rename_refs.prose_hits``). That holds while nothing compares its text with code. icalendar's
+``assert v_prop.__name__ in v_prop.examples.__doc__.splitlines()[0]`` checks that each property
+class's ``examples`` docstring names the class; renaming ``vDDDLists`` left "vDDDLists" in its
+docstring and the test failed. Where a comparison reads both a ``__name__`` (or ``__qualname__``)
+and a docstring (``x.__doc__``, ``inspect.getdoc(x)``, or a local name set from one), the
+mentions of a renamed class's or function's name in the docstrings it may read are name hits of
+kind ``string``: they block, and ``uncertain: include`` edits them with the rest.
+
+The docstrings such a comparison reads: ``v.examples.__doc__`` those of the definitions named
+``examples``; ``windows_to_olson.__doc__`` those of the definitions named ``windows_to_olson``;
+a docstring read through anything else (a parameter, a call) may be any definition's.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sqlite3
+
+from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.parameters import parse_python, read_text
+from astmcp.refactor.rename_refs import Hit
+from astmcp.workspace import Workspace
+
+__all__ = ["docstring_name_hits"]
+
+_NAMED_KINDS = ("class", "function", "method")
+_NAME_ATTRS = ("__name__", "__qualname__")
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_ANY = ""  # a docstring read whose owner is not named: any definition's
+
+
+def docstring_name_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:
+    """Mentions of the family's class or function name in docstrings that some comparison of the
+    project checks against names (see the module docstring)."""
+    names = {m.name for m in family if m.kind in _NAMED_KINDS and m.file.endswith((".py", ".pyi"))}
+    if not names:
+        return []
+    paths = [
+        str(path)
+        for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path")
+    ]
+    owners: dict[str, str] = {}  # docstring owner name (or _ANY) -> where a comparison reads it
+    for path in paths:
+        for owner, line in _compared_docstrings(ws, path):
+            owners.setdefault(owner, f"{path}:{line}")
+    if not owners:
+        return []
+    for owner, where in list(owners.items()):
+        if owner != _ANY and not _defined(conn, owner):
+            owners.setdefault(_ANY, where)  # `obj.__doc__` of a parameter: any definition's
+    word = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, sorted(names))) + r")(?!\w)")
+    hits: list[Hit] = []
+    for path in paths:
+        try:
+            text = read_text(ws, path)
+            if not word.search(text):
+                continue
+            tree = parse_python(ws, path)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        lines = text.split("\n")
+        for node in ast.walk(tree):
+            if not isinstance(node, _DEFINITIONS):
+                continue
+            compared = owners.get(node.name) or owners.get(_ANY)
+            doc = _docstring(node)
+            if compared is None or doc is None or doc.end_lineno is None:
+                continue
+            note = f"a comparison at {compared} checks names against this docstring"
+            for number in range(doc.lineno, doc.end_lineno + 1):
+                source = lines[number - 1] if number <= len(lines) else ""
+                # (on its first line, after the opening quote: not the `def` of a one-liner)
+                low = (
+                    len(source.encode()[: doc.col_offset].decode(errors="ignore"))
+                    if number == doc.lineno
+                    else 0
+                )
+                for match in word.finditer(source, low):
+                    hits.append(
+                        Hit(path, number, match.start() + 1, match.end() + 1, "string", "name", note=note)
+                    )
+    return hits
+
+
+def _defined(conn: sqlite3.Connection, name: str) -> bool:
+    """Whether the project has a Python class or function named ``name``."""
+    marks = ",".join("?" * len(_NAMED_KINDS))
+    rows = query_symbols(conn, f"s.name = ? AND s.kind IN ({marks})", (name, *_NAMED_KINDS))
+    return any(r.file.endswith((".py", ".pyi")) for r in rows)
+
+
+def _docstring(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> ast.Constant | None:
+    first = node.body[0] if node.body else None
+    if (
+        isinstance(first, ast.Expr)
+        and isinstance(first.value, ast.Constant)
+        and isinstance(first.value.value, str)
+    ):
+        return first.value
+    return None
+
+
+def _compared_docstrings(ws: Workspace, path: str) -> list[tuple[str, int]]:
+    """(owner name of the docstrings read, line) of each comparison in ``path`` that reads a
+    ``__name__`` and a docstring; the owner is ``_ANY`` where it is not named."""
+    try:
+        text = read_text(ws, path)
+        if ("__doc__" not in text and "getdoc" not in text) or not any(a in text for a in _NAME_ATTRS):
+            return []
+        tree = parse_python(ws, path)
+    except (OSError, SyntaxError, ValueError):
+        return []
+    found: list[tuple[str, int]] = []
+    for scope in ast.walk(tree):
+        if not isinstance(scope, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        body = list(_own_nodes(scope))
+        held: dict[str, list[ast.expr]] = {}  # `doc = inspect.getdoc(obj)`: doc holds obj's docstring
+        for node in body:
+            if (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+            ):
+                read = _docstring_reads(node.value)
+                if read:
+                    held.setdefault(node.targets[0].id, []).extend(read)
+        for node in body:
+            if not isinstance(node, ast.Compare):
+                continue
+            parts = list(ast.walk(node))
+            if not any(isinstance(p, ast.Attribute) and p.attr in _NAME_ATTRS for p in parts):
+                continue
+            reads = _docstring_reads(node)
+            reads += [e for p in parts if isinstance(p, ast.Name) for e in held.get(p.id, [])]
+            found += [(_owner_name(read), node.lineno) for read in reads]
+    return found
+
+
+def _own_nodes(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of a module's or function's own body (not those of functions nested in it)."""
+    out: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        out.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _docstring_reads(node: ast.AST) -> list[ast.expr]:
+    """The objects whose docstrings ``node`` reads: ``x`` of ``x.__doc__`` and ``getdoc(x)``."""
+    out: list[ast.expr] = []
+    for part in ast.walk(node):
+        if isinstance(part, ast.Attribute) and part.attr == "__doc__":
+            out.append(part.value)
+        elif isinstance(part, ast.Call) and part.args:
+            func = part.func
+            name = (
+                func.attr
+                if isinstance(func, ast.Attribute)
+                else func.id
+                if isinstance(func, ast.Name)
+                else ""
+            )
+            if name == "getdoc":
+                out.append(part.args[0])
+    return out
+
+
+def _owner_name(read: ast.expr) -> str:
+    if isinstance(read, ast.Attribute):
+        return read.attr
+    if isinstance(read, ast.Name):
+        return read.id
+    return _ANY
