@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.query.common import SymbolRow, mangled, query_symbols
 from astmcp.query.package_types import project_root
-from astmcp.query.parameters import read_text
+from astmcp.query.parameters import parse_python, read_text
 from astmcp.refactor.collisions import inherited, outside_inherited, related_classes
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.tsscopes import TsFile
@@ -597,3 +597,79 @@ def check_metaclass_set(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow)
                         " the class's attribute alone leaves the metaclass setting the old name",
                         {"metaclass": name},
                     )
+
+
+_FORWARDING_KINDS = ("method", "property")
+
+
+def forwarding_members(
+    ws: Workspace,
+    conn: sqlite3.Connection,
+    row: SymbolRow,
+    family: Iterable[SymbolRow],
+    uses: Iterable[tuple[str, int]],
+) -> list[SymbolRow]:
+    """Python: same-named methods and properties of classes outside ``family`` that only forward to
+    a member of it (``uses``: the file and line of each reference found): the body, docstring
+    aside, is ``return <receiver>.<name>(…)`` (or the call alone, or the attribute read).
+
+    ``TZP.create_timezone`` returns ``self.__provider.create_timezone(tz)``: a proxy gives its
+    users the provider's interface under the provider's names, and Python code hands one where the
+    other is expected without a type checker objecting at run time (icalendar's tests pass a
+    ``PYTZ`` provider to ``to_tz(tzp=…)``, annotated ``TZP``). Renaming the provider's member alone
+    leaves the proxy's, and every such place breaks; the proxy's member is a partner of the rename
+    whose uses are uncertain. A member that does more (``return self.key.as_const(ctx),
+    self.value.as_const(ctx)``; a signer deriving a key first) is a user of the family, no proxy."""
+    if row.kind not in _FORWARDING_KINDS or not row.parent_path or mangled(row):
+        return []
+    known = {m.id for m in family}
+    lines: dict[str, set[int]] = {}
+    for path, line in uses:
+        lines.setdefault(path, set()).add(line)
+    marks = ",".join("?" * len(_FORWARDING_KINDS))
+    found: list[SymbolRow] = []
+    for other in query_symbols(conn, f"s.name = ? AND s.kind IN ({marks})", (row.name, *_FORWARDING_KINDS)):
+        if other.id in known or not other.parent_path or not other.file.endswith(".py"):
+            continue
+        within = [line for line in lines.get(other.file, ()) if other.start_line <= line <= other.end_line]
+        if within and _forwards(ws, other, within):
+            found.append(other)
+    return found
+
+
+def _forwards(ws: Workspace, member: SymbolRow, uses: list[int]) -> bool:
+    """Whether ``member``'s body only hands on a same-named call or read found on a line of ``uses``."""
+    try:
+        tree = parse_python(ws, member.file)
+    except (OSError, SyntaxError, ValueError):
+        return False
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name != member.name:
+            continue
+        if not node.lineno <= member.name_line <= (node.end_lineno or node.lineno):
+            continue
+        body = node.body
+        if (
+            body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            body = body[1:]  # the docstring
+        if len(body) != 1 or not isinstance(body[0], (ast.Return, ast.Expr)) or body[0].value is None:
+            return False
+        value = body[0].value
+        if isinstance(value, ast.Await):
+            value = value.value
+        target = value.func if isinstance(value, ast.Call) else value
+        return (
+            isinstance(target, ast.Attribute)
+            and target.attr == member.name
+            and not (isinstance(target.value, ast.Call) and _named(target.value.func) == "super")
+            and (target.end_lineno or target.lineno) in uses
+        )
+    return False
+
+
+def _named(node: ast.expr) -> str:
+    return node.id if isinstance(node, ast.Name) else ""

@@ -21,7 +21,7 @@ from astmcp.lang import optional_module
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameters import parse_python
-from astmcp.refactor.family_guard import check_family, outside_reads, unresolved_bases
+from astmcp.refactor.family_guard import check_family, forwarding_members, outside_reads, unresolved_bases
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes, resolve
@@ -241,6 +241,11 @@ def family_and_references(
     else:
         check_union_partners(conn, row, family, best)  # still growing: refuse, naming them
     maybe = check_family(conn, row, family)
+    if language_of(row.file) == PYTHON:
+        # `def create_timezone(self, tz): return self.__provider.create_timezone(tz)`: a proxy's
+        # member under the same name, and its uses, may stand for the family's
+        uses = [(h.file, h.line) for h in best.values() if not h.is_declaration]
+        maybe += [m for m in forwarding_members(ws, conn, row, family, uses) if m not in maybe]
     if language_of(row.file) != PYTHON:
         # a type used as another (`use(new B())` with `use(a: Runner)`) keeps its members' names
         # (never one no import chain joins to the family: no value is used as the other's type)
