@@ -483,6 +483,7 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         )
         selves = _own_attribute_maps(parsed.scopes.tree) if dumps else {}
         copies = _instance_copies(parsed.scopes.tree) if dumps else set()
+        modules = _module_dicts(parsed.scopes.tree) if dumps else set()
         given = _vars_arguments(parsed.scopes.tree) if dumps else {}
         for node, listing in dumps:
             if path not in by_kind[listing] or id(node) in copies:
@@ -491,7 +492,11 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
                 continue
             if set_on_instances and id(node) not in objects:
                 continue
-            if isinstance(node, ast.Attribute) and node.attr == "__dict__" and _module_namespace(node.value):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr == "__dict__"
+                and (_module_namespace(node.value) or id(node) in modules)
+            ):
                 continue  # `sys.modules[name].__dict__`: a module's globals, no object's attributes
             named = _named_namespace(resolver, conn, path, parsed.scopes, given.get(id(node)) or node)
             if named is not None and not named & declaring:
@@ -558,6 +563,34 @@ def _named_namespace(
     if row[0] == "class":
         return {int(row[1])}
     return set() if row[0] == "module" else None
+
+
+# attributes only a module object has (a class or an instance has none of them unless it sets them)
+_MODULE_ATTRIBUTES = frozenset(
+    {"__file__", "__spec__", "__loader__", "__path__", "__package__", "__cached__"}
+)
+
+
+def _module_dicts(tree: ast.AST) -> set[int]:
+    """The ids of the ``m.__dict__`` nodes whose ``m`` the same function (or module body) also reads
+    a module's own attribute off (``compile(src, module.__file__, "exec")`` then ``exec(code,
+    module.__dict__)`` in an import hook): a module's globals, no object's attributes."""
+    out: set[int] = set()
+    for scope in ast.walk(tree):
+        if not isinstance(scope, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        reads: list[tuple[str, str, int]] = []  # (object's name, attribute, node id)
+        stack = list(ast.iter_child_nodes(scope))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                reads.append((node.value.id, node.attr, id(node)))
+            stack.extend(ast.iter_child_nodes(node))
+        modules = {name for name, attr, _ in reads if attr in _MODULE_ATTRIBUTES}
+        out.update(node for name, attr, node in reads if attr == "__dict__" and name in modules)
+    return out
 
 
 def _module_namespace(node: ast.expr) -> bool:
