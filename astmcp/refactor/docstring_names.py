@@ -39,12 +39,12 @@ def docstring_name_hits(ws: Workspace, conn: sqlite3.Connection, family: list[Sy
     names = {m.name for m in family if m.kind in _NAMED_KINDS and m.file.endswith((".py", ".pyi"))}
     if not names:
         return []
-    paths = [
-        str(path)
-        for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path")
-    ]
+    readers = conn.execute(  # the files reading a docstring, from the index (most renames read none)
+        "SELECT DISTINCT f.path FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.name IN ('__doc__', 'getdoc') AND f.language = 'python' ORDER BY f.path"
+    ).fetchall()
     owners: dict[str, str] = {}  # docstring owner name (or _ANY) -> where a comparison reads it
-    for path in paths:
+    for (path,) in readers:
         for owner, line in _compared_docstrings(ws, path):
             owners.setdefault(owner, f"{path}:{line}")
     if not owners:
@@ -52,6 +52,9 @@ def docstring_name_hits(ws: Workspace, conn: sqlite3.Connection, family: list[Sy
     for owner, where in list(owners.items()):
         if owner != _ANY and not _defined(conn, owner):
             owners.setdefault(_ANY, where)  # `obj.__doc__` of a parameter: any definition's
+    paths = [
+        str(p) for (p,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path")
+    ]
     word = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, sorted(names))) + r")(?!\w)")
     hits: list[Hit] = []
     for path in paths:
