@@ -334,7 +334,9 @@ def check_family(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[Symb
     return maybe
 
 
-def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[SymbolRow]) -> list[str]:
+def outside_reads(
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, members: Iterable[SymbolRow]
+) -> list[str]:
     """Python: ``<outside class>.<attribute>.<name>`` for each outside attribute holding an
     instance of a class of the family ``members`` (or of one deriving from one of them) whose
     outside class reads ``row``'s name off it.
@@ -372,6 +374,13 @@ def outside_reads(conn: sqlite3.Connection, row: SymbolRow, members: Iterable[Sy
         if str(value).startswith("^"):  # `json.dump(data, obj)`: json.dump calls `obj.write`
             parts = _FUNCTION_KEY.match(str(value)[1:])
             reads = argument_reads(parts[1], parts[2]) if parts is not None else frozenset()
+            if parts is not None and "*" in reads and parts[1].startswith("argparse."):
+                # `parse_args(namespace=obj)` sets the attributes the parser's options name: the
+                # project's own declarations (unless one is not written out)
+                from astmcp.refactor.option_names import made_dests  # (it builds on rename_refs)
+
+                dests = made_dests(ws, conn)
+                reads = reads if dests is None else dests
             if parts is not None and (row.name in reads or "*" in reads):
                 given = f"{parts[2][1:]}=…" if parts[2][0] == "=" else f"argument {int(parts[2][1:]) + 1}"
                 found.append(f"{parts[1]}({given}).{'*' if '*' in reads else row.name}")

@@ -17,7 +17,7 @@ from astmcp.query.parameters import parse_python, read_text
 from astmcp.refactor.rename_refs import Hit, unsure_likely
 from astmcp.workspace import Workspace
 
-__all__ = ["option_dest", "option_made"]
+__all__ = ["made_dests", "option_dest", "option_made"]
 
 
 def option_made(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, hits: list[Hit]) -> list[Hit]:
@@ -52,6 +52,47 @@ def _declared_at(ws: Workspace, conn: sqlite3.Connection, name: str) -> str | No
             ):
                 return f"{path}:{node.lineno}"
     return None
+
+
+_DECLARING = ("add_argument", "add_option", "set_defaults", "add_subparsers")
+
+
+def made_dests(ws: Workspace, conn: sqlite3.Connection) -> frozenset[str] | None:
+    """Every attribute the project's argparse (and optparse) declarations make on a namespace:
+    each ``add_argument``'s destination, each keyword of ``set_defaults(func=…)``, the ``dest=``
+    of ``add_subparsers``; None when one of them is not written out (``add_argument(*flags)``,
+    ``set_defaults(**defaults)``), since it may make any name."""
+    made: set[str] = {"_unrecognized_args"}  # (argparse's own, for `parse_known_args`)
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+        try:
+            if not any(word in read_text(ws, path) for word in _DECLARING):
+                continue
+            tree = parse_python(ws, path)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            method = node.func.attr
+            if method in ("add_argument", "add_option"):
+                dest = option_dest(node)
+                if dest is None:
+                    return None
+                made.add(dest)
+            elif method == "set_defaults":
+                if any(keyword.arg is None for keyword in node.keywords):
+                    return None
+                made.update(str(keyword.arg) for keyword in node.keywords)
+            elif method == "add_subparsers":
+                for keyword in node.keywords:
+                    if keyword.arg is None:
+                        return None
+                    if keyword.arg == "dest":
+                        value = keyword.value
+                        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                            return None
+                        made.add(value.value)
+    return frozenset(made)
 
 
 def option_dest(call: ast.Call) -> str | None:

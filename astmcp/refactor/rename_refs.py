@@ -149,7 +149,7 @@ def family_and_references(
     memo = engine.FamilyMemo(conn)  # each member's references walk the same classes
     members, external = engine.override_family(conn, row, memo)
     # a family member outside code calls on a project object it holds
-    held = outside_reads(conn, row, members) if language_of(row.file) == PYTHON else []
+    held = outside_reads(ws, conn, row, members) if language_of(row.file) == PYTHON else []
     unread = [h.removesuffix("?") for h in held if h.endswith("?")]  # given to packages not installed
     held = [h for h in held if not h.endswith("?")]
     if unread and not external and not held:
