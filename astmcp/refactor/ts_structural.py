@@ -191,19 +191,25 @@ def static_partners(
     ShapeCtor { new (): Shape; kind: string }`` needs ``Circle.kind`` static. A static member's
     partners are the same-named members of project interfaces and object types with a construct
     signature; such a type's member's partners are the same-named static members of classes.
-    Where a class flows is not in the index, so each is a partner."""
+    Where a class flows is not in the index, so each is a partner. Every member of ``family``
+    counts (a union may join a static member to a constructible type's member)."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or _hidden(row):
         return []
-    owner = _owner(conn, row)
-    if owner is None:
-        return []
-    static = bool(_STATIC.match(row.signature))
-    if (owner.kind == "class") != static or (not static and not _constructible(ws, owner)):
+    texts: dict[str, list[str]] = {}  # the lines of each file read for construct signatures
+    static = constructible = False  # a static member in the family; a constructible type's member
+    for member in family:
+        owner = _owner(conn, member) if member.parent_path and not _hidden(member) else None
+        if owner is None or member.file.endswith((".py", ".pyi")):
+            continue
+        if owner.kind == "class":
+            static = static or bool(_STATIC.match(member.signature))
+        elif not _STATIC.match(member.signature) and not constructible:
+            constructible = _constructible(ws, owner, texts)
+    if not static and not constructible:
         return []
     known = {m.id for m in family}
     marks = ",".join("?" * len(_MEMBER_KINDS))
     out: list[SymbolRow] = []
-    texts: dict[str, list[str]] = {}  # the lines of each file read for construct signatures
     for other in query_symbols(conn, f"s.name = ? AND s.kind IN ({marks})", (row.name, *_MEMBER_KINDS)):
         if (
             other.id in known
@@ -216,7 +222,7 @@ def static_partners(
         if other_owner is None:
             continue
         if (static and other_owner.kind != "class" and _constructible(ws, other_owner, texts)) or (
-            not static and other_owner.kind == "class" and _STATIC.match(other.signature)
+            constructible and other_owner.kind == "class" and _STATIC.match(other.signature)
         ):
             out.append(other)
     return out
