@@ -655,8 +655,8 @@ def _forwards(ws: Workspace, member: SymbolRow, uses: list[int]) -> bool:
     for node in ast.walk(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name != member.name:
             continue
-        if not node.lineno <= member.name_line <= (node.end_lineno or node.lineno):
-            continue
+        if node.lineno != member.name_line:
+            continue  # (another def of the name: nested, or a property's setter)
         body = node.body
         if (
             body
