@@ -22,6 +22,7 @@ import sqlite3
 
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameters import parse_python, read_text
+from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
@@ -163,17 +164,8 @@ def _docstring_reads(node: ast.AST) -> list[ast.expr]:
     for part in ast.walk(node):
         if isinstance(part, ast.Attribute) and part.attr == "__doc__":
             out.append(part.value)
-        elif isinstance(part, ast.Call) and part.args:
-            func = part.func
-            name = (
-                func.attr
-                if isinstance(func, ast.Attribute)
-                else func.id
-                if isinstance(func, ast.Name)
-                else ""
-            )
-            if name == "getdoc":
-                out.append(part.args[0])
+        elif isinstance(part, ast.Call) and part.args and last_name(part.func) == "getdoc":
+            out.append(part.args[0])  # `inspect.getdoc(x)`, `getdoc(x)`
     return out
 
 
