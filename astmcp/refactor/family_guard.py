@@ -646,6 +646,37 @@ def forwarding_members(
     return found
 
 
+def forwarded_members(
+    ws: Workspace, conn: sqlite3.Connection, family: Iterable[SymbolRow]
+) -> list[SymbolRow]:
+    """Python, the other way round: the same-named members of other classes that a member of
+    ``family`` only forwards to (renaming ``TZP.create_timezone`` alone breaks the places a
+    provider is handed where a ``TZP`` is expected, as renaming the provider's does). Only those a
+    reference resolves to (certain or likely); their own families are the caller's to add."""
+    family = list(family)
+    known = {m.id for m in family}
+    found: dict[int, SymbolRow] = {}
+    for member in family:
+        if member.kind not in _FORWARDING_KINDS or not member.parent_path or not member.file.endswith(".py"):
+            continue
+        targets = [
+            (int(symbol_id), int(line))
+            for symbol_id, line in conn.execute(
+                "SELECT DISTINCT r.symbol_id, r.line FROM refs r JOIN files f ON f.id = r.file_id"
+                " WHERE f.path = ? AND r.name = ? AND r.line BETWEEN ? AND ? AND r.symbol_id IS NOT NULL"
+                " AND r.confidence IN ('certain', 'likely') AND r.kind NOT IN ('definition', 'import', 'export')",
+                (member.file, member.name, member.start_line, member.end_line),
+            )
+            if symbol_id not in known
+        ]
+        if targets and _forwards(ws, member, [line for _, line in targets]):
+            for symbol_id, _ in targets:
+                for target in query_symbols(conn, "s.id = ?", (symbol_id,)):
+                    if target.kind in _FORWARDING_KINDS and target.parent_path:
+                        found.setdefault(target.id, target)
+    return list(found.values())
+
+
 def _forwards(ws: Workspace, member: SymbolRow, uses: list[int]) -> bool:
     """Whether ``member``'s body only hands on a same-named call or read found on a line of ``uses``."""
     try:

@@ -21,7 +21,13 @@ from astmcp.lang import optional_module
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameters import parse_python
-from astmcp.refactor.family_guard import check_family, forwarding_members, outside_reads, unresolved_bases
+from astmcp.refactor.family_guard import (
+    check_family,
+    forwarded_members,
+    forwarding_members,
+    outside_reads,
+    unresolved_bases,
+)
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes, resolve
@@ -246,6 +252,10 @@ def family_and_references(
         # member under the same name, and its uses, may stand for the family's
         uses = [(h.file, h.line) for h in best.values() if not h.is_declaration]
         maybe += [m for m in forwarding_members(ws, conn, row, family, uses) if m not in maybe]
+        # and the other way round: `TZP.create_timezone` itself, with the providers' family
+        for target in forwarded_members(ws, conn, family):
+            relatives, _ = engine.override_family(conn, target, memo)
+            maybe += [m for m in (target, *relatives) if m not in maybe and m not in family]
     if language_of(row.file) != PYTHON:
         # a type used as another (`use(new B())` with `use(a: Runner)`) keeps its members' names
         # (never one no import chain joins to the family: no value is used as the other's type)
