@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import sqlite3
+from collections.abc import Iterator
 
 from astmcp.query.common import SymbolRow
 from astmcp.query.parameters import parse_python, read_text
@@ -35,10 +36,20 @@ def option_made(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, hits: l
 def _declared_at(ws: Workspace, conn: sqlite3.Connection, name: str) -> str | None:
     """``file:line`` of an ``add_argument`` (optparse: ``add_option``) call whose destination is
     ``name``, else None."""
+    for path, _, call in _method_calls(ws, conn, ("add_argument", "add_option")):
+        if option_dest(call) == name:
+            return f"{path}:{call.lineno}"
+    return None
+
+
+def _method_calls(
+    ws: Workspace, conn: sqlite3.Connection, methods: tuple[str, ...]
+) -> Iterator[tuple[str, str, ast.Call]]:
+    """(path, method, call) of each project call of a method named one of ``methods`` (``x.add_argument(…)``);
+    only the files whose text names one are parsed."""
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
         try:
-            text = read_text(ws, path)
-            if "add_argument" not in text and "add_option" not in text:
+            if not any(method in read_text(ws, path) for method in methods):
                 continue
             tree = parse_python(ws, path)
         except (OSError, SyntaxError, ValueError):
@@ -47,11 +58,9 @@ def _declared_at(ws: Workspace, conn: sqlite3.Connection, name: str) -> str | No
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr in ("add_argument", "add_option")
-                and option_dest(node) == name
+                and node.func.attr in methods
             ):
-                return f"{path}:{node.lineno}"
-    return None
+                yield str(path), node.func.attr, node
 
 
 _DECLARING = ("add_argument", "add_option", "set_defaults", "add_subparsers")
@@ -63,35 +72,25 @@ def made_dests(ws: Workspace, conn: sqlite3.Connection) -> frozenset[str] | None
     of ``add_subparsers``; None when one of them is not written out (``add_argument(*flags)``,
     ``set_defaults(**defaults)``), since it may make any name."""
     made: set[str] = {"_unrecognized_args"}  # (argparse's own, for `parse_known_args`)
-    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
-        try:
-            if not any(word in read_text(ws, path) for word in _DECLARING):
-                continue
-            tree = parse_python(ws, path)
-        except (OSError, SyntaxError, ValueError):
-            continue
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
-                continue
-            method = node.func.attr
-            if method in ("add_argument", "add_option"):
-                dest = option_dest(node)
-                if dest is None:
+    for _, method, call in _method_calls(ws, conn, _DECLARING):
+        if method in ("add_argument", "add_option"):
+            dest = option_dest(call)
+            if dest is None:
+                return None
+            made.add(dest)
+        elif method == "set_defaults":
+            if any(keyword.arg is None for keyword in call.keywords):
+                return None
+            made.update(str(keyword.arg) for keyword in call.keywords)
+        else:  # add_subparsers
+            for keyword in call.keywords:
+                if keyword.arg is None:
                     return None
-                made.add(dest)
-            elif method == "set_defaults":
-                if any(keyword.arg is None for keyword in node.keywords):
-                    return None
-                made.update(str(keyword.arg) for keyword in node.keywords)
-            elif method == "add_subparsers":
-                for keyword in node.keywords:
-                    if keyword.arg is None:
+                if keyword.arg == "dest":
+                    value = keyword.value
+                    if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
                         return None
-                    if keyword.arg == "dest":
-                        value = keyword.value
-                        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
-                            return None
-                        made.add(value.value)
+                    made.add(value.value)
     return frozenset(made)
 
 
