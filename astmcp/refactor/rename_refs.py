@@ -262,7 +262,7 @@ def family_and_references(
         files = {m.file for m in family}
         maybe += [
             m
-            for m in (*ts_structural_partners(conn, row, family), *static_partners(ws, conn, row, family))
+            for m in (*ts_structural_partners(conn, row, family, ws), *static_partners(ws, conn, row, family))
             if m not in maybe and not memo.parts.apart(m.file, files)
         ]
     for member in maybe:

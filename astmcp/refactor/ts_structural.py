@@ -13,10 +13,13 @@ outside the project may have any member.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import sqlite3
+from collections.abc import Callable
 
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.resolve.ts_config import TsConfigs
 from astmcp.workspace import Workspace
 
 __all__ = ["member_fits", "owner_types", "static_partners", "structural_partners"]
@@ -39,23 +42,42 @@ _PLAIN = re.compile(r"""^(?:"[^"]*"|'[^']*'|`[^`$]*`|-?\d[\d_.]*|true|false)$"""
 class _Member:
     """What a member's declaration says of its type, as far as assignability needs it."""
 
-    def __init__(self, kind: str, name: str, signature: str) -> None:
+    def __init__(self, kind: str, name: str, signature: str, params: frozenset[str] = frozenset()) -> None:
         self.callable = kind == "method"
         rest = signature[signature.find(name) + len(name) :] if name in signature else ""
+        self.optional = rest.startswith("?")
         rest = rest.removeprefix("?").strip()
         self.unit: str | None = None
         self.plain = False
         self.primitives: frozenset[str] | None = None  # `number | null`: exactly those
+        self.parts: tuple[str, ...] | None = None  # the union's parts, when the type is written out
+        self.params = params  # the owner's type parameters (`T` may stand for `null`)
         if rest.startswith(":"):
             declared = rest[1:].strip().rstrip(";").strip()
             self.unit = declared if _UNIT.match(declared) else None
             parts = frozenset(part.strip() for part in declared.split("|"))
             self.primitives = parts if parts <= _PRIMITIVES else None
+            self.parts = union_parts(declared)
         elif rest.startswith("="):
             self.plain = bool(_PLAIN.match(rest[1:].strip().rstrip(";").strip()))
 
-    def fits(self, expected: _Member) -> bool:
-        """Whether this member may be given where ``expected`` is declared."""
+    def empties(self) -> frozenset[str]:
+        """``null`` and ``undefined``, as far as this member's value may be either."""
+        found = frozenset(self.parts or ()) & _EMPTY
+        return found | {"undefined"} if self.optional else found
+
+    def takes(self, empty: str, closed: Callable[[str, frozenset[str]], bool]) -> bool:
+        """Whether ``null`` or ``undefined`` may be given where this member is declared (under
+        ``strictNullChecks``): not when each part of its union is a type that never holds it."""
+        if self.parts is None or (empty == "undefined" and self.optional):
+            return True
+        return any(part in _OPEN or not closed(part, self.params) for part in self.parts)
+
+    def fits(self, expected: _Member, closed: Callable[[str, frozenset[str]], bool] | None = None) -> bool:
+        """Whether this member may be given where ``expected`` is declared (``closed``, under
+        ``strictNullChecks``: whether a written type never holds ``null`` or ``undefined``)."""
+        if closed is not None and not all(expected.takes(e, closed) for e in self.empties()):
+            return False  # `parent: Context | null` is no `parent: Context`
         if expected.unit is not None:
             return self.unit == expected.unit
         if self.primitives is not None and expected.primitives is not None:
@@ -69,6 +91,49 @@ class _Member:
         return not (expected.plain and self.callable)
 
 
+_EMPTY = frozenset({"null", "undefined"})
+_OPEN = frozenset({"null", "undefined", "any", "unknown", "void", "never"})  # part of a type taking them
+# types of the language that never hold `null` or `undefined`
+_CLOSED_NAMES = frozenset(
+    {"string", "number", "boolean", "bigint", "symbol", "object", "true", "false", "Date", "RegExp", "Error"}
+    | {"Map", "Set", "WeakMap", "WeakSet", "Array", "ReadonlyArray", "Promise", "Record", "Function"}
+)
+_BRACKETS = {"(": ")", "[": "]", "{": "}", "<": ">"}
+_NAMED = re.compile(r"^([\w$]+(?:\.[\w$]+)*)\s*(<.*>)?$", re.S)
+_MAPPED = re.compile(r"^\{\s*(?:[+-]?readonly\s+)?\[\s*[\w$]+\s+in\s")
+_LITERAL = re.compile(r"""^(?:"[^"]*"|'[^']*'|-?\d[\d_.]*)$""")
+
+
+def union_parts(declared: str) -> tuple[str, ...] | None:
+    """The parts of the union type ``declared`` at its top level (``A<B | C> | null``: ``A<B |
+    C>``, ``null``); None when its brackets do not pair up (a type cut short)."""
+    parts: list[str] = []
+    stack: list[str] = []
+    start = i = 0
+    while i < len(declared):
+        char = declared[i]
+        if char in "\"'`":  # a string literal type: its text is no bracket
+            end = declared.find(char, i + 1)
+            if end < 0:
+                return None
+            i = end
+        elif char == "=" and declared[i + 1 : i + 2] == ">" and not stack:
+            break  # `(a: A) => B | C`: the rest is the function type's return type
+        elif char in _BRACKETS:
+            stack.append(_BRACKETS[char])
+        elif char in ")]}" or (char == ">" and declared[i - 1 : i] != "="):  # not the arrow of `=>`
+            if not stack or stack.pop() != char:
+                return None
+        elif char == "|" and not stack:
+            parts.append(declared[start:i].strip())
+            start = i + 1
+        i += 1
+    if stack or (i < len(declared) and union_parts(declared[i + 2 :]) is None):
+        return None  # brackets left open (in the return type, when stopped at its `=>`)
+    parts.append(declared[start:].strip())
+    return tuple(p for p in parts if p) or None
+
+
 class _Type:
     """One class or interface: its members (own and inherited) and those it requires."""
 
@@ -78,16 +143,21 @@ class _Type:
         self.nominal = nominal  # has a private member: only its subclasses satisfy it
         self.open = open_  # a base outside the project: any member may be there
 
-    def satisfies(self, other: _Type) -> bool:
-        """Whether a value of this type may be used where ``other`` is expected."""
+    def satisfies(self, other: _Type, closed: Callable[[str, frozenset[str]], bool] | None = None) -> bool:
+        """Whether a value of this type may be used where ``other`` is expected (``closed``: see
+        ``_Member.fits``)."""
         if other.nominal:
             return False
         for name in other.required:
             if name not in self.members and not self.open:
                 return False
+            if name in self.members and name not in self.required:
+                return False  # optional here, required there: never assignable
         # a member it has must fit, optional there or not (`nullable?: boolean` takes no method)
         return all(
-            mine.fits(other.members[name]) for name, mine in self.members.items() if name in other.members
+            mine.fits(other.members[name], closed)
+            for name, mine in self.members.items()
+            if name in other.members
         )
 
 
@@ -95,6 +165,45 @@ class _Types:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
         self._types: dict[int, _Type] = {}
+        self._closed: dict[str, bool] = {}
+
+    def closed(self, part: str, params: frozenset[str]) -> bool:
+        """Whether the type written ``part`` (one part of a union) never holds ``null`` or
+        ``undefined``: a literal, an array, a tuple, an object or function type, a type of the
+        language that holds neither, or a project class, interface or enum (not a type alias: it
+        may name a union; not a type parameter: it may stand for one)."""
+        part = part.strip()
+        if part.startswith("readonly "):
+            return self.closed(part.removeprefix("readonly "), params)
+        if _MAPPED.match(part):
+            return False  # `{ [K in keyof T]: … }` is `null` where T is
+        if _LITERAL.match(part) or part.endswith("[]") or part.startswith(("[", "{")):
+            return True  # `3`, `T[]`, `[A, B]`, `{ a: A }` (not `T["k"]`: it may be `null`)
+        if part.startswith(("(", "<", "new ")):
+            inner = union_parts(part[1:-1]) if part.startswith("(") and part.endswith(")") else None
+            if inner is not None and "=>" not in part:  # `(A | null)`
+                return all(p not in _OPEN and self.closed(p, params) for p in inner)
+            return "=>" in part  # a function or constructor type
+        named = _NAMED.match(part)
+        if named is None:
+            return False
+        name = named.group(1)
+        if name.split(".")[0] in params:
+            return False
+        last = name.rsplit(".", 1)[-1]
+        if last in _CLOSED_NAMES:
+            return True
+        found = self._closed.get(last)
+        if found is None:
+            kinds = {
+                kind
+                for (kind,) in self.conn.execute(
+                    "SELECT kind FROM symbols WHERE name = ? AND kind IN ('class', 'interface', 'enum', 'type')",
+                    (last,),
+                )
+            }
+            found = self._closed[last] = bool(kinds) and kinds <= {"class", "interface", "enum"}
+        return found
 
     def of(self, type_id: int, seen: frozenset[int] = frozenset()) -> _Type:
         found = self._types.get(type_id)
@@ -119,6 +228,8 @@ class _Types:
             nominal = nominal or base.nominal
             open_ = open_ or base.open
         marks = ",".join("?" * len(_MEMBER_KINDS))
+        row = self.conn.execute("SELECT signature FROM symbols WHERE id = ?", (type_id,)).fetchone()
+        params = _type_parameters(row[0] if row else "")
         for name, kind, signature in self.conn.execute(
             "SELECT m.name, m.kind, m.signature FROM symbols t JOIN symbols m ON m.file_id = t.file_id"
             f" AND m.symbol_path = t.symbol_path || '.' || m.name WHERE t.id = ? AND m.kind IN ({marks})",
@@ -129,7 +240,7 @@ class _Types:
                 continue
             if _STATIC.match(signature):
                 continue
-            members[name] = _Member(kind, name, signature)
+            members[name] = _Member(kind, name, signature, params)
             if _optional(name, signature):
                 required.discard(name)
             else:
@@ -139,25 +250,54 @@ class _Types:
         return found
 
 
+_DECLARED = re.compile(r"\b(?:class|interface|type)\s+[\w$]+\s*<")
+
+
+def _type_parameters(signature: str) -> frozenset[str]:
+    """Every name inside the type parameter list of a class, interface or type alias
+    (``class Box<T extends Item = Item>``: ``T``, ``Item``; more than the parameters is safe)."""
+    found = _DECLARED.search(signature)
+    if found is None:
+        return frozenset()
+    depth, end = 0, len(signature)
+    for i in range(found.end() - 1, len(signature)):
+        if signature[i] == "<":
+            depth += 1
+        elif signature[i] == ">" and signature[i - 1] != "=":
+            depth -= 1
+            if depth == 0:
+                end = i
+                break
+    return frozenset(re.findall(r"[A-Za-z_$][\w$]*", signature[found.end() : end]))
+
+
 def _optional(name: str, signature: str) -> bool:
     at = signature.find(name)
     return at >= 0 and signature[at + len(name) : at + len(name) + 1] == "?"
 
 
-def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow]) -> list[SymbolRow]:
+def structural_partners(
+    conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow], ws: Workspace | None = None
+) -> list[SymbolRow]:
     """Same-named members of project classes, interfaces and object type aliases outside ``family`` whose type may be
     used as the type of a member of ``family``, or the other way round. Every member's type counts, not only
     the renamed one's: ``x.id`` with ``x: A | B`` joins ``A.id`` to ``B.id``, and a C that may be used as an A
-    (``matches(c)`` with ``matches(x: A | B)``) keeps its ``id`` whichever of the two was selected."""
+    (``matches(c)`` with ``matches(x: A | B)``) keeps its ``id`` whichever of the two was selected.
+    With ``ws`` and ``strictNullChecks`` on where both types are declared, a member that may be
+    ``null`` fits none declared without it."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or _hidden(row):
         return []
     types = _Types(conn)
+    strict = _StrictNulls(ws)
     family_owners: dict[int, _Type | None] = {}  # None: a type whose member is private
+    family_files: set[str] = set()
     for member in family:
         owner = _owner(conn, member) if member.parent_path else None
         if owner is not None and owner.id not in family_owners:
             family_owners[owner.id] = None if _hidden(member) else types.of(owner.id)
+            family_files.add(owner.file)
     mines = [mine for mine in family_owners.values() if mine is not None]
+    strict_family = all(strict.at(file) for file in family_files)
     known = {m.id for m in family}
     out: list[SymbolRow] = []
     marks = ",".join("?" * len(_MEMBER_KINDS))
@@ -174,9 +314,37 @@ def structural_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[S
         if other_owner is None or other_owner.id in family_owners:
             continue
         theirs = types.of(other_owner.id)
-        if any(theirs.satisfies(mine) or mine.satisfies(theirs) for mine in mines):
+        closed = types.closed if strict_family and strict.at(other_owner.file) else None
+        if any(theirs.satisfies(mine, closed) or mine.satisfies(theirs, closed) for mine in mines):
             out.append(other)
     return out
+
+
+class _StrictNulls:
+    """Whether ``strictNullChecks`` is on for a file: in the nearest tsconfig.json above it."""
+
+    def __init__(self, ws: Workspace | None) -> None:
+        self.ws = ws
+        self.configs = TsConfigs(ws.root, {}) if ws is not None else None
+        self._folders: dict[str, bool] = {}
+
+    def at(self, file: str) -> bool:
+        if self.ws is None or self.configs is None:
+            return False
+        folder = posixpath.dirname(file)
+        found = self._folders.get(folder)
+        if found is None:
+            probe, found = folder, False
+            while True:
+                config = f"{probe}/tsconfig.json" if probe else "tsconfig.json"
+                if (self.ws.root / config).is_file():
+                    found = self.configs.strict_null_checks(config)
+                    break
+                if not probe:
+                    break
+                probe = posixpath.dirname(probe)
+            self._folders[folder] = found
+        return found
 
 
 # a construct signature in an interface or object type (`new (): Shape`, `new <T>(x: T): Box<T>`)

@@ -179,7 +179,12 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
                 held = self.value_of(sym)
             elif sym.kind == "property":
                 chain = self.facts(sym.path).get("rtypes", {}).get(sym.symbol_path)
-                held = self.overridden_return(sym, self.resolve(sym.path, chain) if chain else None, None)
+                made = self.resolve(sym.path, chain) if chain else None
+                stub = self.stub_twin(sym) if made is None else None
+                if stub is not None and stub.kind == "property":  # annotated in the stub beside
+                    chain = self.facts(stub.path).get("rtypes", {}).get(stub.symbol_path)
+                    made = self.resolve(stub.path, chain) if chain else None
+                held = self.overridden_return(sym, made, None)
             else:
                 return entity
             if held is None or held[0] != "s" or len(held) != 2 or held == entity:
@@ -188,6 +193,14 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
                 return held
             entity = held
         return None  # values holding one another
+
+    def stub_twin(self, sym: Sym) -> Sym | None:
+        """The declaration of the ``.py`` symbol ``sym`` in the stub beside it (``m.pyi``), whose
+        annotations type what the source leaves untyped, as a type checker reads them."""
+        if not sym.path.endswith(".py"):
+            return None
+        other = twin(sym.path)
+        return self.symbol(other, sym.symbol_path) if other in self.file_ids else None
 
     def overridden_return(self, sym: Sym, made: Entity, shape: str | None) -> Entity:
         """``made``, or what the overrides of the method or property ``sym`` in the project's
@@ -215,6 +228,11 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
         self.symbols.copy()``) is taken with the value assumed, which must then hold."""
         chain = self.value_chain(sym)
         own = self.resolve(sym.path, chain) if chain else None
+        stub = self.stub_twin(sym) if own is None else None
+        if stub is not None and stub.kind in VALUED:
+            # `self.parser = parser` of an untyped parameter, `parser: Parser` in the stub beside
+            stub_chain = self.facts(stub.path).get("vtypes", {}).get(stub.symbol_path)
+            own = self.resolve(stub.path, stub_chain) if stub_chain else None
         if own is None or sym.symbol_path in self.facts(sym.path).get("vkept", ()):
             return own
         given = [(path, value) for path, value in self.stored(sym) if value is not None]
@@ -341,6 +359,10 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
         cls = self.syms[class_id]
         if not skip_self:
             sym = self.symbol(cls.path, f"{cls.symbol_path}.{name}")
+            if sym is None and cls.path.endswith(".pyi") and twin(cls.path) in self.file_ids:
+                # a class of a stub (a type the stub beside the source declares) has what its
+                # source's class has, private members the stub leaves out too
+                sym = self.symbol(twin(cls.path), f"{cls.symbol_path}.{name}")
             if sym is not None:
                 return ("s", sym.id)
         external = ""  # "?" then the outside class the member is inherited from, when known

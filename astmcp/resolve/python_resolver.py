@@ -997,15 +997,22 @@ class Resolver(ModuleLookups):
         return False
 
     def own_return(self, sym: Sym, shape: str | None) -> Entity:
-        """What calling the project function or method ``sym`` gives, by its own declaration."""
+        """What calling the project function or method ``sym`` gives, by its own declaration, or
+        by the stub beside its module when that declares it (as a type checker reads the package:
+        parse's `parse(format, string)` gives a `Result`, by the stub's overloads)."""
+        stub = self.stub_twin(sym)
+        if stub is not None and stub.kind == sym.kind:
+            declared = self.own_return(stub, shape)
+            if declared is not None:
+                return declared
         facts = self.facts(sym.path)
         entered = facts.get("ctypes", {}).get(sym.symbol_path)
         if entered is not None:  # a `@contextmanager` function: what entering it gives
             return ("e", ("w", self.resolve(sym.path, entered)))
         overloads = facts.get("otypes", {}).get(sym.symbol_path)
         if overloads is not None:  # one of the returns of the overloads the call fits
-            made = {alike(self.resolve(sym.path, c)) for c in overload_chains(overloads, shape)}
-            return made.pop() if len(made) == 1 else either(list(made))
+            results = {alike(self.resolve(sym.path, c)) for c in overload_chains(overloads, shape)}
+            return results.pop() if len(results) == 1 else either(list(results))
         chain = facts.get("rtypes", {}).get(sym.symbol_path)
         return self.resolve(sym.path, chain) if chain else None
 

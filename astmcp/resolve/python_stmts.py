@@ -497,8 +497,13 @@ def _rebinds(body: list[ast.stmt], name: str) -> bool:
 
 
 def literal_tests(test: ast.expr, body: list[ast.stmt]) -> dict[str, frozenset[str]]:
-    """``name in {"a", "b"}`` / ``name == "a"``: the strings the name holds where the test is
-    true (``body``, which must not bind it again)."""
+    """``name in {"a", "b"}`` / ``name == "a"`` / ``name := {"old": "new"}.get(key)``: the
+    strings the name holds where the test is true (``body``, which must not bind it again)."""
+    if isinstance(test, ast.NamedExpr) and isinstance(test.target, ast.Name):
+        # (a module `__getattr__` serving deprecated names: `globals()[name]` is one of the values)
+        looked_up = _looked_up_strings(test.value)
+        name = test.target.id
+        return {name: looked_up} if looked_up and not _rebinds(body, name) else {}
     if not (
         isinstance(test, ast.Compare)
         and len(test.ops) == 1
@@ -514,3 +519,27 @@ def literal_tests(test: ast.expr, body: list[ast.stmt]) -> dict[str, frozenset[s
         return {}
     name = test.left.id
     return {} if _rebinds(body, name) else {name: frozenset(values)}
+
+
+def _looked_up_strings(node: ast.expr) -> frozenset[str] | None:
+    """The strings a lookup in a dict display of string values gives, when it gives one
+    (``{"tagMap": "TAG_MAP"}.get(attr)``, with a string default too; ``{…}[attr]``)."""
+    default: list[ast.expr] = []
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and 1 <= len(node.args) <= 2
+        and not node.keywords
+    ):
+        table, default = node.func.value, node.args[1:]
+    elif isinstance(node, ast.Subscript):
+        table = node.value
+    else:
+        return None
+    if not isinstance(table, ast.Dict) or None in table.keys:
+        return None  # (`{**other, …}` may bring any value)
+    values = [*table.values, *(d for d in default if not (isinstance(d, ast.Constant) and d.value is None))]
+    if not values or not all(isinstance(v, ast.Constant) and type(v.value) is str for v in values):
+        return None
+    return frozenset(str(v.value) for v in values if isinstance(v, ast.Constant))

@@ -198,6 +198,19 @@ class TsConfigs:
             cached = self._effective[config] = self._merge(config)
         return cached
 
+    def strict_null_checks(self, config: str) -> bool:
+        """Whether ``config`` turns on ``strictNullChecks`` (itself or through ``strict``), the
+        nearest setting of each along its ``extends`` chain winning. Unset is off, as before
+        TypeScript 6."""
+        merged: dict[str, Any] = {}
+        for _path, options in reversed(self._options_chain(config)):
+            merged.update(options)
+        for key in ("strictNullChecks", "strict"):
+            value = merged.get(key)
+            if isinstance(value, bool):
+                return value
+        return False
+
     def _options_chain(self, config: str) -> list[tuple[str, dict[str, Any]]]:
         """(config path, compilerOptions) from the file itself to its farthest base."""
         chain: list[tuple[str, dict[str, Any]]] = []

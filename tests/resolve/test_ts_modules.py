@@ -227,3 +227,24 @@ def test_tsx_files_resolve_through_base_url_and_extensionless_specifiers(
     assert rows[("src/components/Button.tsx", "theme")] == ("src/theme.ts", 0)  # baseUrl "src"
     assert rows[("src/App.tsx", "./components/Button")] == ("src/components/Button.tsx", 0)
     assert rows[("src/components/Button.tsx", "react")] == (None, 1)
+
+
+@pytest.mark.parametrize(
+    ("base", "own", "expected"),
+    [
+        ({"strict": True}, {}, True),
+        ({"strict": True}, {"strictNullChecks": False}, False),
+        ({"strictNullChecks": False}, {"strict": True}, False),  # the explicit flag wins, wherever it is
+        ({}, {"strictNullChecks": True}, True),
+        ({}, {}, False),  # unset: off, as TypeScript 5 has it
+    ],
+)
+def test_strict_null_checks_merge_along_extends(
+    tmp_path: Path, base: dict[str, Any], own: dict[str, Any], expected: bool
+) -> None:
+    from astmcp.resolve.ts_config import TsConfigs
+
+    (tmp_path / "tsconfig.base.json").write_text(json.dumps({"compilerOptions": base}))
+    config = {"extends": "./tsconfig.base.json", "compilerOptions": own}
+    (tmp_path / "tsconfig.json").write_text("// comment\n" + json.dumps(config))
+    assert TsConfigs(tmp_path, {}).strict_null_checks("tsconfig.json") is expected
