@@ -885,6 +885,13 @@ class Resolver(ModuleLookups):
             # `d.get(k)`: an item of any kind, not the library's)
             return self.step(entity, step if shape is None else f"(){shape}")
         if step == "()":
+            if tag == "i" and self.syms[value].kind in CLASSLIKE and not self.metaclass(value):
+                # calling an instance runs its class's `__call__` (tinydb's `Middleware(cls)()`
+                # gives the middleware itself)
+                call = self.class_member(value, "__call__", skip_self=False)
+                if call is None or call[0] != "s" or self.syms[call[1]].kind not in _CALLABLE:
+                    return None
+                return self.step(call, "()" if shape is None else f"(){shape}")
             if tag != "s":
                 return None
             sym = self.syms[value]
