@@ -201,12 +201,40 @@ class Resolver(ModuleLookups):
             bound = self.generic_call(path, entity, int(entry))
             if bound is not None:
                 return self.resolve(*bound)
+        if step.startswith("()") and entity is not None and entity[0] == "s" and len(entity) == 2:
+            made = self.receivers_kind(path, head, entity[1])
+            if made is not None:
+                return made
         if step.startswith("()") and head.rpartition("/")[0].endswith("/^"):
             # `super().make()`: the declaration super() reaches runs, not an override below it
             decided, made = self.super_call(entity, step[2:] or None)
             if decided:
                 return made
         return self.step(entity, step)
+
+    def receivers_kind(self, path: str, head: str, method_id: int) -> Entity:
+        """``Sub.from_file(p)``, ``sub.copy()``: a method of a base class that gives an instance of
+        its own class (``return cls(**kw)`` in a classmethod, ``return self``: the chain
+        ``S:<class>/()`` or ``S:<class>/(i)``), called on a project subclass or its instance,
+        gives an instance of that subclass (mako's ``Config.from_cfg_file``). None otherwise."""
+        method = self.syms[method_id]
+        owner = method.symbol_path.rpartition(".")[0]
+        if method.kind != "method" or not owner:
+            return None
+        facts = self.facts(method.path)
+        chain = facts.get("rtypes", {}).get(method.symbol_path)
+        if chain not in (f"S:{owner}/()", f"S:{owner}/(i)") or method.symbol_path in facts.get("otypes", {}):
+            return None
+        receiver_chain, sep, _ = head.rpartition("/")
+        receiver = self.resolve(path, receiver_chain) if sep else None
+        if receiver is None or receiver[0] not in ("s", "i") or len(receiver) != 2:
+            return None
+        cls = self.syms[receiver[1]]
+        if cls.kind not in CLASSLIKE or cls.symbol_path == owner and cls.path == method.path:
+            return None
+        if not any(a.path == method.path and a.symbol_path == owner for a in self.project_ancestors(cls.id)):
+            return None
+        return ("i", cls.id)
 
     def any_definition(self, sym: Sym, shape: str | None) -> Entity:
         """What calling a name defined more than once by ``def``, each giving the same (fact
