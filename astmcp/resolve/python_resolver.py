@@ -230,7 +230,7 @@ class Resolver(ModuleLookups):
         if receiver is None or receiver[0] not in ("s", "i") or len(receiver) != 2:
             return None
         cls = self.syms[receiver[1]]
-        if cls.kind not in CLASSLIKE or cls.symbol_path == owner and cls.path == method.path:
+        if cls.kind not in CLASSLIKE or (cls.symbol_path == owner and cls.path == method.path):
             return None
         if not any(a.path == method.path and a.symbol_path == owner for a in self.project_ancestors(cls.id)):
             return None
