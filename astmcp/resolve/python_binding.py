@@ -76,6 +76,8 @@ class Bindings:
         self.union_ids: dict[tuple[str, ...], int] = {}
         # unannotated functions: (path, return values, body scope, yields) to infer what a call gives
         self.returns: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope]] = []
+        # methods every return of which gives the receiver's kind (`return self`, `return cls(…)`)
+        self.self_returns: list[str] = []
         self.fixtures: dict[str, tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, Scope]] = {}
         # parametrized fixtures' bodies (scope ids): the `params=` values `request.param` is one of
         # (evaluated in the scope the fixture is defined in)

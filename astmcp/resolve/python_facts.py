@@ -387,6 +387,7 @@ class _Analyzer(Statements):
             "rtypes": rtypes,
             "bases": bases,
             **({"otypes": otypes} if otypes else {}),
+            **({"selfrets": self.self_returns} if self.self_returns else {}),
             **({"dtypes": self.decorated} if self.decorated else {}),
             **({"atypes": atypes} if atypes else {}),
             **({"ptypes": ptypes} if any(any(v) for v in ptypes.values()) else {}),

@@ -213,17 +213,17 @@ class Resolver(ModuleLookups):
         return self.step(entity, step)
 
     def receivers_kind(self, path: str, head: str, method_id: int) -> Entity:
-        """``Sub.from_file(p)``, ``sub.copy()``: a method of a base class that gives an instance of
-        its own class (``return cls(**kw)`` in a classmethod, ``return self``: the chain
-        ``S:<class>/()`` or ``S:<class>/(i)``), called on a project subclass or its instance,
-        gives an instance of that subclass (mako's ``Config.from_cfg_file``). None otherwise."""
+        """``Sub.from_file(p)``, ``sub.copy()``: a method of a base class every return of which
+        gives its receiver or a new instance of the receiver's class (``return self``, ``return
+        cls(**kw)`` in a classmethod; fact ``selfrets``), called on a project subclass or its
+        instance, gives an instance of that subclass (mako's ``Config.from_cfg_file``). A method
+        annotated to give the base (``def root(self) -> Node``) gives what it says: another node
+        may be of another subclass. None otherwise."""
         method = self.syms[method_id]
         owner = method.symbol_path.rpartition(".")[0]
         if method.kind != "method" or not owner:
             return None
-        facts = self.facts(method.path)
-        chain = facts.get("rtypes", {}).get(method.symbol_path)
-        if chain not in (f"S:{owner}/()", f"S:{owner}/(i)") or method.symbol_path in facts.get("otypes", {}):
+        if method.symbol_path not in self.facts(method.path).get("selfrets", ()):
             return None
         receiver_chain, sep, _ = head.rpartition("/")
         receiver = self.resolve(path, receiver_chain) if sep else None

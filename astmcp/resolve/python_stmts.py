@@ -21,6 +21,7 @@ from astmcp.resolve.python_scope import (
     keeps_first,
     makes_keepers,
     makes_own_instance,
+    returned_values,
     signature,
     written_bases,
 )
@@ -100,6 +101,10 @@ class Statements(Expressions):
                 if node.name == "__new__" and isinstance(node, ast.FunctionDef):
                     self.new_returns.append((path, node, inner))  # judged by what each return gives
             decorators = {decorator_name(d) for d in node.decorator_list}
+            if _returns_receivers_kind(node, "classmethod" in decorators) and not decorators - {
+                "classmethod"
+            }:
+                self.self_returns.append(path)
             if "staticmethod" not in decorators:
                 inner.cls = scope.path
                 classy = "classmethod" in decorators or node.name in ("__new__", "__init_subclass__")
@@ -543,3 +548,38 @@ def _looked_up_strings(node: ast.expr) -> frozenset[str] | None:
     if not values or not all(isinstance(v, ast.Constant) and type(v.value) is str for v in values):
         return None
     return frozenset(str(v.value) for v in values if isinstance(v, ast.Constant))
+
+
+def _returns_receivers_kind(function: ast.FunctionDef | ast.AsyncFunctionDef, classy: bool) -> bool:
+    """Whether every return of the method ``function`` gives its receiver (``return self``) or
+    a new instance of the receiver's class (``return cls(…)`` in a classmethod, ``type(self)(…)``,
+    ``self.__class__(…)``): called on a subclass, it gives that subclass's kind."""
+    positional = function.args.posonlyargs + function.args.args
+    if not positional:
+        return False
+    me = positional[0].arg
+    returned, yielded = returned_values(function)
+    if yielded or not returned:
+        return False
+    for value in returned:
+        if classy:
+            made = isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == me
+        else:
+            func = value.func if isinstance(value, ast.Call) else None
+            made = (isinstance(value, ast.Name) and value.id == me) or (
+                isinstance(func, ast.Attribute)
+                and func.attr == "__class__"
+                and isinstance(func.value, ast.Name)
+                and func.value.id == me
+            )
+            made = made or (
+                isinstance(func, ast.Call)
+                and isinstance(func.func, ast.Name)
+                and func.func.id == "type"
+                and len(func.args) == 1
+                and isinstance(func.args[0], ast.Name)
+                and func.args[0].id == me
+            )
+        if not made:
+            return False
+    return True
