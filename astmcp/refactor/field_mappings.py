@@ -434,8 +434,11 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         owners.update(_classes_below(conn, member))
     if not owners:
         return []
-    by_kind = {False: _using_files(conn, records), True: _using_files(conn, owners)}
     related, outside = ancestry(conn, sorted(owners))  # a `self` of these may be an instance of the class
+    # a base's own methods list the fields of whatever subclass they run on (mako's
+    # `dataclasses.fields(cls)` in `ReadsCfg.from_cfg_file` lists `Config`'s, read from setup.cfg)
+    bases_files = {row[0] for row in _class_files(conn, related - owners)}
+    by_kind = {False: _using_files(conn, records), True: _using_files(conn, owners) | bases_files}
     # an instance of an outside class is none of these when they derive from no outside class
     # but the roots every class may have (an unresolved base, key NULL, counts as outside)
     foreign = bool(outside - _ROOT_BASES) or unresolved_base(conn, related)
@@ -843,6 +846,17 @@ def _project_member(conn: sqlite3.Connection, path: str, line: int, column: int)
         ).fetchone()
         is not None
     )
+
+
+def _class_files(conn: sqlite3.Connection, classes: set[int]) -> list[tuple[str]]:
+    """The files declaring ``classes``."""
+    if not classes:
+        return []
+    marks = ",".join("?" * len(classes))
+    return conn.execute(
+        f"SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({marks})",
+        tuple(classes),
+    ).fetchall()
 
 
 def _using_files(conn: sqlite3.Connection, classes: set[int]) -> set[str]:
