@@ -115,6 +115,10 @@ class Classes(Functions):
                         types = self.parameter_types(value.child_by_field_name("parameters"), scope)
                         if any(t is not None for t in types):
                             self.ptypes[key] = types
+                    elif annotation is None:
+                        # `static create = <T extends Shape>(shape: T) => …`: the function records
+                        # its signature under the field (its type parameters are bound inside it)
+                        self.value_key = (value.id, key)
                 self.inferred = None
                 for child in member.named_children:
                     if child == value:  # `handler: Handler = (a) => …`

@@ -109,10 +109,14 @@ class Declarations(Occurrences):
                     self.rtypes[key] = self.instance(ret, scope)
                 if value.child_by_field_name("type_parameters") is None:
                     # `const f = (o: { a: A }) => …`: what an object literal passed to f is checked
-                    # against (a generic one's parameter types need its call's bindings: not kept)
+                    # against
                     types = self.parameter_types(value.child_by_field_name("parameters"), scope)
                     if any(t is not None for t in types):
                         self.ptypes[key] = types
+                elif annotation is None:
+                    # `const f = <T extends Shape>(o: T) => …`: the function records its signature
+                    # under the variable (its type parameters are bound inside it)
+                    self.value_key = (value.id, key)
             outer = self.owner
             if target.symbolic:
                 self.owner = key

@@ -99,6 +99,8 @@ class FactState:
         self.tparams: dict[str, tuple[Desc, Desc]] = {}  # type parameter -> (constraint, default)
         self.generics: dict[str, list[str]] = {}  # function -> its type parameters
         self.ptypes: dict[str, list[Desc]] = {}  # function -> declared parameter types (instances)
+        # (function value node id, key): the field or variable a generic function value is held by
+        self.value_key: tuple[int, str] | None = None
         self.psigs: dict[str, str] = {}  # overload signature -> its parameter list as written
         self.rfns: dict[str, Desc] = {}  # generic function returning a function -> what that returns
         # call node id -> what calling the value it gives must give (`getContext: memo(…)`: a Ctx)

@@ -45,6 +45,9 @@ class Functions(Declarations):
                     key = self.definition(name)
             elif name.type == "identifier":  # a named function expression sees its own name
                 head.names[self.text(name)] = Binding(None)
+        if self.value_key is not None and self.value_key[0] == node.id:
+            key = self.value_key[1]  # a generic function value held by a field: its signature is the field's
+        self.value_key = None
         callback, self.callback = self.callback, None
         if callback is None and self.expected_callbacks:
             callback = self.expected_callbacks.pop((node.start_byte, node.end_byte), None)
