@@ -436,9 +436,11 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         return []
     related, outside = ancestry(conn, sorted(owners))  # a `self` of these may be an instance of the class
     # a base's own methods list the fields of whatever subclass they run on (mako's
-    # `dataclasses.fields(cls)` in `ReadsCfg.from_cfg_file` lists `Config`'s, read from setup.cfg)
-    bases_files = {row[0] for row in _class_files(conn, related - owners)}
-    by_kind = {False: _using_files(conn, records), True: _using_files(conn, owners) | bases_files}
+    # `dataclasses.fields(cls)` in `ReadsCfg.from_cfg_file` lists `Config`'s, read from setup.cfg);
+    # there, only listings of declared fields count (no object's attribute mapping)
+    using = _using_files(conn, owners)
+    bases_only = {row[0] for row in _class_files(conn, related - owners)} - using
+    by_kind = {False: _using_files(conn, records), True: using | bases_only}
     # an instance of an outside class is none of these when they derive from no outside class
     # but the roots every class may have (an unresolved base, key NULL, counts as outside)
     foreign = bool(outside - _ROOT_BASES) or unresolved_base(conn, related)
@@ -488,8 +490,17 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         copies = _instance_copies(parsed.scopes.tree) if dumps else set()
         modules = _module_dicts(parsed.scopes.tree) if dumps else set()
         given = _vars_arguments(parsed.scopes.tree) if dumps else {}
+        base_maps = (  # in a base's file alone: objects' attribute mappings are not listings
+            {
+                id(mapping)
+                for node in ast.walk(parsed.scopes.tree)
+                for mapping in (*_unpacked_attributes(node), *_unpacked_state(node))
+            }
+            if path in bases_only and path not in by_kind[False]
+            else set()
+        )
         for node, listing in dumps:
-            if path not in by_kind[listing] or id(node) in copies:
+            if path not in by_kind[listing] or id(node) in copies or id(node) in base_maps:
                 continue
             if records_only and isinstance(node, ast.Attribute) and node.attr in _OUTSIDE_TABLES:
                 continue
