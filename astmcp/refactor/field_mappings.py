@@ -465,6 +465,9 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         for m in family
         if m.kind in _FIELD_KINDS and m.parent_path
     )
+    # (a property is no entry of an instance's `__dict__`; a data member set there by name is:
+    # `self.__dict__.update(options)` in a base's `__init__` may set a subclass's `timeout`)
+    properties_only = all(m.kind == "property" for m in family if m.kind in _FIELD_KINDS and m.parent_path)
     files = PythonFiles(ws)
     out: list[Hit] = []
     for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
@@ -490,13 +493,13 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         copies = _instance_copies(parsed.scopes.tree) if dumps else set()
         modules = _module_dicts(parsed.scopes.tree) if dumps else set()
         given = _vars_arguments(parsed.scopes.tree) if dumps else {}
-        base_maps = (  # in a base's file alone: objects' attribute mappings are not listings
+        base_maps = (  # in a base's file alone, an object's attribute mapping holds no property
             {
                 id(mapping)
                 for node in ast.walk(parsed.scopes.tree)
                 for mapping in (*_unpacked_attributes(node), *_unpacked_state(node))
             }
-            if path in bases_only and path not in by_kind[False]
+            if path in bases_only and path not in by_kind[False] and properties_only
             else set()
         )
         for node, listing in dumps:
