@@ -1046,8 +1046,8 @@ class Resolver(ModuleLookups):
             return ("e", ("w", self.resolve(sym.path, entered)))
         overloads = facts.get("otypes", {}).get(sym.symbol_path)
         if overloads is not None:  # one of the returns of the overloads the call fits
-            results = {alike(self.resolve(sym.path, c)) for c in overload_chains(overloads, shape)}
-            return results.pop() if len(results) == 1 else either(list(results))
+            made = {alike(self.resolve(sym.path, c)) for c in overload_chains(overloads, shape)}
+            return made.pop() if len(made) == 1 else either(list(made))
         chain = facts.get("rtypes", {}).get(sym.symbol_path)
         return self.resolve(sym.path, chain) if chain else None
 
