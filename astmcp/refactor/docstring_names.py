@@ -26,7 +26,7 @@ from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
-__all__ = ["docstring_name_hits"]
+__all__ = ["announced_name_hits", "docstring_name_hits"]
 
 _NAMED_KINDS = ("class", "function", "method")
 _NAME_ATTRS = ("__name__", "__qualname__")
@@ -175,3 +175,115 @@ def _owner_name(read: ast.expr) -> str:
     if isinstance(read, ast.Name):
         return read.id
     return _ANY
+
+
+def announced_name_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:
+    """Text that may hold a decorated function's name at run time. A project decorator that reads
+    its function's ``__name__`` (icalendar's ``deprecate_for_version_8`` warns ``f"{name} is
+    deprecated"``, which a test matches with ``pytest.warns(match="obj is deprecated")``) puts the
+    name into what the program says: mentions of the renamed name as a word in the project's
+    string literals (docstrings aside, whole-name strings are hits already) are name hits of kind
+    ``string``."""
+    names: set[str] = set()
+    deciders: list[str] = []  # where a decorator of the family reads its function's name
+    for member in family:
+        if member.kind not in ("function", "method", "property") or not member.file.endswith(".py"):
+            continue
+        for decorator in _decorators(ws, member):
+            where = _reads_name(ws, conn, decorator)
+            if where is not None:
+                names.add(member.name)
+                deciders.append(where)
+    if not names:
+        return []
+    note = f"a decorator reads the function's name ({deciders[0]}): text may hold it"
+    word = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, sorted(names))) + r")(?![\w(])")
+    hits: list[Hit] = []
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+        try:
+            text = read_text(ws, path)
+            if not word.search(text):
+                continue
+            tree = parse_python(ws, path)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        docs = {
+            id(d) for node in ast.walk(tree) if isinstance(node, _DEFINITIONS) and (d := _docstring(node))
+        }
+        lines = text.split("\n")
+        for node in ast.walk(tree):
+            if not (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in docs
+                and node.value not in names
+                and node.end_lineno == node.lineno
+                and word.search(node.value)
+            ):
+                continue
+            source = lines[node.lineno - 1]
+            start = len(source.encode()[: node.col_offset].decode(errors="ignore"))
+            end = len(source.encode()[: node.end_col_offset or 0].decode(errors="ignore"))
+            for match in word.finditer(source, start, end):
+                hits.append(
+                    Hit(
+                        str(path),
+                        node.lineno,
+                        match.start() + 1,
+                        match.end() + 1,
+                        "string",
+                        "name",
+                        note=note,
+                    )
+                )
+    return hits
+
+
+def _decorators(ws: Workspace, member: SymbolRow) -> list[str]:
+    """The last names of the decorators written on ``member``'s ``def`` (``deprecate``,
+    ``functools.cache`` → ``cache``, ``register(…)`` → ``register``)."""
+    try:
+        tree = parse_python(ws, member.file)
+    except (OSError, SyntaxError, ValueError):
+        return []
+    out: list[str] = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and node.name == member.name
+            and node.lineno <= member.name_line <= node.body[0].lineno
+        ):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                name = last_name(target)
+                if name:
+                    out.append(name)
+    return out
+
+
+def _reads_name(ws: Workspace, conn: sqlite3.Connection, decorator: str) -> str | None:
+    """``file:line`` of a project function named ``decorator`` whose body reads its first
+    parameter's ``__name__`` or ``__qualname__``; None when there is none."""
+    for row in query_symbols(conn, "s.name = ? AND s.kind = 'function'", (decorator,)):
+        if not row.file.endswith(".py"):
+            continue
+        try:
+            tree = parse_python(ws, row.file)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if not (isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == decorator):
+                continue
+            params = node.args.posonlyargs + node.args.args
+            if not params:
+                continue
+            first = params[0].arg
+            for inner in ast.walk(node):
+                if (
+                    isinstance(inner, ast.Attribute)
+                    and inner.attr in _NAME_ATTRS
+                    and isinstance(inner.value, ast.Name)
+                    and inner.value.id == first
+                ):
+                    return f"{row.file}:{inner.lineno}"
+    return None

@@ -14,7 +14,7 @@ from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.ts_parts import ModuleParts
 from astmcp.refactor import collisions
-from astmcp.refactor.docstring_names import docstring_name_hits
+from astmcp.refactor.docstring_names import announced_name_hits, docstring_name_hits
 from astmcp.refactor.doctest_files import doctest_file_hits
 from astmcp.refactor.family_guard import (
     check_augmentation,
@@ -314,6 +314,8 @@ def prepare_rename(
     hits, docstrings = prose_hits(ws, hits)
     seen = {(h.file, h.line, h.column) for h in hits}
     hits += [h for h in docstring_name_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
+    seen = {(h.file, h.line, h.column) for h in hits}
+    hits += [h for h in announced_name_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
     hits += config_hits(ws, family, conn)
     doctested = doctest_file_hits(ws, conn, family, new_name)
     # a word the examples' imports resolve is that reference, whatever else read it as a name
