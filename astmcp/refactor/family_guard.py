@@ -713,3 +713,45 @@ def _forwards(ws: Workspace, member: SymbolRow, uses: list[int]) -> bool:
 
 def _named(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
+
+
+def check_borrowed_methods(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> None:
+    """Python: MUTATION_BLOCKED for renaming a member of a class (or a related class) whose body
+    takes an outside class's functions as its own (pyrsistent's ``PSet``: ``__and__ =
+    Set.__and__``) when that outside class defines the member: those functions run on the
+    project's instances and call it by name (``Set.__and__`` calls ``self._from_iterable``)."""
+    if not row.parent_path or not row.file.endswith(".py"):
+        return
+    own, related = related_classes(conn, row)
+    for class_id in sorted(own | related):
+        found = query_symbols(conn, "s.id = ?", (class_id,))
+        if not found or not found[0].file.endswith(".py"):
+            continue
+        cls = found[0]
+        try:
+            tree = parse_python(ws, cls.file)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        imported = {  # `from collections.abc import Set`: Set -> collections.abc.Set
+            alias.asname or alias.name: f"{node.module}.{alias.name}"
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level
+            for alias in node.names
+        }
+        for node in ast.walk(tree):
+            if not (
+                isinstance(node, ast.ClassDef) and node.name == cls.name and node.lineno <= cls.name_line
+            ):
+                continue
+            for stmt in node.body:
+                value = stmt.value if isinstance(stmt, ast.Assign) else None
+                if not (isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name)):
+                    continue
+                outside = imported.get(value.value.id)
+                if outside is not None and class_defines(outside, row.name) is True:
+                    raise MutationBlocked(
+                        f"{cls.name} takes {value.value.id}.{value.attr} from {outside} as its own, and"
+                        f" {outside} calls {row.name!r} on the instances it runs on: renamed, it would"
+                        " no longer be found",
+                        {"outside": f"{outside}.{row.name}"},
+                    )

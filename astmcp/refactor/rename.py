@@ -18,6 +18,7 @@ from astmcp.refactor.docstring_names import announced_name_hits, docstring_name_
 from astmcp.refactor.doctest_files import doctest_file_hits
 from astmcp.refactor.family_guard import (
     check_augmentation,
+    check_borrowed_methods,
     check_iterator_protocol,
     check_mapping_protocol,
     check_metaclass_attribute,
@@ -295,6 +296,7 @@ def prepare_rename(
     check_script_global(ws, row)
     check_iterator_protocol(ws, conn, row)
     check_mapping_protocol(conn, row, new_name)
+    check_borrowed_methods(ws, conn, row)
     check_record_field(ws, conn, row, new_name)
     check_fixture(ws, row)
     check_enum_value(ws, conn, row)
