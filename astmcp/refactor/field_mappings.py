@@ -439,7 +439,7 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     # `dataclasses.fields(cls)` in `ReadsCfg.from_cfg_file` lists `Config`'s, read from setup.cfg);
     # there, only listings of declared fields count (no object's attribute mapping)
     using = _using_files(conn, owners)
-    bases_only = {row[0] for row in _class_files(conn, related - owners)} - using
+    bases_only = _class_files(conn, related - owners) - using
     by_kind = {False: _using_files(conn, records), True: using | bases_only}
     # an instance of an outside class is none of these when they derive from no outside class
     # but the roots every class may have (an unresolved base, key NULL, counts as outside)
@@ -862,15 +862,18 @@ def _project_member(conn: sqlite3.Connection, path: str, line: int, column: int)
     )
 
 
-def _class_files(conn: sqlite3.Connection, classes: set[int]) -> list[tuple[str]]:
+def _class_files(conn: sqlite3.Connection, classes: set[int]) -> set[str]:
     """The files declaring ``classes``."""
     if not classes:
-        return []
+        return set()
     marks = ",".join("?" * len(classes))
-    return conn.execute(
-        f"SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({marks})",
-        tuple(classes),
-    ).fetchall()
+    return {
+        path
+        for (path,) in conn.execute(
+            f"SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({marks})",
+            tuple(classes),
+        )
+    }
 
 
 def _using_files(conn: sqlite3.Connection, classes: set[int]) -> set[str]:

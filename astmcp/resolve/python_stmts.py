@@ -101,10 +101,8 @@ class Statements(Expressions):
                 if node.name == "__new__" and isinstance(node, ast.FunctionDef):
                     self.new_returns.append((path, node, inner))  # judged by what each return gives
             decorators = {decorator_name(d) for d in node.decorator_list}
-            if _returns_receivers_kind(node, "classmethod" in decorators) and not decorators - {
-                "classmethod"
-            }:
-                self.self_returns.append(path)
+            if decorators <= {"classmethod"} and _returns_receivers_kind(node, bool(decorators)):
+                self.self_returns.append(path)  # (a decorator may make it give anything)
             if "staticmethod" not in decorators:
                 inner.cls = scope.path
                 classy = "classmethod" in decorators or node.name in ("__new__", "__init_subclass__")
