@@ -10,7 +10,9 @@ zod 4.6.7's ``_zod`` override family (113 members across the v4 classes; npm, ca
 ``benchmarks/.cache``), where each member's references walk the same class graph.
 
 A seeded sample of zod's ``src/`` symbols (``--sample 40 --seed 3``; 0 skips it) is prepared once
-each: the times a user sees on a project with big files.
+each: the times a user sees on a project with big files. The same for click 8.5.1 (the PyPI sdist,
+its tests included): Python renames run more guards over the files (string keys, record fields,
+``**mapping`` calls, doctests).
 
     python benchmarks/plan_speed.py [--filler 400] [--runs 7] [--no-family] [--sample 40] [--seed 3]
 """
@@ -32,7 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from _corpora import fetch_npm, update_readme_section
+from _corpora import fetch_npm, fetch_pypi_sdist, update_readme_section
 
 from astmcp.query.common import query_symbols
 from astmcp.query.references import override_family
@@ -40,6 +42,7 @@ from astmcp.tools import call_tool
 from astmcp.workspace import Workspaces
 
 FAMILY_CASE = ("zod", "4.6.7", "src/v4/mini/schemas.ts::_ZodMiniString._zod", "_zodRn")
+PYTHON_SAMPLE = ("click", "8.5.1")
 
 CALLERS = 20
 CALLS_PER_FILE = 5
@@ -107,13 +110,26 @@ def family_case(runs: int) -> dict[str, Any]:
     }
 
 
-def sample_case(size: int, seed: int) -> dict[str, Any]:
+def _click_workspaces(tmp: Path) -> Workspaces:
+    """click's sdist (PyPI, cached) copied under ``tmp``, opened; plans kept in ``tmp/state``."""
+    root = tmp.resolve() / PYTHON_SAMPLE[0]
+    shutil.copytree(fetch_pypi_sdist(*PYTHON_SAMPLE), root)
+    workspaces = Workspaces(root)
+    workspaces.get(None).plans.state_dir = tmp / "state"
+    return workspaces
+
+
+def sample_case(size: int, seed: int, language: str = "ts") -> dict[str, Any]:
     """One warm prepare (``ast_rename_symbol``, default options) of each of ``size`` seeded symbols of
-    zod's ``src/`` (not tests): the times a user sees on a real project with big files (5,000 lines)."""
-    name, version = FAMILY_CASE[:2]
+    zod's ``src/`` (not tests; ``language`` "ts"), or of click's ``src/`` ("py"): the times a user
+    sees on a real project with big files (5,000 lines in zod, 3,000 in click)."""
+    name, version = FAMILY_CASE[:2] if language == "ts" else PYTHON_SAMPLE
     kinds = ("function", "method", "class", "interface", "type", "variable", "property")
+    kinds += () if language == "ts" else ("attribute",)
+    opened = _zod_workspaces if language == "ts" else _click_workspaces
+    key = "sample" if language == "ts" else "python_sample"
     with tempfile.TemporaryDirectory() as tmp:
-        workspaces = _zod_workspaces(Path(tmp))
+        workspaces = opened(Path(tmp))
         ws = workspaces.get(None)
         conn = ws.db()
         marks = ",".join("?" * len(kinds))
@@ -124,7 +140,7 @@ def sample_case(size: int, seed: int) -> dict[str, Any]:
                 f" WHERE s.kind IN ({marks}) ORDER BY f.path, s.line",
                 kinds,
             )
-            if "/tests/" not in path and ".test." not in path
+            if path.startswith("src/") and "/tests/" not in path and ".test." not in path
         ]
         ws.release()
         picked = random.Random(seed).sample(rows, min(size, len(rows)))
@@ -140,11 +156,11 @@ def sample_case(size: int, seed: int) -> dict[str, Any]:
             outcomes[outcome] = outcomes.get(outcome, 0) + 1
         workspaces.close()
     return {
-        "sample_case": f"{name} {version} src/ (no tests), {len(picked)} symbols, seed {seed}",
-        "sample_outcomes": outcomes,
-        "sample_prepare_s_median": round(statistics.median(times), 3),
-        "sample_prepare_s_mean": round(statistics.mean(times), 3),
-        "sample_prepare_s_max": round(max(times), 3),
+        f"{key}_case": f"{name} {version} src/ (no tests), {len(picked)} symbols, seed {seed}",
+        f"{key}_outcomes": outcomes,
+        f"{key}_prepare_s_median": round(statistics.median(times), 3),
+        f"{key}_prepare_s_mean": round(statistics.mean(times), 3),
+        f"{key}_prepare_s_max": round(max(times), 3),
     }
 
 
@@ -153,7 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--filler", type=int, default=400)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--no-family", action="store_true", help="skip the zod override-family case")
-    parser.add_argument("--sample", type=int, default=40, help="zod symbols prepared once each (0: skip)")
+    parser.add_argument(
+        "--sample", type=int, default=40, help="zod and click symbols prepared once each (0: skip)"
+    )
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "plan_speed.json"))
     args = parser.parse_args(argv)
@@ -207,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         result_doc.update(family_case(max(3, args.runs // 2)))
     if args.sample > 0:
         result_doc.update(sample_case(args.sample, args.seed))
+        result_doc.update(sample_case(args.sample, args.seed, "py"))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result_doc, indent=2) + "\n", encoding="utf-8")
@@ -220,8 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         "(target ≤ 1 s), one apply, and the worst case found on real code: a member of zod's `_zod` override\n"
         "family (`family_outcome`: a plan, blocked or not; since union partners join a rename, the family\n"
         "with its partners, 838 references), and one prepare\n"
-        "of each of a seeded sample of zod's `src/` symbols (`sample_*`: files of up to 5,000 lines).\n\n"
-        + table,
+        "of each of a seeded sample of zod's `src/` symbols (`sample_*`: files of up to 5,000 lines) and of\n"
+        "click's (`python_sample_*`: the sdist with its tests, files of up to 3,000 lines).\n\n" + table,
     )
     return 0
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from astmcp.query.common import SymbolRow
 from astmcp.query.package_types import project_root
+from astmcp.query.pytrees import parsed_tree
 from astmcp.resolve.python_modules import module_names, path_key
 from astmcp.resolve.python_scope import func_name, narrow_key
 
@@ -136,7 +137,7 @@ class ModuleReach:
             if not loads and not words.search(text):
                 continue
             try:
-                tree = ast.parse(text)
+                tree = parsed_tree(text)
             except (SyntaxError, ValueError):
                 if path in holding or words.search(text):
                     return True

@@ -10,6 +10,8 @@ import ast
 import builtins
 import re
 import sqlite3
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -26,6 +28,7 @@ __all__ = [
     "PythonFiles",
     "into_kwargs",
     "keyword_sites",
+    "parsed_file",
     "self_constructions",
 ]
 
@@ -131,10 +134,38 @@ class PythonFiles:
         if path not in self.parsed:
             try:
                 source = text if text is not None else read_text(self.ws, path)
-                self.parsed[path] = ParsedFile(source) if is_python(path) else None
+                self.parsed[path] = parsed_file(source) if is_python(path) else None
             except (OSError, SyntaxError, ValueError):
                 self.parsed[path] = None
         return self.parsed[path]
+
+
+# The files parsed lately, by text: a prepare runs several guards over the same files (each with
+# its own PythonFiles), and a user prepares again after a change elsewhere. A parse depends on the
+# text alone, and nothing changes one once built. Bounded by the lines held (about 1.4 MB each 1k).
+_PARSED: OrderedDict[str, ParsedFile] = OrderedDict()
+_PARSED_MAX_LINES = 40_000
+_parsed_lines = 0
+_parsed_lock = threading.Lock()
+
+
+def parsed_file(text: str) -> ParsedFile:
+    """``text`` parsed (:class:`ParsedFile`), from the recent parses when it is one of them."""
+    global _parsed_lines
+    with _parsed_lock:
+        found = _PARSED.get(text)
+        if found is not None:
+            _PARSED.move_to_end(text)
+            return found
+    parsed = ParsedFile(text)  # (SyntaxError: not kept)
+    with _parsed_lock:
+        if text not in _PARSED:
+            _PARSED[text] = parsed
+            _parsed_lines += len(parsed.scopes.lines)
+        while _parsed_lines > _PARSED_MAX_LINES and len(_PARSED) > 1:
+            _text, dropped = _PARSED.popitem(last=False)
+            _parsed_lines -= len(dropped.scopes.lines)
+    return parsed
 
 
 def _doctest_keywords(

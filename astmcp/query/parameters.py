@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import ast
 import difflib
-import functools
 import sqlite3
 from dataclasses import dataclass
 
 from astmcp.errors import AmbiguousTarget, InvalidInput, NotFound
 from astmcp.query.common import SymbolRow, SymbolTarget, candidate, query_symbols, resolve_symbol
+from astmcp.query.pytrees import parsed_tree, per_tree
 from astmcp.workspace import Workspace
 
 __all__ = ["KEYWORD_KINDS", "Parameter", "function_node", "parameters_of", "resolve_target"]
@@ -66,12 +66,7 @@ def read_text(ws: Workspace, path: str) -> str:
 def parse_python(ws: Workspace, path: str) -> ast.Module:
     """``path``'s syntax tree, parsed once per text (a prepare's checks each read the same file);
     shared: callers must not change it. Raises OSError, SyntaxError or ValueError."""
-    return _parsed(read_text(ws, path))
-
-
-@functools.lru_cache(maxsize=16)
-def _parsed(text: str) -> ast.Module:
-    return ast.parse(text)
+    return parsed_tree(read_text(ws, path))
 
 
 def _column(lines: list[str], line: int, byte_col: int) -> int:
@@ -82,15 +77,25 @@ def _column(lines: list[str], line: int, byte_col: int) -> int:
 
 
 def function_node(tree: ast.Module, function: SymbolRow) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The ``def`` a function symbol was indexed from (its keyword or name line)."""
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and node.name == function.name
-            and node.lineno in (function.line, function.name_line)
-        ):
-            return node
-    return None
+    """The ``def`` a function symbol was indexed from (its keyword or name line; the first in walk
+    order when both lines hold one)."""
+    found = [
+        hit
+        for hit in (_defs(tree).get((function.name, line)) for line in (function.line, function.name_line))
+        if hit
+    ]
+    return min(found, key=lambda hit: hit[0])[1] if found else None
+
+
+@per_tree
+def _defs(tree: ast.Module) -> dict[tuple[str, int], tuple[int, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """The first ``def`` of each name and line, with its place in walk order (per tree: the
+    trees are shared, see :func:`parsed_tree`)."""
+    found: dict[tuple[str, int], tuple[int, ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+    for order, node in enumerate(ast.walk(tree)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.setdefault((node.name, node.lineno), (order, node))
+    return found
 
 
 def _python_parameters(text: str, function: SymbolRow) -> list[Parameter]:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from astmcp.errors import NameCollision
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.pyscopes import BUILTINS, FileScopes, Scope, resolve
 from astmcp.refactor.tsscopes import FUNCTION_NODES, TsFile, merged_enum_bodies
@@ -206,7 +207,7 @@ def _slots(family: list[SymbolRow], files: dict[str, tuple[str, list[Any]]], new
             continue  # (a slot naming it spells it)
         if member.file not in trees:
             try:
-                trees[member.file] = ast.parse(text)
+                trees[member.file] = parsed_tree(text)
             except (SyntaxError, ValueError):
                 trees[member.file] = None
         tree = trees[member.file]
@@ -416,7 +417,7 @@ def _doctests(path: str, text: str, hits: list[Any], new: str) -> None:
     if not prompts:
         return
     try:
-        tree = ast.parse(text)
+        tree = parsed_tree(text)
     except (SyntaxError, ValueError):
         return
     for node in ast.walk(tree):

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from astmcp.errors import AstmcpError
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow
+from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.doctest_namespace import SphinxSetups, joined
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
@@ -255,7 +256,7 @@ def _passes_on(ws: Workspace, resolver: Resolver, module: str, name: str, homes:
     home module, without an alias: the rename renames that import, and the name ``module``
     offers with it (an ``as name`` alias would keep it)."""
     try:
-        tree = ast.parse(load_file(ws, module).source.text)
+        tree = parsed_tree(load_file(ws, module).source.text)
     except (OSError, AstmcpError, SyntaxError, ValueError):
         return False
     found = False
@@ -569,7 +570,7 @@ _BLOCK_RUNNERS = ("--markdown-docs", "--codeblocks", "mktestdocs", "phmdoctest",
 def _named_documents(text: str) -> list[str]:
     """The documentation files a Python file names by a string (``"README.md"``)."""
     try:
-        tree = ast.parse(text)
+        tree = parsed_tree(text)
     except (SyntaxError, ValueError):
         return []
     return [
@@ -609,7 +610,7 @@ def _fenced_blocks(text: str) -> list[_Block]:
 def _runner_strings(text: str) -> list[str]:
     """The string arguments of ``testfile(…)``/``DocFileSuite(…)`` calls in Python ``text``."""
     try:
-        tree = ast.parse(text)
+        tree = parsed_tree(text)
     except (SyntaxError, ValueError):
         return []
     assigned: dict[str, list[ast.expr]] = {}

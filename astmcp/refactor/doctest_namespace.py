@@ -17,6 +17,7 @@ import sqlite3
 from collections.abc import Iterable
 
 from astmcp.errors import AstmcpError
+from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.prepare import load_file
 from astmcp.resolve.python_doctests import import_binding
 from astmcp.workspace import Workspace
@@ -63,7 +64,7 @@ def joined(chain: str, steps: Iterable[str]) -> str:
 def _setup_imports(text: str) -> dict[str, str]:
     """The names the absolute imports of a ``conf.py``'s ``doctest_global_setup`` code bind."""
     try:
-        tree = ast.parse(text)
+        tree = parsed_tree(text)
     except (SyntaxError, ValueError):
         return {}
     for stmt in tree.body:

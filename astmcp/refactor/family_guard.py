@@ -22,6 +22,7 @@ from astmcp.errors import AstmcpError, InvalidInput, MutationBlocked
 from astmcp.query.common import SymbolRow, mangled, query_symbols
 from astmcp.query.package_types import project_root
 from astmcp.query.parameters import parse_python, read_text
+from astmcp.query.pytrees import parsed_tree, per_tree
 from astmcp.refactor.collisions import inherited, outside_inherited, related_classes
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.tsscopes import TsFile
@@ -581,11 +582,11 @@ def check_metaclass_set(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow)
             continue
         cls = found[0]
         try:
-            tree = ast.parse(load_file(ws, cls.file).source.text)
+            tree = parsed_tree(load_file(ws, cls.file).source.text)
         except (OSError, SyntaxError, ValueError, AstmcpError):
             continue
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.ClassDef) or node.name != cls.name or node.lineno > cls.name_line:
+        for node in class_statements(tree).get(cls.name, ()):
+            if node.lineno > cls.name_line:
                 continue
             for keyword in node.keywords:
                 meta = keyword.value
@@ -715,6 +716,16 @@ def _named(node: ast.expr) -> str:
     return node.id if isinstance(node, ast.Name) else ""
 
 
+@per_tree
+def class_statements(tree: ast.Module) -> dict[str, tuple[ast.ClassDef, ...]]:
+    """The ``class`` statements of a (shared) module tree by name, nested ones included."""
+    found: dict[str, list[ast.ClassDef]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            found.setdefault(node.name, []).append(node)
+    return {name: tuple(nodes) for name, nodes in found.items()}
+
+
 def check_borrowed_methods(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> None:
     """Python: MUTATION_BLOCKED for renaming a member of a class (or a related class) whose body
     takes an outside class's functions as its own (pyrsistent's ``PSet``: ``__and__ =
@@ -738,10 +749,8 @@ def check_borrowed_methods(ws: Workspace, conn: sqlite3.Connection, row: SymbolR
             if isinstance(node, ast.ImportFrom) and node.module and not node.level
             for alias in node.names
         }
-        for node in ast.walk(tree):
-            if not (
-                isinstance(node, ast.ClassDef) and node.name == cls.name and node.lineno <= cls.name_line
-            ):
+        for node in class_statements(tree).get(cls.name, ()):
+            if node.lineno > cls.name_line:
                 continue
             for stmt in node.body:
                 value = stmt.value if isinstance(stmt, ast.Assign) else None

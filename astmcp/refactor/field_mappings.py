@@ -23,6 +23,7 @@ import sqlite3
 from astmcp.query.common import SymbolRow, ancestry, query_symbols, unresolved_base, with_subclasses
 from astmcp.query.parameter_calls import PythonFiles
 from astmcp.query.parameters import read_text
+from astmcp.query.pytrees import parsed_tree, per_tree
 from astmcp.refactor.mro_walks import walked_classes
 from astmcp.refactor.pyscopes import FileScopes
 from astmcp.refactor.rename_refs import Hit
@@ -132,6 +133,8 @@ def _replace_mappings(
             continue
         if "**" not in text or not ("replace" in text or "evolve" in text):
             continue
+        if path not in files.parsed and not _copies_by_mapping(text):
+            continue  # (no record-copying call given a `**mapping`: the file's scopes are not built)
         parsed = files.get(path, text)
         if parsed is None:
             continue
@@ -141,7 +144,7 @@ def _replace_mappings(
                 if not _copies_record(node, aliases):
                     continue
                 for keyword in node.keywords:
-                    if keyword.arg is not None or isinstance(keyword.value, ast.Dict):
+                    if not _mapping_keyword(keyword):
                         continue
                     column = parsed.scopes.column_of(keyword.lineno, keyword.col_offset)
                     note = "a `**mapping` given to a record-copying call may hold the field's name as a key"
@@ -157,6 +160,29 @@ def _replace_mappings(
 
 
 _RECORD_MODULES = frozenset({"dataclasses", "copy", "attr", "attrs"})
+
+
+def _mapping_keyword(keyword: ast.keyword) -> bool:
+    """``**mapping`` (not ``**{…}``, whose keys are written out)."""
+    return keyword.arg is None and not isinstance(keyword.value, ast.Dict)
+
+
+def _copies_by_mapping(text: str) -> bool:
+    """Whether the module ``text`` makes a record-copying call given a ``**mapping`` (a plain
+    parse: the cheap test before the file's scopes are built)."""
+    try:
+        tree = parsed_tree(text)
+    except (SyntaxError, ValueError):
+        return False
+    given = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and any(_mapping_keyword(keyword) for keyword in node.keywords)
+    ]
+    if not given:
+        return False
+    aliases = _replacer_aliases(tree)
+    return any(_copies_record(node, aliases) for node in given)
 
 
 def _replacer_aliases(tree: ast.AST) -> tuple[set[str], set[str]]:
@@ -372,8 +398,10 @@ def _unpacked_attributes(node: ast.AST) -> list[ast.expr]:
     return found
 
 
-def _dumps(tree: ast.AST) -> list[tuple[ast.expr, bool]]:
-    """Each conversion to a mapping (False) or listing of a record's fields (True)."""
+@per_tree
+def _dumps(tree: ast.AST) -> tuple[tuple[ast.expr, bool], ...]:
+    """Each conversion to a mapping (False) or listing of a record's fields (True) (per tree: the
+    trees are shared, see :func:`parsed_tree`)."""
     imported = {
         alias.asname or alias.name
         for node in ast.walk(tree)
@@ -410,7 +438,7 @@ def _dumps(tree: ast.AST) -> list[tuple[ast.expr, bool]]:
             isinstance(node, ast.Attribute) and node.attr in _FIELD_TABLES and isinstance(node.ctx, ast.Load)
         ):
             out.append((node, True))  # `cls.__annotations__`, `Model.model_fields`
-    return out
+    return tuple(out)
 
 
 def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:

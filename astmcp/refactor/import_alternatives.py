@@ -22,6 +22,7 @@ from collections.abc import Iterator
 
 from astmcp.errors import AstmcpError, MutationBlocked
 from astmcp.query.common import SymbolRow
+from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
@@ -63,7 +64,7 @@ def import_alternatives(
         return []
     try:
         text = load_file(ws, row.file).source.text
-        tree = ast.parse(text)
+        tree = parsed_tree(text)
     except (OSError, SyntaxError, ValueError, AstmcpError):
         return []
     lines = text.split("\n")
@@ -133,7 +134,7 @@ def keep_other_bindings(ws: Workspace, row: SymbolRow, hits: list[Hit]) -> list[
             continue
         try:
             text = load_file(ws, path).source.text
-            tree = ast.parse(text)
+            tree = parsed_tree(text)
         except (OSError, SyntaxError, ValueError, AstmcpError):
             continue
         hit_lines = {h.line for h in hits if h.file == path and h.kind in ("import", "export")}

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 
 from astmcp.query.common import SymbolRow, ancestry, classes_declare
 from astmcp.query.parameters import read_text
+from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.param_readers import takers
 from astmcp.refactor.pyscopes import code_point_column
@@ -150,7 +151,7 @@ class _Source:
 
     def __init__(self, text: str) -> None:
         self.lines = _LINE_BREAK.split(text)
-        self.tree = ast.parse(text)
+        self.tree = parsed_tree(text)
         self._parents: dict[int, ast.AST] | None = None
         self._name_reads: dict[int, list[ast.Attribute]] | None = None
 

@@ -19,6 +19,7 @@ import sqlite3
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.module_reach import holding_modules
 from astmcp.query.package_types import project_root
+from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.rename_refs import Hit
 from astmcp.resolve.python_modules import module_names, twin
 from astmcp.resolve.python_scope import func_name
@@ -61,7 +62,7 @@ def namespace_mirror_hits(conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]
         if not _READ_WORDS.search(text):
             continue
         try:
-            tree = ast.parse(text)
+            tree = parsed_tree(text)
         except (SyntaxError, ValueError):
             continue
         lines = text.split("\n")

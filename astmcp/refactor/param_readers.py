@@ -14,6 +14,7 @@ import sqlite3
 
 from astmcp.query.common import SymbolRow
 from astmcp.query.parameters import Parameter, read_text
+from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.rename_refs import Hit
 from astmcp.resolve.python_resolver import Resolver
@@ -86,7 +87,7 @@ def takers(ws: Workspace, conn: sqlite3.Connection, function: SymbolRow) -> set[
     names: set[str] = set()
     for path, lines in places.items():
         try:
-            tree = ast.parse(read_text(ws, path))
+            tree = parsed_tree(read_text(ws, path))
         except (OSError, SyntaxError, ValueError):
             continue
         for call in ast.walk(tree):

@@ -12,6 +12,8 @@ import builtins
 import re
 from dataclasses import dataclass, field
 
+from astmcp.query.pytrees import parsed_tree
+
 BUILTINS = frozenset(dir(builtins))
 _DEF = re.compile(r"(?:async\s+)?(?:def|class)\s+")
 
@@ -91,7 +93,7 @@ class FileScopes(ast.NodeVisitor):
         self.module = Scope("module", "", 1, None)
         self.scope = self.module
         self.occurrences: dict[tuple[int, int], Occurrence] = {}
-        self.tree = ast.parse(text)
+        self.tree = parsed_tree(text)  # (shared: read, never changed)
         self.visit(self.tree)
 
     # -- positions -----------------------------------------------------------------

@@ -27,6 +27,7 @@ import sqlite3
 from astmcp.errors import AstmcpError, MutationBlocked
 from astmcp.query.common import SymbolRow, ancestry, query_symbols
 from astmcp.query.parameters import read_text
+from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.rename_refs import Hit, project_files
 from astmcp.workspace import Workspace
 
@@ -62,7 +63,7 @@ def _owner_and_field(ws: Workspace, row: SymbolRow) -> tuple[ast.ClassDef, ast.s
         return None
     try:
         text = read_text(ws, row.file)
-        tree = ast.parse(text)
+        tree = parsed_tree(text)
     except (OSError, ValueError, SyntaxError, AstmcpError):
         return None
     body: list[ast.stmt] = tree.body
@@ -95,7 +96,7 @@ def init_keyword(ws: Workspace, row: SymbolRow, new_name: str) -> str | None:
     if found is None:
         return None
     owner, field, text = found
-    tree = ast.parse(text)
+    tree = parsed_tree(text)
     modules, bare = _attrs_names(tree)
     # decorators, and a maker applied after the class statement (`A = attrs.define(A)`)
     makers = [*owner.decorator_list, *_applied_makers(tree, owner.name)]
@@ -269,7 +270,7 @@ def from_attributes_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow
     hits: list[Hit] = []
     for path, configs in sorted(marks.items()):
         try:
-            tree = ast.parse(read_text(ws, path))
+            tree = parsed_tree(read_text(ws, path))
         except (OSError, SyntaxError, ValueError):
             continue
         for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):

@@ -19,6 +19,7 @@ import sqlite3
 from astmcp.errors import InvalidInput, MutationBlocked, NameCollision
 from astmcp.query.parameter_refs import parameter_references
 from astmcp.query.parameters import KEYWORD_KINDS, Parameter, function_node, read_text
+from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor import collisions
 from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.identifiers import check_new_name
@@ -106,7 +107,7 @@ def _keyword_function(ws: Workspace, param: Parameter) -> ast.FunctionDef | ast.
     if param.kind not in KEYWORD_KINDS or param.name in ("self", "cls"):
         return None
     try:
-        return function_node(ast.parse(read_text(ws, param.file)), param.function)
+        return function_node(parsed_tree(read_text(ws, param.file)), param.function)
     except (SyntaxError, ValueError):
         return None
 

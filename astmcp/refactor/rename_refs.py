@@ -21,6 +21,7 @@ from astmcp.lang import optional_module
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameters import parse_python
+from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.family_guard import (
     check_family,
     forwarded_members,
@@ -635,7 +636,7 @@ def prose_hits(ws: Workspace, hits: list[Hit]) -> tuple[list[Hit], dict[str, lis
     spans: dict[str, list[tuple[int, int]]] = {}
     for path in candidates:
         try:
-            tree = ast.parse(load_file(ws, path).source.text)
+            tree = parsed_tree(load_file(ws, path).source.text)
         except (OSError, SyntaxError, ValueError, AstmcpError):
             continue
         spans[path] = [
