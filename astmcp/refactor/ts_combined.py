@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import weakref
 
 import tree_sitter
 
@@ -39,6 +40,7 @@ def combined_clash(files: TsFiles, conn: sqlite3.Connection, family: list[Symbol
     if not owners:
         return
     word = re.compile(rf"(?<![\w$]){re.escape(new)}(?![\w$])")
+    known: dict[str, bool] = {}
     for owner in sorted(owners):
         named = re.compile(rf"(?<![\w$]){re.escape(owner)}(?![\w$])")
         given = _given(files, conn, owner, named)
@@ -46,22 +48,17 @@ def combined_clash(files: TsFiles, conn: sqlite3.Connection, family: list[Symbol
         for alias in sorted({alias for alias, _ in given}):
             paths.update(files.holding(conn, alias, typescript_only=True))
         for path, ts in sorted(paths.items()):
-            for combined in captures(ts, _COMBINED, "c"):
-                if combined.parent is not None and combined.parent.type in (
-                    "intersection_type",
-                    "union_type",
-                ):
-                    continue  # judged with the whole (`A & B & C` nests)
-                operands = _operands(combined)
+            for operands, raw, params in _combinations(ts):
                 # a type parameter bounded by the owner stands for it (`T & { created: … }` with
                 # `<T extends User>`)
                 texts = [
-                    _bounded(o, named, given, owner) or (o.text or b"").decode("utf-8") for o in operands
+                    _bounded(param, named, given, owner) or text
+                    for text, param in zip(raw, params, strict=True)
                 ]
                 if not any(named.search(t) for t in texts):
                     continue
                 for operand, text in zip(operands, texts, strict=True):
-                    if named.search(text) or not _has_member(conn, operand, text, word, new):
+                    if named.search(text) or not _has_member(conn, operand, text, word, new, known):
                         continue
                     line = operand.start_point[0] + 1
                     raise NameCollision(
@@ -78,14 +75,8 @@ def _given(
     declaration's type parameter at that index stands for the owner there."""
     given: set[tuple[str, int]] = set()
     for _, ts in files.holding(conn, owner, typescript_only=True):
-        for generic in captures(ts, "(generic_type) @g", "g"):
-            name = generic.child_by_field_name("name")
-            arguments = generic.child_by_field_name("type_arguments")
-            if name is None or arguments is None:
-                continue
-            for index, argument in enumerate(arguments.named_children):
-                if named.search((argument.text or b"").decode("utf-8")):
-                    given.add(((name.text or b"").decode("utf-8"), index))
+        for name, arguments in _generics(ts):
+            given.update((name, index) for index, argument in enumerate(arguments) if named.search(argument))
     # only the project's own generic types are declared where the combination can be read
     return {
         (name, index)
@@ -97,12 +88,23 @@ def _given(
 
 
 def _bounded(
-    operand: tree_sitter.Node, named: re.Pattern[str], given: set[tuple[str, int]], owner: str
+    param: tuple[str, int, str] | None, named: re.Pattern[str], given: set[tuple[str, int]], owner: str
 ) -> str | None:
-    """What the type parameter ``operand`` names stands for, when it may be the owner: the
-    constraint of an enclosing declaration's parameter naming it (``<T extends User>``), or the
-    owner when the declaration is a generic type given the owner there (``type WithMeta<T> = T &
-    Meta`` with ``WithMeta<User>``); else None."""
+    """What a type parameter operand (``param``: see :func:`_parameter`) stands for, when it may
+    be the owner: its constraint when that names the owner (``<T extends User>``), or the owner
+    when the declaration is a generic type given the owner there (``type WithMeta<T> = T & Meta``
+    with ``WithMeta<User>``); else None."""
+    if param is None:
+        return None
+    title, index, constraint = param
+    if (title, index) in given:
+        return owner
+    return constraint if named.search(constraint) else None
+
+
+def _parameter(operand: tree_sitter.Node) -> tuple[str, int, str] | None:
+    """The declaration a type parameter operand names (the innermost declaring it): its name,
+    the parameter's index and its constraint's text; None for another operand."""
     if operand.type != "type_identifier":
         return None
     label = operand.text
@@ -114,13 +116,49 @@ def _bounded(
         for index, param in enumerate(params.named_children if params is not None else ()):
             name = param.child_by_field_name("name")
             if name is not None and name.text == label:
-                if (title, index) in given:
-                    return owner
                 bound = param.child_by_field_name("constraint")
-                text = (bound.text or b"").decode("utf-8") if bound is not None else ""
-                return text if named.search(text) else None
+                return title, index, (bound.text or b"").decode("utf-8") if bound is not None else ""
         node = node.parent
     return None
+
+
+# per parsed file (shared by later prepares): its outermost combined types, each as its
+# operands, their texts and the type parameter each names; its generic types' arguments
+_COMBINATIONS: weakref.WeakKeyDictionary[
+    TsFile, list[tuple[list[tree_sitter.Node], list[str], list[tuple[str, int, str] | None]]]
+] = weakref.WeakKeyDictionary()
+_GENERICS: weakref.WeakKeyDictionary[TsFile, list[tuple[str, list[str]]]] = weakref.WeakKeyDictionary()
+
+
+def _combinations(
+    ts: TsFile,
+) -> list[tuple[list[tree_sitter.Node], list[str], list[tuple[str, int, str] | None]]]:
+    found = _COMBINATIONS.get(ts)
+    if found is None:
+        found = []
+        for combined in captures(ts, _COMBINED, "c"):
+            if combined.parent is not None and combined.parent.type in ("intersection_type", "union_type"):
+                continue  # judged with the whole (`A & B & C` nests)
+            operands = _operands(combined)
+            texts = [(o.text or b"").decode("utf-8") for o in operands]
+            found.append((operands, texts, [_parameter(o) for o in operands]))
+        _COMBINATIONS[ts] = found
+    return found
+
+
+def _generics(ts: TsFile) -> list[tuple[str, list[str]]]:
+    """Each ``Name<…>`` of the file: its name and its type arguments' texts."""
+    found = _GENERICS.get(ts)
+    if found is None:
+        found = []
+        for generic in captures(ts, "(generic_type) @g", "g"):
+            name = generic.child_by_field_name("name")
+            arguments = generic.child_by_field_name("type_arguments")
+            if name is not None and arguments is not None:
+                texts = [(a.text or b"").decode("utf-8") for a in arguments.named_children]
+                found.append(((name.text or b"").decode("utf-8"), texts))
+        _GENERICS[ts] = found
+    return found
 
 
 def _operands(node: tree_sitter.Node) -> list[tree_sitter.Node]:
@@ -135,21 +173,31 @@ def _operands(node: tree_sitter.Node) -> list[tree_sitter.Node]:
 
 
 def _has_member(
-    conn: sqlite3.Connection, operand: tree_sitter.Node, text: str, word: re.Pattern[str], new: str
+    conn: sqlite3.Connection,
+    operand: tree_sitter.Node,
+    text: str,
+    word: re.Pattern[str],
+    new: str,
+    known: dict[str, bool],
 ) -> bool:
     """Whether a type operand may have a member ``new``: written in it (``{ created: number }``,
-    ``Record<"created", number>``), or a project type of that name declaring one."""
+    ``Record<"created", number>``), or a project type of that name declaring one (``known``: the
+    answers by type name so far)."""
     if word.search(text):
         return True
     name = operand.child_by_field_name("name") if operand.type == "generic_type" else operand
     if name is None or name.type != "type_identifier":
         return False
     label = (name.text or b"").decode("utf-8")
-    found = conn.execute(
-        "SELECT 1 FROM symbols WHERE name = ? AND (parent_path = ? OR parent_path LIKE ?) LIMIT 1",
-        (new, label, f"%.{label}"),
-    ).fetchone()
-    return found is not None
+    if label not in known:
+        known[label] = (
+            conn.execute(
+                "SELECT 1 FROM symbols WHERE name = ? AND (parent_path = ? OR parent_path LIKE ?) LIMIT 1",
+                (new, label, f"%.{label}"),
+            ).fetchone()
+            is not None
+        )
+    return known[label]
 
 
 _SPREADS = "(object (spread_element) @s)"

@@ -95,6 +95,8 @@ class TsFiles:
         self.ws = ws
         self.parsed: dict[str, TsFile | None] = {}
         self.texts: dict[str, str] = {}  # read, not parsed yet
+        self.paths: dict[tuple[str, ...], list[str]] = {}  # the project's files by languages
+        self.holders: dict[tuple[str, bool], list[str]] = {}  # the files whose text holds a needle
 
     def read(self, path: str) -> str | None:
         """``path``'s text, read once (None: unreadable)."""
@@ -120,15 +122,24 @@ class TsFiles:
         """(path, parsed file) of each project TS/JS file (TS alone with ``typescript_only``)
         whose text holds ``needle`` (and a match of ``fits``, when given), in path order."""
         languages = ("typescript",) if typescript_only else ("typescript", "javascript")
-        marks = ",".join("?" * len(languages))
-        for (path,) in conn.execute(
-            f"SELECT path FROM files WHERE language IN ({marks}) ORDER BY path", languages
-        ):
-            if fits is not None:
-                text = self.read(path)
-                if text is None or needle not in text or fits.search(text) is None:
-                    continue
-            ts = self.text_has(path, needle)
+        paths = self.paths.get(languages)
+        if paths is None:
+            marks = ",".join("?" * len(languages))
+            paths = self.paths[languages] = [
+                path
+                for (path,) in conn.execute(
+                    f"SELECT path FROM files WHERE language IN ({marks}) ORDER BY path", languages
+                )
+            ]
+        holders = self.holders.get((needle, typescript_only))
+        if holders is None:  # (texts are read once; a file is parsed when a caller gets to it)
+            holders = self.holders[(needle, typescript_only)] = [
+                path for path in paths if needle in (self.read(path) or "")
+            ]
+        for path in holders:
+            if fits is not None and fits.search(self.read(path) or "") is None:
+                continue
+            ts = self.get(path)
             if ts is not None:
                 yield path, ts
 
@@ -143,7 +154,7 @@ class TsFiles:
                 self.parsed[path] = _parsed(path, self.texts.pop(path))
                 return self.parsed[path]
             try:
-                self.parsed[path] = TsFile(path, load_file(self.ws, path).source.text)
+                self.parsed[path] = _parsed(path, load_file(self.ws, path).source.text)
             except (OSError, AstmcpError):
                 self.parsed[path] = None
         return self.parsed[path]
