@@ -76,7 +76,11 @@ def _given(
     given: set[tuple[str, int]] = set()
     for _, ts in files.holding(conn, owner, typescript_only=True):
         for name, arguments in _generics(ts):
-            given.update((name, index) for index, argument in enumerate(arguments) if named.search(argument))
+            given.update(
+                (name, index)
+                for index, argument in enumerate(arguments)
+                if owner in argument and named.search(argument)  # (the plain test first: most hold no owner)
+            )
     # only the project's own generic types are declared where the combination can be read
     return {
         (name, index)
