@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import re
 import sqlite3
 import threading
@@ -55,34 +56,69 @@ class Collected:
 
 
 class ParsedFile:
-    """A file's scopes and its calls by where the callee ends (code points)."""
+    """A file's scopes and its calls by where the callee ends (code points); the call maps are
+    built when first asked for (many checks read only the scopes)."""
 
     def __init__(self, text: str) -> None:
         from astmcp.refactor.pyscopes import FileScopes
 
         self.scopes = FileScopes(text)
-        self.by_callee: dict[tuple[int, int], ast.Call] = {}
-        self.by_argument: dict[tuple[int, int], ast.Call] = {}  # partial(f, …), ctx.invoke(f, …)
-        self.by_string: dict[tuple[int, int], ast.Call] = {}  # getattr(obj, "f")(…)
-        self.by_keyword: dict[tuple[int, int], ast.Call] = {}  # a keyword's name -> its call
-        self.enclosing: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}  # id(call) -> innermost def
+
+    @functools.cached_property
+    def enclosing(self) -> dict[int, ast.FunctionDef | ast.AsyncFunctionDef]:
+        """id(call) -> the innermost ``def`` holding it."""
+        found: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         for function in ast.walk(self.scopes.tree):  # outer defs come first, inner ones overwrite
             if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
                 for inner in ast.walk(function):
                     if isinstance(inner, ast.Call):
-                        self.enclosing[id(inner)] = function
+                        found[id(inner)] = function
+        return found
+
+    @property
+    def by_callee(self) -> dict[tuple[int, int], ast.Call]:
+        return self._calls[0]
+
+    @property
+    def by_argument(self) -> dict[tuple[int, int], ast.Call]:
+        """partial(f, …), ctx.invoke(f, …)"""
+        return self._calls[1]
+
+    @property
+    def by_string(self) -> dict[tuple[int, int], ast.Call]:
+        """getattr(obj, "f")(…)"""
+        return self._calls[2]
+
+    @property
+    def by_keyword(self) -> dict[tuple[int, int], ast.Call]:
+        """a keyword's name -> its call"""
+        return self._calls[3]
+
+    @functools.cached_property
+    def _calls(
+        self,
+    ) -> tuple[
+        dict[tuple[int, int], ast.Call],
+        dict[tuple[int, int], ast.Call],
+        dict[tuple[int, int], ast.Call],
+        dict[tuple[int, int], ast.Call],
+    ]:
+        by_callee: dict[tuple[int, int], ast.Call] = {}
+        by_argument: dict[tuple[int, int], ast.Call] = {}
+        by_string: dict[tuple[int, int], ast.Call] = {}
+        by_keyword: dict[tuple[int, int], ast.Call] = {}
         for node in ast.walk(self.scopes.tree):
             if not isinstance(node, ast.Call):
                 continue
-            self.by_callee[self.end(node.func)] = node
+            by_callee[self.end(node.func)] = node
             for keyword in node.keywords:
                 if keyword.arg is not None:
-                    self.by_keyword[
+                    by_keyword[
                         (keyword.lineno, self.scopes.column_of(keyword.lineno, keyword.col_offset))
                     ] = node
             if node.keywords:
                 for arg in node.args:
-                    self.by_argument[self.end(arg)] = node
+                    by_argument[self.end(arg)] = node
             inner = node.func
             if (
                 isinstance(inner, ast.Call)
@@ -91,7 +127,8 @@ class ParsedFile:
                 and isinstance(inner.args[1], ast.Constant)
             ):
                 const = inner.args[1]
-                self.by_string[(const.lineno, self.scopes.column_of(const.lineno, const.col_offset))] = node
+                by_string[(const.lineno, self.scopes.column_of(const.lineno, const.col_offset))] = node
+        return by_callee, by_argument, by_string, by_keyword
 
     def end(self, node: ast.expr) -> tuple[int, int]:
         line = node.end_lineno or node.lineno
