@@ -11,14 +11,13 @@ import builtins
 import functools
 import re
 import sqlite3
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from astmcp.model import Reference
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameters import function_node, is_python, parameters_of, read_text
+from astmcp.query.pytrees import TextCache
 from astmcp.query.references import twins
 from astmcp.workspace import Workspace
 
@@ -179,30 +178,13 @@ class PythonFiles:
 
 # The files parsed lately, by text: a prepare runs several guards over the same files (each with
 # its own PythonFiles), and a user prepares again after a change elsewhere. A parse depends on the
-# text alone, and nothing changes one once built. Bounded by the lines held (about 1.4 MB each 1k).
-_PARSED: OrderedDict[str, ParsedFile] = OrderedDict()
-_PARSED_MAX_LINES = 40_000
-_parsed_lines = 0
-_parsed_lock = threading.Lock()
+# text alone, and nothing changes one once built.
+_FILES: TextCache[ParsedFile] = TextCache(40_000)
 
 
 def parsed_file(text: str) -> ParsedFile:
     """``text`` parsed (:class:`ParsedFile`), from the recent parses when it is one of them."""
-    global _parsed_lines
-    with _parsed_lock:
-        found = _PARSED.get(text)
-        if found is not None:
-            _PARSED.move_to_end(text)
-            return found
-    parsed = ParsedFile(text)  # (SyntaxError: not kept)
-    with _parsed_lock:
-        if text not in _PARSED:
-            _PARSED[text] = parsed
-            _parsed_lines += len(parsed.scopes.lines)
-        while _parsed_lines > _PARSED_MAX_LINES and len(_PARSED) > 1:
-            _text, dropped = _PARSED.popitem(last=False)
-            _parsed_lines -= len(dropped.scopes.lines)
-    return parsed
+    return _FILES.get(text, ParsedFile)
 
 
 def _doctest_keywords(

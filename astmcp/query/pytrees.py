@@ -14,38 +14,49 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Generic, TypeVar
 
-__all__ = ["parsed_tree", "per_tree"]
-
-# the recent trees by text, bounded by the lines they hold (about 1 MB of tree per 1,000 lines)
-_TREES: OrderedDict[str, tuple[ast.Module, int]] = OrderedDict()
-_MAX_LINES = 60_000
-_lines = 0
-_lock = threading.Lock()
+__all__ = ["TextCache", "parsed_tree", "per_tree"]
 
 T = TypeVar("T")
+
+
+class TextCache(Generic[T]):
+    """Values built from a text (a parse), the recent ones kept, bounded by the lines of their
+    texts (about 1 MB of syntax tree per 1,000 lines)."""
+
+    def __init__(self, max_lines: int) -> None:
+        self.max_lines = max_lines
+        self.lines = 0
+        self.values: OrderedDict[str, tuple[T, int]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, text: str, build: Callable[[str], T]) -> T:
+        """``build(text)``, or its value kept from before (an exception is not kept)."""
+        with self.lock:
+            found = self.values.get(text)
+            if found is not None:
+                self.values.move_to_end(text)
+                return found[0]
+        value = build(text)
+        size = text.count("\n") + 1
+        with self.lock:
+            if text not in self.values:
+                self.values[text] = (value, size)
+                self.lines += size
+            while self.lines > self.max_lines and len(self.values) > 1:
+                _text, (_value, dropped) = self.values.popitem(last=False)
+                self.lines -= dropped
+        return value
+
+
+_TREES: TextCache[ast.Module] = TextCache(60_000)
 
 
 def parsed_tree(text: str) -> ast.Module:
     """``text`` parsed, once per text among the recent ones (shared: read it, never change it).
     Raises SyntaxError or ValueError, as :func:`ast.parse`."""
-    global _lines
-    with _lock:
-        found = _TREES.get(text)
-        if found is not None:
-            _TREES.move_to_end(text)
-            return found[0]
-    tree = ast.parse(text)
-    size = text.count("\n") + 1
-    with _lock:
-        if text not in _TREES:
-            _TREES[text] = (tree, size)
-            _lines += size
-        while _lines > _MAX_LINES and len(_TREES) > 1:
-            _text, (_tree, dropped) = _TREES.popitem(last=False)
-            _lines -= dropped
-    return tree
+    return _TREES.get(text, ast.parse)
 
 
 def per_tree(compute: Callable[[ast.Module], T]) -> Callable[[ast.Module], T]:

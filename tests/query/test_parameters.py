@@ -7,7 +7,7 @@ import ast
 
 from astmcp.query.common import SymbolRow
 from astmcp.query.parameters import function_node
-from astmcp.query.pytrees import parsed_tree, per_tree
+from astmcp.query.pytrees import TextCache, parsed_tree, per_tree
 
 SOURCE = """\
 import functools
@@ -61,3 +61,20 @@ def test_per_tree_computes_once_per_tree() -> None:
     assert count_defs(parsed_tree(SOURCE)) == 3
     assert count_defs(parsed_tree(SOURCE)) == 3 and len(calls) == 1
     assert count_defs(ast.parse("def f(): pass")) == 1 and len(calls) == 2
+
+
+def test_text_cache_keeps_the_recent_texts_within_its_lines() -> None:
+    built: list[str] = []
+    cache: TextCache[int] = TextCache(max_lines=4)
+
+    def build(text: str) -> int:
+        built.append(text)
+        return len(text)
+
+    assert cache.get("a\nb", build) == 3 and cache.get("a\nb", build) == 3 and built == ["a\nb"]
+    cache.get("c\nd", build)  # 4 lines held: both kept
+    cache.get("a\nb", build)  # (now the most recent)
+    cache.get("e", build)  # 5 lines: the least recent, "c\nd", goes
+    assert list(cache.values) == ["a\nb", "e"] and cache.lines == 3
+    cache.get("c\nd", build)
+    assert built == ["a\nb", "c\nd", "e", "c\nd"]
