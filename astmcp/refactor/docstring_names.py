@@ -19,9 +19,11 @@ from __future__ import annotations
 import ast
 import re
 import sqlite3
+from collections.abc import Iterator
 
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameters import parse_python, read_text
+from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.fixtures import last_name
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
@@ -53,19 +55,9 @@ def docstring_name_hits(ws: Workspace, conn: sqlite3.Connection, family: list[Sy
     for owner, where in list(owners.items()):
         if owner != _ANY and not _defined(conn, owner):
             owners.setdefault(_ANY, where)  # `obj.__doc__` of a parameter: any definition's
-    paths = [
-        str(p) for (p,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path")
-    ]
     word = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, sorted(names))) + r")(?!\w)")
     hits: list[Hit] = []
-    for path in paths:
-        try:
-            text = read_text(ws, path)
-            if not word.search(text):
-                continue
-            tree = parse_python(ws, path)
-        except (OSError, SyntaxError, ValueError):
-            continue
+    for path, text, tree in _python_files_with(ws, conn, word):
         lines = text.split("\n")
         for node in ast.walk(tree):
             if not isinstance(node, _DEFINITIONS):
@@ -108,6 +100,22 @@ def _docstring(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> a
     return None
 
 
+def _python_files_with(
+    ws: Workspace, conn: sqlite3.Connection, word: re.Pattern[str]
+) -> Iterator[tuple[str, str, ast.Module]]:
+    """(path, text, shared syntax tree) of each project Python file, in path order, whose text
+    ``word`` matches (each read once; unreadable or unparsable files are left out)."""
+    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
+        try:
+            text = read_text(ws, str(path))
+            if not word.search(text):
+                continue
+            tree = parsed_tree(text)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        yield str(path), text, tree
+
+
 def _compared_docstrings(ws: Workspace, path: str) -> list[tuple[str, int]]:
     """(owner name of the docstrings read, line) of each comparison in ``path`` that reads a
     ``__name__`` and a docstring; the owner is ``_ANY`` where it is not named."""
@@ -115,7 +123,7 @@ def _compared_docstrings(ws: Workspace, path: str) -> list[tuple[str, int]]:
         text = read_text(ws, path)
         if ("__doc__" not in text and "getdoc" not in text) or not any(a in text for a in _NAME_ATTRS):
             return []
-        tree = parse_python(ws, path)
+        tree = parsed_tree(text)
     except (OSError, SyntaxError, ValueError):
         return []
     found: list[tuple[str, int]] = []
@@ -199,14 +207,7 @@ def announced_name_hits(ws: Workspace, conn: sqlite3.Connection, family: list[Sy
     note = f"a decorator reads the function's name ({deciders[0]}): text may hold it"
     word = re.compile(r"(?<![\w.])(" + "|".join(map(re.escape, sorted(names))) + r")(?![\w(])")
     hits: list[Hit] = []
-    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
-        try:
-            text = read_text(ws, path)
-            if not word.search(text):
-                continue
-            tree = parse_python(ws, path)
-        except (OSError, SyntaxError, ValueError):
-            continue
+    for path, text, tree in _python_files_with(ws, conn, word):
         docs = {
             id(d) for node in ast.walk(tree) if isinstance(node, _DEFINITIONS) and (d := _docstring(node))
         }
