@@ -11,21 +11,11 @@ may be refused more often than needed, never less. A package that is not install
 from __future__ import annotations
 
 import re
-import sqlite3
 from pathlib import Path
 
+from astmcp.resolve.ts_packages import declarations, package_name, project_root
+
 __all__ = ["package_defines", "project_root"]
-
-_MAX_FILES = 2_000
-_MAX_BYTES = 20_000_000
-
-
-def project_root(conn: sqlite3.Connection) -> Path | None:
-    """The project an index belongs to: its database lives in ``<root>/.astmcp/``."""
-    for _seq, name, file in conn.execute("PRAGMA database_list"):
-        if name == "main" and file:
-            return Path(file).parent.parent
-    return None
 
 
 def package_defines(root: Path, qualified: str, member: str) -> bool | None:
@@ -47,57 +37,7 @@ def _package(root: Path, qualified: str) -> tuple[tuple[str, ...], str] | None:
     parts = qualified.split(".")
     for cut in range(len(parts) - 1, 0, -1):
         package, name = ".".join(parts[:cut]), parts[cut]
-        texts = _declarations(str(root), _package_name(package))
+        texts = declarations(str(root), package_name(package))
         if texts:
             return texts, name
     return None
-
-
-def _package_name(spec: str) -> str:
-    """The package a module specifier is in (``react/jsx-runtime`` -> ``react``, ``@a/b/c`` ->
-    ``@a/b``)."""
-    parts = spec.split("/")
-    return "/".join(parts[:2]) if spec.startswith("@") else parts[0]
-
-
-_FOUND: dict[tuple[str, str], tuple[str, ...]] = {}
-
-
-def _declarations(root: str, package: str) -> tuple[str, ...]:
-    """The ``.d.ts`` texts of ``package`` and ``@types/<package>`` in the nearest
-    ``node_modules`` folders above ``root`` (bounded); kept once found (a package installed
-    later is looked up again)."""
-    key = (root, package)
-    if key not in _FOUND:
-        texts = _read_declarations(root, package)
-        if not texts:
-            return texts
-        if len(_FOUND) > 64:
-            _FOUND.clear()
-        _FOUND[key] = texts
-    return _FOUND[key]
-
-
-def _read_declarations(root: str, package: str) -> tuple[str, ...]:
-    typed = package[1:].replace("/", "__") if package.startswith("@") else package
-    texts: list[str] = []
-    size = 0
-    for folder in (Path(root), *Path(root).parents):
-        modules = folder / "node_modules"
-        for directory in (modules / package, modules / "@types" / typed):
-            if not directory.is_dir():
-                continue
-            for path in sorted(directory.rglob("*.d.*ts")):
-                if "node_modules" in path.relative_to(directory).parts or len(texts) >= _MAX_FILES:
-                    continue
-                try:
-                    text = path.read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
-                size += len(text)
-                if size > _MAX_BYTES:
-                    break
-                texts.append(text)
-        if texts:
-            break
-    return tuple(texts)

@@ -9,7 +9,14 @@ from collections.abc import Iterator
 from tree_sitter import Node, Query, QueryCursor, Tree
 
 from astmcp.resolve.ts_descriptors import spread_tuple
-from astmcp.resolve.ts_fact_state import ANYTHING, FUNCTION_VALUES, MEMBER_NAMES, is_ident, named_nodes
+from astmcp.resolve.ts_fact_state import (
+    ANYTHING,
+    FUNCTION_VALUES,
+    MEMBER_NAMES,
+    is_ident,
+    named_nodes,
+    own_key,
+)
 from astmcp.resolve.ts_occurrences import Occurrences
 from astmcp.resolve.ts_reach import bound_module
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site
@@ -133,13 +140,13 @@ class Declarations(Occurrences):
                             if c.type == "spread_element"
                             else ("k", f"={own}")
                             for c in named_nodes(value)
-                            if c.type == "spread_element" or (own := _own_key(c)) is not None
+                            if c.type == "spread_element" or (own := own_key(c)) is not None
                         ]
                     elif annotation is None and self.member_reads_only(name):
                         # `const o = { port: 8080 }; o.port`: its own key (where `o` goes on, a
                         # renamed type's member may be this key: rename_refs' literal key rule)
                         self.okeys[key] = sorted(
-                            {own for c in named_nodes(value) if (own := _own_key(c)) is not None}
+                            {own for c in named_nodes(value) if (own := own_key(c)) is not None}
                         )
                 elif value.type == "object" and annotation is not None:
                     self.object(value, scope, typed=vtype)
@@ -484,17 +491,6 @@ def _uses(tree: Tree, name: bytes) -> list[Node]:
             f'([(identifier) (shorthand_property_identifier)] @i (#eq? @i "{text}"))',
         )
     return list(QueryCursor(query).captures(tree.root_node).get("i", []))
-
-
-def _own_key(node: Node) -> str | None:
-    """The name of a key an object literal writes out (``port: 1``, ``port``, ``port() {}``)."""
-    if node.type == "shorthand_property_identifier":
-        return node.text.decode("utf-8") if node.text else None
-    if node.type in ("pair", "method_definition"):
-        key = node.child_by_field_name("key") or node.child_by_field_name("name")
-        if key is not None and key.type == "property_identifier" and key.text:
-            return key.text.decode("utf-8")
-    return None
 
 
 def _const(declarator: Node) -> bool:

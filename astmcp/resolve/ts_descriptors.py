@@ -19,6 +19,7 @@ from astmcp.resolve.ts_fact_state import (
     member_property,
     member_step,
     named_nodes,
+    own_key,
     unparenthesized,
 )
 from astmcp.resolve.ts_scopes import GLOBAL, Desc, Scope, Site
@@ -52,6 +53,34 @@ DISCRIMINANT = re.compile(r"[\w$.\-]+")
 
 class Descriptors(FactState):
     # -- descriptors -----------------------------------------------------------
+    def spread_object(self, node: Node, parts: list[Node], scope: Scope) -> Desc:
+        """``{ ...state, ...patch, done }``: an object whose members are its own keys and those of
+        what it spreads (fact ``lspreads``, chain ``W:``: the last part that has a member gives
+        it); None without a spread, or with a key not written as a name (``[k]: v``)."""
+        if not any(part.type == "spread_element" for part in parts):
+            return None
+        spread: list[Desc] = []
+        pending = list(reversed(parts))
+        while pending:
+            part = pending.pop()
+            if part.type == "comment":
+                continue
+            given = named_nodes(part) if part.type == "spread_element" else []
+            inner = unparenthesized(given[0]) if given else None
+            if inner is not None and inner.type == "object":
+                pending.extend(reversed(named_nodes(inner)))  # `...{ a: 1 }`: its keys are written out
+                continue
+            if part.type == "spread_element":
+                spread.append(self.desc(inner, scope) if inner is not None else None)
+                continue
+            own = own_key(part)
+            if own is None:
+                return None
+            spread.append(("k", f"={own}"))
+        key = self.key(node)
+        self.lspreads[key] = spread
+        return ("k", f"W:{key}")
+
     def desc(self, node: Node | None, scope: Scope) -> Desc:
         """What an expression's value is, as far as the file tells."""
         if node is None:
@@ -67,7 +96,7 @@ class Descriptors(FactState):
             parts = [c for c in named_nodes(node) if c.type != "comment"]
             if len(parts) == 1 and parts[0].type == "spread_element" and named_nodes(parts[0]):
                 return self.desc(named_nodes(parts[0])[0], scope)
-            return None
+            return self.spread_object(node, parts, scope)
         if kind == "super":
             return self.super
         if kind == "member_expression":

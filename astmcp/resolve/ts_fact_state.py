@@ -94,6 +94,7 @@ class FactState:
         self.stars: list[str] = []
         self.nsimports: dict[str, str] = {}
         self.unions: dict[str, list[Desc]] = {}  # `A | B` annotations by position
+        self.lspreads: dict[str, list[Desc]] = {}  # object literals spreading others, by position
         self.cbtypes: dict[str, dict[str, list[Desc]]] = {}  # callback parameter types of functions
         self.callback: tuple[Desc, int, bool, Site | None] | None = None  # set while visiting an argument
         self.tparams: dict[str, tuple[Desc, Desc]] = {}  # type parameter -> (constraint, default)
@@ -193,3 +194,14 @@ class FactState:
 
     def skip(self, node: Node, scope: Scope) -> None:
         return None
+
+
+def own_key(node: Node) -> str | None:
+    """The name of a key an object literal writes out (``port: 1``, ``port``, ``port() {}``)."""
+    if node.type == "shorthand_property_identifier":
+        return node.text.decode("utf-8") if node.text else None
+    if node.type in ("pair", "method_definition"):
+        key = node.child_by_field_name("key") or node.child_by_field_name("name")
+        if key is not None and key.type == "property_identifier" and key.text:
+            return key.text.decode("utf-8")
+    return None

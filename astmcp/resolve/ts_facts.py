@@ -250,6 +250,9 @@ class _Walker(ModuleFacts):
         unions = {k: [chain_of(d) for d in ds] for k, ds in self.unions.items()}
         if unions:
             out["unions"] = unions
+        lspreads = {k: [chain_of(d) for d in ds] for k, ds in self.lspreads.items()}
+        if lspreads:
+            out["lspreads"] = lspreads
         spreads = {k: [chain_of(d) for d in ds] for k, ds in self.spreads.items()}
         if spreads:
             out["spreads"] = spreads

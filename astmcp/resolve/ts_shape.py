@@ -21,7 +21,7 @@ __all__ = ["name_shapes", "shape"]
 
 _POSITION = re.compile(r"P:(\d+:\d+)")
 # a union's, a written-out object type's or a tuple type's position: no symbol, only its parts count
-_UNION = re.compile(r"(?<=[ULQ]:)\d+:\d+")
+_UNION = re.compile(r"(?<=[ULQW]:)\d+:\d+")
 _UNSHAPED = LOCAL_FIELDS | QUERY_FIELDS
 
 

@@ -175,8 +175,11 @@ class TypeSteps:
             and self.given_project(path, site, subst)
         ):
             # `Store<State>` of a package: what its members give may be built from State
-            # (`store.state.count`), so they are not known to be the package's
-            return ("x", f"{HOLDS_PROJECT}.{entity[1]}")
+            # (`store.state.count`), so they are not known to be the package's; the type
+            # arguments are kept for the members declared as one of them (see `package_step`)
+            args = self.facts(path).get("calls", {}).get(site, {}).get("t", ())
+            given = tuple(self.resolve_in(path, arg, subst) if arg else None for arg in args)
+            return ("x", f"{HOLDS_PROJECT}.{entity[1]}", given)
         return self.step(entity, ":")
 
     def given_project(self, path: str, site: str, subst: Subst | None) -> bool:

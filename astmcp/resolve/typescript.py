@@ -47,6 +47,7 @@ from astmcp.resolve.ts_library import (
     MAP_METHODS,
     global_type_names,
 )
+from astmcp.resolve.ts_packages import package_member, project_root
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_scopes import GLOBAL
 from astmcp.resolve.ts_shape import name_shapes, shape
@@ -123,6 +124,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         self._alias_depth = 0
         self._alias_work = 0  # aliases unfolded since the outermost one (see alias_instance)
         self._extended: frozenset[str] | None = None
+        self._root: str | None = None
         # A result cut short by a cycle (a barrel re-exporting a module that imports it) is kept
         # too: recomputing it for every caller is exponential in the cycle's length.
         Tracking.__init__(self, keep_cut_short=True)
@@ -428,6 +430,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("t", path, chain[2:])
         if chain.startswith("L:"):  # an object type written out
             return ("o", path, chain[2:])
+        if chain.startswith("W:"):  # a local object literal spreading others
+            return ("O", path, chain[2:])
         if chain.startswith("U:"):
             alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
             return ("v", tuple(self.resolve(path, alt) if alt else None for alt in alternatives))
@@ -444,6 +448,50 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return module
             return self.member(module, name)
         return None
+
+    def package_step(self, entity: tuple[Any, ...], step: str) -> Entity:
+        """A step on an instance of a package's generic type given project types (``("x",
+        "?*.<pkg>.<Type>", type arguments)``) or on a method of one (a fourth item: its
+        :class:`PackageMember`). The member is the package's; a step on it, when it is declared as
+        a type parameter, is on what the instance binds it to (``store.state`` of a
+        ``Store<State>`` holds a State), as is a method's return (``store.get()``) and its
+        callback's parameters and return (``store.setState((prev) => ({ ...prev, n }))``). A member
+        whose declaration names no type parameter is the package's own; anything else is unknown."""
+        qualified, args = entity[1].removeprefix(f"{HOLDS_PROJECT}."), entity[2]
+        if len(entity) == 3:
+            if step == ":":
+                return entity
+            member = package_member(self.root, qualified, step) if is_ident(step) and self.root else None
+            if member is None:
+                return None
+            if member.method or member.value is not None:
+                return ("x", f"{entity[1]}.{step}", args, member)  # the package's member
+            return None if member.generic else ("x", f"{qualified}.{step}")
+        member = entity[3]
+        if not member.method:  # a step on the member's value: on what the instance binds it to
+            value = args[member.value] if member.value < len(args) else None
+            return value if step == ":" else self.step(value, step)
+        index: int | None = None
+        if step == "()":
+            index = member.returns
+            if index is None and not member.generic:
+                return ("x", f"{qualified}.()")
+        elif step[:1] == "@":
+            k, _, j = step[1:].partition(".")
+            callback = member.callbacks[int(k)] if k.isdigit() and int(k) < len(member.callbacks) else None
+            if callback is not None and j == "return":
+                index = callback[1]
+            elif callback is not None and j.isdigit() and int(j) < len(callback[0]):
+                index = callback[0][int(j)]
+        return args[index] if index is not None and index < len(args) else None
+
+    @property
+    def root(self) -> str:
+        """The project's root folder ("" when the index is not in one)."""
+        if self._root is None:
+            found = project_root(self.conn)
+            self._root = str(found) if found is not None else ""
+        return self._root
 
     def library_member(self, kind: str, step: str) -> Entity:
         """Another member of a library container (``xs.length``, ``m.delete(k)``, ``p.catch(f)``):
@@ -559,6 +607,11 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if step == ":" or step == "[i]":
                 return entity if step == ":" else value
             return ("l", entity, step) if step in MAP_METHODS else self.library_member("Map", step)
+        if tag == "O":  # a local object literal spreading others (`{ ...state, ...patch }`)
+            if step == ":":
+                return entity
+            parts = self.facts(value).get("lspreads", {}).get(entity[2])
+            return self.spread_part(value, parts, step) if parts and is_ident(step) else None
         if tag == "o":  # an object type written out: its members are no symbols
             if step == ":":
                 return entity
@@ -624,6 +677,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
             return None  # an element of something not known to be an array (a typed symbol may be)
         if tag == "x":
+            if len(entity) > 2 and value.startswith(HOLDS_PROJECT):
+                return self.package_step(entity, step)
             if value.startswith(HOLDS_PROJECT) or entity == _OWN_KEY:  # may be a project object: unknown
                 return None
             return ("x", f"{value}.{step}") if value else ("x", "")
@@ -766,12 +821,18 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
     def spread_member(self, sym: Sym, name: str) -> Entity:
         """A member an object literal bound to ``sym`` does not write out: the last of the objects it
         spreads (``{ ...a, ...b }``) that has it; None when one that comes later is not known."""
-        for chain in reversed(self.facts(sym.path)["spreads"][sym.key]):
+        return self.spread_part(sym.path, self.facts(sym.path)["spreads"][sym.key], name)
+
+    def spread_part(self, path: str, parts: list[str | None], name: str) -> Entity:
+        """Member ``name`` of an object literal of ``path`` that spreads the chains ``parts`` (in
+        source order; ``=key`` a key it writes itself): the last spread that has it; None when a
+        later part is not known or is a key of that name."""
+        for chain in reversed(parts):
             if chain and chain.startswith("="):
                 if chain[1:] == name:
                     return None  # `{ ...defaults, port: 8080 }`: its own key, no spread's member
                 continue
-            source = self.resolve(sym.path, chain) if chain else None
+            source = self.resolve(path, chain) if chain else None
             if source is None:
                 return None
             found = self.step(source, name)

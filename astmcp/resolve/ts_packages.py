@@ -1,0 +1,287 @@
+"""Installed packages' type declarations (``node_modules``): their ``.d.ts`` texts, and what a
+generic class or interface of theirs gives back of its type arguments.
+
+``store: Store<State>`` (``Store`` from ``@tanstack/store``) holds a project type: the package
+declares ``get state(): T`` and ``setState(updater: (prev: T) => T)``, so ``store.state.count``
+reads ``State.count`` and a key of the object ``setState``'s callback returns is one of
+``State``'s. :func:`package_member` reads such a member's declared type where it is exactly a type
+parameter of its class (or a function type whose parameters or return are), and whether the member
+mentions the type parameters at all. Anything it cannot read for certain is ``None``: the package is
+not installed, the type is declared under that name more than once and differently (or as
+something other than one class or interface), or its body does not declare the member (it may
+inherit it).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from tree_sitter import Node
+
+from astmcp.lang.ts_parse import parse_bytes
+
+__all__ = ["PackageMember", "declarations", "package_member", "package_name", "project_root"]
+
+_MAX_FILES = 2_000
+_MAX_BYTES = 20_000_000
+_TYPES = ("class_declaration", "abstract_class_declaration", "interface_declaration")
+_OTHER_DECLARATIONS = ("type_alias_declaration", "enum_declaration", "function_signature")
+_MEMBERS = (
+    "public_field_definition",
+    "property_signature",
+    "method_signature",
+    "abstract_method_signature",
+    "method_definition",
+)
+
+# a callback parameter's declared type: its parameters' and its return's type-parameter indices
+Callback = tuple[tuple[int | None, ...], int | None]
+
+
+@dataclass(frozen=True)
+class PackageMember:
+    """A member of a package's generic class or interface, with type parameters numbered in the
+    order the type declares them."""
+
+    method: bool  # a method, or a property declared with a function type
+    value: int | None  # a property or getter declared as type parameter k
+    returns: int | None  # a method returning type parameter k
+    callbacks: tuple[Callback | None, ...]  # per parameter: a function type's, else None
+    generic: bool  # whether its declaration names the type's type parameters at all
+
+
+def project_root(conn: sqlite3.Connection) -> Path | None:
+    """The project an index belongs to: its database lives in ``<root>/.astmcp/``."""
+    for _seq, name, file in conn.execute("PRAGMA database_list"):
+        if name == "main" and file:
+            return Path(file).parent.parent
+    return None
+
+
+def package_name(spec: str) -> str:
+    """The package a module specifier is in (``react/jsx-runtime`` -> ``react``, ``@a/b/c`` ->
+    ``@a/b``)."""
+    parts = spec.split("/")
+    return "/".join(parts[:2]) if spec.startswith("@") else parts[0]
+
+
+_FOUND: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
+def declarations(root: str, package: str) -> tuple[str, ...]:
+    """The ``.d.ts`` texts of ``package`` and ``@types/<package>`` in the nearest
+    ``node_modules`` folders above ``root`` (bounded); kept once found (a package installed
+    later is looked up again)."""
+    key = (root, package)
+    if key not in _FOUND:
+        texts = _read_declarations(root, package)
+        if not texts:
+            return texts
+        if len(_FOUND) > 64:
+            _FOUND.clear()
+        _FOUND[key] = texts
+    return _FOUND[key]
+
+
+def _read_declarations(root: str, package: str) -> tuple[str, ...]:
+    typed = package[1:].replace("/", "__") if package.startswith("@") else package
+    texts: list[str] = []
+    size = 0
+    for folder in (Path(root), *Path(root).parents):
+        modules = folder / "node_modules"
+        for directory in (modules / package, modules / "@types" / typed):
+            if not directory.is_dir():
+                continue
+            for path in sorted(directory.rglob("*.d.*ts")):
+                if "node_modules" in path.relative_to(directory).parts or len(texts) >= _MAX_FILES:
+                    continue
+                try:
+                    text = path.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                size += len(text)
+                if size > _MAX_BYTES:
+                    break
+                texts.append(text)
+        if texts:
+            break
+    return tuple(texts)
+
+
+_TYPE_CACHE: dict[tuple[str, str, str], dict[str, PackageMember] | None] = {}
+
+
+def package_member(root: str, qualified: str, member: str) -> PackageMember | None:
+    """``member`` of the class or interface ``qualified`` (``@tanstack/store.Store``: the
+    package, then the type's name) as the package's declarations give it; None when not known
+    (see the module's docstring)."""
+    package, _, name = qualified.rpartition(".")
+    if not package or not name:
+        return None
+    key = (root, package, name)
+    if key not in _TYPE_CACHE:
+        if len(_TYPE_CACHE) > 256:
+            _TYPE_CACHE.clear()
+        _TYPE_CACHE[key] = _type_members(declarations(root, package_name(package)), name)
+    members = _TYPE_CACHE[key]
+    return members.get(member) if members is not None else None
+
+
+def _type_members(texts: tuple[str, ...], name: str) -> dict[str, PackageMember] | None:
+    """The members of the one class or interface named ``name`` the texts declare (the same
+    declaration repeated, as ``.d.ts`` beside ``.d.cts``, counts once)."""
+    named = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+    found: list[dict[str, PackageMember]] = []
+    for text in texts:
+        if not named.search(text):
+            continue
+        root = parse_bytes("package.d.ts", "typescript", text.encode("utf-8")).root_node
+        for node in _declared(root, name):
+            if node.type not in _TYPES:
+                return None  # `type Store<T> = …`, `declare function Store`: not read here
+            members = _members(node)
+            if members is None:
+                return None
+            if members not in found:
+                found.append(members)
+    return found[0] if len(found) == 1 else None
+
+
+def _declared(node: Node, name: str) -> Iterator[Node]:
+    """The declarations named ``name`` anywhere in the tree (namespaces and modules included)."""
+    for child in node.named_children:
+        if child.type in _TYPES or child.type in _OTHER_DECLARATIONS:
+            found = child.child_by_field_name("name")
+            if found is not None and _text(found) == name:
+                yield child
+            if child.type in _TYPES:
+                continue
+        if child.type == "variable_declarator":
+            found = child.child_by_field_name("name")
+            if found is not None and _text(found) == name:
+                yield child
+            continue
+        yield from _declared(child, name)
+
+
+def _members(node: Node) -> dict[str, PackageMember] | None:
+    tparams = _names(node.child_by_field_name("type_parameters"))
+    body = node.child_by_field_name("body")
+    if body is None:
+        return None
+    members: dict[str, PackageMember] = {}
+    conflicting: set[str] = set()
+    for child in body.named_children:
+        if child.type not in _MEMBERS or any(c.type == "static" for c in child.children):
+            continue
+        name_node = child.child_by_field_name("name")
+        if name_node is None or name_node.type != "property_identifier":
+            continue  # `[Symbol.iterator]()`, `#private`
+        if any(c.type == "set" for c in child.children):
+            continue  # a setter: the getter of the name says what reading it gives
+        read = _member(child, tparams)
+        name = _text(name_node)
+        if name in members and members[name] != read:
+            conflicting.add(name)  # overloads that differ: which one a call picks is not judged
+        members[name] = read
+    for name in conflicting:
+        members[name] = PackageMember(members[name].method, None, None, (), True)
+    return members
+
+
+def _member(node: Node, tparams: tuple[str, ...]) -> PackageMember:
+    own = set(_names(node.child_by_field_name("type_parameters")))
+    visible = tuple(t if t not in own else "" for t in tparams)
+    generic = _mentions(node, visible)
+    if node.type in ("public_field_definition", "property_signature"):
+        declared = _unwrapped(node.child_by_field_name("type"))
+        if declared is not None and declared.type == "function_type":
+            returns, callbacks = _signature(declared, visible)
+            return PackageMember(True, None, returns, callbacks, generic)
+        return PackageMember(False, _index(declared, visible), None, (), generic)
+    if any(c.type == "get" for c in node.children):
+        return PackageMember(
+            False, _index(node.child_by_field_name("return_type"), visible), None, (), generic
+        )
+    returns, callbacks = _signature(node, visible)
+    return PackageMember(True, None, returns, callbacks, generic)
+
+
+def _signature(node: Node, tparams: tuple[str, ...]) -> tuple[int | None, tuple[Callback | None, ...]]:
+    """What a method or function type returns and its parameters' callback types, as indices of
+    ``tparams`` (a function type's own type parameters hide the names they declare)."""
+    own = set(_names(node.child_by_field_name("type_parameters")))
+    visible = tuple(t if t not in own else "" for t in tparams)
+    callbacks: list[Callback | None] = []
+    params = node.child_by_field_name("parameters")
+    for param in params.named_children if params is not None else ():
+        declared = _unwrapped(param.child_by_field_name("type"))
+        rest = any(c.type == "rest_pattern" for c in param.named_children)
+        if declared is None or declared.type != "function_type" or rest:
+            callbacks.append(None)
+            continue
+        inner = set(_names(declared.child_by_field_name("type_parameters")))
+        shown = tuple(t if t not in inner else "" for t in visible)
+        given = declared.child_by_field_name("parameters")
+        indices = tuple(
+            None
+            if any(c.type == "rest_pattern" for c in p.named_children)
+            else _index(p.child_by_field_name("type"), shown)
+            for p in (given.named_children if given is not None else ())
+        )
+        callbacks.append((indices, _index(declared.child_by_field_name("return_type"), shown)))
+    return _index(node.child_by_field_name("return_type"), visible), tuple(callbacks)
+
+
+def _index(node: Node | None, tparams: tuple[str, ...]) -> int | None:
+    """The index of the type parameter ``node`` is exactly (``T``, ``(T)``, ``Readonly<T>``)."""
+    node = _unwrapped(node)
+    if node is not None and node.type == "generic_type":
+        head, args = node.child_by_field_name("name"), node.child_by_field_name("type_arguments")
+        if (
+            head is not None
+            and _text(head) == "Readonly"
+            and args is not None
+            and len(args.named_children) == 1
+        ):
+            node = _unwrapped(args.named_children[0])
+    if node is None or node.type != "type_identifier":
+        return None
+    name = _text(node)
+    return tparams.index(name) if name and name in tparams else None
+
+
+def _unwrapped(node: Node | None) -> Node | None:
+    while node is not None and node.type in ("type_annotation", "parenthesized_type"):
+        node = node.named_children[0] if node.named_children else None
+    return node
+
+
+def _mentions(node: Node, tparams: tuple[str, ...]) -> bool:
+    names = {t for t in tparams if t}
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "type_identifier" and _text(current) in names:
+            return True
+        stack.extend(current.named_children)
+    return False
+
+
+def _names(params: Node | None) -> tuple[str, ...]:
+    if params is None:
+        return ()
+    out: list[str] = []
+    for param in params.named_children:
+        name = param.child_by_field_name("name")
+        if param.type == "type_parameter" and name is not None:
+            out.append(_text(name))
+    return tuple(out)
+
+
+def _text(node: Node) -> str:
+    return node.text.decode("utf-8", "replace") if node.text is not None else ""

@@ -1,0 +1,73 @@
+"""Reading a package's generic types from its installed declarations (resolve/ts_packages.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from astmcp.resolve.ts_packages import PackageMember, package_member
+
+_DECLARATIONS = """
+declare class Store<T, A = never> {
+  static create<T>(value: T): Store<T>;
+  readonly actions: A;
+  get state(): T;
+  set state(value: T);
+  get<T>(): T;
+  peek(): Readonly<T>;
+  setState(updater: (prev: T) => T): void;
+  update(updater: <T>(prev: T) => T, ...rest: Array<(x: T) => T>): void;
+  on(event: "change", listener: (value: T) => void): void;
+  on(event: "error", listener: (error: Error) => void): void;
+  notify: (value: T) => A;
+  size: number;
+  [Symbol.iterator](): Iterator<T>;
+}
+export { Store };
+"""
+
+
+def _install(root: Path, name: str, files: dict[str, str]) -> None:
+    package = root / "node_modules" / name
+    package.mkdir(parents=True)
+    for file, text in files.items():
+        (package / file).write_text(text, encoding="utf-8")
+
+
+def test_members_given_back_as_type_parameters(tmp_path: Path) -> None:
+    _install(tmp_path, "@scope/store", {"index.d.ts": _DECLARATIONS})
+    root = str(tmp_path)
+
+    def member(name: str) -> PackageMember | None:
+        return package_member(root, "@scope/store.Store", name)
+
+    assert member("state") == PackageMember(False, 0, None, (), True)  # the getter; the setter left out
+    assert member("actions") == PackageMember(False, 1, None, (), True)
+    assert member("peek") == PackageMember(True, None, 0, (), True)  # `Readonly<T>` has T's members
+    assert member("setState") == PackageMember(True, None, None, (((0,), 0),), True)
+    # a method's own `T` hides the class's; so does a callback's; a rest parameter is not read
+    assert member("get") == PackageMember(True, None, None, (), False)
+    assert member("update") == PackageMember(True, None, None, (((None,), None), None), True)
+    # overloads that differ are not judged
+    assert member("on") == PackageMember(True, None, None, (), True)
+    assert member("notify") == PackageMember(True, None, 1, (None,), True)  # a function-typed property
+    assert member("size") == PackageMember(False, None, None, (), False)
+    assert member("create") is None  # static: no member of an instance
+    assert member("missing") is None
+
+
+def test_unknown_when_not_installed_or_not_one_declaration(tmp_path: Path) -> None:
+    root = str(tmp_path)
+    assert package_member(root, "@scope/store.Store", "state") is None
+    _install(
+        tmp_path,
+        "twice",
+        {
+            "a.d.ts": "export interface Box<T> { value: T }",
+            "b.d.ts": "export interface Box<T> { value: T }",  # the same again (`.d.cts` beside `.d.ts`)
+            "c.d.ts": "export interface Cell<T> { value: T }\nexport interface Cell<T> { other: T }",
+            "d.d.ts": "export type Alias<T> = { value: T };\nexport interface Alias<T> { value: T }",
+        },
+    )
+    assert package_member(root, "twice.Box", "value") == PackageMember(False, 0, None, (), True)
+    assert package_member(root, "twice.Cell", "value") is None  # merged declarations: not judged
+    assert package_member(root, "twice.Alias", "value") is None  # a type alias of that name too
