@@ -115,6 +115,8 @@ class Classes(Functions):
                         types = self.parameter_types(value.child_by_field_name("parameters"), scope)
                         if any(t is not None for t in types):
                             self.ptypes[key] = types
+                        # `set = (updater: (prev: State) => State) => …`: a function passed to it too
+                        self.callback_types(value, key, scope)
                     elif annotation is None:
                         # `static create = <T extends Shape>(shape: T) => …`: the function records
                         # its signature under the field (its type parameters are bound inside it)

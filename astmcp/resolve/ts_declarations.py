@@ -29,6 +29,9 @@ class Declarations(Occurrences):
     @abstractmethod
     def object(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None: ...
 
+    @abstractmethod
+    def callback_types(self, node: Node, key: str, scope: Scope) -> None: ...
+
     # -- declarations ----------------------------------------------------------
     def declare(
         self,
@@ -120,6 +123,7 @@ class Declarations(Occurrences):
                     types = self.parameter_types(value.child_by_field_name("parameters"), scope)
                     if any(t is not None for t in types):
                         self.ptypes[key] = types
+                    self.callback_types(value, key, scope)  # and what a function passed to f takes
                 elif annotation is None:
                     # `const f = <T extends Shape>(o: T) => …`: the function records its signature
                     # under the variable (its type parameters are bound inside it)

@@ -1053,7 +1053,12 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         holding = False  # a package's generic class given a project type (`React.Component<Props>`)
         for base in self.facts(cls.path).get("bases", {}).get(cls.key, ()):
             found = self.resolve(cls.path, base)
-            if found is not None and found[0] == "s" and self.syms[found[1]].kind in TYPED:
+            if (
+                found is not None
+                and found[0] == "s"
+                and self.syms[found[1]].kind in TYPED
+                and not self.is_shape(self.syms[found[1]])  # `type Base = { a: A }`: its members
+            ):
                 twin = self.twin(self.syms[found[1]], CLASSLIKE)  # `interface X` + `const X`: the type
                 found = ("s", twin.id) if twin is not None else self.typed(self.syms[found[1]], "vtypes")
             if found is None:
