@@ -922,10 +922,11 @@ class FamilyMemo:
             head, _, step = str(target).rpartition("|+")
             if step != symbol.name:
                 continue
-            if head.startswith(GLOBAL):
-                members = lib_type_members(head[len(GLOBAL) :])
+            lib, _, rest = head.removeprefix(GLOBAL).partition("|")
+            if head.startswith(GLOBAL) and rest.partition("/")[0] in ("", ":"):  # `G:ProxyHandler|:/2:14`
+                members = lib_type_members(lib)
                 if members is not None and symbol.name in members:
-                    out.append(f"{head[len(GLOBAL) :]}.{symbol.name}")
+                    out.append(f"{lib}.{symbol.name}")
             elif head.startswith("I:") and "|" not in head.removesuffix("|:"):  # `I:Plugin:plug|:`
                 name, _, spec = head[2:].removesuffix("|:").partition(":")
                 out.append(f"{spec}.{name}.{symbol.name}")

@@ -17,6 +17,8 @@ __all__ = [
     "JS_LIBRARY_MEMBERS",
     "LIBRARY_TYPE_MEMBERS",
     "MAP_METHODS",
+    "lib_global",
+    "lib_global_types",
     "lib_type_members",
 ]
 
@@ -306,3 +308,16 @@ def lib_type_members(name: str) -> frozenset[str] | None:
         found |= own
         queue.extend(extended)
     return frozenset(found)
+
+
+def lib_global(name: str) -> bool:
+    """Whether an unbound name is a standard global (``GLOBAL_OBJECTS``) or a type TypeScript's lib
+    declares (``IDBObjectStore``, ``KeyboardEvent``, ``HTMLElement``: capitalised; not the global
+    variables it types, ``document``, ``history``, which code writes its own properties onto)."""
+    return name in GLOBAL_OBJECTS or (name[:1].isupper() and name in _lib_types())
+
+
+@cache
+def lib_global_types() -> frozenset[str]:
+    """The capitalised types TypeScript's lib declares: a project declaring one globally extends it."""
+    return frozenset(name for name in _lib_types() if name[:1].isupper())

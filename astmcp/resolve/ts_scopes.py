@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from astmcp.resolve.ts_library import GLOBAL_OBJECTS
+from astmcp.resolve.ts_library import lib_global
 
 Desc = tuple[Any, ...] | None
 
@@ -218,7 +218,7 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
     if tag == "n":
         binding = bound(desc)
         if binding is None:  # a global: a standard one's members are the library's
-            return f"{GLOBAL}{desc[2]}" if desc[2] in GLOBAL_OBJECTS else None
+            return f"{GLOBAL}{desc[2]}" if lib_global(desc[2]) else None
         if binding.chain is not None:
             found: str = binding.chain
             return found

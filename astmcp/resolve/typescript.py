@@ -46,6 +46,7 @@ from astmcp.resolve.ts_library import (
     LIBRARY_TYPE_MEMBERS,
     MAP_METHODS,
     global_type_names,
+    lib_global_types,
 )
 from astmcp.resolve.ts_packages import package_member, project_root
 from astmcp.resolve.ts_reach import FIELD as REACH
@@ -73,7 +74,11 @@ _CONTAINER_TYPES = frozenset(
 )
 # The library interfaces a project may extend for the standard globals (`declare global {
 # interface SymbolConstructor { … } }`), and the link_deps key of the files that read one.
-_GLOBAL_TYPES = frozenset(t for name in GLOBAL_OBJECTS for t in global_type_names(name)) | _CONTAINER_TYPES
+_GLOBAL_TYPES = (
+    frozenset(t for name in GLOBAL_OBJECTS for t in global_type_names(name))
+    | _CONTAINER_TYPES
+    | lib_global_types()
+)
 _GLOBAL_DEP = f"{GLOBAL}*"
 JS_GLOBAL = "js:global."  # the dst_key of an inherits edge to a standard global (`js:global.Error`)
 _EDGE_KIND = {
