@@ -24,7 +24,16 @@ from tree_sitter import Node
 
 from astmcp.lang.ts_parse import parse_bytes
 
-__all__ = ["PackageMember", "declarations", "package_member", "package_name", "project_root"]
+__all__ = [
+    "PackageFunction",
+    "PackageMember",
+    "TypeRef",
+    "declarations",
+    "package_function",
+    "package_member",
+    "package_name",
+    "project_root",
+]
 
 _MAX_FILES = 2_000
 _MAX_BYTES = 20_000_000
@@ -40,6 +49,21 @@ _MEMBERS = (
 
 # a callback parameter's declared type: its parameters' and its return's type-parameter indices
 Callback = tuple[tuple[int | None, ...], int | None]
+
+
+# a declared type as far as it is read: ("p", k) type parameter k; ("g", name, arguments) a
+# generic type of the same package given them (`RefObject<T>`); `| null`, `| undefined` left out
+TypeRef = tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class PackageFunction:
+    """A package's generic function (every overload reads alike, ``null``/``undefined`` aside)."""
+
+    tparams: int  # how many type parameters it declares
+    params: tuple[TypeRef | None, ...]  # per parameter: its declared type
+    callbacks: tuple[Callback | None, ...]  # per parameter: a function type's parameters and return
+    returns: TypeRef | None
 
 
 @dataclass(frozen=True)
@@ -131,6 +155,77 @@ def package_member(root: str, qualified: str, member: str) -> PackageMember | No
     return members.get(member) if members is not None else None
 
 
+_FUNCTION_CACHE: dict[tuple[str, str, str], PackageFunction | None] = {}
+
+
+def package_function(root: str, qualified: str) -> PackageFunction | None:
+    """The function ``qualified`` (``react.useRef``: the package, then the function's name) as the
+    package's declarations give it: None when not installed, not declared as functions only, or
+    when its overloads read differently."""
+    package, _, name = qualified.rpartition(".")
+    if not package or not name:
+        return None
+    key = (root, package, name)
+    if key not in _FUNCTION_CACHE:
+        if len(_FUNCTION_CACHE) > 256:
+            _FUNCTION_CACHE.clear()
+        _FUNCTION_CACHE[key] = _function(declarations(root, package_name(package)), name)
+    return _FUNCTION_CACHE[key]
+
+
+def _function(texts: tuple[str, ...], name: str) -> PackageFunction | None:
+    named = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+    found: set[PackageFunction] = set()
+    for text in texts:
+        if not named.search(text):
+            continue
+        root = parse_bytes("package.d.ts", "typescript", text.encode("utf-8")).root_node
+        for node in _declared(root, name):
+            if node.type not in ("function_signature", "function_declaration"):
+                return None  # also a type, a class or a variable of that name: not read here
+            tparams = _names(node.child_by_field_name("type_parameters"))
+            _, callbacks = _signature(node, tparams, hides=False)
+            types = tuple(
+                None
+                if any(c.type == "rest_pattern" for c in param.named_children)
+                else _ref(param.child_by_field_name("type"), tparams)
+                for param in _parameters(node.child_by_field_name("parameters"))
+            )
+            ref = _ref(node.child_by_field_name("return_type"), tparams)
+            found.add(PackageFunction(len(tparams), types, callbacks, ref))
+    return found.pop() if len(found) == 1 else None
+
+
+def _ref(node: Node | None, tparams: tuple[str, ...], depth: int = 0) -> TypeRef | None:
+    """A declared type as a :data:`TypeRef`, None when it is anything else."""
+    node = _unwrapped(node)
+    if node is None or depth > 8:
+        return None
+    if node.type == "union_type":
+        parts = [p for p in _union_parts(node) if _text(p) not in ("null", "undefined")]
+        return _ref(parts[0], tparams, depth + 1) if len(parts) == 1 else None
+    if node.type == "type_identifier":
+        index = _index(node, tparams)
+        return ("p", index) if index is not None else None
+    if node.type == "generic_type":
+        head, args = node.child_by_field_name("name"), node.child_by_field_name("type_arguments")
+        if head is None or head.type != "type_identifier" or args is None or _text(head) in tparams:
+            return None
+        given = tuple(_ref(arg, tparams, depth + 1) for arg in args.named_children)
+        if _text(head) == "Readonly" and len(given) == 1:
+            return given[0]
+        return ("g", _text(head), given)
+    return None
+
+
+def _union_parts(node: Node) -> list[Node]:
+    parts: list[Node] = []
+    for child in node.named_children:
+        child = _unwrapped(child) or child
+        parts.extend(_union_parts(child) if child.type == "union_type" else [child])
+    return parts
+
+
 def _type_members(texts: tuple[str, ...], name: str) -> dict[str, PackageMember] | None:
     """The members of the one class or interface named ``name`` the texts declare (the same
     declaration repeated, as ``.d.ts`` beside ``.d.cts``, counts once)."""
@@ -211,14 +306,17 @@ def _member(node: Node, tparams: tuple[str, ...]) -> PackageMember:
     return PackageMember(True, None, returns, callbacks, generic)
 
 
-def _signature(node: Node, tparams: tuple[str, ...]) -> tuple[int | None, tuple[Callback | None, ...]]:
+def _signature(
+    node: Node, tparams: tuple[str, ...], hides: bool = True
+) -> tuple[int | None, tuple[Callback | None, ...]]:
     """What a method or function type returns and its parameters' callback types, as indices of
-    ``tparams`` (a function type's own type parameters hide the names they declare)."""
-    own = set(_names(node.child_by_field_name("type_parameters")))
+    ``tparams`` (a method's or function type's own type parameters hide the names they declare,
+    unless ``tparams`` are the function's own: ``hides`` False)."""
+    own = set(_names(node.child_by_field_name("type_parameters"))) if hides else set()
     visible = tuple(t if t not in own else "" for t in tparams)
     callbacks: list[Callback | None] = []
     params = node.child_by_field_name("parameters")
-    for param in params.named_children if params is not None else ():
+    for param in _parameters(params):
         declared = _unwrapped(param.child_by_field_name("type"))
         rest = any(c.type == "rest_pattern" for c in param.named_children)
         if declared is None or declared.type != "function_type" or rest:
@@ -231,10 +329,15 @@ def _signature(node: Node, tparams: tuple[str, ...]) -> tuple[int | None, tuple[
             None
             if any(c.type == "rest_pattern" for c in p.named_children)
             else _index(p.child_by_field_name("type"), shown)
-            for p in (given.named_children if given is not None else ())
+            for p in _parameters(given)
         )
         callbacks.append((indices, _index(declared.child_by_field_name("return_type"), shown)))
     return _index(node.child_by_field_name("return_type"), visible), tuple(callbacks)
+
+
+def _parameters(params: Node | None) -> list[Node]:
+    """A parameter list's parameters (comments left out)."""
+    return [p for p in params.named_children if p.type != "comment"] if params is not None else []
 
 
 def _index(node: Node | None, tparams: tuple[str, ...]) -> int | None:

@@ -48,7 +48,7 @@ from astmcp.resolve.ts_library import (
     global_type_names,
     lib_global_types,
 )
-from astmcp.resolve.ts_packages import package_member, project_root
+from astmcp.resolve.ts_packages import PackageFunction, package_function, package_member, project_root
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_scopes import GLOBAL
 from astmcp.resolve.ts_shape import name_shapes, shape
@@ -212,6 +212,19 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step[:1] == "[" and step not in ("[]", "[i]"):  # `x[KEY]`
             return self.computed_member(entity, step, path)
         step, _, site = step.partition("/")
+        if (
+            site
+            and entity is not None
+            and len(entity) == 2
+            and entity[0] == "x"
+            and entity[1]
+            and not entity[1].startswith(HOLDS_PROJECT)
+            and (step == "()" or step[:1] == "@" or (step[:1] == "&" and step[1:].isdigit()))
+            and self.given_project(path, site, subst)
+        ):  # `useRef<Profile>(…).current`: a package's generic function given a project type
+            found = self.package_call(entity[1], step, path, site, subst)
+            if found is not None:
+                return found
         if (
             step[:1] == "@"
             and site
@@ -474,7 +487,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return None if member.generic else ("x", f"{qualified}.{step}")
         member = entity[3]
         if not member.method:  # a step on the member's value: on what the instance binds it to
-            value = args[member.value] if member.value < len(args) else None
+            value = self.step(args[member.value], ":") if member.value < len(args) else None
             return value if step == ":" else self.step(value, step)
         index: int | None = None
         if step == "()":
@@ -488,7 +501,89 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 index = callback[1]
             elif callback is not None and j.isdigit() and int(j) < len(callback[0]):
                 index = callback[0][int(j)]
-        return args[index] if index is not None and index < len(args) else None
+        return self.step(args[index], ":") if index is not None and index < len(args) else None
+
+    def package_call(self, qualified: str, step: str, path: str, site: str, subst: Subst | None) -> Entity:
+        """A call of a package's generic function at ``site`` (``()``), the type its parameter k
+        takes (``&k``: an object literal passed there) or what its callback takes or returns
+        (``@k.j``), where the package declares it as a type parameter (or a generic type of the
+        package given them: ``useRef<T>(initialValue: T): RefObject<T>``); None otherwise."""
+        fn = package_function(self.root, qualified) if self.root else None
+        if fn is None:
+            return None
+        ref: Any = None
+        if step == "()":
+            ref = fn.returns
+        elif step[:1] == "&":
+            k = int(step[1:])
+            ref = fn.params[k] if k < len(fn.params) else None
+        else:
+            k_text, _, j = step[1:].partition(".")
+            k = int(k_text) if k_text.isdigit() else len(fn.callbacks)
+            callback = fn.callbacks[k] if k < len(fn.callbacks) else None
+            index = None
+            if callback is not None and j == "return":
+                index = callback[1]
+            elif callback is not None and j.isdigit() and int(j) < len(callback[0]):
+                index = callback[0][int(j)]
+            ref = ("p", index) if index is not None else None
+        if ref is None:
+            return None
+        bound = self.package_bindings(fn, path, site, subst)
+        return self.package_type(ref, bound, qualified.rpartition(".")[0])
+
+    def package_bindings(
+        self, fn: PackageFunction, path: str, site: str, subst: Subst | None
+    ) -> list[Entity]:
+        """What a call binds a package function's type parameters to: its explicit type arguments,
+        else the arguments passed for parameters declared as one (a parameter bound twice to
+        different things is not known)."""
+        call = self.facts(path).get("calls", {}).get(site, {})
+        bound: list[Entity] = [None] * fn.tparams
+        explicit = call.get("t", ())
+        if explicit:
+            for k, arg in enumerate(explicit[: fn.tparams]):
+                bound[k] = self.resolve_in(path, arg, subst) if arg else None
+            return bound
+        clashed: set[int] = set()
+        for ref, arg in zip(fn.params, call.get("a", ()), strict=False):
+            if ref is not None and arg:
+                self.unify(ref, self.resolve_in(path, arg, subst), bound, clashed)
+        return [None if k in clashed else b for k, b in enumerate(bound)]
+
+    def unify(
+        self, ref: Any, value: Entity, bound: list[Entity], clashed: set[int], typed: bool = False
+    ) -> None:
+        """Bind the type parameters ``ref`` names from ``value``: an argument's value, or (``typed``)
+        a type argument of a package type it is an instance of."""
+        if not typed and value is not None and value[0] == "s":
+            value = self.as_instance(value)  # a variable or property: the value it holds
+        if ref[0] == "p" and ref[1] < len(bound):
+            found = value if typed or (value is not None and value[0] == "i") else None
+            if found is None:
+                return
+            if bound[ref[1]] is not None and bound[ref[1]] != found:
+                clashed.add(ref[1])
+            bound[ref[1]] = found
+        elif (
+            ref[0] == "g"
+            and value is not None
+            and value[0] == "x"
+            and len(value) == 3
+            and str(value[1]).rpartition(".")[2] == ref[1]
+        ):  # `useContext(ctx: Context<T>)` given a `Context<Settings>`
+            for inner, given in zip(ref[2], value[2], strict=False):
+                if inner is not None:
+                    self.unify(inner, given, bound, clashed, typed=True)
+
+    def package_type(self, ref: Any, bound: list[Entity], package: str) -> Entity:
+        """A :data:`TypeRef` of ``package`` with its type parameters ``bound``."""
+        if ref[0] == "p":
+            return self.step(bound[ref[1]], ":") if ref[1] < len(bound) else None  # an instance of it
+        args = tuple(
+            bound[a[1]] if a is not None and a[0] == "p" and a[1] < len(bound) else None for a in ref[2]
+        )
+        return ("x", f"{HOLDS_PROJECT}.{package}.{ref[1]}", args)
 
     @property
     def root(self) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from astmcp.resolve.ts_packages import PackageMember, package_member
+from astmcp.resolve.ts_packages import PackageFunction, PackageMember, package_function, package_member
 
 _DECLARATIONS = """
 declare class Store<T, A = never> {
@@ -71,3 +71,37 @@ def test_unknown_when_not_installed_or_not_one_declaration(tmp_path: Path) -> No
     assert package_member(root, "twice.Box", "value") == PackageMember(False, 0, None, (), True)
     assert package_member(root, "twice.Cell", "value") is None  # merged declarations: not judged
     assert package_member(root, "twice.Alias", "value") is None  # a type alias of that name too
+
+
+def test_generic_functions_read_across_overloads(tmp_path: Path) -> None:
+    _install(
+        tmp_path,
+        "hooks",
+        {
+            "index.d.ts": """
+declare namespace Hooks {
+  interface RefObject<T> { current: T }
+  function useRef<T>(initialValue: T): RefObject<T>;
+  function useRef<T>(initialValue: T | null): RefObject<T | null>;
+  function useMemo<T>(
+    // a comment is no parameter
+    factory: () => T,
+    deps: readonly unknown[],
+  ): T;
+  function pick<T>(value: T): T;
+  function pick<T>(value: T[]): T;
+  const first: <T>(values: T[]) => T;
+}
+export = Hooks;
+""",
+        },
+    )
+    root = str(tmp_path)
+    ref = package_function(root, "hooks.useRef")
+    assert ref == PackageFunction(1, (("p", 0),), (None,), ("g", "RefObject", (("p", 0),)))
+    assert package_function(root, "hooks.useMemo") == PackageFunction(
+        1, (None, None), (((), 0), None), ("p", 0)
+    )
+    assert package_function(root, "hooks.pick") is None  # overloads that read differently
+    assert package_function(root, "hooks.first") is None  # a variable holding a function
+    assert package_function(root, "hooks.missing") is None
