@@ -925,8 +925,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
 
     def spread_part(self, path: str, parts: list[str | None], name: str) -> Entity:
         """Member ``name`` of an object literal of ``path`` that spreads the chains ``parts`` (in
-        source order; ``=key`` a key it writes itself): the last spread that has it; None when a
-        later part is not known or is a key of that name."""
+        source order; ``=key`` a key it writes itself): the last spread's that has it; for a property
+        (which may be optional, letting an earlier spread's show through) only when every spread
+        that has one gives the same. None when a part is not known or is a key of that name."""
+        found: Entity = None
         for chain in reversed(parts):
             if chain and chain.startswith("="):
                 if chain[1:] == name:
@@ -935,10 +937,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             source = self.resolve(path, chain) if chain else None
             if source is None:
                 return None
-            found = self.step(source, name)
-            if found is not None:
-                return found
-        return None
+            member = self.step(source, name)
+            if member is None:
+                continue
+            if found is not None and member[:2] != found[:2]:
+                return None
+            if found is None and not (member[0] == "s" and self.syms[member[1]].kind == "property"):
+                return member  # a method, function or module export: the later spread's wins
+            found = found or member
+        return found
 
     def call_alias(self, sym: Sym, bound: Subst | None) -> Entity:
         """Calling a variable or property that holds another function (``const number =
