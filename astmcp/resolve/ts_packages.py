@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from tree_sitter import Node
+from tree_sitter import Node, Tree
 
 from astmcp.lang.ts_parse import parse_bytes
 
@@ -179,8 +178,7 @@ def _function(texts: tuple[str, ...], name: str) -> PackageFunction | None:
     for text in texts:
         if not named.search(text):
             continue
-        root = parse_bytes("package.d.ts", "typescript", text.encode("utf-8")).root_node
-        for node in _declared(root, name):
+        for node in _declarations_in(text).get(name, ()):
             if node.type not in ("function_signature", "function_declaration"):
                 return None  # also a type, a class or a variable of that name: not read here
             tparams = _names(node.child_by_field_name("type_parameters"))
@@ -234,8 +232,7 @@ def _type_members(texts: tuple[str, ...], name: str) -> dict[str, PackageMember]
     for text in texts:
         if not named.search(text):
             continue
-        root = parse_bytes("package.d.ts", "typescript", text.encode("utf-8")).root_node
-        for node in _declared(root, name):
+        for node in _declarations_in(text).get(name, ()):
             if node.type not in _TYPES:
                 return None  # `type Store<T> = …`, `declare function Store`: not read here
             members = _members(node)
@@ -246,21 +243,33 @@ def _type_members(texts: tuple[str, ...], name: str) -> dict[str, PackageMember]
     return found[0] if len(found) == 1 else None
 
 
-def _declared(node: Node, name: str) -> Iterator[Node]:
-    """The declarations named ``name`` anywhere in the tree (namespaces and modules included)."""
+_PARSED: dict[str, tuple[Tree, dict[str, list[Node]]]] = {}
+_PARSED_LIMIT = 32  # declaration files kept parsed (a package's big index.d.ts is read for many names)
+
+
+def _declarations_in(text: str) -> dict[str, list[Node]]:
+    """A declaration file's declarations by name, anywhere in it (namespaces and modules
+    included); the most recent files are kept."""
+    found = _PARSED.pop(text, None)
+    if found is None:
+        tree = parse_bytes("package.d.ts", "typescript", text.encode("utf-8"))
+        found = (tree, {})  # (the tree is kept with its nodes)
+        _declared(tree.root_node, found[1])
+        if len(_PARSED) >= _PARSED_LIMIT:
+            del _PARSED[next(iter(_PARSED))]
+    _PARSED[text] = found  # (most recent last)
+    return found[1]
+
+
+def _declared(node: Node, out: dict[str, list[Node]]) -> None:
     for child in node.named_children:
-        if child.type in _TYPES or child.type in _OTHER_DECLARATIONS:
+        if child.type in _TYPES or child.type in _OTHER_DECLARATIONS or child.type == "variable_declarator":
             found = child.child_by_field_name("name")
-            if found is not None and _text(found) == name:
-                yield child
-            if child.type in _TYPES:
+            if found is not None:
+                out.setdefault(_text(found), []).append(child)
+            if child.type in _TYPES or child.type == "variable_declarator":
                 continue
-        if child.type == "variable_declarator":
-            found = child.child_by_field_name("name")
-            if found is not None and _text(found) == name:
-                yield child
-            continue
-        yield from _declared(child, name)
+        _declared(child, out)
 
 
 def _members(node: Node) -> dict[str, PackageMember] | None:
