@@ -142,7 +142,8 @@ def package_member(root: str, qualified: str, member: str) -> PackageMember | No
     """``member`` of the class or interface ``qualified`` (``@tanstack/store.Store``: the
     package, then the type's name) as the package's declarations give it; None when not known
     (see the module's docstring)."""
-    package, _, name = qualified.rpartition(".")
+    head, _, name = qualified.rpartition(".")
+    package = _export_assigned(root, head)  # `React.useRef` of `import React from "react"`
     if not package or not name:
         return None
     key = (root, package, name)
@@ -161,7 +162,8 @@ def package_function(root: str, qualified: str) -> PackageFunction | None:
     """The function ``qualified`` (``react.useRef``: the package, then the function's name) as the
     package's declarations give it: None when not installed, not declared as functions only, or
     when its overloads read differently."""
-    package, _, name = qualified.rpartition(".")
+    head, _, name = qualified.rpartition(".")
+    package = _export_assigned(root, head)  # `React.useRef` of `import React from "react"`
     if not package or not name:
         return None
     key = (root, package, name)
@@ -222,6 +224,19 @@ def _union_parts(node: Node) -> list[Node]:
         child = _unwrapped(child) or child
         parts.extend(_union_parts(child) if child.type == "union_type" else [child])
     return parts
+
+
+def _export_assigned(root: str, package: str) -> str:
+    """``react`` for ``react.default``, the default import of a package whose declarations assign
+    its exports (``export = React``: the default import is the namespace); else as given."""
+    if package.endswith(".default"):
+        given = package.removesuffix(".default")
+        if any(_EXPORT_ASSIGNED.search(text) for text in declarations(root, package_name(given))):
+            return given
+    return package
+
+
+_EXPORT_ASSIGNED = re.compile(r"^\s*export\s*=", re.MULTILINE)
 
 
 def _type_members(texts: tuple[str, ...], name: str) -> dict[str, PackageMember] | None:

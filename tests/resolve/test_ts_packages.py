@@ -105,3 +105,14 @@ export = Hooks;
     assert package_function(root, "hooks.pick") is None  # overloads that read differently
     assert package_function(root, "hooks.first") is None  # a variable holding a function
     assert package_function(root, "hooks.missing") is None
+
+
+def test_default_import_is_the_namespace_only_where_exports_are_assigned(tmp_path: Path) -> None:
+    _install(
+        tmp_path, "assigned", {"index.d.ts": "declare namespace A { function id<T>(v: T): T }\nexport = A;"}
+    )
+    _install(tmp_path, "esm", {"index.d.ts": "export declare function id<T>(v: T): T;\nexport default {};"})
+    root = str(tmp_path)
+    assert package_function(root, "assigned.default.id") == PackageFunction(1, (("p", 0),), (None,), ("p", 0))
+    assert package_function(root, "esm.id") is not None
+    assert package_function(root, "esm.default.id") is None  # a member of the default export: not `id`
