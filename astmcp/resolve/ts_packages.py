@@ -9,7 +9,8 @@ parameter of its class (or a function type whose parameters or return are), and 
 mentions the type parameters at all. Anything it cannot read for certain is ``None``: the package is
 not installed, the type is declared under that name more than once and differently (or as
 something other than one class or interface), or its body does not declare the member (it may
-inherit it).
+inherit it). :func:`package_function` reads a generic function alike (``useRef<T>(initialValue:
+T): RefObject<T>``), when every overload of it reads the same.
 """
 
 from __future__ import annotations
