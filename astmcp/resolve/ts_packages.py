@@ -136,43 +136,39 @@ def _read_declarations(root: str, package: str) -> tuple[str, ...]:
     return tuple(texts)
 
 
-_TYPE_CACHE: dict[tuple[str, str, str], dict[str, PackageMember] | None] = {}
+_READ: dict[tuple[str, str, str, str], object] = {}
+
+
+def _read(root: str, qualified: str, kind: str) -> object:
+    """What the package named at the front of ``qualified`` declares under its last name, read as
+    ``"type"`` (:func:`_type_members`) or ``"function"`` (:func:`_function`); kept once read."""
+    head, _, name = qualified.rpartition(".")
+    package = _export_assigned(root, head)  # `React.useRef` of `import React from "react"`
+    if not package or not name:
+        return None
+    key = (root, package, name, kind)
+    if key not in _READ:
+        if len(_READ) > 512:
+            _READ.clear()
+        texts = declarations(root, package_name(package))
+        _READ[key] = _type_members(texts, name) if kind == "type" else _function(texts, name)
+    return _READ[key]
 
 
 def package_member(root: str, qualified: str, member: str) -> PackageMember | None:
     """``member`` of the class or interface ``qualified`` (``@tanstack/store.Store``: the
     package, then the type's name) as the package's declarations give it; None when not known
     (see the module's docstring)."""
-    head, _, name = qualified.rpartition(".")
-    package = _export_assigned(root, head)  # `React.useRef` of `import React from "react"`
-    if not package or not name:
-        return None
-    key = (root, package, name)
-    if key not in _TYPE_CACHE:
-        if len(_TYPE_CACHE) > 256:
-            _TYPE_CACHE.clear()
-        _TYPE_CACHE[key] = _type_members(declarations(root, package_name(package)), name)
-    members = _TYPE_CACHE[key]
-    return members.get(member) if members is not None else None
-
-
-_FUNCTION_CACHE: dict[tuple[str, str, str], PackageFunction | None] = {}
+    members = _read(root, qualified, "type")
+    return members.get(member) if isinstance(members, dict) else None
 
 
 def package_function(root: str, qualified: str) -> PackageFunction | None:
     """The function ``qualified`` (``react.useRef``: the package, then the function's name) as the
     package's declarations give it: None when not installed, not declared as functions only, or
     when its overloads read differently."""
-    head, _, name = qualified.rpartition(".")
-    package = _export_assigned(root, head)  # `React.useRef` of `import React from "react"`
-    if not package or not name:
-        return None
-    key = (root, package, name)
-    if key not in _FUNCTION_CACHE:
-        if len(_FUNCTION_CACHE) > 256:
-            _FUNCTION_CACHE.clear()
-        _FUNCTION_CACHE[key] = _function(declarations(root, package_name(package)), name)
-    return _FUNCTION_CACHE[key]
+    found = _read(root, qualified, "function")
+    return found if isinstance(found, PackageFunction) else None
 
 
 def _function(texts: tuple[str, ...], name: str) -> PackageFunction | None:
