@@ -1172,7 +1172,14 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 continue
             if found[0] in ("x", "b"):  # a package's class, a standard global (`extends Error`)
                 external = external or bool(found[1])
-                holding = holding or (found[0] == "x" and self.given_project_type(cls, base))
+                if found[0] == "x" and found[1] and self.given_project_type(cls, base):
+                    # `extends Component<Props>`: `this.props` where the package declares `props: P`
+                    args = self.facts(cls.path).get("bargs", {}).get(cls.key, {}).get(base, ())
+                    given = tuple(self.resolve(cls.path, arg) if arg else None for arg in args)
+                    member = self.package_step(("x", f"{HOLDS_PROJECT}.{found[1]}", given), name)
+                    if member is not None:
+                        return member
+                    holding = True
                 continue
             if found[0] in ("s", "i"):
                 member = self.class_member(found[1], name)
