@@ -52,7 +52,8 @@ Callback = tuple[tuple[int | None, ...], int | None]
 
 
 # a declared type as far as it is read: ("p", k) type parameter k; ("g", name, arguments) a
-# generic type of the same package given them (`RefObject<T>`); `| null`, `| undefined` left out
+# generic type of the same package given them (`RefObject<T>`); ("t", parts) a tuple type; `| null`,
+# `| undefined` left out
 TypeRef = tuple[object, ...]
 
 
@@ -190,7 +191,15 @@ def _function(texts: tuple[str, ...], name: str) -> PackageFunction | None:
             )
             ref = _ref(node.child_by_field_name("return_type"), tparams)
             found.add(PackageFunction(len(tparams), types, callbacks, ref))
-    return found.pop() if len(found) == 1 else None
+    if len(found) <= 1:
+        return found.pop() if found else None
+    # overloads that differ in their parameters only (`useState<S>(initial: S | (() => S))` and
+    # `useState<S>()`): what a call returns is known; what it takes, and what binds S from the
+    # arguments, are not (explicit type arguments still do)
+    first = next(iter(found))
+    if any(f.tparams != first.tparams or f.returns != first.returns for f in found):
+        return None
+    return PackageFunction(first.tparams, (), (), first.returns)
 
 
 def _ref(node: Node | None, tparams: tuple[str, ...], depth: int = 0) -> TypeRef | None:
@@ -204,6 +213,8 @@ def _ref(node: Node | None, tparams: tuple[str, ...], depth: int = 0) -> TypeRef
     if node.type == "type_identifier":
         index = _index(node, tparams)
         return ("p", index) if index is not None else None
+    if node.type == "tuple_type":  # `[S, Dispatch<S>]`
+        return ("t", tuple(_ref(part, tparams, depth + 1) for part in node.named_children))
     if node.type == "generic_type":
         head, args = node.child_by_field_name("name"), node.child_by_field_name("type_arguments")
         if head is None or head.type != "type_identifier" or args is None or _text(head) in tparams:

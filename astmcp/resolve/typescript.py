@@ -580,6 +580,11 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         """A :data:`TypeRef` of ``package`` with its type parameters ``bound``."""
         if ref[0] == "p":
             return self.step(bound[ref[1]], ":") if ref[1] < len(bound) else None  # an instance of it
+        if ref[0] == "t":  # a tuple: what each part holds (`const [todo, setTodo] = useState<Todo>()`)
+            return (
+                "T",
+                tuple(self.package_type(p, bound, package) if p is not None else None for p in ref[1]),
+            )
         args = tuple(
             bound[a[1]] if a is not None and a[0] == "p" and a[1] < len(bound) else None for a in ref[2]
         )
@@ -707,6 +712,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if step == ":" or step == "[i]":
                 return entity if step == ":" else value
             return ("l", entity, step) if step in MAP_METHODS else self.library_member("Map", step)
+        if tag == "T":  # a tuple a package's function gives: its parts
+            index = int(step[1:]) if step[:1] == "#" and step[1:].isdigit() else -1
+            return entity if step == ":" else value[index] if 0 <= index < len(value) else None
         if tag == "O":  # a local object literal spreading others (`{ ...state, ...patch }`)
             if step == ":":
                 return entity

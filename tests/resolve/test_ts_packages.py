@@ -90,6 +90,8 @@ declare namespace Hooks {
   ): T;
   function pick<T>(value: T): T;
   function pick<T>(value: T[]): T;
+  function wrap<T>(value: T): RefObject<T>;
+  function wrap<T>(value: T[]): T;
   const first: <T>(values: T[]) => T;
 }
 export = Hooks;
@@ -102,7 +104,9 @@ export = Hooks;
     assert package_function(root, "hooks.useMemo") == PackageFunction(
         1, (None, None), (((), 0), None), ("p", 0)
     )
-    assert package_function(root, "hooks.pick") is None  # overloads that read differently
+    # overloads that differ in their parameters only: what they return is known
+    assert package_function(root, "hooks.pick") == PackageFunction(1, (), (), ("p", 0))
+    assert package_function(root, "hooks.wrap") is None  # overloads that return different things
     assert package_function(root, "hooks.first") is None  # a variable holding a function
     assert package_function(root, "hooks.missing") is None
 
@@ -116,3 +120,19 @@ def test_default_import_is_the_namespace_only_where_exports_are_assigned(tmp_pat
     assert package_function(root, "assigned.default.id") == PackageFunction(1, (("p", 0),), (None,), ("p", 0))
     assert package_function(root, "esm.id") is not None
     assert package_function(root, "esm.default.id") is None  # a member of the default export: not `id`
+
+
+def test_overloads_differing_in_parameters_only_keep_what_they_return(tmp_path: Path) -> None:
+    _install(
+        tmp_path,
+        "state",
+        {
+            "index.d.ts": """
+type Dispatch<A> = (value: A) => void;
+export declare function useState<S>(initialState: S | (() => S)): [S, Dispatch<S>];
+export declare function useState<S = undefined>(): [S | undefined, Dispatch<S | undefined>];
+""",
+        },
+    )
+    found = package_function(str(tmp_path), "state.useState")
+    assert found == PackageFunction(1, (), (), ("t", (("p", 0), ("g", "Dispatch", (("p", 0),)))))
