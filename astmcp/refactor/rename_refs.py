@@ -403,9 +403,10 @@ def check_union_partners(
     )
     if outside:
         raise MutationBlocked(
-            f"{row.name!r} is read through a union with a type outside the project (e.g. {outside[0]}, as"
-            " `(provider || Date).now()`): renaming the project's member would leave that read unreadable;"
-            " narrow those reads to the project's type first, then prepare again",
+            f"{row.name!r} is read through a union or intersection with a type outside the project or an"
+            f" object type written out (e.g. {outside[0]}, as `(provider || Date).now()` or `Gate & {{"
+            f" {row.name}: T }}`): renaming the project's member would leave that read unreadable; narrow"
+            " those reads to the project's type first, then prepare again",
             {"sites": outside[:20]},
         )
     if not partners:

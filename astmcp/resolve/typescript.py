@@ -1458,9 +1458,9 @@ def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tupl
     """A member of a union type is a reference of the member of every alternative that has
     it in the project (TypeScript's union property; nested unions and intersections alike): rows
     for all but the first are added here, the first is returned. None when no alternative resolved.
-    An alternative outside the project (``(delegate || Date).now()``) adds a row of no symbol
-    (confidence ``none``) with the same target at the same place: the rename guard refuses to
-    rename the project's member read there."""
+    An alternative outside the project (``(delegate || Date).now()``), or an object type written
+    out whose member has that name, adds a row of no symbol (confidence ``none``) with the same
+    target at the same place: the rename guard refuses to rename the project's member read there."""
     found: list[int] = []
     leaves = list(_alternatives(entity))
     for alt in leaves:
@@ -1471,7 +1471,9 @@ def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tupl
     file_id, target, name, line, col, end_col, kind, owner = row
     for other in found[1:]:
         out.append((file_id, other, target, name, line, col, end_col, kind, "certain", owner))
-    if any(_is_outside(alt, name) for alt in leaves):
+    if any(_is_outside(alt, name) or (alt is not None and alt[0] == "a") for alt in leaves):
+        # (or a member of an object type written out, which has no symbol to rename with it:
+        # `HydrationRuntimeGate & { when: HydrationWhen }`)
         out.append((file_id, None, target, name, line, col, end_col, kind, "none", owner))
     return ("s", found[0])
 
