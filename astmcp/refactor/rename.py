@@ -91,6 +91,7 @@ from astmcp.refactor.ts_inline_types import (
     remapped_key_hits,
     spread_key_hits,
 )
+from astmcp.refactor.ts_lib_shapes import check_lib_shapes
 from astmcp.refactor.ts_literals import TsFiles, check_literal_member
 from astmcp.refactor.ts_merged import merged_block_hits
 from astmcp.refactor.ts_mixins import mixin_hits
@@ -311,6 +312,7 @@ def prepare_rename(
     check_nested_class(conn, row)
     family, hits = family_and_references(ws, conn, row)
     check_outside_values(ws, conn, row, family)
+    check_lib_shapes(ws, conn, row, family)
     check_literal_member(ws, conn, row)
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)

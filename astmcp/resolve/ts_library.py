@@ -20,6 +20,7 @@ __all__ = [
     "lib_global",
     "lib_global_types",
     "lib_type_members",
+    "lib_types_declaring",
 ]
 
 # `Object.prototype`'s members: every object has them
@@ -321,3 +322,20 @@ def lib_global(name: str) -> bool:
 def lib_global_types() -> frozenset[str]:
     """The capitalised types TypeScript's lib declares: a project declaring one globally extends it."""
     return frozenset(name for name in _lib_types() if name[:1].isupper())
+
+
+@cache
+def _declaring() -> dict[str, tuple[tuple[str, frozenset[str]], ...]]:
+    """member name -> (type, every member of it) for the capitalised types TypeScript's lib
+    declares, members of extended types included, the object prototype's and ``prototype`` aside."""
+    out: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for name in lib_global_types():
+        members = (lib_type_members(name) or frozenset()) - set(_OBJECT_MEMBERS) - {"prototype"}
+        for member in members:
+            out.setdefault(member, []).append((name, frozenset(members)))
+    return {member: tuple(sorted(found)) for member, found in out.items()}
+
+
+def lib_types_declaring(member: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The lib types declaring ``member``, each with every member it has (see :func:`_declaring`)."""
+    return _declaring().get(member, ())
