@@ -1373,7 +1373,9 @@ class TsLinker:
                     confidence = "name" if "|" in target else "none"
                     if confidence == "name" and resolver.through_missing_namespace(path, target):
                         target = MISSING_NAMESPACE + target
-                    elif confidence == "name" and _unknown_element(resolver, path, target):
+                    elif confidence == "name" and (
+                        _unknown_element(resolver, path, target) or _from_lib_type(target)
+                    ):
                         target = UNKNOWN_RECEIVER + target  # as untyped as a receiver without a chain
                 elif entity[0] != "s":
                     if kind == "inherit" and entity[0] in ("x", "b") and entity[1]:
@@ -1452,6 +1454,17 @@ def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
     # name is no likely reference of it
     held = resolver.resolve(path, receiver.rpartition("|")[0])
     return not (held is not None and held[0] == "x" and str(held[1]).startswith(HOLDS_PROJECT))
+
+
+def _from_lib_type(target: str) -> bool:
+    """A chain, left unknown on the way, from a type TypeScript's lib declares that is no standard
+    global object (``G:ProxyHandler|:|get|%0|type_``: the trap's parameter) or from an object
+    literal's spreads (``W:12:5|memoize``, spreads that give different members): as untyped as a
+    receiver without a chain, which such values had before these were read."""
+    if target.startswith("W:"):
+        return True
+    name = target.partition("|")[0].removeprefix(GLOBAL) if target.startswith(GLOBAL) else ""
+    return bool(name) and name not in GLOBAL_OBJECTS and "|" in target
 
 
 def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tuple[Any, ...]) -> Entity:
