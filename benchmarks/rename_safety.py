@@ -1170,7 +1170,7 @@ def report() -> None:
         "tsconfig, their `src` with `strict` and",
         "bundler resolution; for the `TS_INSTALLED` corpora (trpc-server, pacer, redux-toolkit, router-core, ajv,",
         "db, form-core, trpc-client, db-ivm, mobx-keystone) their `src` (ajv's `lib`) with the packages they import installed from npm into",
-        "`node_modules` (which astmcp does not index), `strict`, and their own path mappings. **broken** = applied and the oracle fails (silent breakage; a failure that",
+        "`node_modules` (which astmcp does not index; since the forty-fifth round it reads their `.d.ts`), `strict`, and their own path mappings. **broken** = applied and the oracle fails (silent breakage; a failure that",
         "passes on a rerun counts as flaky, not broken); **blocked** = astmcp prepared a plan but blocked it",
         "(uncertain references to review, or new errors); **refused** = an error instead of edits. rope",
         "1.15.0 (`Rename.get_changes`, defaults) and jedi 0.20.1 (`Script.rename`, file limits raised) rename",
