@@ -1374,7 +1374,7 @@ class TsLinker:
                     if confidence == "name" and resolver.through_missing_namespace(path, target):
                         target = MISSING_NAMESPACE + target
                     elif confidence == "name" and (
-                        _unknown_element(resolver, path, target) or _from_lib_type(target)
+                        _unknown_element(resolver, path, target) or _as_untyped(target)
                     ):
                         target = UNKNOWN_RECEIVER + target  # as untyped as a receiver without a chain
                 elif entity[0] != "s":
@@ -1456,7 +1456,7 @@ def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
     return not (held is not None and held[0] == "x" and str(held[1]).startswith(HOLDS_PROJECT))
 
 
-def _from_lib_type(target: str) -> bool:
+def _as_untyped(target: str) -> bool:
     """A chain, left unknown on the way, from a type TypeScript's lib declares that is no standard
     global object (``G:ProxyHandler|:|get|%0|type_``: the trap's parameter) or from an object
     literal's spreads (``W:12:5|memoize``, spreads that give different members): as untyped as a
