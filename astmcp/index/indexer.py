@@ -37,6 +37,7 @@ from astmcp.index.walker import WalkEntry, Walker
 from astmcp.lang import ANALYZERS, extract_file
 from astmcp.model import DiagnosticFact, FileFacts, ImportFact, Span, SymbolFact
 from astmcp.resolve.python_external import environment_fingerprint
+from astmcp.resolve.ts_packages import installed_fingerprint
 
 _PARALLEL_THRESHOLD = 200
 
@@ -285,8 +286,10 @@ class Index:
         parsed = self._parse(jobs, progress)
         t2 = time.perf_counter()
         configs = _config_fingerprint(self.root, walked.configs, self._config_hashes)
-        # (and what outside Python modules can be read: installing a dependency relinks)
-        configs = hashlib.sha256(f"{configs}\0{environment_fingerprint()}".encode()).hexdigest()
+        # (and what outside Python modules and installed JS packages can be read: installing or
+        # upgrading a dependency relinks)
+        outside = f"{environment_fingerprint()}\0{installed_fingerprint(self.root)}"
+        configs = hashlib.sha256(f"{configs}\0{outside}".encode()).hexdigest()
         stored = self.conn.execute("SELECT value FROM meta WHERE key = 'config_fingerprint'").fetchone()
         changes = Changes(full=full, root=self.root, configs=[e.path for e in walked.configs])
         changes.configs_changed = stored is None or stored[0] != configs

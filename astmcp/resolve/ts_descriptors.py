@@ -229,11 +229,12 @@ class Descriptors(FactState):
 
     def either(self, node: Node, one: Node, other: Node, scope: Scope) -> Desc:
         """Either side's value (a union, as of an array's elements), the other side when one is
-        ``null``/``undefined`` or an empty array literal (``state.queries || []``: an array of no
-        elements holds nothing the other's do not); unknown when a side is."""
-        if self.nullish(other, scope) or _empty_array(other):
+        ``null``/``undefined`` or an empty array or object literal (``state.queries || []``: an
+        array of no elements holds nothing the other's do not; ``context?.options ?? {}``: an
+        object of no members has none the other lacks); unknown when a side is."""
+        if self.nullish(other, scope) or _empty_literal(other):
             return self.desc(one, scope)
-        if self.nullish(one, scope) or _empty_array(one):
+        if self.nullish(one, scope) or _empty_literal(one):
             return self.desc(other, scope)
         sides = [self.desc(one, scope), self.desc(other, scope)]
         if sides[0] is None or sides[1] is None:
@@ -917,10 +918,10 @@ def _reads_any(node: Node, names: set[str], text: Callable[[Node], str]) -> bool
     return False
 
 
-def _empty_array(node: Node) -> bool:
-    """``[]`` (in parentheses too)."""
+def _empty_literal(node: Node) -> bool:
+    """``[]`` or ``{}`` (in parentheses too)."""
     inner = unparenthesized(node)
-    return inner is not None and inner.type == "array" and not named_nodes(inner)
+    return inner is not None and inner.type in ("array", "object") and not named_nodes(inner)
 
 
 def _holds_this(node: Node) -> bool:

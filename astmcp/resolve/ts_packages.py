@@ -15,6 +15,8 @@ T): RefObject<T>``), when every overload of it reads the same.
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import sqlite3
 from dataclasses import dataclass
@@ -29,6 +31,7 @@ __all__ = [
     "PackageMember",
     "TypeRef",
     "declarations",
+    "installed_fingerprint",
     "package_function",
     "package_member",
     "package_name",
@@ -138,6 +141,63 @@ def _read_declarations(root: str, package: str) -> tuple[str, ...]:
 
 
 _READ: dict[tuple[str, str, str, str], object] = {}
+
+# what package managers rewrite in `node_modules` on every install, and their lockfiles beside it
+_INSTALL_RECORDS = (".package-lock.json", ".modules.yaml", ".yarn-state.yml", ".yarn-integrity")
+_LOCKFILES = (
+    "package-lock.json",
+    "npm-shrinkwrap.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "bun.lock",
+    "bun.lockb",
+)
+_INSTALLED: dict[str, str] = {}  # project root -> its last fingerprint
+
+
+def installed_fingerprint(root: Path) -> str:
+    """A digest of the packages :func:`declarations` reads for a project: each ``node_modules``
+    folder at its root or above, the packages in it (each folder's stamp: a reinstall replaces
+    it), the package managers' install records in it and the lockfiles beside it. Facts the index
+    drew from their declarations are stale when it changes; so are the declarations kept here for
+    every project, which are dropped then (a package installed or upgraded while a server runs is
+    read from then on). Empty when no ``node_modules`` folder is there."""
+    parts: list[str] = []
+    for folder in (root, *root.parents):
+        modules = folder / "node_modules"
+        try:
+            entries = sorted(os.scandir(modules), key=lambda e: e.name)
+        except OSError:
+            continue
+        parts.append(str(modules))
+        for entry in entries:
+            if entry.name.startswith("."):
+                if entry.name in _INSTALL_RECORDS:
+                    parts.append(f"{entry.name}\0{_stamp(entry.path)}")
+                continue
+            parts.append(f"{entry.name}\0{_stamp(entry.path)}")
+            if entry.name.startswith("@"):  # a scope: its packages
+                try:
+                    scoped = sorted(os.scandir(entry.path), key=lambda e: e.name)
+                except OSError:
+                    continue
+                parts.extend(f"{entry.name}/{inner.name}\0{_stamp(inner.path)}" for inner in scoped)
+        parts.extend(f"{name}\0{_stamp(str(folder / name))}" for name in _LOCKFILES)
+    found = hashlib.sha256("\n".join(parts).encode("utf-8", "surrogateescape")).hexdigest() if parts else ""
+    key = str(root)
+    if _INSTALLED.get(key, found) != found:
+        _FOUND.clear()
+        _READ.clear()
+    _INSTALLED[key] = found
+    return found
+
+
+def _stamp(path: str) -> int:
+    """A file's or folder's modification time (0 when it is not there)."""
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return 0
 
 
 def _read(root: str, qualified: str, kind: str) -> object:

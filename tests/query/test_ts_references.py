@@ -96,6 +96,53 @@ def test_extending_a_standard_global_relinks_its_readers(tmp_path: Path) -> None
     assert after == {("use.ts", 1)}
 
 
+def test_installing_or_upgrading_a_package_relinks_its_readers(tmp_path: Path) -> None:
+    """`this.store.state.count` reads State.count only where the package declares `state` as its
+    type argument: unknown before `npm install`, certain after it, and the package's own member
+    once an upgrade declares it otherwise. No source or config file changes on the way."""
+    root = tmp_path / "app"
+    root.mkdir()
+    (root / "counter.ts").write_text(
+        'import { Store } from "@scope/store";\n'
+        "export interface State {\n  count: number;\n}\n"
+        "export class Counter {\n"
+        "  readonly store: Store<State> = new Store({ count: 0 });\n"
+        "  read(): number {\n    return this.store.state.count;\n  }\n}\n",
+        encoding="utf-8",
+    )
+    package = root / "node_modules" / "@scope" / "store"
+
+    def install(state: str) -> None:
+        package.mkdir(parents=True, exist_ok=True)
+        (package / "index.d.ts").write_text(
+            f"export declare class Store<T> {{\n  constructor(value: T);\n  get state(): {state};\n}}\n",
+            encoding="utf-8",
+        )
+        # npm rewrites its install record on every install (a folder's contents may keep its stamp)
+        (root / "node_modules" / ".package-lock.json").write_text(f'{{"state": "{state}"}}', encoding="utf-8")
+
+    ws = Workspace(root)
+    try:
+        selector = SymbolTarget(selector="counter.ts::State.count")
+
+        def hits() -> set[tuple[int, str]]:
+            conn = ws.db()
+            found = collect_references(ws, conn, resolve_symbol(ws, conn, selector))
+            return {(r.line, r.confidence) for r in found if not r.is_declaration}
+
+        missing = hits()
+        install("T")
+        installed = hits()
+        install("Readonly<{ count: string }>")
+        upgraded = hits()
+    finally:
+        ws.index.close()
+    # (`new Store({ count: 0 })`: a package constructor's argument is not read, a name hit throughout)
+    assert missing == {(6, "name"), (8, "name")}
+    assert installed == {(6, "name"), (8, "certain")}
+    assert upgraded == {(6, "name")}
+
+
 def test_an_edit_to_a_type_parameter_default_relinks_the_callers(
     fixture_project: Callable[[str], Path],
 ) -> None:
