@@ -210,6 +210,12 @@ class Descriptors(FactState):
         if kind == "assignment_expression":  # `(subject = make())` is the value assigned
             right = node.child_by_field_name("right")
             return self.desc(right, scope) if right is not None else None
+        if kind == "augmented_assignment_expression":  # `(ref.current ??= make())`: either
+            operator = node.child_by_field_name("operator")
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if operator is None or operator.type not in ("??=", "||=") or left is None or right is None:
+                return None
+            return self.either(node, left, right, scope)
         if kind in ("as_expression", "satisfies_expression"):
             parts = node.named_children
             if len(parts) == 2:
@@ -354,6 +360,11 @@ class Descriptors(FactState):
             # elements of no known type (`Set<unknown>`): still the library's container
             return found if found is not None or scope.lookup(self.text(head)) else self.tdesc(head, scope)
         if kind == "generic_type":
+            query = _returned_query(node)
+            if query is not None and scope.lookup("ReturnType") is None:
+                # `ReturnType<typeof make>`: what calling make gives (a value's type, as `typeof x`)
+                made_by = self.tdesc(query, scope)
+                return ("m", made_by, "()") if made_by is not None else None
             arg = self.memberwise(node, scope)
             if arg is not None:
                 return self.targ(arg, scope)
@@ -579,7 +590,12 @@ class Descriptors(FactState):
         is an instance with its own type arguments (``Box<A> | B``, ``F<Box<A>>``), else the
         declaration the type names."""
         inner = self.unwrapped(node)
-        if inner is not None and inner.type == "generic_type" and self.memberwise(inner, scope) is None:
+        if (
+            inner is not None
+            and inner.type == "generic_type"
+            and self.memberwise(inner, scope) is None
+            and not self.value_type(inner, scope)
+        ):
             found = self.tdesc(inner, scope)
             return (
                 ("i", found, self.type_site(inner, scope))
@@ -588,14 +604,17 @@ class Descriptors(FactState):
             )
         return self.tdesc(node, scope)
 
-    def value_type(self, node: Node | None) -> bool:
-        """Whether the type ``node`` is that of one value (``typeof x``, ``(typeof X)["key"]``)."""
+    def value_type(self, node: Node | None, scope: Scope | None = None) -> bool:
+        """Whether the type ``node`` is that of one value (``typeof x``, ``(typeof X)["key"]``;
+        in ``scope``, ``ReturnType<typeof make>`` too)."""
         inner = self.unwrapped(node)
         if inner is None:
             return False
         if inner.type == "lookup_type":
             parts = inner.named_children
             return len(parts) == 2 and self.value_type(parts[0])
+        if scope is not None and _returned_query(inner) is not None:
+            return scope.lookup("ReturnType") is None
         return inner.type == "type_query"
 
     def unwrapped(self, node: Node | None) -> Node | None:
@@ -751,7 +770,7 @@ class Descriptors(FactState):
         if found is None or found[0] == "f":  # a function value has no instance of its own
             return found
         inner = self.unwrapped(node)
-        if self.value_type(inner):
+        if self.value_type(inner, scope):
             # a value of `typeof x` is x (of `typeof SomeClass`: the class itself); of
             # `(typeof Cls)["create"]`, the class's own member
             return found
@@ -916,6 +935,17 @@ def _reads_any(node: Node, names: set[str], text: Callable[[Node], str]) -> bool
             return True
         pending.extend(named_nodes(part))
     return False
+
+
+def _returned_query(node: Node) -> Node | None:
+    """``typeof make`` of ``ReturnType<typeof make>`` (the name not yet looked up)."""
+    head = node.child_by_field_name("name")
+    if node.type != "generic_type" or head is None or head.type != "type_identifier":
+        return None
+    if head.text != b"ReturnType":
+        return None
+    args = named_nodes(node.child_by_field_name("type_arguments"))
+    return args[0] if len(args) == 1 and args[0].type == "type_query" else None
 
 
 def _empty_literal(node: Node) -> bool:
