@@ -287,6 +287,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 made = self.mapped(entity, path, site)
                 if made is not None:
                     return made
+            if step == "()" and entity is not None and entity[0] in ("z", "l"):
+                made = self.library_call(entity, path, site, subst)
+                if made is not None:
+                    return made
             found = self.site_step(entity, step, path, site)
             if found is not None:
                 return found
@@ -387,6 +391,27 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         chain = self.facts(path).get("calls", {}).get(site, {}).get("m")
         value = self.value_type(self.resolve(path, chain)) if chain else None
         return ("r", value) if value is not None else None
+
+    def library_call(self, entity: tuple[Any, ...], path: str, site: str, subst: Subst | None) -> Entity:
+        """What a call of the library's gives from its arguments: ``Array.from(items)`` and
+        ``Object.values(byId)`` an array of the items of their one argument (a ``Record``'s values),
+        ``Object.entries(byId)`` an array of ``[key, value]`` pairs, ``xs.reduce(fn, initial)`` of
+        an array what its initial value is (TypeScript takes the accumulator's type from it); None
+        for other calls or other arguments (``Array.from(xs, fn)``: what fn gives)."""
+        args = self.facts(path).get("calls", {}).get(site, {}).get("a", ())
+        if entity[0] == "l":
+            reduced = entity[1] is not None and entity[1][0] == "r" and entity[2] in ("reduce", "reduceRight")
+            return self.resolve_in(path, args[1], subst) if reduced and len(args) == 2 and args[1] else None
+        if (
+            entity[1] not in ("Array.from", "Object.values", "Object.entries")
+            or len(args) != 1
+            or not args[0]
+        ):
+            return None
+        item = self.resolve_in(path, f"{args[0]}|[i]", subst)
+        if item is None:
+            return None
+        return ("r", ("T", (("b", "String"), item))) if entity[1] == "Object.entries" else ("r", item)
 
     def instance_test(self, entity: Entity, path: str, key: str) -> Entity:
         """``x instanceof C`` where x is typed: an instance of C where C is a project class deriving
