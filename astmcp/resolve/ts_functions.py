@@ -63,6 +63,15 @@ class Functions(Declarations):
             self.returning = self.expectation(named_nodes(ret)[0] if named_nodes(ret) else None, inner)
         elif ftype is not None:
             self.returning = self.expectation(ftype[0].child_by_field_name("return_type"), ftype[1])
+        elif callback is not None and callback[1] < 0 and callback[0] is not None:
+            # typed by a named function type (`(): Link => (runtime) => ({ op }) => …` with `type
+            # Link = (r: Runtime) => OperationLink`): a function it returns is what calling one gives
+            self.returning = ("named", (("m", ("i", callback[0]), "()"), -1, False, None))
+        elif callback is not None and callback[1] >= 0:
+            # passed where a function type is declared (`use((name) => (ctx) => …)` with `use(factory:
+            # (name: string) => Handler)`): a function it returns is typed by that type's return type
+            given = ("a", callback[0], callback[1], "return", callback[2], callback[3])
+            self.returning = ("named", (given, -1, False, None))
         else:
             self.returning = None
         self.return_type = self.literal_return(node, ret, ftype, callback, inner)

@@ -370,6 +370,9 @@ class TypeSteps:
         if entity is not None and entity[0] in ("a", "o"):  # of an object type written out
             called = self.called(entity)
             return called(index) if called is not None else None
+        if entity is not None and entity[0] == "i" and self.syms[entity[1]].kind in ("type", "interface"):
+            # a value of a function type (what calling a `Link` gives: an `OperationLink`): its type's
+            entity = ("s", *entity[1:])
         if entity is None or entity[0] != "s":
             return None
         sym = self.syms[entity[1]]
