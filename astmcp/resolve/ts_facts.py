@@ -36,7 +36,7 @@ from astmcp.resolve.ts_library import GLOBAL_OBJECTS, lib_type_members
 from astmcp.resolve.ts_module_facts import ModuleFacts
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_reach import ReachFacts
-from astmcp.resolve.ts_scopes import GLOBAL, UNTYPED_KEY, Desc, bound, chain_of
+from astmcp.resolve.ts_scopes import GLOBAL, SPREAD_FALLBACK, UNTYPED_KEY, Desc, bound, chain_of
 
 __all__ = ["LOCAL_FIELDS", "NAME", "QUERY_FIELDS", "UNTYPED_KEY", "analyze"]
 
@@ -177,7 +177,13 @@ class _Walker(ModuleFacts):
                 target = f"{base}|={step}" if base is not None and step is not None else None
             elif desc[0] == "o":  # an object-literal key: a member of its contextual type, else a name hit
                 base, step = chain_of(desc[1]) or _lib_type(desc[1]), member_step(name)
+                # (the object its spread parts make, where that type is not known: `^W:<key>s`)
+                spread = chain_of(desc[2]) if len(desc) > 2 else None
+                if base is None and spread is not None:
+                    base = UNTYPED_KEY  # (resolves to nothing: the spread parts decide)
                 target = f"{base}|+{step}" if base is not None and step is not None else UNTYPED_KEY
+                if spread is not None and target != UNTYPED_KEY:
+                    target = f"{target}{SPREAD_FALLBACK}{spread.removeprefix('W:')}"
             elif desc[0] == "n":
                 binding = bound(desc)
                 if binding is None:

@@ -461,10 +461,13 @@ class Functions(Declarations):
         )
         # `module.exports = { fmt, go() { return this.fmt(1) } }`: `this` is the module's exports
         exported = left is not None and self.desc(left, scope) == ("k", f"I::{self.self_spec}")
+        # `{ ...join, from: x }` of no known contextual type: a key a spread part declares
+        # overrides that member (only the keys: its values are not typed by it)
+        spread = self.spread_keys(node, scope) if not members else None
         for child in node.named_children:
             kind = child.type
             if kind == "pair":
-                self.pair(child, scope, members, typed)
+                self.pair(child, scope, members, typed, spread)
             elif kind == "method_definition":
                 name = child.child_by_field_name("name")
                 # `this` in it: the T of a `ThisType<T>` in the contextual type, else that type
@@ -483,15 +486,15 @@ class Functions(Declarations):
                         self.row(name, "attribute", ("o", typed))
                     self.function(child, scope, None)
                 self.callback = None
-            elif kind == "shorthand_property_identifier" and typed is not None and not members:
+            elif kind == "shorthand_property_identifier" and (typed or spread) is not None and not members:
                 # `{ origin }`: reads the local and gives the member of the contextual type
                 self.row(child, "read", ("n", scope, self.text(child)))
-                self.row(child, "attribute", ("o", typed))
+                self.row(child, "attribute", ("o", typed, spread))
             else:
                 if kind == "spread_element" and typed is not None and not members:
                     # `{ ...state, ...(ok && { data: v }) }`: the literal spread in gives its keys
-                    for spread in _spread_literals(child):
-                        self.expected_objects[(spread.start_byte, spread.end_byte)] = typed
+                    for literal in _spread_literals(child):
+                        self.expected_objects[(literal.start_byte, literal.end_byte)] = typed
                 self.visit(child, scope)
 
     def nested(self, node: Node, scope: Scope, typed: Desc) -> None:
@@ -533,7 +536,25 @@ class Functions(Declarations):
         if made is not None:
             self.rtypes.setdefault(key, made)
 
-    def pair(self, node: Node, scope: Scope, members: bool = False, typed: Desc = None) -> None:
+    def spread_keys(self, node: Node, scope: Scope) -> Desc:
+        """The object an object literal's spread parts make (``W:<key>s``, its own keys left out),
+        which its keys override; None without a spread."""
+        parts = [c for c in named_nodes(node) if c.type == "spread_element"]
+        if not parts:
+            return None
+        key = self.key(node)
+        whole = self.lspreads.get(key)  # the literal's own object (`const merged = { ...a, x }`)
+        found = self.spread_object(node, parts, scope)
+        if found is None:
+            return None
+        self.lspreads[f"{key}s"] = self.lspreads.pop(key)
+        if whole is not None:
+            self.lspreads[key] = whole
+        return ("k", f"W:{key}s")
+
+    def pair(
+        self, node: Node, scope: Scope, members: bool = False, typed: Desc = None, spread: Desc = None
+    ) -> None:
         key = node.child_by_field_name("key")
         value = node.child_by_field_name("value")
         member_key = None
@@ -544,7 +565,7 @@ class Functions(Declarations):
                     if typed is not None:
                         self.row(key, "write", ("o", typed))
                 else:
-                    self.row(key, "attribute", ("o", typed))
+                    self.row(key, "attribute", ("o", typed, spread))
             elif key.type == "string" and typed is not None and self.quoted_key(key) is not None:
                 # `{ "~run": … }` of a contextual type: that type's member, as an identifier key is
                 fragment = key.named_children[0]

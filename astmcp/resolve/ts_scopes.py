@@ -203,6 +203,10 @@ class Site:
 # hit that never becomes `likely` (no chain has this form; ``None`` is a receiver nobody could type,
 # which may).
 UNTYPED_KEY = "key"
+# Between an object-literal key's chain (``A|+from``) and the chain of the object its spread parts
+# make (``W:<key>s``): the key is that object's member where A is not known (``join.map((j) => ({
+# ...j, from: x }))``: what the callback returns is inferred from the literal itself).
+SPREAD_FALLBACK = "^W:"
 
 
 def chain_of(desc: Desc, depth: int = 0) -> str | None:

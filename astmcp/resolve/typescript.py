@@ -50,7 +50,7 @@ from astmcp.resolve.ts_library import (
 )
 from astmcp.resolve.ts_packages import PackageFunction, package_function, package_member, project_root
 from astmcp.resolve.ts_reach import FIELD as REACH
-from astmcp.resolve.ts_scopes import GLOBAL
+from astmcp.resolve.ts_scopes import GLOBAL, SPREAD_FALLBACK
 from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import (
     CALLABLE,
@@ -197,6 +197,12 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step.startswith("+"):  # a key of an object literal of the type `entity`: that type's member;
             # one it does not declare stays a name hit even where any key is allowed (`Record<string,
             # T>`): such keys are often read back as member names (`o[key]`)
+            step, _, spread = step.partition(SPREAD_FALLBACK)
+            if spread and entity is None:
+                # of no known type: the project member its spread parts give (one of an object type
+                # written out stays a name hit, as that type's member is where a rename is reviewed)
+                found = self.step(self.resolve(path, f"W:{spread}"), step[1:].removeprefix('"'))
+                return found if found is not None and found[0] == "s" else None
             found = self.step(entity, step[1:].removeprefix('"'))
             leaves = list(_alternatives(found))
             if _UNDECLARED in leaves and not any(a is not None and a[0] in ("s", "S", "a") for a in leaves):
