@@ -877,13 +877,23 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return None
         if step == "()":
             if kind in ("function", "method"):
-                return self.returned(sym, bound)
+                return self.returned(sym, bound) or self.declared_call(sym, bound)
             if kind in CALLABLE:
                 return self.typed(sym, "rtypes", bound)
             if kind in ("variable", "property"):
-                return self.typed(sym, "rtypes", bound) or self.call_alias(sym, bound)
+                return (
+                    self.typed(sym, "rtypes", bound)
+                    or self.call_alias(sym, bound)
+                    or self.declared_call(sym, bound)
+                )
             twin = self.twin(sym, CALLABLE)
-            return self.typed(twin, "rtypes") if twin is not None else None
+            if twin is not None:
+                return self.typed(twin, "rtypes")
+            if kind in ("type", "interface"):
+                # a function type, as what a function value declared with it returns is typed by
+                # (`const make: Make = () => ({ … })`)
+                return self.signature_return(("i", value, *entity[2:]))
+            return None
         child = self.symbol(sym.path, f"{sym.symbol_path}.{step}")
         if child is not None:
             return ("s", child.id)
@@ -985,6 +995,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return member  # a method, function or module export: the later spread's wins
             found = found or member
         return found
+
+    def declared_call(self, sym: Sym, bound: Subst | None) -> Entity:
+        """Calling a function value declared with a named function type (``const create:
+        CreateServerFn<R> = (options) => …``, its body's return type not written): what that
+        type's call signature gives."""
+        value = self.typed(sym, "vtypes", bound)
+        if value is None or value[0] != "i" or self.syms[value[1]].kind not in ("type", "interface"):
+            return None
+        return self.signature_return(value)
 
     def call_alias(self, sym: Sym, bound: Subst | None) -> Entity:
         """Calling a variable or property that holds another function (``const number =
