@@ -230,6 +230,8 @@ class _Types:
         marks = ",".join("?" * len(_MEMBER_KINDS))
         row = self.conn.execute("SELECT signature FROM symbols WHERE id = ?", (type_id,)).fetchone()
         params = _type_parameters(row[0] if row else "")
+        # `interface A extends Omit<B, "k">`: some of B's members, which no inherits edge names
+        open_ = open_ or _memberwise_base(row[0] if row else "")
         for name, kind, signature in self.conn.execute(
             "SELECT m.name, m.kind, m.signature FROM symbols t JOIN symbols m ON m.file_id = t.file_id"
             f" AND m.symbol_path = t.symbol_path || '.' || m.name WHERE t.id = ? AND m.kind IN ({marks})",
@@ -269,6 +271,38 @@ def _type_parameters(signature: str) -> frozenset[str]:
                 end = i
                 break
     return frozenset(re.findall(r"[A-Za-z_$][\w$]*", signature[found.end() : end]))
+
+
+_INTERFACE_HEAD = re.compile(r"^\s*(?:export\s+)?(?:declare\s+)?interface\s+[\w$]+\s*")
+_MEMBERWISE = frozenset({"Omit", "Pick", "Partial", "Required", "Readonly", "NonNullable"})
+
+
+def _memberwise_base(signature: str) -> bool:
+    """Whether an interface extends ``Omit<B, K>``, ``Pick<B, K>``, ``Partial<B>``, …: it has
+    (some of) B's members, which the index does not link as a base."""
+    head = _INTERFACE_HEAD.match(signature)
+    if head is None:
+        return False
+    rest = signature[head.end() :]
+    if rest.startswith("<"):  # its type parameters (`<T extends Partial<X> = {}>`)
+        depth = 0
+        for i, char in enumerate(rest):
+            if char == "<":
+                depth += 1
+            elif char == ">" and rest[i - 1 : i] != "=":
+                depth -= 1
+                if depth == 0:
+                    rest = rest[i + 1 :]
+                    break
+        else:
+            return False
+    rest = rest.strip()
+    if not rest.startswith("extends"):
+        return False
+    # its bases, split at their top-level commas (a comma inside `Omit<B, "k">` splits nothing)
+    parts = union_parts(rest[len("extends") :].replace(",", "|")) or ()
+    named = [_NAMED.match(part) for part in parts]
+    return any(found is not None and found.group(1) in _MEMBERWISE for found in named)
 
 
 def _optional(name: str, signature: str) -> bool:
