@@ -247,6 +247,12 @@ class _Types:
                 required.discard(name)
             else:
                 required.add(name)
+        kind_row = self.conn.execute("SELECT kind FROM symbols WHERE id = ?", (type_id,)).fetchone()
+        if kind_row is not None and kind_row[0] == "type" and not _OBJECT_ALIAS.match(row[0] if row else ""):
+            # a base that is an alias of something other than an object type written out (`type
+            # Reader = Pick<Index, "k">`, `type Both = A & B`): which members it has, and which it
+            # requires, are not read here
+            members, required, open_ = {}, set(), True
         found = _Type(members, required, nominal, open_)
         self._types[type_id] = found
         return found
@@ -330,7 +336,14 @@ def structural_partners(
         if owner is not None and owner.id not in family_owners:
             family_owners[owner.id] = None if _hidden(member) else types.of(owner.id)
             family_files.add(owner.file)
-    mines = [mine for mine in family_owners.values() if mine is not None]
+    # a type deriving from an owner carries the member too (`interface Public extends Base, Extra`
+    # has Extra's `label`, and may be used as a `Named { name; label }`)
+    mines = [
+        types.of(below)
+        for owner_id, mine in family_owners.items()
+        if mine is not None
+        for below in _derived(conn, owner_id)
+    ]
     strict_family = all(strict.at(file) for file in family_files)
     known = {m.id for m in family}
     out: list[SymbolRow] = []
@@ -347,10 +360,31 @@ def structural_partners(
         other_owner = _owner(conn, other)
         if other_owner is None or other_owner.id in family_owners:
             continue
-        theirs = types.of(other_owner.id)
         closed = types.closed if strict_family and strict.at(other_owner.file) else None
-        if any(theirs.satisfies(mine, closed) or mine.satisfies(theirs, closed) for mine in mines):
+        if any(
+            theirs.satisfies(mine, closed) or mine.satisfies(theirs, closed)
+            for theirs in (types.of(below) for below in _derived(conn, other_owner.id))
+            for mine in mines
+        ):
             out.append(other)
+    return out
+
+
+def _derived(conn: sqlite3.Connection, type_id: int) -> list[int]:
+    """``type_id`` and the project types deriving from it (through ``inherits`` edges), bounded."""
+    out: list[int] = []
+    queue, seen = [type_id], {type_id}
+    while queue and len(out) < _MAX_BELOW:
+        current = queue.pop(0)
+        out.append(current)
+        for (below,) in conn.execute(
+            "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
+            " AND src_symbol_id IS NOT NULL",
+            (current,),
+        ):
+            if below not in seen:
+                seen.add(below)
+                queue.append(below)
     return out
 
 
@@ -458,21 +492,7 @@ def owner_types(conn: sqlite3.Connection, member: SymbolRow) -> list[tuple[set[s
     if owner is None:
         return []
     types = _Types(conn)
-    out: list[tuple[set[str], set[str]]] = []
-    queue, seen = [owner.id], {owner.id}
-    while queue and len(out) < _MAX_BELOW:
-        type_id = queue.pop(0)
-        found = types.of(type_id)
-        out.append((set(found.members), set(found.required)))
-        for (below,) in conn.execute(
-            "SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits'"
-            " AND src_symbol_id IS NOT NULL",
-            (type_id,),
-        ):
-            if below not in seen:
-                seen.add(below)
-                queue.append(below)
-    return out
+    return [(set(found.members), set(found.required)) for found in map(types.of, _derived(conn, owner.id))]
 
 
 def member_fits(member: SymbolRow, kind: str, text: str) -> bool:
