@@ -325,6 +325,7 @@ class Descriptors(FactState):
         if kind == "intersection_type":  # `A & B` has the members of both: as a union, each part's
             key = self.key(node)
             self.unions[key] = [self.targ(part, scope) for part in self.parts(node)]
+            self.isects.add(key)
             return ("k", f"U:{key}")
         if kind == "conditional_type":  # `T extends any ? X<T> : never` is an X<T> for each T
             branch = self.distributed(node)

@@ -94,6 +94,7 @@ class FactState:
         self.stars: list[str] = []
         self.nsimports: dict[str, str] = {}
         self.unions: dict[str, list[Desc]] = {}  # `A | B` annotations by position
+        self.isects: set[str] = set()  # which of them are intersections (`A & B`)
         self.lspreads: dict[str, list[Desc]] = {}  # object literals spreading others, by position
         self.cbtypes: dict[str, dict[str, list[Desc]]] = {}  # callback parameter types of functions
         self.callback: tuple[Desc, int, bool, Site | None] | None = None  # set while visiting an argument

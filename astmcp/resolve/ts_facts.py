@@ -256,6 +256,8 @@ class _Walker(ModuleFacts):
         unions = {k: [chain_of(d) for d in ds] for k, ds in self.unions.items()}
         if unions:
             out["unions"] = unions
+        if self.isects:
+            out["isects"] = sorted(self.isects)
         lspreads = {k: [chain_of(d) for d in ds] for k, ds in self.lspreads.items()}
         if lspreads:
             out["lspreads"] = lspreads

@@ -1040,6 +1040,24 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             cls = self.twin(cls, CLASSLIKE) or cls
         return cls.id if cls.kind in CLASSLIKE and cls.id != sym.id else None
 
+    def intersected(self, sym: Sym) -> list[int]:
+        """The project classes and interfaces a type alias of an intersection names (``type Both =
+        Base & Extra & { id: string }``: Base, Extra); empty for anything else."""
+        chain = self.facts(sym.path).get("vtypes", {}).get(sym.key) if sym.kind == "type" else None
+        if not isinstance(chain, str) or not chain.startswith("U:"):
+            return []
+        facts = self.facts(sym.path)
+        if chain[2:] not in facts.get("isects", ()):
+            return []
+        out: list[int] = []
+        for part in facts.get("unions", {}).get(chain[2:], ()):
+            found = self.resolve(sym.path, part) if part else None
+            if found is not None and found[0] in ("s", "i") and found[1] != sym.id:
+                named = self.syms[found[1]]
+                if named.kind in CLASSLIKE and named.id not in out:
+                    out.append(named.id)
+        return out
+
     def anonymous_member(self, entity: tuple[Any, ...]) -> Entity:
         """The value of a member of an object type written out (``("a", path, key, name)``)."""
         chain = self.facts(entity[1]).get("objects", {}).get(entity[2], {}).get(entity[3])
@@ -1471,6 +1489,10 @@ class TsLinker:
                     # `type Reader = Pick<Index, "supports">`: a class implementing Reader overrides
                     # Index's members (override families walk inherits edges through the alias)
                     edges.setdefault((sym.id, aliased, None, "inherits"), sym.line)
+                for part in resolver.intersected(sym):
+                    # `type Both = Base & Extra`: it has the members of each (structural partners
+                    # find Extra's `label` in an interface extending Both)
+                    edges.setdefault((sym.id, part, None, "inherits"), sym.line)
         conn.executemany(
             "INSERT INTO refs(file_id, symbol_id, target_key, name, line, col, end_col, kind, confidence,"
             " scope_path) VALUES (?,?,?,?,?,?,?,?,?,?)",
