@@ -70,6 +70,7 @@ __all__ = [
     "FamilyMemo",
     "Reference",
     "collect_references",
+    "external_defines",
     "find_references",
     "override_family",
     "single_candidate",
@@ -598,7 +599,7 @@ def _ts_meaning(
 _VALUE = ".(value)"
 
 
-def _external_defines(memo: FamilyMemo, key: str, name: str) -> bool | None:
+def external_defines(memo: FamilyMemo, key: str, name: str) -> bool | None:
     """Whether the base outside the project an inherits edge names defines ``name``: a Python
     class found on the path; a standard JS type (``js:global.Set``, ``js:global.HTMLElement``) when
     TypeScript's lib gives it ``name`` (any built-in type's member for a global the lib does not
@@ -639,7 +640,7 @@ def unread_bases(
             key not in STRUCTURAL_BASES
             # `js:events`: a CommonJS module whose export is the class (`require("events")`)
             and ("." in key.removeprefix("js:") or key.startswith("js:"))
-            and _external_defines(memo, key, name) is None
+            and external_defines(memo, key, name) is None
             and not stdlib_lacks(key, name)  # `io.IOBase`: compiled below, asked of the interpreter
         ):
             out.extend((row, _shown(key)) for row in query_symbols(conn, "s.id = ?", (cls,)))
@@ -730,7 +731,7 @@ def _roots(memo: FamilyMemo, start: int, name: str, kind: str) -> tuple[list[int
                     # implements `WithFunc(Protocol)`, and `Once.called` is its own
                     if memo.defines_above(cls, name):
                         external.append(f"{key}.{name}")
-                elif key and _external_defines(memo, key, name):
+                elif key and external_defines(memo, key, name):
                     external.append(f"{_shown(key)}.{name}")
                 elif key and not key.startswith("js:"):
                     # `ast.NodeVisitor` calls `visit_<node class>`: a fitting name is reached from outside
@@ -1106,7 +1107,7 @@ class FamilyMemo:
                 for twin in self.twins(found):
                     members[twin.id] = twin
                 for base_id, base_key in self.bases(cls):
-                    if base_id is None and base_key and _external_defines(self, base_key, name):
+                    if base_id is None and base_key and external_defines(self, base_key, name):
                         external.append(f"{_shown(base_key)}.{name}")
             down.extend(self.subclasses(cls))
         self._below[key] = (members, external)

@@ -96,6 +96,7 @@ from astmcp.refactor.ts_literals import TsFiles, check_literal_member
 from astmcp.refactor.ts_merged import merged_block_hits
 from astmcp.refactor.ts_mixins import mixin_hits
 from astmcp.refactor.ts_name_exposure import ts_name_word_hits
+from astmcp.refactor.ts_outside_shapes import check_outside_shapes
 from astmcp.refactor.ts_outside_values import check_outside_values
 from astmcp.refactor.ts_template_names import template_name_hits
 from astmcp.refactor.unbound_calls import unbound_call_hits
@@ -313,6 +314,7 @@ def prepare_rename(
     family, hits = family_and_references(ws, conn, row)
     check_outside_values(ws, conn, row, family)
     check_lib_shapes(ws, conn, row, family)
+    check_outside_shapes(conn, row, family)
     check_literal_member(ws, conn, row)
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)

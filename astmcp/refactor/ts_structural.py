@@ -22,7 +22,15 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.resolve.ts_config import TsConfigs
 from astmcp.workspace import Workspace
 
-__all__ = ["member_fits", "owner_types", "static_partners", "structural_partners"]
+__all__ = [
+    "derived_types",
+    "member_fits",
+    "member_owner",
+    "owner_types",
+    "static_partners",
+    "structural_partners",
+    "type_shape",
+]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _TYPE_KINDS = ("class", "interface")
@@ -342,7 +350,7 @@ def structural_partners(
         types.of(below)
         for owner_id, mine in family_owners.items()
         if mine is not None
-        for below in _derived(conn, owner_id)
+        for below in derived_types(conn, owner_id)
     ]
     strict_family = all(strict.at(file) for file in family_files)
     known = {m.id for m in family}
@@ -363,14 +371,14 @@ def structural_partners(
         closed = types.closed if strict_family and strict.at(other_owner.file) else None
         if any(
             theirs.satisfies(mine, closed) or mine.satisfies(theirs, closed)
-            for theirs in (types.of(below) for below in _derived(conn, other_owner.id))
+            for theirs in (types.of(below) for below in derived_types(conn, other_owner.id))
             for mine in mines
         ):
             out.append(other)
     return out
 
 
-def _derived(conn: sqlite3.Connection, type_id: int) -> list[int]:
+def derived_types(conn: sqlite3.Connection, type_id: int) -> list[int]:
     """``type_id`` and the project types deriving from it (through ``inherits`` edges), bounded."""
     out: list[int] = []
     queue, seen = [type_id], {type_id}
@@ -492,7 +500,20 @@ def owner_types(conn: sqlite3.Connection, member: SymbolRow) -> list[tuple[set[s
     if owner is None:
         return []
     types = _Types(conn)
-    return [(set(found.members), set(found.required)) for found in map(types.of, _derived(conn, owner.id))]
+    return [
+        (set(found.members), set(found.required)) for found in map(types.of, derived_types(conn, owner.id))
+    ]
+
+
+def member_owner(conn: sqlite3.Connection, member: SymbolRow) -> SymbolRow | None:
+    """The class, interface or object type alias declaring ``member``."""
+    return _owner(conn, member)
+
+
+def type_shape(conn: sqlite3.Connection, type_id: int) -> tuple[set[str], set[str]]:
+    """(public member names, required member names), own and inherited, of a project type."""
+    found = _Types(conn).of(type_id)
+    return set(found.members), set(found.required)
 
 
 def member_fits(member: SymbolRow, kind: str, text: str) -> bool:
