@@ -78,6 +78,9 @@ class ModuleFacts(Narrowing):
         is_default = any(c.type == "default" for c in node.children)
         declaration = node.child_by_field_name("declaration")
         if declaration is not None:
+            for child in node.named_children:
+                if child.type == "decorator":  # `@model("x") export class A {}`: its decorators
+                    self.visit(child, scope)
             self.visit(declaration, scope)
             alias = declaration.named_children[0] if declaration.type == "import_alias" else None
             if alias is not None and alias.type == "identifier" and len(declaration.named_children) > 1:
