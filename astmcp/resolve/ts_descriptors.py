@@ -33,6 +33,8 @@ _CONTAINERS = _ARRAYS | _PROMISES | _MAPS | {"Set", "ReadonlySet"}
 # T's; reading one of them reads T's member): found only when the name is not the project's own.
 _MEMBERWISE = {"Pick", "Omit", "Partial", "Required", "Readonly", "NonNullable"}
 _ANY = {"any", "unknown"}
+# Library types whose type is that of one value (see `Descriptors.value_helper`)
+_VALUE_HELPERS = {"ReturnType", "InstanceType", "Awaited"}
 # primitive types: their values have the members of the standard global's interface
 _PRIMITIVES = {
     "string": "String",
@@ -361,11 +363,21 @@ class Descriptors(FactState):
             # elements of no known type (`Set<unknown>`): still the library's container
             return found if found is not None or scope.lookup(self.text(head)) else self.tdesc(head, scope)
         if kind == "generic_type":
-            query = _returned_query(node)
-            if query is not None and scope.lookup("ReturnType") is None:
-                # `ReturnType<typeof make>`: what calling make gives (a value's type, as `typeof x`)
-                made_by = self.tdesc(query, scope)
-                return ("m", made_by, "()") if made_by is not None else None
+            helper = self.value_helper(node, scope)
+            if helper is not None:
+                # `ReturnType<typeof make>`: what calling make gives; `InstanceType<typeof C>`: a C;
+                # `Awaited<…>` of either: what awaiting it gives (a value's type, as `typeof x`)
+                name, given = helper
+                of = self.tdesc(given, scope)
+                if of is None:
+                    return None
+                return (
+                    ("m", of, "()")
+                    if name == "ReturnType"
+                    else ("i", of)
+                    if name == "InstanceType"
+                    else ("w", of)
+                )
             arg = self.memberwise(node, scope)
             if arg is not None:
                 return self.targ(arg, scope)
@@ -614,9 +626,25 @@ class Descriptors(FactState):
         if inner.type == "lookup_type":
             parts = inner.named_children
             return len(parts) == 2 and self.value_type(parts[0])
-        if scope is not None and _returned_query(inner) is not None:
-            return scope.lookup("ReturnType") is None
+        if scope is not None and inner.type == "generic_type":
+            return self.value_helper(inner, scope) is not None
         return inner.type == "type_query"
+
+    def value_helper(self, node: Node, scope: Scope) -> tuple[str, Node] | None:
+        """``("ReturnType", typeof make)`` of ``ReturnType<typeof make>``, alike ``InstanceType<typeof
+        C>`` and ``Awaited<T>`` of such a type: the lib's helpers whose type is one value's (unless
+        the file declares that name); None for any other type."""
+        head = node.child_by_field_name("name")
+        if head is None or head.type != "type_identifier":
+            return None
+        name = self.text(head)
+        args = named_nodes(node.child_by_field_name("type_arguments"))
+        if name not in _VALUE_HELPERS or len(args) != 1 or scope.lookup(name) is not None:
+            return None
+        arg = args[0]
+        if name == "Awaited":
+            return (name, arg) if arg.type == "generic_type" and self.value_helper(arg, scope) else None
+        return (name, arg) if arg.type == "type_query" else None
 
     def unwrapped(self, node: Node | None) -> Node | None:
         """The type a (parenthesized) annotation or a distributive conditional type stands for."""
@@ -936,17 +964,6 @@ def _reads_any(node: Node, names: set[str], text: Callable[[Node], str]) -> bool
             return True
         pending.extend(named_nodes(part))
     return False
-
-
-def _returned_query(node: Node) -> Node | None:
-    """``typeof make`` of ``ReturnType<typeof make>`` (the name not yet looked up)."""
-    head = node.child_by_field_name("name")
-    if node.type != "generic_type" or head is None or head.type != "type_identifier":
-        return None
-    if head.text != b"ReturnType":
-        return None
-    args = named_nodes(node.child_by_field_name("type_arguments"))
-    return args[0] if len(args) == 1 and args[0].type == "type_query" else None
 
 
 def _empty_literal(node: Node) -> bool:
