@@ -5,11 +5,13 @@
 (``show(person)``), though no project declaration of ``label`` joins the two. Structural partners
 (``ts_structural``) are the members the project declares; this finds the ones an outside base
 gives. When a project type that does not hold the member itself derives from an outside class or
-interface whose installed declarations (or TypeScript's lib) give the member's name, and every
-other member the family's type requires is its own or may be that base's too, renaming the member
+interface whose installed declarations (its bases in the package included) or TypeScript's lib give
+the member's name, and every other member the family's type requires is its own or that base's,
+renaming the member
 would leave the type short of one wherever it is used so; the rename is refused with
-``MUTATION_BLOCKED`` naming the type and its base. A base whose declarations cannot be read is
-left alone (``unread_bases`` judges the family's own classes).
+``MUTATION_BLOCKED`` naming the type and its base. A base whose declarations are not read for
+certain (a type alias, a base outside the package) is left alone (``unread_bases`` judges the
+family's own classes).
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ from collections.abc import Iterable
 
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, ancestry, query_symbols
-from astmcp.query.references import FamilyMemo, external_defines
 from astmcp.refactor.ts_structural import derived_types, member_owner, type_shape
+from astmcp.resolve.ts_library import lib_instance_members
+from astmcp.resolve.ts_packages import package_type_names, project_root
+from astmcp.resolve.typescript import JS_GLOBAL
 
 __all__ = ["check_outside_shapes"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
+_VALUE = ".(value)"  # a base that is a variable or function holding some class (query.references)
 
 
 def check_outside_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[SymbolRow]) -> None:
@@ -45,18 +50,20 @@ def check_outside_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
                 shapes.append((owner.name, type_shape(conn, type_id)[1]))
     if not shapes:
         return
-    memo = FamilyMemo(conn)
+    reader = _OutsideNames(conn)
     for type_id, keys in _outside_derived(conn, holders):
         own, _ = type_shape(conn, type_id)
         if row.name in own:
             continue  # its own member (or a project base's): a structural partner, judged there
-        given = [key for key in keys if external_defines(memo, key, row.name)]
+        outside = [reader.names(key) for key in keys]
+        if any(names is None for names in outside):
+            continue  # a base not read for certain (unread_bases judges the family's own)
+        given = [key for key, names in zip(keys, outside, strict=True) if names and row.name in names]
         if not given:
             continue
-
         for owner_name, required in shapes:
             rest = required - own - {row.name}
-            if all(any(external_defines(memo, key, name) for key in keys) for name in rest):
+            if all(any(names and name in names for names in outside) for name in rest):
                 found = query_symbols(conn, "s.id = ?", (type_id,))
                 label = found[0].name if found else "a project type"
                 raise MutationBlocked(
@@ -64,6 +71,27 @@ def check_outside_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
                     f" {given[0].removeprefix('js:').removeprefix('global.')}, outside the project, and may be"
                     f" used as a {owner_name}; renaming it would leave {label} short of the member"
                 )
+
+
+class _OutsideNames:
+    """The public member names of outside bases (``js:<package>.<Type>``: its installed
+    declarations, the bases it extends in the package included; ``js:global.<Type>``: TypeScript's
+    lib); None for one not read for certain."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.root = project_root(conn)
+        self._found: dict[str, frozenset[str] | None] = {}
+
+    def names(self, key: str) -> frozenset[str] | None:
+        if key not in self._found:
+            found: frozenset[str] | None = None
+            if key.startswith(JS_GLOBAL):
+                members = lib_instance_members(key[len(JS_GLOBAL) :])
+                found = frozenset(members) if members is not None else None
+            elif key.startswith("js:") and self.root is not None and not key.endswith(_VALUE):
+                found = package_type_names(str(self.root), key[3:])
+            self._found[key] = found
+        return self._found[key]
 
 
 def _outside_derived(conn: sqlite3.Connection, holders: set[int]) -> list[tuple[int, list[str]]]:

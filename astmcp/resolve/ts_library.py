@@ -19,6 +19,7 @@ __all__ = [
     "MAP_METHODS",
     "lib_global",
     "lib_global_types",
+    "lib_instance_members",
     "lib_type_members",
     "lib_types_declaring",
 ]
@@ -299,6 +300,27 @@ def lib_type_members(name: str) -> frozenset[str] | None:
     if name not in types:
         return None
     found: set[str] = set(_OBJECT_MEMBERS)
+    queue, seen = [name], set()
+    while queue:
+        current = queue.pop()
+        if current in seen or current not in types:
+            continue
+        seen.add(current)
+        extended, own = types[current]
+        found |= own
+        queue.extend(extended)
+    return frozenset(found)
+
+
+@cache
+def lib_instance_members(name: str) -> frozenset[str] | None:
+    """The members the lib type ``name`` and the types it extends declare (``Array``: ``at`` …
+    ``with``, ``length``; the table holds its constructor side's too, ``from``), without what every
+    object and function has (``name``, ``call``); None when TypeScript's lib declares no such type."""
+    types = _lib_types()
+    if name not in types:
+        return None
+    found: set[str] = set()
     queue, seen = [name], set()
     while queue:
         current = queue.pop()

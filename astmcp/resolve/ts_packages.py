@@ -35,6 +35,7 @@ __all__ = [
     "package_function",
     "package_member",
     "package_name",
+    "package_type_names",
     "project_root",
 ]
 
@@ -212,8 +213,89 @@ def _read(root: str, qualified: str, kind: str) -> object:
         if len(_READ) > 512:
             _READ.clear()
         texts = declarations(root, package_name(package))
-        _READ[key] = _type_members(texts, name) if kind == "type" else _function(texts, name)
+        _READ[key] = (
+            _type_members(texts, name)
+            if kind == "type"
+            else _type_names(texts, name, 0)
+            if kind == "names"
+            else _function(texts, name)
+        )
     return _READ[key]
+
+
+def package_type_names(root: str, qualified: str) -> frozenset[str] | None:
+    """Every member name an instance of the class or interface ``qualified`` has: its own (static
+    ones aside) and those of the bases it extends in the same package; None when the package is not
+    installed or one of them is not a class or interface read here."""
+    found = _read(root, qualified, "names")
+    return found if isinstance(found, frozenset) else None
+
+
+def _type_names(texts: tuple[str, ...], name: str, depth: int) -> frozenset[str] | None:
+    if depth > 8:
+        return None
+    named = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+    names: set[str] = set()
+    found = False
+    for text in texts:
+        if not named.search(text):
+            continue
+        for node in _declarations_in(text).get(name, ()):
+            if node.type not in _TYPES:
+                return None
+            own = _public_names(node)
+            if own is None:
+                return None
+            found = True
+            names.update(own)
+            for base in _extended(node):
+                inherited = _type_names(texts, base, depth + 1) if base is not None else None
+                if inherited is None:
+                    return None
+                names.update(inherited)
+    return frozenset(names) if found else None
+
+
+def _public_names(node: Node) -> set[str] | None:
+    """The names of a class or interface declaration's public instance members."""
+    body = node.child_by_field_name("body")
+    if body is None:
+        return None
+    out: set[str] = set()
+    for child in body.named_children:
+        if child.type not in _MEMBERS or any(c.type == "static" for c in child.children):
+            continue
+        hidden = any(c.type == "accessibility_modifier" and _text(c) != "public" for c in child.children)
+        name = child.child_by_field_name("name")
+        if (
+            not hidden
+            and name is not None
+            and name.type == "property_identifier"
+            and _text(name) != "constructor"
+        ):
+            out.add(_text(name))
+    return out
+
+
+def _extended(node: Node) -> list[str | None]:
+    """The names of the types a class or interface declaration extends (None: one not written as a
+    plain name, `ns.Base` or a call)."""
+    out: list[str | None] = []
+    for child in node.named_children:
+        clauses = child.named_children if child.type == "class_heritage" else [child]
+        for clause in clauses:
+            if clause.type not in ("extends_clause", "extends_type_clause"):
+                continue
+            for part in clause.named_children:
+                if part.type == "type_arguments":
+                    continue
+                head = part.child_by_field_name("name") if part.type == "generic_type" else part
+                out.append(
+                    _text(head)
+                    if head is not None and head.type in ("type_identifier", "identifier")
+                    else None
+                )
+    return out
 
 
 def package_member(root: str, qualified: str, member: str) -> PackageMember | None:
