@@ -296,20 +296,8 @@ def lib_type_members(name: str) -> frozenset[str] | None:
     """Every member a value of the lib type ``name`` has (``Set``: ``add`` … ``isSubsetOf``, its
     constructor side's and what every object and function has too), its extended types' included;
     None when TypeScript's lib declares no such type."""
-    types = _lib_types()
-    if name not in types:
-        return None
-    found: set[str] = set(_OBJECT_MEMBERS)
-    queue, seen = [name], set()
-    while queue:
-        current = queue.pop()
-        if current in seen or current not in types:
-            continue
-        seen.add(current)
-        extended, own = types[current]
-        found |= own
-        queue.extend(extended)
-    return frozenset(found)
+    declared = lib_instance_members(name)
+    return None if declared is None else declared | frozenset(_OBJECT_MEMBERS)
 
 
 @cache
