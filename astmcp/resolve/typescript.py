@@ -1051,11 +1051,13 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return []
         out: list[int] = []
         for part in facts.get("unions", {}).get(chain[2:], ()):
-            found = self.resolve(sym.path, part) if part else None
-            if found is not None and found[0] in ("s", "i") and found[1] != sym.id:
-                named = self.syms[found[1]]
-                if named.kind in CLASSLIKE and named.id not in out:
-                    out.append(named.id)
+            # only the name is resolved (as `aliased_class` does): no generic alias is unfolded
+            named = _NAMED_TYPE.fullmatch(part) if part else None
+            found = self.resolve(sym.path, named.group(1)) if named is not None else None
+            if found is not None and found[0] == "s" and found[1] != sym.id:
+                cls = self.syms[found[1]]
+                if cls.kind in CLASSLIKE and cls.id not in out:
+                    out.append(cls.id)
         return out
 
     def anonymous_member(self, entity: tuple[Any, ...]) -> Entity:
