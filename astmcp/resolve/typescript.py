@@ -1053,7 +1053,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         for part in facts.get("unions", {}).get(chain[2:], ()):
             # only the name is resolved (as `aliased_class` does): no generic alias is unfolded
             named = _NAMED_TYPE.fullmatch(part) if part else None
-            found = self.resolve(sym.path, named.group(1)) if named is not None else None
+            head = named.group(1) if named is not None else part if part and "|" not in part else None
+            found = self.resolve(sym.path, head) if head else None
             if found is not None and found[0] == "s" and found[1] != sym.id:
                 cls = self.syms[found[1]]
                 if cls.kind in CLASSLIKE and cls.id not in out:
