@@ -67,6 +67,7 @@ from astmcp.workspace import Workspace
 
 __all__ = [
     "STRUCTURAL_BASES",
+    "VALUE_BASE",
     "FamilyMemo",
     "Reference",
     "collect_references",
@@ -596,7 +597,7 @@ def _ts_meaning(
 
 
 # the key of a TS/JS base that is a variable or function holding some class
-_VALUE = ".(value)"
+VALUE_BASE = ".(value)"
 
 
 def external_defines(memo: FamilyMemo, key: str, name: str) -> bool | None:
@@ -605,7 +606,7 @@ def external_defines(memo: FamilyMemo, key: str, name: str) -> bool | None:
     TypeScript's lib gives it ``name`` (any built-in type's member for a global the lib does not
     declare: a superset, which may refuse more than needed, never less); a package's
     JS class (``js:react.Component``) by its installed declarations (None when not installed)."""
-    if key.endswith(_VALUE):
+    if key.endswith(VALUE_BASE):
         return None  # a variable or function holding some class (FamilyMemo._base_value)
     if key.startswith(JS_GLOBAL):
         members = lib_type_members(key[len(JS_GLOBAL) :])
@@ -649,8 +650,8 @@ def unread_bases(
 
 def _shown(key: str) -> str:
     """An external base as a user reads it (``js:global.Error`` -> ``Error``)."""
-    if key.endswith(_VALUE):
-        return f"the value {key.removeprefix('js:').removesuffix(_VALUE)}"
+    if key.endswith(VALUE_BASE):
+        return f"the value {key.removeprefix('js:').removesuffix(VALUE_BASE)}"
     return key.removeprefix(JS_GLOBAL).removeprefix("js:")
 
 
@@ -1005,7 +1006,7 @@ class FamilyMemo:
         if not rows or rows[0].file.endswith((".py", ".pyi")):
             return None
         written = re.search(r"\bextends\s+([\w$.]+)\s*\(", rows[0].signature)
-        return f"js:{written.group(1)}(){_VALUE}" if written is not None else None
+        return f"js:{written.group(1)}(){VALUE_BASE}" if written is not None else None
 
     def _base_value(self, base_id: int) -> int | str | None:
         """TS/JS: a base linked to a variable or function, not a class (``const T =
@@ -1026,7 +1027,7 @@ class FamilyMemo:
             )
             if found:
                 return found[0].id
-        return f"js:{rows[0].name}{_VALUE}"
+        return f"js:{rows[0].name}{VALUE_BASE}"
 
     def subclasses(self, class_id: int) -> list[int]:
         if class_id not in self._subclasses:

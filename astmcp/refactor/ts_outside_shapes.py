@@ -21,7 +21,8 @@ from collections.abc import Iterable
 
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, ancestry, query_symbols
-from astmcp.refactor.ts_structural import derived_types, member_owner, type_shape
+from astmcp.query.references import VALUE_BASE
+from astmcp.refactor.ts_structural import derived_types, member_owner, type_shapes
 from astmcp.resolve.ts_library import lib_instance_members
 from astmcp.resolve.ts_packages import package_type_names, project_root
 from astmcp.resolve.typescript import JS_GLOBAL
@@ -29,7 +30,6 @@ from astmcp.resolve.typescript import JS_GLOBAL
 __all__ = ["check_outside_shapes"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
-_VALUE = ".(value)"  # a base that is a variable or function holding some class (query.references)
 
 
 def check_outside_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[SymbolRow]) -> None:
@@ -38,6 +38,7 @@ def check_outside_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
     members = [m for m in (row, *family) if m.kind in _MEMBER_KINDS and m.parent_path]
     if not members or any(m.file.endswith((".py", ".pyi")) for m in members):
         return
+    type_shape = type_shapes(conn)
     holders: set[int] = set()  # the family's types and those deriving from them: they hold it
     shapes: list[tuple[str, set[str]]] = []  # (type name, member names it requires)
     for member in members:
@@ -47,12 +48,12 @@ def check_outside_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
         for type_id in derived_types(conn, owner.id):
             if type_id not in holders:
                 holders.add(type_id)
-                shapes.append((owner.name, type_shape(conn, type_id)[1]))
+                shapes.append((owner.name, type_shape(type_id)[1]))
     if not shapes:
         return
     reader = _OutsideNames(conn)
     for type_id, keys in _outside_derived(conn, holders):
-        own, _ = type_shape(conn, type_id)
+        own, _ = type_shape(type_id)
         if row.name in own:
             continue  # its own member (or a project base's): a structural partner, judged there
         outside = [reader.names(key) for key in keys]
@@ -86,9 +87,8 @@ class _OutsideNames:
         if key not in self._found:
             found: frozenset[str] | None = None
             if key.startswith(JS_GLOBAL):
-                members = lib_instance_members(key[len(JS_GLOBAL) :])
-                found = frozenset(members) if members is not None else None
-            elif key.startswith("js:") and self.root is not None and not key.endswith(_VALUE):
+                found = lib_instance_members(key[len(JS_GLOBAL) :])
+            elif key.startswith("js:") and self.root is not None and not key.endswith(VALUE_BASE):
                 found = package_type_names(str(self.root), key[3:])
             self._found[key] = found
         return self._found[key]

@@ -29,7 +29,7 @@ __all__ = [
     "owner_types",
     "static_partners",
     "structural_partners",
-    "type_shape",
+    "type_shapes",
 ]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
@@ -499,10 +499,8 @@ def owner_types(conn: sqlite3.Connection, member: SymbolRow) -> list[tuple[set[s
     owner = _owner(conn, member)
     if owner is None:
         return []
-    types = _Types(conn)
-    return [
-        (set(found.members), set(found.required)) for found in map(types.of, derived_types(conn, owner.id))
-    ]
+    shape = type_shapes(conn)
+    return [shape(type_id) for type_id in derived_types(conn, owner.id)]
 
 
 def member_owner(conn: sqlite3.Connection, member: SymbolRow) -> SymbolRow | None:
@@ -510,10 +508,16 @@ def member_owner(conn: sqlite3.Connection, member: SymbolRow) -> SymbolRow | Non
     return _owner(conn, member)
 
 
-def type_shape(conn: sqlite3.Connection, type_id: int) -> tuple[set[str], set[str]]:
-    """(public member names, required member names), own and inherited, of a project type."""
-    found = _Types(conn).of(type_id)
-    return set(found.members), set(found.required)
+def type_shapes(conn: sqlite3.Connection) -> Callable[[int], tuple[set[str], set[str]]]:
+    """(public member names, required member names), own and inherited, of a project type; the
+    types read on the way are kept for the next one asked."""
+    types = _Types(conn)
+
+    def shape(type_id: int) -> tuple[set[str], set[str]]:
+        found = types.of(type_id)
+        return set(found.members), set(found.required)
+
+    return shape
 
 
 def member_fits(member: SymbolRow, kind: str, text: str) -> bool:
