@@ -55,7 +55,7 @@ DISCRIMINANT = re.compile(r"[\w$.\-]+")
 
 class Descriptors(FactState):
     # -- descriptors -----------------------------------------------------------
-    def spread_object(self, node: Node, parts: list[Node], scope: Scope) -> Desc:
+    def spread_object(self, node: Node, parts: list[Node], scope: Scope, suffix: str = "") -> Desc:
         """``{ ...state, ...patch, done }``: an object whose members are its own keys and those of
         what it spreads (fact ``lspreads``, chain ``W:``: the last part that has a member gives
         it); None without a spread, or with a key not written as a name (``[k]: v``)."""
@@ -79,7 +79,7 @@ class Descriptors(FactState):
             if own is None:
                 return None
             spread.append(("k", f"={own}"))
-        key = self.key(node)
+        key = f"{self.key(node)}{suffix}"
         self.lspreads[key] = spread
         return ("k", f"W:{key}")
 

@@ -540,17 +540,8 @@ class Functions(Declarations):
         """The object an object literal's spread parts make (``W:<key>s``, its own keys left out),
         which its keys override; None without a spread."""
         parts = [c for c in named_nodes(node) if c.type == "spread_element"]
-        if not parts:
-            return None
-        key = self.key(node)
-        whole = self.lspreads.get(key)  # the literal's own object (`const merged = { ...a, x }`)
-        found = self.spread_object(node, parts, scope)
-        if found is None:
-            return None
-        self.lspreads[f"{key}s"] = self.lspreads.pop(key)
-        if whole is not None:
-            self.lspreads[key] = whole
-        return ("k", f"W:{key}s")
+        # (under `<key>s`: the literal's own object, `W:<key>`, has its keys too)
+        return self.spread_object(node, parts, scope, suffix="s")
 
     def pair(
         self, node: Node, scope: Scope, members: bool = False, typed: Desc = None, spread: Desc = None
