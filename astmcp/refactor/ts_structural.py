@@ -112,9 +112,10 @@ _MAPPED = re.compile(r"^\{\s*(?:[+-]?readonly\s+)?\[\s*[\w$]+\s+in\s")
 _LITERAL = re.compile(r"""^(?:"[^"]*"|'[^']*'|-?\d[\d_.]*)$""")
 
 
-def union_parts(declared: str) -> tuple[str, ...] | None:
+def union_parts(declared: str, separator: str = "|") -> tuple[str, ...] | None:
     """The parts of the union type ``declared`` at its top level (``A<B | C> | null``: ``A<B |
-    C>``, ``null``); None when its brackets do not pair up (a type cut short)."""
+    C>``, ``null``; with ``separator="&"``, of an intersection); None when its brackets do not pair
+    up (a type cut short)."""
     parts: list[str] = []
     stack: list[str] = []
     start = i = 0
@@ -132,11 +133,11 @@ def union_parts(declared: str) -> tuple[str, ...] | None:
         elif char in ")]}" or (char == ">" and declared[i - 1 : i] != "="):  # not the arrow of `=>`
             if not stack or stack.pop() != char:
                 return None
-        elif char == "|" and not stack:
+        elif char == separator and not stack:
             parts.append(declared[start:i].strip())
             start = i + 1
         i += 1
-    if stack or (i < len(declared) and union_parts(declared[i + 2 :]) is None):
+    if stack or (i < len(declared) and union_parts(declared[i + 2 :], separator) is None):
         return None  # brackets left open (in the return type, when stopped at its `=>`)
     parts.append(declared[start:].strip())
     return tuple(p for p in parts if p) or None
@@ -221,13 +222,16 @@ class _Types:
         required: set[str] = set()
         nominal = False
         open_ = False
-        for base_id, key in self.conn.execute(
-            "SELECT dst_symbol_id, dst_key FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'",
+        linked: set[str] = set()  # the names of the project types it derives from
+        for base_id, key, base_name in self.conn.execute(
+            "SELECT e.dst_symbol_id, e.dst_key, b.name FROM edges e LEFT JOIN symbols b ON b.id = e.dst_symbol_id"
+            " WHERE e.src_symbol_id = ? AND e.kind = 'inherits'",
             (type_id,),
         ):
             if base_id is None:
                 open_ = open_ or key is not None
                 continue
+            linked.add(base_name)
             if base_id in seen:
                 continue
             base = self.of(base_id, seen | {type_id})
@@ -256,10 +260,16 @@ class _Types:
             else:
                 required.add(name)
         kind_row = self.conn.execute("SELECT kind FROM symbols WHERE id = ?", (type_id,)).fetchone()
-        if kind_row is not None and kind_row[0] == "type" and not _OBJECT_ALIAS.match(row[0] if row else ""):
-            # a base that is an alias of something other than an object type written out (`type
-            # Reader = Pick<Index, "k">`, `type Both = A & B`): which members it has, and which it
-            # requires, are not read here
+        signature = row[0] if row else ""
+        if (
+            kind_row is not None
+            and kind_row[0] == "type"
+            and not _OBJECT_ALIAS.match(signature)
+            and not _named_alias(signature, linked)
+        ):
+            # a base that is an alias of something other than an object type written out or the
+            # project types it names (`type Reader = Pick<Index, "k">`, `type Id = A | B`): which
+            # members it has, and which it requires, are not read here
             members, required, open_ = {}, set(), True
         found = _Type(members, required, nominal, open_)
         self._types[type_id] = found
@@ -267,6 +277,38 @@ class _Types:
 
 
 _DECLARED = re.compile(r"\b(?:class|interface|type)\s+[\w$]+\s*<")
+_ALIAS_HEAD = re.compile(r"^\s*(?:export\s+)?(?:declare\s+)?type\s+[\w$]+\s*")
+
+
+def _named_alias(signature: str, linked: set[str]) -> bool:
+    """Whether a type alias stands for exactly the project types it is linked to: ``type
+    ZodNonEmptyArray<T> = ZodArray<T, "atleastone">`` or ``type Both = Base & Extra<T>``, each part a
+    type named with the name of one of ``linked`` (its members are theirs, all of them). Not a
+    memberwise helper (``Pick<B, "k">``), a union, an object type written out, a type parameter or
+    a type cut short in the signature."""
+    head = _ALIAS_HEAD.match(signature)
+    if head is None or signature.rstrip().endswith("…"):
+        return False
+    rest = signature[head.end() :]
+    if rest.startswith("<"):  # its type parameters, whose defaults may hold `=`
+        depth = 0
+        for i, char in enumerate(rest):
+            depth += {"<": 1, ">": -1}.get(char, 0)
+            if depth == 0:
+                rest = rest[i + 1 :].lstrip()
+                break
+        else:
+            return False
+    if not rest.startswith("="):
+        return False
+    parts = union_parts(rest[1:].strip().removeprefix("&"), "&")
+    if not parts:
+        return False
+    for part in parts:
+        named = _NAMED.match(part)
+        if named is None or named.group(1).rsplit(".", 1)[-1] not in linked or named.group(1) in _MEMBERWISE:
+            return False
+    return True
 
 
 def _type_parameters(signature: str) -> frozenset[str]:
