@@ -183,16 +183,22 @@ class Functions(Declarations):
     def single_return(self, node: Node) -> Desc:
         """What a function without a declared return type returns when its ``return``s give one
         typed value (an arrow's expression body too; an async function's is a promise of it); None
-        for different ones, a generator, or ``return this``."""
+        for a generator or ``return this``. ``return``s written differently give what they all
+        resolve to when that is one thing (``this._add({ … })`` twice, each call's arguments its
+        own: fact ``unions``, chain ``E:<key>``), else nothing known."""
         found = self.returns
         if found is None or not found or None in found:
             return None
-        if len(found) > 1 and len({chain_of(d) for d in found}) != 1:
-            return None  # several `return`s: known when they all give one thing
         tokens = {c.type for c in node.children}
         if "*" in tokens or node.type in ("generator_function", "generator_function_declaration"):
             return None
-        return ("q", found[0]) if "async" in tokens else found[0]
+        returned = found[0]
+        # (one `return` is not made a chain here: that would fix its call sites' chains too early)
+        if len(found) > 1 and len({chain_of(d) for d in found}) > 1:
+            key = self.key(node)
+            self.unions[key] = list(found)
+            returned = ("k", f"E:{key}")
+        return ("q", returned) if "async" in tokens else returned
 
     def statements(self, statements: list[Node], scope: Scope) -> None:
         """A function body's statements (a later layer narrows names after early exits)."""

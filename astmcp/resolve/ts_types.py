@@ -118,17 +118,24 @@ class TypeSteps:
         if (
             subst is None
             or depth > 8
-            or ("T:" not in chain and "/" not in chain and not chain.startswith(("U:", "L:")))
+            or ("T:" not in chain and "/" not in chain and not chain.startswith(("U:", "E:", "L:")))
         ):
             return self.resolve(path, chain)
         first, *steps = chain.split("|")
         if first.startswith("T:"):
             entity = self.type_param(path, first[2:], subst, depth + 1)
-        elif first.startswith("U:"):  # a union's alternatives may name the type parameters
+        elif first.startswith(("U:", "E:")):  # a union's alternatives may name the type parameters
             alternatives = self.facts(path).get("unions", {}).get(first[2:], ())
+            found = tuple(
+                self.resolve_in(path, alt, subst, depth + 1) if alt else None for alt in alternatives
+            )
+            # (`E:`: several `return`s, known when they all give one thing)
             entity = (
-                "v",
-                tuple(self.resolve_in(path, alt, subst, depth + 1) if alt else None for alt in alternatives),
+                ("v", found)
+                if first[0] == "U"
+                else found[0]
+                if found and all(a == found[0] for a in found)
+                else None
             )
         elif first.startswith("L:") and subst:
             # an object or function type written out inside a generic one (`type Updater<T> = T |

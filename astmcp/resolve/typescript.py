@@ -481,9 +481,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("o", path, chain[2:])
         if chain.startswith("W:"):  # a local object literal spreading others
             return ("O", path, chain[2:])
-        if chain.startswith("U:"):
+        if chain.startswith(("U:", "E:")):
             alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
-            return ("v", tuple(self.resolve(path, alt) if alt else None for alt in alternatives))
+            found = tuple(self.resolve(path, alt) if alt else None for alt in alternatives)
+            return ("v", found) if chain[0] == "U" else found[0] if _one_alternative(found) else None
         if chain.startswith(GLOBAL):  # a standard global: the library's, unless the project extends it
             self.deps.add(_GLOBAL_DEP)
             name = chain[len(GLOBAL) :]
