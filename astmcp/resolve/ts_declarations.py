@@ -325,17 +325,28 @@ class Declarations(Occurrences):
                 node, array = named_nodes(node.child_by_field_name("type_arguments"))[0], True
             else:
                 break
-        if node is None or node.type != "index_type_query" or len(named_nodes(node)) != 1:
-            return
-        owner = self.instance(named_nodes(node)[0], scope)
-        if owner is None:
+        if node is None:
             return
         values = [value] if not array else named_nodes(value) if value.type == "array" else []
-        for item in values:
-            if item.type in ("string", "template_string") and [c.type for c in item.named_children] == [
-                "string_fragment"
-            ]:
-                self.key_strings[item.id] = owner
+        strings = [
+            item
+            for item in values
+            if item.type in ("string", "template_string")
+            and [c.type for c in item.named_children] == ["string_fragment"]
+        ]
+        if node.type in ("type_identifier", "nested_type_identifier", "generic_type"):
+            # `const keys: ObserverKey[] = ["onStarted"]` with `type ObserverKey = keyof Observer`:
+            # the linker judges the named type as a parameter's (step `=`; a type that is no `keyof`
+            # leaves the strings name hits)
+            named = self.instance(node, scope)
+            for item in strings if named is not None else ():
+                self.argument_strings[item.id] = named
+            return
+        if node.type != "index_type_query" or len(named_nodes(node)) != 1:
+            return
+        owner = self.instance(named_nodes(node)[0], scope)
+        for item in strings if owner is not None else ():
+            self.key_strings[item.id] = owner
 
     def require_of(self, value: Node | None) -> str | None:
         return bound_module(value, self.raw)
