@@ -23,7 +23,7 @@ from astmcp.query.common import SymbolRow
 from astmcp.refactor.rename_refs import Hit, unsure_likely
 from astmcp.refactor.textio import position_of
 from astmcp.refactor.ts_literals import TsFiles, captures
-from astmcp.refactor.ts_structural import member_fits, owner_types
+from astmcp.refactor.ts_structural import derived_types, member_fits, member_owner, owner_types
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.workspace import Workspace
 
@@ -314,21 +314,129 @@ def _json_objects(data: object, depth: int) -> list[dict[str, object]]:
 _REMAPPED_KEYS = re.compile(
     r"\[\s*([A-Za-z_$][\w$]*)\s+in\s+keyof\s[^\]]*?\bas\s+`[^`]*\$\{[^`]*\b\1\b[^`]*`"
 )
+_TYPE_KINDS = ("class", "interface", "enum")
 
 
 def remapped_key_hits(files: TsFiles, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
     """A member name hit at each mapped type of the project that makes member names from the keys
-    of a type by a template (``Getters<T>`` with ``get${Capitalize<K>}``): ``g.getName()`` reads
-    ``name`` renamed, which no rename can follow."""
+    of a type by a template (``Getters<T>`` with ``get${Capitalize<K>}``) and may be given the
+    member's owner: ``g.getName()`` reads ``name`` renamed, which no rename can follow. Over the
+    keys of a type parameter of a type alias (``type Prefixed<A, P> = { [N in keyof A as
+    `${P}.${N}`]: A[N] }``), the types given for it where the alias is used are judged: one that is
+    a project class, interface or enum other than the owner and the types it derives from or that
+    derive from it is no such owner; anything else (a type parameter, an alias, a type written
+    out, an alias imported under another name) may be."""
     if row.kind not in ("property", "method", "getter", "setter") or row.file.endswith((".py", ".pyi")):
         return []
+    related: set[str] | None = None
     out: list[Hit] = []
-    for (path,) in conn.execute("SELECT path FROM files WHERE language = 'typescript' ORDER BY path"):
-        text = files.read(str(path))
-        if text is None or "keyof" not in text or "`" not in text:
-            continue
-        for match in _REMAPPED_KEYS.finditer(text):
-            line, column = position_of(text, match.start())
+    for path, ts in files.holding(conn, "keyof", typescript_only=True, fits=_REMAPPED_KEYS):
+        for clause in captures(ts, "(mapped_type_clause) @m", "m"):
+            name, keyed, remap = (clause.child_by_field_name(f) for f in ("name", "type", "alias"))
+            if (
+                name is None
+                or keyed is None
+                or keyed.type != "index_type_query"
+                or remap is None
+                or remap.type != "template_literal_type"
+                or not re.search(rf"\b{re.escape(_text(name))}\b", _text(remap))
+            ):
+                continue
+            if related is None:
+                related = _related_type_names(conn, row)
+            if not _may_key_owner(files, conn, keyed, related):
+                continue
+            place = clause.parent if clause.parent is not None else clause
+            line, column = place.start_point[0] + 1, ts.column_of(place)
             note = "a mapped type makes member names from the keys of a type by a template"
-            out.append(Hit(str(path), line, column, column + 1, "string", "name", note=note))
+            out.append(Hit(path, line, column, column + 1, "string", "name", note=note))
     return out
+
+
+def _text(node: tree_sitter.Node) -> str:
+    return (node.text or b"").decode("utf-8")
+
+
+def _related_type_names(conn: sqlite3.Connection, row: SymbolRow) -> set[str]:
+    """The names of the member's owner, the project types it derives from and those deriving
+    from any of them (a mapped type over the keys of any of them may have the member's key)."""
+    owner = member_owner(conn, row)
+    if owner is None:
+        return set()
+    above, queue = {owner.id}, [owner.id]
+    while queue and len(above) < 200:
+        for (base,) in conn.execute(
+            "SELECT dst_symbol_id FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'"
+            " AND dst_symbol_id IS NOT NULL",
+            (queue.pop(),),
+        ):
+            if base not in above:
+                above.add(base)
+                queue.append(base)
+    ids = {below for top in above for below in derived_types(conn, top)}
+    marks = ",".join("?" * len(ids))
+    return {n for (n,) in conn.execute(f"SELECT name FROM symbols WHERE id IN ({marks})", tuple(ids))}
+
+
+def _type_name(node: tree_sitter.Node) -> str | None:
+    """The last part of the name of a type written as a name (``A``, ``ns.A``, ``A<T>``)."""
+    if node.type == "generic_type":
+        head = node.child_by_field_name("name")
+        return _type_name(head) if head is not None else None
+    if node.type == "type_identifier":
+        return _text(node)
+    if node.type == "nested_type_identifier":
+        return _text(node).rsplit(".", 1)[-1].strip()
+    return None
+
+
+def _other_type(conn: sqlite3.Connection, node: tree_sitter.Node, related: set[str]) -> bool:
+    """Whether ``node`` names a project class, interface or enum none of ``related``."""
+    name = _type_name(node)
+    if name is None or name in related:
+        return False
+    marks = ",".join("?" * len(_TYPE_KINDS))
+    kinds = {
+        kind
+        for (kind,) in conn.execute(
+            f"SELECT kind FROM symbols WHERE name = ? AND kind IN ({marks}, 'type', 'function', 'variable')",
+            (name, *_TYPE_KINDS),
+        )
+    }
+    return bool(kinds) and kinds <= set(_TYPE_KINDS)
+
+
+def _may_key_owner(
+    files: TsFiles, conn: sqlite3.Connection, keyed: tree_sitter.Node, related: set[str]
+) -> bool:
+    """Whether the type ``keyof`` is applied to here may be one holding the member."""
+    target = keyed.named_children[0] if keyed.named_children else None
+    if target is None:
+        return True
+    if _other_type(conn, target, related):
+        return False
+    if target.type != "type_identifier":
+        return True
+    alias = target.parent
+    while alias is not None and alias.type != "type_alias_declaration":
+        alias = alias.parent
+    params = alias.child_by_field_name("type_parameters") if alias is not None else None
+    names = [_text(p.named_children[0]) for p in (params.named_children if params is not None else [])]
+    alias_name = alias.child_by_field_name("name") if alias is not None else None
+    if alias_name is None or _text(target) not in names:
+        return True  # a type parameter of a function, a class, …: bound where it is called
+    index, called = names.index(_text(target)), _text(alias_name)
+    renamed = re.compile(rf"\b{re.escape(called)}\s+as\b")
+    used = re.compile(rf"\b{re.escape(called)}\s*(?:<|as\b)")
+    for _path, ts in files.holding(conn, called, fits=used):
+        if renamed.search(ts.text):
+            return True  # imported or exported under another name: its uses are not all read
+        for use in captures(ts, "(generic_type) @g", "g"):
+            head = use.child_by_field_name("name")
+            arguments = use.child_by_field_name("type_arguments")
+            if head is None or _type_name(head) != called or use.parent is alias:
+                continue
+            given = arguments.named_children if arguments is not None else []
+            if index >= len(given) or not _other_type(conn, given[index], related):
+                return True
+    return False
