@@ -326,7 +326,9 @@ class Descriptors(FactState):
             return ("k", f"U:{key}")
         if kind == "intersection_type":  # `A & B` has the members of both: as a union, each part's
             key = self.key(node)
-            self.unions[key] = [self.targ(part, scope) for part in self.parts(node)]
+            # (a function type a part: one overload, `((a: A) => R) & ((b: B) => R)`; calling the
+            # value gives what one of them returns)
+            self.unions[key] = [self.alternative(part, scope) for part in self.parts(node)]
             self.isects.add(key)
             return ("k", f"U:{key}")
         if kind == "conditional_type":  # `T extends any ? X<T> : never` is an X<T> for each T

@@ -886,6 +886,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                     self.typed(sym, "rtypes", bound)
                     or self.call_alias(sym, bound)
                     or self.declared_call(sym, bound)
+                    or self.written_call(sym, bound)
                 )
             twin = self.twin(sym, CALLABLE)
             if twin is not None:
@@ -1005,6 +1006,16 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if value is None or value[0] != "i" or self.syms[value[1]].kind not in ("type", "interface"):
             return None
         return self.signature_return(value)
+
+    def written_call(self, sym: Sym, bound: Subst | None) -> Entity:
+        """Calling a value declared with function types written out, joined (``pipe: ((o1: Op<T,
+        O>) => Builder<O>) & (<T2, O>(o1: …, o2: …) => Builder<O>)``, overloads) or either: what
+        one of them returns (each alternative's return, a union)."""
+        value = self.typed(sym, "vtypes", bound)
+        leaves = list(_alternatives(value)) if value is not None and value[0] == "v" else []
+        if not leaves or any(leaf is None or leaf[0] != "o" for leaf in leaves):
+            return None
+        return self.step(value, "()")
 
     def call_alias(self, sym: Sym, bound: Subst | None) -> Entity:
         """Calling a variable or property that holds another function (``const number =
