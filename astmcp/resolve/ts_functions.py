@@ -18,7 +18,7 @@ from astmcp.resolve.ts_fact_state import (
     unparenthesized,
 )
 from astmcp.resolve.ts_reach import reexported_module
-from astmcp.resolve.ts_scopes import Binding, Desc, Scope, Site, chain_of
+from astmcp.resolve.ts_scopes import SAME_RETURNS, Binding, Desc, Scope, Site, chain_of
 
 
 class Functions(Declarations):
@@ -185,7 +185,7 @@ class Functions(Declarations):
         typed value (an arrow's expression body too; an async function's is a promise of it); None
         for a generator or ``return this``. ``return``s written differently give what they all
         resolve to when that is one thing (``this._add({ … })`` twice, each call's arguments its
-        own: fact ``unions``, chain ``E:<key>``), else nothing known."""
+        own: fact ``unions``, chain ``R:<key>``), else nothing known."""
         found = self.returns
         if found is None or not found or None in found:
             return None
@@ -197,7 +197,7 @@ class Functions(Declarations):
         if len(found) > 1 and len({chain_of(d) for d in found}) > 1:
             key = self.key(node)
             self.unions[key] = list(found)
-            returned = ("k", f"E:{key}")
+            returned = ("k", f"{SAME_RETURNS}{key}")
         return ("q", returned) if "async" in tokens else returned
 
     def statements(self, statements: list[Node], scope: Scope) -> None:

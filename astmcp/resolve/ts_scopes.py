@@ -207,6 +207,9 @@ UNTYPED_KEY = "key"
 # make (``W:<key>s``): the key is that object's member where A is not known (``join.map((j) => ({
 # ...j, from: x }))``: what the callback returns is inferred from the literal itself).
 SPREAD_FALLBACK = "^W:"
+# chain head: what a function's `return`s, written differently, all give (fact `unions`); not
+# `E:`, `X:` or `?`, which stored Python targets start with (query.references reads both alike)
+SAME_RETURNS = "R:"
 
 
 def chain_of(desc: Desc, depth: int = 0) -> str | None:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from astmcp.resolve.ts_library import ARRAY_CALLBACKS, ARRAY_RESULTS
+from astmcp.resolve.ts_scopes import SAME_RETURNS
 
 __all__ = [
     "CALLABLE",
@@ -118,18 +119,18 @@ class TypeSteps:
         if (
             subst is None
             or depth > 8
-            or ("T:" not in chain and "/" not in chain and not chain.startswith(("U:", "E:", "L:")))
+            or ("T:" not in chain and "/" not in chain and not chain.startswith(("U:", SAME_RETURNS, "L:")))
         ):
             return self.resolve(path, chain)
         first, *steps = chain.split("|")
         if first.startswith("T:"):
             entity = self.type_param(path, first[2:], subst, depth + 1)
-        elif first.startswith(("U:", "E:")):  # a union's alternatives may name the type parameters
+        elif first.startswith(("U:", SAME_RETURNS)):  # a union's alternatives may name the type parameters
             alternatives = self.facts(path).get("unions", {}).get(first[2:], ())
             found = tuple(
                 self.resolve_in(path, alt, subst, depth + 1) if alt else None for alt in alternatives
             )
-            # (`E:`: several `return`s, known when they all give one thing)
+            # (`R:`: several `return`s, known when they all give one thing)
             entity = (
                 ("v", found)
                 if first[0] == "U"

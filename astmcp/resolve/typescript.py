@@ -50,7 +50,7 @@ from astmcp.resolve.ts_library import (
 )
 from astmcp.resolve.ts_packages import PackageFunction, package_function, package_member, project_root
 from astmcp.resolve.ts_reach import FIELD as REACH
-from astmcp.resolve.ts_scopes import GLOBAL, SPREAD_FALLBACK
+from astmcp.resolve.ts_scopes import GLOBAL, SAME_RETURNS, SPREAD_FALLBACK
 from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import (
     CALLABLE,
@@ -481,7 +481,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("o", path, chain[2:])
         if chain.startswith("W:"):  # a local object literal spreading others
             return ("O", path, chain[2:])
-        if chain.startswith(("U:", "E:")):
+        if chain.startswith(("U:", SAME_RETURNS)):
             alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
             found = tuple(self.resolve(path, alt) if alt else None for alt in alternatives)
             return ("v", found) if chain[0] == "U" else found[0] if _one_alternative(found) else None
