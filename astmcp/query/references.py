@@ -297,10 +297,11 @@ def collect_references(
                 reach = reach or ModuleReach(conn, same)
                 if not reach.escapes and not reach.keeps(_line(texts, conn, path, line), col):
                     continue  # no module holding it reaches a receiver nobody typed
-            either = target is not None and target.startswith(EITHER_MEMBER)
+            # (Python targets: a TS chain's head is never judged so)
+            either = python and target is not None and target.startswith(EITHER_MEMBER)
             if either and not keys & set(judged(str(target))[len(EITHER_MEMBER) :].split("\n")):
                 continue  # a value of one of several project types: a hit of the members it may be
-            if target is not None and target.startswith(OUTSIDE_INSTANCE):
+            if python and target is not None and target.startswith(OUTSIDE_INSTANCE):
                 # an outside class's instance lacking the member: a hit of its project subclasses'
                 if outside is None:
                     outside = _outside_ancestors(conn, symbol, memo)
