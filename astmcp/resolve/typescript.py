@@ -1042,24 +1042,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         conditional type, anything outside). Only the name is resolved: no alias is unfolded."""
         chain = self.facts(sym.path).get("vtypes", {}).get(sym.key) if sym.kind == "type" else None
         named = _NAMED_TYPE.fullmatch(chain) if isinstance(chain, str) else None
-        head = named.group(1) if named is not None else None
-        if head is None and isinstance(chain, str) and "|" not in chain and not self.type_query_alias(sym):
-            head = chain  # `type Figure = Shape`: the type itself (not `typeof shape`, its value's)
-        if head is None:
+        if named is None:
             return None
-        found = self.resolve(sym.path, head)
+        found = self.resolve(sym.path, named.group(1))
         if found is None or found[0] != "s" or found[1] == sym.id:
             return None
         cls = self.syms[found[1]]
         if cls.kind not in CLASSLIKE:
             cls = self.twin(cls, CLASSLIKE) or cls
         return cls.id if cls.kind in CLASSLIKE and cls.id != sym.id else None
-
-    def type_query_alias(self, sym: Sym) -> bool:
-        """Whether a type alias is written ``= typeof x`` (its chain reads as a plain name's)."""
-        row = self.conn.execute("SELECT signature FROM symbols WHERE id = ?", (sym.id,)).fetchone()
-        head, _, value = (row[0] if row and row[0] else "").partition("=")
-        return not value or value.lstrip().startswith("typeof") or ("<" in head and ">" not in head)
 
     def intersected(self, sym: Sym) -> list[int]:
         """The project classes and interfaces a type alias of an intersection names (``type Both =
