@@ -19,7 +19,7 @@ import sqlite3
 
 import tree_sitter
 
-from astmcp.query.common import SymbolRow
+from astmcp.query.common import SymbolRow, ancestry
 from astmcp.refactor.rename_refs import Hit, unsure_likely
 from astmcp.refactor.textio import position_of
 from astmcp.refactor.ts_literals import TsFiles, captures
@@ -363,17 +363,7 @@ def _related_type_names(conn: sqlite3.Connection, row: SymbolRow) -> set[str]:
     owner = member_owner(conn, row)
     if owner is None:
         return set()
-    above, queue = {owner.id}, [owner.id]
-    while queue and len(above) < 200:
-        for (base,) in conn.execute(
-            "SELECT dst_symbol_id FROM edges WHERE src_symbol_id = ? AND kind = 'inherits'"
-            " AND dst_symbol_id IS NOT NULL",
-            (queue.pop(),),
-        ):
-            if base not in above:
-                above.add(base)
-                queue.append(base)
-    ids = {below for top in above for below in derived_types(conn, top)}
+    ids = {below for top in ancestry(conn, [owner.id])[0] for below in derived_types(conn, top)}
     marks = ",".join("?" * len(ids))
     return {n for (n,) in conn.execute(f"SELECT name FROM symbols WHERE id IN ({marks})", tuple(ids))}
 

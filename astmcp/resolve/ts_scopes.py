@@ -208,7 +208,8 @@ UNTYPED_KEY = "key"
 # ...j, from: x }))``: what the callback returns is inferred from the literal itself).
 SPREAD_FALLBACK = "^W:"
 # chain head: what a function's `return`s, written differently, all give (fact `unions`); not
-# `E:`, `X:` or `?`, which stored Python targets start with (query.references reads both alike)
+# `E:`, `X:` or `?`, which stored Python targets start with (kept apart for clarity: query.references
+# judges those on Python rows only)
 SAME_RETURNS = "R:"
 
 
