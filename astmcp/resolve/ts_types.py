@@ -29,6 +29,7 @@ __all__ = [
     "Table",
     "TypeSteps",
     "frozen",
+    "one_alternative",
 ]
 
 # (tag, value) or, for an instance of a generic class/interface and a member reached through
@@ -131,13 +132,7 @@ class TypeSteps:
                 self.resolve_in(path, alt, subst, depth + 1) if alt else None for alt in alternatives
             )
             # (`R:`: several `return`s, known when they all give one thing)
-            entity = (
-                ("v", found)
-                if first[0] == "U"
-                else found[0]
-                if found and all(a == found[0] for a in found)
-                else None
-            )
+            entity = ("v", found) if first[0] == "U" else found[0] if one_alternative(found) else None
         elif first.startswith("L:") and subst:
             # an object or function type written out inside a generic one (`type Updater<T> = T |
             # ((old: T) => T)`): its declared types read the type parameters bound here
@@ -745,6 +740,13 @@ class TypeSteps:
 
 def frozen(bound: Subst) -> tuple[tuple[str, Entity], ...]:
     return tuple(sorted(bound.items(), key=lambda item: item[0]))
+
+
+def one_alternative(alternatives: tuple[Entity, ...]) -> bool:
+    """A union whose alternatives are all one known entity."""
+    return (
+        bool(alternatives) and alternatives[0] is not None and all(a == alternatives[0] for a in alternatives)
+    )
 
 
 def alternatives(entity: Entity, depth: int = 0) -> Iterator[Entity]:

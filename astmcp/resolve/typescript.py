@@ -64,6 +64,7 @@ from astmcp.resolve.ts_types import (
     Table,
     TypeSteps,
     frozen,
+    one_alternative,
 )
 from astmcp.resolve.ts_types import alternatives as _alternatives
 
@@ -190,7 +191,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
     def apply(self, entity: Entity, head: str, step: str, path: str, subst: Subst | None) -> Entity:
         """One chain step of ``path`` after ``head`` (resolved to ``entity``), type parameters
         bound by ``subst`` when resolving a declaration for a use (see :meth:`resolve_in`)."""
-        if entity is not None and entity[0] == "v" and _one_alternative(entity[1]):
+        if entity is not None and entity[0] == "v" and one_alternative(entity[1]):
             entity = entity[1][0]  # `[A, ...A[]]`'s element: one A
         if step.startswith("!"):  # a probe (`"key" in x`, ts_occurrences.member_string)
             return self.apply(self.project_part(entity), head, step[1:], path, subst)
@@ -484,7 +485,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if chain.startswith(("U:", SAME_RETURNS)):
             alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
             found = tuple(self.resolve(path, alt) if alt else None for alt in alternatives)
-            return ("v", found) if chain[0] == "U" else found[0] if _one_alternative(found) else None
+            return ("v", found) if chain[0] == "U" else found[0] if one_alternative(found) else None
         if chain.startswith(GLOBAL):  # a standard global: the library's, unless the project extends it
             self.deps.add(_GLOBAL_DEP)
             name = chain[len(GLOBAL) :]
@@ -785,7 +786,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 types = tuple(self.resolve(value, part) if part else None for part in parts)
                 if not parts or any(alt is None for alt in types):
                     return None
-                return ("l", ("r", types[0] if _one_alternative(types) else ("v", types)), step)
+                return ("l", ("r", types[0] if one_alternative(types) else ("v", types)), step)
             if step == ":" or not step.startswith("#") or not step[1:].isdigit():
                 return entity if step == ":" else None
             index = int(step[1:])
@@ -1591,13 +1592,6 @@ def _is_outside(entity: Entity, name: str) -> bool:
         known = LIBRARY_TYPE_MEMBERS.get(entity[1].partition(".")[0])
         return name in (known if known is not None else JS_LIBRARY_MEMBERS)
     return entity[0] == "x" and bool(entity[1])
-
-
-def _one_alternative(alternatives: tuple[Entity, ...]) -> bool:
-    """A union whose alternatives are all one known entity."""
-    return (
-        bool(alternatives) and alternatives[0] is not None and all(a == alternatives[0] for a in alternatives)
-    )
 
 
 def _take_rows(
