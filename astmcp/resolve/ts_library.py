@@ -321,6 +321,40 @@ def lib_instance_members(name: str) -> frozenset[str] | None:
     return frozenset(found)
 
 
+@cache
+def _lib_results() -> dict[str, dict[str, str]]:
+    """name -> member -> what it gives (``_RESULTS`` of the generated table)."""
+    from astmcp.resolve.ts_lib_types import _RESULTS
+
+    out: dict[str, dict[str, str]] = {}
+    for line in _RESULTS.split("\n"):
+        name, _, given = line.partition(":")
+        if name:
+            out[name] = dict(item.split("=", 1) for item in given.split())
+    return out
+
+
+@cache
+def lib_member_result(name: str, member: str) -> str | None:
+    """What ``member`` of the lib type ``name`` gives, as TypeScript's lib declares it: ``String``
+    (a property of that type), ``()String[]`` (a method returning an array of strings), ``()this``;
+    None when a declaration of it, on the instance or the constructor side (one entity stands for
+    both: ``Response.json()`` static and ``json()`` of a response differ), gives anything else."""
+    types, results = _lib_types(), _lib_results()
+    found: set[str | None] = set()
+    queue, seen = [name], set()
+    while queue:
+        current = queue.pop()
+        if current in seen or current not in types:
+            continue
+        seen.add(current)
+        extended, own = types[current]
+        if member in own:
+            found.add(results.get(current, {}).get(member))
+        queue.extend(extended)
+    return found.pop() if len(found) == 1 else None
+
+
 def lib_global(name: str) -> bool:
     """Whether an unbound name is a standard global (``GLOBAL_OBJECTS``) or a type TypeScript's lib
     declares (``IDBObjectStore``, ``KeyboardEvent``, ``HTMLElement``: capitalised; not the global

@@ -47,6 +47,7 @@ from astmcp.resolve.ts_library import (
     MAP_METHODS,
     global_type_names,
     lib_global_types,
+    lib_member_result,
 )
 from astmcp.resolve.ts_packages import PackageFunction, package_function, package_member, project_root
 from astmcp.resolve.ts_reach import FIELD as REACH
@@ -81,6 +82,8 @@ _GLOBAL_TYPES = (
     | lib_global_types()
 )
 _GLOBAL_DEP = f"{GLOBAL}*"
+# sources TypeScript checks: what a lib member gives is followed there alone
+_TYPED_SOURCES = (".ts", ".tsx", ".mts", ".cts")
 JS_GLOBAL = "js:global."  # the dst_key of an inherits edge to a standard global (`js:global.Error`)
 _EDGE_KIND = {
     "call": "calls",
@@ -320,6 +323,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             ):  # `string<"a">()`: type arguments may pick an overload a plain call would not
                 bound = dict(entity[2]) if len(entity) > 2 else None
                 return self.returned(self.syms[entity[1]], bound, explicit=True)
+        if entity is not None and entity[0] == "z" and not path.endswith(_TYPED_SOURCES):
+            # JS: nothing checks what a lib member gives is used as the lib declares it
+            # (`document.getElementById("x").refresh()` of a project's custom element)
+            return None
         return self.step(entity, step)
 
     def type_argument_constraint(
@@ -639,6 +646,24 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         self.deps.add(_GLOBAL_DEP)
         return None if self.extended_globals() & _CONTAINER_TYPES else ("z", f"{kind}.{step}")
 
+    def lib_result(self, member: str, step: str) -> Entity:
+        """A step on a lib type's member (``("z", "AbortController.signal")``): on what the lib
+        declares it gives when that is one plain type (``signal: AbortSignal``, ``split(): string[]``,
+        ``set(): this``: calling a method, reading a property), unless the project extends that
+        type; else None (``Object.assign(x)`` is x, generic members are not followed)."""
+        owner, _, name = member.partition(".")
+        given = lib_member_result(owner, name) if is_ident(name) else None
+        if given is None or given.startswith("()") != (step == "()"):
+            return None
+        given = given.removeprefix("()")
+        element = given.removesuffix("[]")
+        element = owner if element == "this" else element
+        self.deps.add(_GLOBAL_DEP)
+        if self.extended_globals() & set(global_type_names(element)):
+            return None
+        value: Entity = ("r", ("b", element)) if given.endswith("[]") else ("b", element)
+        return value if step == "()" else self.step(value, step)
+
     def extended_globals(self) -> frozenset[str]:
         """The library interfaces of standard globals the project declares (augments) itself: in
         ``declare global { … }``, or at the top of a script (a file without module syntax, whose
@@ -811,8 +836,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return None
         if tag == "b":  # a standard global (`Object`) or its instance: its members are the library's
             return ("b", value) if step == ":" else ("z", f"{value}.{step}") if is_ident(step) else None
-        if tag == "z":  # such a member: what it gives may be anything (`Object.assign(x)` is x)
-            return None
+        if tag == "z":  # such a member: what the lib declares it gives, when that is one plain type
+            return self.lib_result(value, step)
         if step == "[i]" and tag == "i":  # `x[k]`: what the index signature of x's type gives
             return self.indexed(entity)
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
