@@ -141,13 +141,53 @@ def spread_key_hits(
             if holder is None or holder.child_by_field_name("type") is not None:
                 continue
             key = literal_keys(node).get(row.name)
-            if key is None:
+            if key is None or _spreads_lack(node, row.name):
                 continue
             line, column = key.start_point[0] + 1, ts.column_of(key)
             if (path, line, column) not in known:
                 note = "a key written beside a spread: it overrides the spread's member of that name"
                 out.append(Hit(path, line, column, column + len(row.name), "write", "name", note=note))
     return out
+
+
+def _spreads_lack(node: tree_sitter.Node, name: str) -> bool:
+    """Whether no spread of the object literal ``node`` can hold a member ``name``: each spreads
+    object literals written out (perhaps behind a condition: `...(signal ? { signal } : {})`,
+    `...(debug && { level })`) none of which has such a key, nor spreads anything else."""
+    spreads = [child for child in node.named_children if child.type == "spread_element"]
+    return all(bool(spread.named_children) and _lacks(spread.named_children[0], name) for spread in spreads)
+
+
+def _lacks(value: tree_sitter.Node, name: str) -> bool:
+    """Whether the spread value ``value`` surely has no member ``name`` (see :func:`_spreads_lack`)."""
+    kind = value.type
+    if kind == "parenthesized_expression" and value.named_children:
+        return _lacks(value.named_children[-1], name)
+    if kind in ("null", "undefined", "true", "false"):
+        return True
+    if kind == "ternary_expression":
+        branches = (value.child_by_field_name("consequence"), value.child_by_field_name("alternative"))
+        return all(branch is not None and _lacks(branch, name) for branch in branches)
+    if kind == "binary_expression":
+        op = value.child_by_field_name("operator")
+        right = value.child_by_field_name("right")
+        # `cond && { … }`: a falsy primitive or the object (spreading a falsy value adds nothing)
+        return op is not None and op.type == "&&" and right is not None and _lacks(right, name)
+    if kind != "object":
+        return False
+    for member in value.named_children:
+        if member.type == "spread_element":
+            continue
+        key = (
+            member
+            if member.type == "shorthand_property_identifier"
+            else member.child_by_field_name("key") or member.child_by_field_name("name")
+        )
+        if key is None or key.type not in ("property_identifier", "shorthand_property_identifier"):
+            return False  # a quoted, numbered or computed key: it may be the name
+        if (key.text or b"").decode("utf-8") == name:
+            return False
+    return _spreads_lack(value, name)
 
 
 # an object literal held untyped: `const o = { … }`, `o = { … }`, a class field `defaults = { … }`

@@ -17,9 +17,11 @@ import posixpath
 import re
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.resolve.ts_config import TsConfigs
+from astmcp.resolve.ts_packages import project_root
 from astmcp.workspace import Workspace
 
 __all__ = [
@@ -175,6 +177,31 @@ class _Types:
         self.conn = conn
         self._types: dict[int, _Type] = {}
         self._closed: dict[str, bool] = {}
+        self._root: Path | None = None
+
+    def declaration(self, type_id: int, signature: str) -> str:
+        """A type alias's whole declaration, on one line, when its stored signature is cut short
+        (``export type ZodTypeAny<Output = unknown, …> =…``: long type parameters); else the
+        signature."""
+        if not signature.rstrip().endswith("…"):
+            return signature
+        found = self.conn.execute(
+            "SELECT f.path, s.start_line, s.end_line, s.end_col FROM symbols s JOIN files f ON f.id = s.file_id"
+            " WHERE s.id = ?",
+            (type_id,),
+        ).fetchone()
+        self._root = self._root or project_root(self.conn)
+        if found is None or self._root is None:
+            return signature
+        path, start, end, end_col = found
+        try:
+            lines = (self._root / path).read_text(encoding="utf-8").split("\n")[start - 1 : end]
+        except (OSError, UnicodeDecodeError):
+            return signature
+        if not lines:
+            return signature
+        lines[-1] = lines[-1][:end_col]
+        return " ".join(" ".join(lines).split()).rstrip(";").rstrip()
 
     def closed(self, part: str, params: frozenset[str]) -> bool:
         """Whether the type written ``part`` (one part of a union) never holds ``null`` or
@@ -265,7 +292,7 @@ class _Types:
             kind_row is not None
             and kind_row[0] == "type"
             and not _OBJECT_ALIAS.match(signature)
-            and not _named_alias(signature, linked)
+            and not _named_alias(self.declaration(type_id, signature), linked)
         ):
             # a base that is an alias of something other than an object type written out or the
             # project types it names (`type Reader = Pick<Index, "k">`, `type Id = A | B`): which

@@ -550,11 +550,8 @@ class Descriptors(FactState):
             or scope.lookup("Record") is not None
         ):
             return None
-        keys = (
-            args[0].named_children[0]
-            if args[0].type == "index_type_query" and args[0].named_children
-            else None
-        )
+        given = self.key_subset(args[0], scope)
+        keys = given.named_children[0] if given.type == "index_type_query" and given.named_children else None
         if (
             keys is not None
         ):  # `Record<keyof Foo, V>`, `Record<keyof typeof Color, V>`: keyed by their members
@@ -572,6 +569,19 @@ class Descriptors(FactState):
                 if keyed is not None:
                     self.objects[key][KEYS] = keyed
         return ("k", f"L:{key}")
+
+    def key_subset(self, node: Node, scope: Scope) -> Node:
+        """The keys a ``Record``'s key type picks from: ``keyof T`` of ``Exclude<keyof T, "k">`` or
+        ``Extract<keyof T, K>`` (the library's, unless the project declares the name; nested too),
+        each key of which is one of T's member names; else ``node`` itself."""
+        while node.type == "generic_type":
+            head = node.child_by_field_name("name")
+            args = named_nodes(node.child_by_field_name("type_arguments"))
+            name = self.text(head) if head is not None else ""
+            if name not in ("Exclude", "Extract") or len(args) != 2 or scope.lookup(name) is not None:
+                break
+            node = args[0]
+        return node
 
     def this_type(self, node: Node, scope: Scope) -> Desc:
         """The library's ``ThisType<T>`` marker (unless the project declares the name): in the

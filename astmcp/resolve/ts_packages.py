@@ -27,11 +27,13 @@ from tree_sitter import Node, Tree
 from astmcp.lang.ts_parse import parse_bytes
 
 __all__ = [
+    "PackageConstructor",
     "PackageFunction",
     "PackageMember",
     "TypeRef",
     "declarations",
     "installed_fingerprint",
+    "package_constructor",
     "package_function",
     "package_member",
     "package_name",
@@ -69,6 +71,25 @@ class PackageFunction:
     params: tuple[TypeRef | None, ...]  # per parameter: its declared type
     callbacks: tuple[Callback | None, ...]  # per parameter: a function type's parameters and return
     returns: TypeRef | None
+
+
+@dataclass(frozen=True)
+class Overload:
+    """One constructor signature of a package's class."""
+
+    params: tuple[TypeRef | None, ...]  # per parameter: its declared type
+    callbacks: tuple[Callback | None, ...]
+    functions: tuple[bool, ...]  # per parameter: whether it takes a function
+    least: int  # how many arguments it needs
+    most: int | None  # how many it takes (None: a rest parameter)
+
+
+@dataclass(frozen=True)
+class PackageConstructor:
+    """The constructor overloads of a package's generic class."""
+
+    tparams: int
+    overloads: tuple[Overload, ...]
 
 
 @dataclass(frozen=True)
@@ -203,7 +224,8 @@ def _stamp(path: str) -> int:
 
 def _read(root: str, qualified: str, kind: str) -> object:
     """What the package named at the front of ``qualified`` declares under its last name, read as
-    ``"type"`` (:func:`_type_members`) or ``"function"`` (:func:`_function`); kept once read."""
+    ``"type"`` (:func:`_type_members`), ``"names"``, ``"constructor"`` (:func:`_constructor`) or
+    ``"function"`` (:func:`_function`); kept once read."""
     head, _, name = qualified.rpartition(".")
     package = _export_assigned(root, head)  # `React.useRef` of `import React from "react"`
     if not package or not name:
@@ -218,6 +240,8 @@ def _read(root: str, qualified: str, kind: str) -> object:
             if kind == "type"
             else _type_names(texts, name, 0)
             if kind == "names"
+            else _constructor(texts, name)
+            if kind == "constructor"
             else _function(texts, name)
         )
     return _READ[key]
@@ -312,6 +336,66 @@ def package_function(root: str, qualified: str) -> PackageFunction | None:
     when its overloads read differently."""
     found = _read(root, qualified, "function")
     return found if isinstance(found, PackageFunction) else None
+
+
+def package_constructor(root: str, qualified: str) -> PackageConstructor | None:
+    """The constructors of the class ``qualified`` (``@tanstack/store.Store``) as the package's
+    declarations give them, over the class's type parameters (``constructor(initialValue: T)`` of
+    ``class Store<T>``): None when not installed, not declared as one class, or declaring no
+    constructor of its own (it may inherit one)."""
+    found = _read(root, qualified, "constructor")
+    return found if isinstance(found, PackageConstructor) else None
+
+
+def _constructor(texts: tuple[str, ...], name: str) -> PackageConstructor | None:
+    named = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+    found: set[PackageConstructor] = set()
+    for text in texts:
+        if not named.search(text):
+            continue
+        for node in _declarations_in(text).get(name, ()):
+            if node.type not in ("class_declaration", "abstract_class_declaration"):
+                return None  # also an interface, a function or a variable of that name
+            tparams = _names(node.child_by_field_name("type_parameters"))
+            body = node.child_by_field_name("body")
+            overloads: list[Overload] = []
+            for member in body.named_children if body is not None else ():
+                name_node = member.child_by_field_name("name")
+                if (
+                    member.type not in ("method_signature", "method_definition")
+                    or name_node is None
+                    or _text(name_node) != "constructor"
+                ):
+                    continue
+                params = _parameters(member.child_by_field_name("parameters"))
+                _, callbacks = _signature(member, tparams)
+                types = tuple(
+                    None
+                    if any(c.type == "rest_pattern" for c in param.named_children)
+                    else _ref(param.child_by_field_name("type"), tparams)
+                    for param in params
+                )
+                functions = tuple(_is_function_type(param.child_by_field_name("type")) for param in params)
+                least = sum(1 for param in params if param.type == "required_parameter" and not _rest(param))
+                most = None if any(_rest(param) for param in params) else len(params)
+                overloads.append(Overload(types, callbacks, functions, least, most))
+            if overloads:
+                found.add(PackageConstructor(len(tparams), tuple(overloads)))
+    return found.pop() if len(found) == 1 else None
+
+
+def _rest(param: Node) -> bool:
+    return any(c.type == "rest_pattern" for c in param.named_children)
+
+
+def _is_function_type(node: Node | None) -> bool:
+    """Whether a parameter's declared type is a function type (a union with one included)."""
+    node = _unwrapped(node)
+    if node is None:
+        return False
+    if node.type == "union_type":
+        return any(_is_function_type(part) for part in _union_parts(node))
+    return node.type in ("function_type", "constructor_type")
 
 
 def _function(texts: tuple[str, ...], name: str) -> PackageFunction | None:

@@ -183,6 +183,8 @@ class Site:
             args = [chain_of(d) for d in self.args]
             if any(args):
                 out["a"] = args
+            elif "t" in out and args:
+                out["n"] = len(args)  # how many arguments (a package constructor's overloads: their count)
             returns = {str(k): [chain_of(d) for d in parts] for k, parts in (self.returns or {}).items()}
             returns = {k: parts for k, parts in returns.items() if any(parts)}
             if returns:

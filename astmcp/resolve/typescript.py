@@ -49,7 +49,13 @@ from astmcp.resolve.ts_library import (
     lib_global_types,
     lib_member_result,
 )
-from astmcp.resolve.ts_packages import PackageFunction, package_function, package_member, project_root
+from astmcp.resolve.ts_packages import (
+    PackageFunction,
+    package_constructor,
+    package_function,
+    package_member,
+    project_root,
+)
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_scopes import GLOBAL, SAME_RETURNS, SPREAD_FALLBACK
 from astmcp.resolve.ts_shape import name_shapes, shape
@@ -229,9 +235,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             and entity[0] == "x"
             and entity[1]
             and not entity[1].startswith(HOLDS_PROJECT)
-            and (step == "()" or step[:1] == "@" or (step[:1] == "&" and step[1:].isdigit()))
+            and (step == "()" or step[:1] == "@" or (step[:1] == "&" and step.lstrip("&").isdigit()))
             and self.given_project(path, site, subst)
-        ):  # `useRef<Profile>(…).current`: a package's generic function given a project type
+        ):  # `useRef<Profile>(…).current`: a package's generic function given a project type (the
+            # constructor of a package's class: `new Store<State>({…})`, `&&0`)
             found = self.package_call(entity[1], step, path, site, subst)
             if found is not None:
                 return found
@@ -548,6 +555,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         takes (``&k``: an object literal passed there) or what its callback takes or returns
         (``@k.j``), where the package declares it as a type parameter (or a generic type of the
         package given them: ``useRef<T>(initialValue: T): RefObject<T>``); None otherwise."""
+        if step[:2] == "&&":
+            return self.package_construct(qualified, int(step[2:]), path, site, subst)
         fn = package_function(self.root, qualified) if self.root else None
         if fn is None:
             return None
@@ -570,6 +579,32 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if ref is None:
             return None
         bound = self.package_bindings(fn, path, site, subst)
+        return self.package_type(ref, bound, qualified.rpartition(".")[0])
+
+    def package_construct(self, qualified: str, k: int, path: str, site: str, subst: Subst | None) -> Entity:
+        """``&&k`` of ``new Store<State>({…})``: the type parameter k of the package class's
+        constructor takes, when every overload the call may pick declares it alike (the object
+        literal passed there picks no overload taking a function there, nor one needing more or
+        taking fewer arguments), its type parameters bound by the explicit type arguments."""
+        made = package_constructor(self.root, qualified) if self.root else None
+        call = self.facts(path).get("calls", {}).get(site, {})
+        given, explicit = len(call.get("a", ())) or call.get("n", 0), call.get("t", ())
+        if made is None or not explicit:
+            return None
+        refs = {
+            o.params[k]
+            for o in made.overloads
+            if k < len(o.params)
+            and not o.functions[k]
+            and o.least <= given
+            and (o.most is None or given <= o.most)
+        }
+        ref = refs.pop() if len(refs) == 1 else None
+        if ref is None:
+            return None
+        bound: list[Entity] = [None] * made.tparams
+        for index, arg in enumerate(explicit[: made.tparams]):
+            bound[index] = self.resolve_in(path, arg, subst) if arg else None
         return self.package_type(ref, bound, qualified.rpartition(".")[0])
 
     def package_bindings(
