@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from astmcp.resolve.ts_library import lib_type_members
+from astmcp.resolve.ts_library import lib_member_result, lib_type_members
 
 
 def test_members_include_newer_library_methods() -> None:
@@ -32,3 +32,22 @@ def test_interfaces_with_no_constructor_and_object_members() -> None:
 def test_unknown_types_are_none() -> None:
     assert lib_type_members("NoSuchLibType") is None
     assert lib_type_members("") is None
+
+
+def test_what_members_give_when_every_declaration_agrees() -> None:
+    assert lib_member_result("AbortController", "signal") == "AbortSignal"  # a property
+    assert lib_member_result("String", "split") == "()String[]"  # a method, its overloads alike
+    assert lib_member_result("String", "match") == "()RegExpMatchArray"  # `| null` aside
+    assert lib_member_result("Map", "set") == "()this"
+    assert lib_member_result("Error", "stack") == "String"  # through `stack?: string`
+
+
+def test_what_members_give_is_unknown_when_generic_or_split() -> None:
+    assert lib_member_result("Array", "map") is None  # generic: `map<U>(…): U[]`
+    assert lib_member_result("Object", "assign") is None  # generic, its argument's type
+    # `json()` of a response gives a `Promise<any>`, the static `Response.json(data)` a Response:
+    # one entity stands for both sides, so neither is followed
+    assert lib_member_result("Response", "json") is None
+    assert lib_member_result("HTMLButtonElement", "addEventListener") is None  # gives `void`
+    assert lib_member_result("AbortController", "nosuchmember") is None
+    assert lib_member_result("NoSuchLibType", "signal") is None
