@@ -27,7 +27,7 @@ from astmcp.resolve.ts_scopes import GLOBAL, Desc, Scope, Site
 _NULLISH = {"null", "undefined", "void"}
 _ARRAYS = {"Array", "ReadonlyArray"}
 _PROMISES = {"Promise", "PromiseLike"}
-_MAPS = {"Map", "ReadonlyMap"}
+_MAPS = {"Map", "ReadonlyMap", "WeakMap"}  # (a WeakMap: `get`, `set`, `has`, `delete` alike)
 _CONTAINERS = _ARRAYS | _PROMISES | _MAPS | {"Set", "ReadonlySet"}
 # Library types whose members are those of their first type argument (``Pick<T, K>`` has some of
 # T's; reading one of them reads T's member): found only when the name is not the project's own.
@@ -445,8 +445,8 @@ class Descriptors(FactState):
 
     def container(self, node: Node, name: str, targs: Node | None, scope: Scope) -> Desc:
         """A library container type (unless the project declares the name): ``Array<T>`` and
-        ``Set<T>`` are arrays of T's, ``Promise<T>`` a promise of a T, ``Map<K, V>`` a map (a tuple
-        ``[K, V]`` of its entries, step ``|^m``)."""
+        ``Set<T>`` are arrays of T's, ``Promise<T>`` a promise of a T, ``Map<K, V>`` (``WeakMap<K,
+        V>``) a map (a tuple ``[K, V]`` of its entries, step ``|^m``)."""
         args = named_nodes(targs)
         if scope.lookup(name) is not None or len(args) != (2 if name in _MAPS else 1):
             return None

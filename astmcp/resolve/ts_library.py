@@ -213,8 +213,9 @@ ARRAY_CALLBACKS: dict[str, tuple[tuple[int, ...], int | None]] = {
 ARRAY_TAKERS = frozenset({"push", "unshift"})
 ARRAY_METHODS = frozenset(ARRAY_RESULTS) | frozenset(ARRAY_CALLBACKS) | ARRAY_TAKERS
 # Methods of ``Map<K, V>`` the linker follows: ``get`` gives a V, ``values``/``keys``/``entries`` iterate
-# the values, keys, entries, ``forEach((value, key) => …)``.
-MAP_METHODS = frozenset({"entries", "forEach", "get", "keys", "values"})
+# the values, keys, entries, ``forEach((value, key) => …)``, ``set(k, v)`` takes a K and a V and gives
+# the map back.
+MAP_METHODS = frozenset({"entries", "forEach", "get", "keys", "set", "values"})
 
 
 # Standard global objects and classes (ES2023 + the web platform's common ones) whose members and

@@ -497,6 +497,8 @@ class TypeSteps:
         if step == "()":
             if method == "get":
                 return self.step(entries, "#1")
+            if method == "set":  # `m.set(k, v)` gives the map back
+                return ("g", entries)
             iterated = {"values": "#1", "keys": "#0"}.get(method)
             if iterated is not None:
                 part = self.step(entries, iterated)

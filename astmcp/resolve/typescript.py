@@ -78,7 +78,17 @@ from astmcp.resolve.ts_types import alternatives as _alternatives
 _LANGUAGES = ("typescript", "javascript")
 # The library interfaces behind arrays, maps, sets and promises (a project declaring one extends them).
 _CONTAINER_TYPES = frozenset(
-    {"Array", "ReadonlyArray", "Map", "ReadonlyMap", "Set", "ReadonlySet", "Promise", "PromiseLike"}
+    {
+        "Array",
+        "ReadonlyArray",
+        "Map",
+        "ReadonlyMap",
+        "WeakMap",
+        "Set",
+        "ReadonlySet",
+        "Promise",
+        "PromiseLike",
+    }
 )
 # The library interfaces a project may extend for the standard globals (`declare global {
 # interface SymbolConstructor { … } }`), and the link_deps key of the files that read one.
@@ -288,6 +298,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.function_type_parameter(entity, step, path, site)
         if step[0] == "&":
             if entity is not None and entity[0] == "l":  # `xs.push({…})`: the element type of the array
+                if entity[1][0] == "g":  # `m.set(k, {…})`: the map's key and value types
+                    part = {"set&0": "#0", "set&1": "#1"}.get(f"{entity[2]}{step}")
+                    return self.step(entity[1][1], part) if part is not None else None
                 return self.step(entity[1][1], ":") if entity[2] in ARRAY_TAKERS else None
             if entity is None and step == "&0" and head.rpartition("|")[2] in ARRAY_TAKERS:
                 return self.element_of(self.resolve_in(path, head.rpartition("|")[0], subst))
