@@ -78,7 +78,6 @@ class Overload:
     """One constructor signature of a package's class."""
 
     params: tuple[TypeRef | None, ...]  # per parameter: its declared type
-    callbacks: tuple[Callback | None, ...]
     functions: tuple[bool, ...]  # per parameter: whether it takes a function
     least: int  # how many arguments it needs
     most: int | None  # how many it takes (None: a rest parameter)
@@ -368,17 +367,14 @@ def _constructor(texts: tuple[str, ...], name: str) -> PackageConstructor | None
                 ):
                     continue
                 params = _parameters(member.child_by_field_name("parameters"))
-                _, callbacks = _signature(member, tparams)
                 types = tuple(
-                    None
-                    if any(c.type == "rest_pattern" for c in param.named_children)
-                    else _ref(param.child_by_field_name("type"), tparams)
+                    None if _rest(param) else _ref(param.child_by_field_name("type"), tparams)
                     for param in params
                 )
                 functions = tuple(_is_function_type(param.child_by_field_name("type")) for param in params)
                 least = sum(1 for param in params if param.type == "required_parameter" and not _rest(param))
                 most = None if any(_rest(param) for param in params) else len(params)
-                overloads.append(Overload(types, callbacks, functions, least, most))
+                overloads.append(Overload(types, functions, least, most))
             if overloads:
                 found.add(PackageConstructor(len(tparams), tuple(overloads)))
     return found.pop() if len(found) == 1 else None

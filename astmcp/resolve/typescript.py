@@ -595,10 +595,11 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         return self.package_type(ref, bound, qualified.rpartition(".")[0])
 
     def package_construct(self, qualified: str, k: int, path: str, site: str, subst: Subst | None) -> Entity:
-        """``&&k`` of ``new Store<State>({…})``: the type parameter k of the package class's
-        constructor takes, when every overload the call may pick declares it alike (the object
-        literal passed there picks no overload taking a function there, nor one needing more or
-        taking fewer arguments), its type parameters bound by the explicit type arguments."""
+        """``&&k`` of ``new Store<State>({…})``: the type the package class's constructor declares
+        for its parameter k, its type parameters bound by the explicit type arguments, when every
+        overload the call may pick declares it alike (an object literal passed there picks no
+        overload taking a function there, nor one needing more arguments or taking fewer); else
+        None."""
         made = package_constructor(self.root, qualified) if self.root else None
         call = self.facts(path).get("calls", {}).get(site, {})
         given, explicit = len(call.get("a", ())) or call.get("n", 0), call.get("t", ())
