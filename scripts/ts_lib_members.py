@@ -31,6 +31,7 @@ from tree_sitter import Node  # noqa: E402
 from ts_lib_globals import lib_sources  # noqa: E402
 
 from astmcp.lang.ts_parse import TsSource  # noqa: E402
+from astmcp.resolve.ts_descriptors import _PRIMITIVES  # noqa: E402  (`string` -> `String`, …)
 
 OUT = REPO / "astmcp/resolve/ts_lib_types.py"
 _MEMBERS = {"property_signature", "method_signature", "public_field_definition", "method_definition"}
@@ -73,15 +74,6 @@ def _member_names(body: Node) -> Iterator[str]:
             name = member.child_by_field_name("name")
             if name is not None and name.type in ("property_identifier", "private_property_identifier"):
                 yield _text(name)
-
-
-_PRIMITIVES = {
-    "string": "String",
-    "number": "Number",
-    "boolean": "Boolean",
-    "bigint": "BigInt",
-    "symbol": "Symbol",
-}
 
 
 def _plain(node: Node | None, params: frozenset[str], names: frozenset[str]) -> str | None:

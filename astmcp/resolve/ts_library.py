@@ -6,6 +6,7 @@ untyped receiver (``x.map`` is far more often ``Array.prototype.map``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 
 __all__ = [
@@ -306,10 +307,14 @@ def lib_instance_members(name: str) -> frozenset[str] | None:
     """The members the lib type ``name`` and the types it extends declare (``Array``: ``at`` …
     ``with``, ``length``; the table holds its constructor side's too, ``from``), without what every
     object and function has (``name``, ``call``); None when TypeScript's lib declares no such type."""
-    types = _lib_types()
-    if name not in types:
+    if name not in _lib_types():
         return None
-    found: set[str] = set()
+    return frozenset(member for _, own in _lib_closure(name) for member in own)
+
+
+def _lib_closure(name: str) -> Iterator[tuple[str, frozenset[str]]]:
+    """(type, its own members) of the lib type ``name`` and every type it extends, once each."""
+    types = _lib_types()
     queue, seen = [name], set()
     while queue:
         current = queue.pop()
@@ -317,9 +322,8 @@ def lib_instance_members(name: str) -> frozenset[str] | None:
             continue
         seen.add(current)
         extended, own = types[current]
-        found |= own
+        yield current, own
         queue.extend(extended)
-    return frozenset(found)
 
 
 @cache
@@ -341,18 +345,8 @@ def lib_member_result(name: str, member: str) -> str | None:
     (a property of that type), ``()String[]`` (a method returning an array of strings), ``()this``;
     None when a declaration of it, on the instance or the constructor side (one entity stands for
     both: ``Response.json()`` static and ``json()`` of a response differ), gives anything else."""
-    types, results = _lib_types(), _lib_results()
-    found: set[str | None] = set()
-    queue, seen = [name], set()
-    while queue:
-        current = queue.pop()
-        if current in seen or current not in types:
-            continue
-        seen.add(current)
-        extended, own = types[current]
-        if member in own:
-            found.add(results.get(current, {}).get(member))
-        queue.extend(extended)
+    results = _lib_results()
+    found = {results.get(current, {}).get(member) for current, own in _lib_closure(name) if member in own}
     return found.pop() if len(found) == 1 else None
 
 
