@@ -19,6 +19,7 @@ import hashlib
 import os
 import re
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -257,25 +258,21 @@ def package_type_names(root: str, qualified: str) -> frozenset[str] | None:
 def _type_names(texts: tuple[str, ...], name: str, depth: int) -> frozenset[str] | None:
     if depth > 8:
         return None
-    named = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
     names: set[str] = set()
     found = False
-    for text in texts:
-        if not named.search(text):
-            continue
-        for node in _declarations_in(text).get(name, ()):
-            if node.type not in _TYPES:
+    for node in _declared_as(texts, name):
+        if node.type not in _TYPES:
+            return None
+        own = _public_names(node)
+        if own is None:
+            return None
+        found = True
+        names.update(own)
+        for base in _extended(node):
+            inherited = _type_names(texts, base, depth + 1) if base is not None else None
+            if inherited is None:
                 return None
-            own = _public_names(node)
-            if own is None:
-                return None
-            found = True
-            names.update(own)
-            for base in _extended(node):
-                inherited = _type_names(texts, base, depth + 1) if base is not None else None
-                if inherited is None:
-                    return None
-                names.update(inherited)
+            names.update(inherited)
     return frozenset(names) if found else None
 
 
@@ -347,36 +344,31 @@ def package_constructor(root: str, qualified: str) -> PackageConstructor | None:
 
 
 def _constructor(texts: tuple[str, ...], name: str) -> PackageConstructor | None:
-    named = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
     found: set[PackageConstructor] = set()
-    for text in texts:
-        if not named.search(text):
-            continue
-        for node in _declarations_in(text).get(name, ()):
-            if node.type not in ("class_declaration", "abstract_class_declaration"):
-                return None  # also an interface, a function or a variable of that name
-            tparams = _names(node.child_by_field_name("type_parameters"))
-            body = node.child_by_field_name("body")
-            overloads: list[Overload] = []
-            for member in body.named_children if body is not None else ():
-                name_node = member.child_by_field_name("name")
-                if (
-                    member.type not in ("method_signature", "method_definition")
-                    or name_node is None
-                    or _text(name_node) != "constructor"
-                ):
-                    continue
-                params = _parameters(member.child_by_field_name("parameters"))
-                types = tuple(
-                    None if _rest(param) else _ref(param.child_by_field_name("type"), tparams)
-                    for param in params
-                )
-                functions = tuple(_is_function_type(param.child_by_field_name("type")) for param in params)
-                least = sum(1 for param in params if param.type == "required_parameter" and not _rest(param))
-                most = None if any(_rest(param) for param in params) else len(params)
-                overloads.append(Overload(types, functions, least, most))
-            if overloads:
-                found.add(PackageConstructor(len(tparams), tuple(overloads)))
+    for node in _declared_as(texts, name):
+        if node.type not in ("class_declaration", "abstract_class_declaration"):
+            return None  # also an interface, a function or a variable of that name
+        tparams = _names(node.child_by_field_name("type_parameters"))
+        body = node.child_by_field_name("body")
+        overloads: list[Overload] = []
+        for member in body.named_children if body is not None else ():
+            name_node = member.child_by_field_name("name")
+            if (
+                member.type not in ("method_signature", "method_definition")
+                or name_node is None
+                or _text(name_node) != "constructor"
+            ):
+                continue
+            params = _parameters(member.child_by_field_name("parameters"))
+            types = tuple(
+                None if _rest(param) else _ref(param.child_by_field_name("type"), tparams) for param in params
+            )
+            functions = tuple(_is_function_type(param.child_by_field_name("type")) for param in params)
+            least = sum(1 for param in params if param.type == "required_parameter" and not _rest(param))
+            most = None if any(_rest(param) for param in params) else len(params)
+            overloads.append(Overload(types, functions, least, most))
+        if overloads:
+            found.add(PackageConstructor(len(tparams), tuple(overloads)))
     return found.pop() if len(found) == 1 else None
 
 
@@ -395,24 +387,20 @@ def _is_function_type(node: Node | None) -> bool:
 
 
 def _function(texts: tuple[str, ...], name: str) -> PackageFunction | None:
-    named = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
     found: set[PackageFunction] = set()
-    for text in texts:
-        if not named.search(text):
-            continue
-        for node in _declarations_in(text).get(name, ()):
-            if node.type not in ("function_signature", "function_declaration"):
-                return None  # also a type, a class or a variable of that name: not read here
-            tparams = _names(node.child_by_field_name("type_parameters"))
-            _, callbacks = _signature(node, tparams, hides=False)
-            types = tuple(
-                None
-                if any(c.type == "rest_pattern" for c in param.named_children)
-                else _ref(param.child_by_field_name("type"), tparams)
-                for param in _parameters(node.child_by_field_name("parameters"))
-            )
-            ref = _ref(node.child_by_field_name("return_type"), tparams)
-            found.add(PackageFunction(len(tparams), types, callbacks, ref))
+    for node in _declared_as(texts, name):
+        if node.type not in ("function_signature", "function_declaration"):
+            return None  # also a type, a class or a variable of that name: not read here
+        tparams = _names(node.child_by_field_name("type_parameters"))
+        _, callbacks = _signature(node, tparams, hides=False)
+        types = tuple(
+            None
+            if any(c.type == "rest_pattern" for c in param.named_children)
+            else _ref(param.child_by_field_name("type"), tparams)
+            for param in _parameters(node.child_by_field_name("parameters"))
+        )
+        ref = _ref(node.child_by_field_name("return_type"), tparams)
+        found.add(PackageFunction(len(tparams), types, callbacks, ref))
     if len(found) <= 1:
         return found.pop() if found else None
     # overloads that differ in their parameters only (`useState<S>(initial: S | (() => S))` and
@@ -472,20 +460,24 @@ _EXPORT_ASSIGNED = re.compile(r"^\s*export\s*=", re.MULTILINE)
 def _type_members(texts: tuple[str, ...], name: str) -> dict[str, PackageMember] | None:
     """The members of the one class or interface named ``name`` the texts declare (the same
     declaration repeated, as ``.d.ts`` beside ``.d.cts``, counts once)."""
-    named = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
     found: list[dict[str, PackageMember]] = []
-    for text in texts:
-        if not named.search(text):
-            continue
-        for node in _declarations_in(text).get(name, ()):
-            if node.type not in _TYPES:
-                return None  # `type Store<T> = …`, `declare function Store`: not read here
-            members = _members(node)
-            if members is None:
-                return None
-            if members not in found:
-                found.append(members)
+    for node in _declared_as(texts, name):
+        if node.type not in _TYPES:
+            return None  # `type Store<T> = …`, `declare function Store`: not read here
+        members = _members(node)
+        if members is None:
+            return None
+        if members not in found:
+            found.append(members)
     return found[0] if len(found) == 1 else None
+
+
+def _declared_as(texts: tuple[str, ...], name: str) -> Iterator[Node]:
+    """Every declaration of ``name`` in the declaration texts (those not naming it skipped unparsed)."""
+    named = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+    for text in texts:
+        if named.search(text):
+            yield from _declarations_in(text).get(name, ())
 
 
 _PARSED: dict[str, tuple[Tree, dict[str, list[Node]]]] = {}
