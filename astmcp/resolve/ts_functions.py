@@ -18,7 +18,7 @@ from astmcp.resolve.ts_fact_state import (
     unparenthesized,
 )
 from astmcp.resolve.ts_reach import reexported_module
-from astmcp.resolve.ts_scopes import SAME_RETURNS, Binding, Desc, Scope, Site, chain_of
+from astmcp.resolve.ts_scopes import EVERY_SINK, SAME_RETURNS, Binding, Desc, Scope, Site, chain_of
 
 
 class Functions(Declarations):
@@ -75,19 +75,31 @@ class Functions(Declarations):
         else:
             self.returning = None
         self.return_type = self.literal_return(node, ret, ftype, callback, inner)
-        for literal, use in _held_literals(node):
+        for literal, uses in _held_literals(node):
             # `const info = { … }; return info` from a function declared `(): Info`: the literal is
-            # an Info; `records.push(record)`, `show(record)`: what that argument is declared as
-            span = (literal.start_byte, literal.end_byte)
-            if use.type == "return_statement":
-                if self.return_type is not None and ret is not None:
-                    self.expected_objects.setdefault(span, self.return_type)
-                continue
-            call = use.parent.parent if use.parent is not None else None
-            callee = call.child_by_field_name("function") if call is not None else None
-            if callee is not None and use.parent is not None:
+            # an Info; `records.push(record)`, `show(record)`: what that argument is declared as;
+            # several such places: each of their types (fact `unions`, chain `V:<key>`)
+            sinks: list[Desc] = []
+            for use in uses:
+                if use.type == "return_statement":
+                    if self.return_type is None or ret is None:
+                        break
+                    sinks.append(self.return_type)
+                    continue
+                call = use.parent.parent if use.parent is not None else None
+                callee = call.child_by_field_name("function") if call is not None else None
+                if callee is None or use.parent is None:
+                    break
                 k = named_nodes(use.parent).index(use)
-                self.expected_objects.setdefault(span, ("p", self.desc(callee, inner), k, False, None))
+                sinks.append(("p", self.desc(callee, inner), k, False, None))
+            else:
+                span = (literal.start_byte, literal.end_byte)
+                if len(sinks) == 1:
+                    self.expected_objects.setdefault(span, sinks[0])
+                elif sinks:
+                    where = self.key(literal)
+                    self.unions[where] = sinks
+                    self.expected_objects.setdefault(span, ("k", f"{EVERY_SINK}{where}"))
         declared = (
             self.parameter_types(ftype[0].child_by_field_name("parameters"), ftype[1]) if ftype else None
         )
@@ -621,14 +633,16 @@ def _implements_overloads(node: Node, name: Node | None) -> bool:
 
 # `const name = {` somewhere in a function body (else it holds no literal to follow)
 _HELD_LITERAL = re.compile(rb"\bconst\s+[\w$]+\s*=\s*\{")
+_MAX_SINKS = 8  # places one held literal goes on, at most
 
 
-def _held_literals(function: Node) -> list[tuple[Node, Node]]:
+def _held_literals(function: Node) -> list[tuple[Node, list[Node]]]:
     """The object literals a function's ``const`` holds (declared once in it, without a type) and
-    the one place each goes on as a whole: ``return info`` (the return statement) or
+    the places each goes on as a whole: ``return info`` (the return statement) or
     ``records.push(record)`` / ``show(record)`` (the call, a direct argument) in the function's own
-    statements. A const read as a whole anywhere else (a second call, a closure, ``{ record }``)
-    gives nothing: the literal may go where two types meet."""
+    statements, or in a closure of it that sees the callee the function sees (``() =>
+    close(record)``). A const read as a whole anywhere else (``{ record }``, ``x = record``)
+    gives nothing: the literal may go where no type is known."""
     body = function.child_by_field_name("body")
     if body is None or body.type != "statement_block" or not _HELD_LITERAL.search(body.text or b""):
         return []
@@ -665,36 +679,144 @@ def _held_literals(function: Node) -> list[tuple[Node, Node]]:
                 and parent.type == "member_expression"
                 and parent.child_by_field_name("object") == node
             )
-            if not declared and not read_off:
+            if not declared and not read_off and not _in_shadowing_function(node, function):
                 uses.setdefault((node.text or b"").decode("utf-8"), []).append(node)
         pending.extend((child, own and not nested) for child in node.named_children)
-    out: list[tuple[Node, Node]] = []
+    out: list[tuple[Node, list[Node]]] = []
     for key in sorted(held):
         holders, read = held[key], uses.get(key, [])
-        if len(holders) != 1 or holders[0] is None or len(read) != 1:
+        if len(holders) != 1 or holders[0] is None or not read or len(read) > _MAX_SINKS:
             continue
-        where = read[0].parent
-        if where is not None and where.type == "return_statement" and named_nodes(where) == [read[0]]:
-            out.append((holders[0], where))
-        elif (
-            where is not None
-            and where.type == "arguments"
-            and where.parent is not None
-            and where.parent.type == "call_expression"
-            and _own_statement(where.parent, function)
-        ):
-            out.append((holders[0], read[0]))
+        sinks = [_sink(use, function) for use in read]
+        if all(sink is not None for sink in sinks):
+            out.append((holders[0], [sink for sink in sinks if sink is not None]))
     return out
+
+
+def _sink(use: Node, function: Node) -> Node | None:
+    """Where a held literal read as a whole at ``use`` goes on: the function's own ``return``
+    statement, or ``use`` itself as a direct argument of a call (see :func:`_held_literals`)."""
+    where = use.parent
+    if where is None:
+        return None
+    if where.type == "return_statement" and named_nodes(where) == [use]:
+        return where if _own_statement(where, function) else None
+    call = where.parent
+    if where.type != "arguments" or call is None or call.type != "call_expression":
+        return None
+    return use if _own_statement(call, function) or _closure_sees(call, function) else None
 
 
 def _own_statement(node: Node, function: Node) -> bool:
     """Whether ``node`` runs in ``function`` itself (no function between them)."""
     current = node.parent
     while current is not None and current != function:
-        if current.type in FUNCTION_VALUES or current.type in FUNCTIONS:
+        if (
+            current.type in FUNCTION_VALUES
+            or current.type in FUNCTIONS
+            or current.type == "method_definition"
+        ):
             return False
         current = current.parent
     return current == function
+
+
+def _closure_sees(call: Node, function: Node) -> bool:
+    """Whether ``call``, in function values nested in ``function``, calls what the same callee
+    means in ``function``: its root (``close`` of ``close(x)``, ``this`` of ``this.add(x)``) is
+    declared by none of them (``this``: all arrows)."""
+    root = call.child_by_field_name("function")
+    while root is not None and root.type == "member_expression":
+        root = root.child_by_field_name("object")
+    if root is None or root.type not in ("identifier", "this"):
+        return False
+    name = root.text or b""
+    current = call.parent
+    while current is not None and current != function:
+        if current.type in FUNCTIONS or current.type in ("class", "class_declaration", "method_definition"):
+            return False
+        if current.type in FUNCTION_VALUES and (
+            (root.type == "this" and current.type != "arrow_function") or _declares(current, name)
+        ):
+            return False
+        current = current.parent
+    return current == function
+
+
+def _in_shadowing_function(node: Node, function: Node) -> bool:
+    """Whether the name ``node`` is, or is read in, a function value or declaration nested in
+    ``function`` whose parameters declare it (``(record: WindowRecord) => record.seen``): another
+    binding than the function's own."""
+    name = node.text or b""
+    current = node.parent
+    while current is not None and current != function:
+        if (
+            current.type in FUNCTION_VALUES
+            or current.type in FUNCTIONS
+            or current.type == "method_definition"
+        ):
+            single = current.child_by_field_name("parameter")  # `record => …`
+            if single is not None and single.text == name:
+                return True
+            parameters = current.child_by_field_name("parameters")
+            if parameters is not None and name in _parameter_names(parameters):
+                return True
+        current = current.parent
+    return False
+
+
+def _parameter_names(parameters: Node) -> set[bytes]:
+    """The names a parameter list declares (destructured ones too; not what defaults read)."""
+    names: set[bytes] = set()
+    pending = [
+        part.child_by_field_name("pattern") or part
+        for part in parameters.named_children
+        if part.type
+        in (
+            "required_parameter",
+            "optional_parameter",
+            "identifier",
+            "rest_pattern",
+            "assignment_pattern",
+            "object_pattern",
+            "array_pattern",
+        )
+    ]
+    while pending:
+        part = pending.pop()
+        if part.type in ("identifier", "shorthand_property_identifier_pattern"):
+            names.add(part.text or b"")
+        elif part.type in ("object_pattern", "array_pattern", "rest_pattern"):
+            pending.extend(part.named_children)
+        elif part.type == "pair_pattern":
+            value = part.child_by_field_name("value")
+            if value is not None:
+                pending.append(value)
+        elif part.type in ("assignment_pattern", "object_assignment_pattern"):
+            left = part.child_by_field_name("left")
+            if left is not None:
+                pending.append(left)
+    return names
+
+
+def _declares(node: Node, name: bytes) -> bool:
+    """Whether a name ``name`` is declared anywhere in ``node`` (a parameter, variable, function
+    or class of it or of anything nested)."""
+    pending = [node]
+    while pending:
+        part = pending.pop()
+        if part.type in ("identifier", "shorthand_property_identifier_pattern") and part.text == name:
+            parent = part.parent
+            if parent is not None and parent.type not in (
+                "call_expression",
+                "arguments",
+                "member_expression",
+                "binary_expression",
+                "expression_statement",
+            ):
+                return True
+        pending.extend(part.named_children)
+    return False
 
 
 def _spread_literals(spread: Node) -> list[Node]:

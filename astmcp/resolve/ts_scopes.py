@@ -213,6 +213,9 @@ SPREAD_FALLBACK = "^W:"
 # `E:`, `X:` or `?`, which stored Python targets start with (kept apart for clarity: query.references
 # judges those on Python rows only)
 SAME_RETURNS = "R:"
+# chain head: the places one object literal goes on as a whole (fact `unions`), read as a union of
+# their types when every one is known (a key is the member of each that declares it), else unknown
+EVERY_SINK = "V:"
 
 
 def chain_of(desc: Desc, depth: int = 0) -> str | None:

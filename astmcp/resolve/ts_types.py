@@ -28,6 +28,7 @@ __all__ = [
     "Sym",
     "Table",
     "TypeSteps",
+    "common_entity",
     "frozen",
     "one_alternative",
 ]
@@ -132,7 +133,7 @@ class TypeSteps:
                 self.resolve_in(path, alt, subst, depth + 1) if alt else None for alt in alternatives
             )
             # (`R:`: several `return`s, known when they all give one thing)
-            entity = ("v", found) if first[0] == "U" else found[0] if one_alternative(found) else None
+            entity = ("v", found) if first[0] == "U" else common_entity(found)
         elif first.startswith("L:") and subst:
             # an object or function type written out inside a generic one (`type Updater<T> = T |
             # ((old: T) => T)`): its declared types read the type parameters bound here
@@ -749,6 +750,23 @@ def one_alternative(alternatives: tuple[Entity, ...]) -> bool:
     return (
         bool(alternatives) and alternatives[0] is not None and all(a == alternatives[0] for a in alternatives)
     )
+
+
+def common_entity(found: tuple[Entity, ...]) -> Entity:
+    """What several alternatives all are (``R:`` chains): one known entity, or instances of one
+    declaration binding its type parameters differently (``WindowRecord<T>`` read through a
+    parameter and through ``WindowRecord<T>[]``'s ``push``), then with the bindings they share."""
+    if one_alternative(found):
+        return found[0]
+    first = found[0] if found else None
+    if first is None or first[0] != "i" or len(first) != 3:
+        return None
+    shared = set(first[2])
+    for other in found[1:]:
+        if other is None or other[0] != "i" or len(other) != 3 or other[1] != first[1]:
+            return None
+        shared &= set(other[2])
+    return ("i", first[1], tuple(item for item in first[2] if item in shared))
 
 
 def alternatives(entity: Entity, depth: int = 0) -> Iterator[Entity]:

@@ -57,7 +57,7 @@ from astmcp.resolve.ts_packages import (
     project_root,
 )
 from astmcp.resolve.ts_reach import FIELD as REACH
-from astmcp.resolve.ts_scopes import GLOBAL, SAME_RETURNS, SPREAD_FALLBACK
+from astmcp.resolve.ts_scopes import EVERY_SINK, GLOBAL, SAME_RETURNS, SPREAD_FALLBACK
 from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import (
     CALLABLE,
@@ -70,6 +70,7 @@ from astmcp.resolve.ts_types import (
     Sym,
     Table,
     TypeSteps,
+    common_entity,
     frozen,
     one_alternative,
 )
@@ -512,7 +513,11 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if chain.startswith(("U:", SAME_RETURNS)):
             alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
             found = tuple(self.resolve(path, alt) if alt else None for alt in alternatives)
-            return ("v", found) if chain[0] == "U" else found[0] if one_alternative(found) else None
+            return ("v", found) if chain[0] == "U" else common_entity(found)
+        if chain.startswith(EVERY_SINK):
+            alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
+            found = tuple(self.resolve(path, alt) if alt else None for alt in alternatives)
+            return ("v", found) if found and all(alt is not None for alt in found) else None
         if chain.startswith(GLOBAL):  # a standard global: the library's, unless the project extends it
             self.deps.add(_GLOBAL_DEP)
             name = chain[len(GLOBAL) :]
