@@ -84,6 +84,7 @@ from astmcp.refactor.ts_combined import combined_clash, spread_clash
 from astmcp.refactor.ts_decorators import decorator_hits
 from astmcp.refactor.ts_dumps import enum_name_hits, namespace_shape_hits, template_key_hits, ts_dump_hits
 from astmcp.refactor.ts_inline_types import (
+    foreign_literal_keys,
     inline_type_hits,
     json_key_hits,
     literal_key_hits,
@@ -338,6 +339,7 @@ def prepare_rename(
         hits += mixin_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += inline_type_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits = not_sole(ts_files, conn, row, hits)
+        hits = foreign_literal_keys(ts_files, conn, family, hits)
         hits += spread_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += literal_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += remapped_key_hits(ts_files, conn, row)

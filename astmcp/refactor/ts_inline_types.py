@@ -23,7 +23,13 @@ from astmcp.query.common import SymbolRow, ancestry
 from astmcp.refactor.rename_refs import Hit, unsure_likely
 from astmcp.refactor.textio import position_of
 from astmcp.refactor.ts_literals import TsFiles, captures
-from astmcp.refactor.ts_structural import derived_types, member_fits, member_owner, owner_types
+from astmcp.refactor.ts_structural import (
+    closed_owner_types,
+    derived_types,
+    member_fits,
+    member_owner,
+    owner_types,
+)
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.workspace import Workspace
 
@@ -80,6 +86,71 @@ def not_sole(files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, hits: lis
             note = f"an object type written inline elsewhere also declares {row.name!r}"
             return unsure_likely(hits, note)
     return hits
+
+
+def foreign_literal_keys(
+    files: TsFiles, conn: sqlite3.Connection, family: list[SymbolRow], hits: list[Hit]
+) -> list[Hit]:
+    """``hits`` without the uncertain ones on a key of an object literal of no known type that can
+    be a value of none of the family's types, nor a part of one: it lacks a member each of them
+    (and each type deriving from them) requires, and has a key none of them declares
+    (``expected.push({ frame, notification })`` into an ``any[]`` holds no
+    ``VirtualTimeScheduler``, whose ``frame`` is renamed). A literal spreading something, with a
+    computed or quoted key, or a family member of a type with a base outside the project, is not
+    judged."""
+    if not any(h.confidence == "name" and h.kind in ("attribute", "write") for h in hits):
+        return hits
+    types: list[tuple[set[str], set[str]]] = []
+    for member in family:
+        if (
+            member.kind not in _MEMBER_KINDS
+            or not member.parent_path
+            or member.file.endswith((".py", ".pyi"))
+        ):
+            return hits
+        found = closed_owner_types(conn, member)
+        if not found:
+            return hits
+        types.extend(found)
+    out: list[Hit] = []
+    for hit in hits:
+        # (in TS files only: JS code may hand a partial object to code reading one member)
+        if hit.confidence == "name" and hit.kind in ("attribute", "write") and hit.file.endswith(_TYPED):
+            keys = _literal_around(files, hit)
+            if keys is not None and all(
+                not required <= keys and not keys <= members for members, required in types
+            ):
+                continue
+        out.append(hit)
+    return out
+
+
+_TYPED = (".ts", ".tsx", ".mts", ".cts")
+
+
+def _literal_around(files: TsFiles, hit: Hit) -> set[str] | None:
+    """The keys of the object literal whose key ``hit`` is, when each is a plain name and it spreads
+    nothing; else None."""
+    ts = files.get(hit.file)
+    node = ts.node_at(hit.line, hit.column) if ts is not None else None
+    if node is None or node.type not in ("property_identifier", "shorthand_property_identifier"):
+        return None
+    holder = node if node.type == "shorthand_property_identifier" else node.parent
+    if holder is None or holder.type not in ("shorthand_property_identifier", "pair", "method_definition"):
+        return None
+    if (
+        holder.type != "shorthand_property_identifier"
+        and (holder.child_by_field_name("key") or holder.child_by_field_name("name")) != node
+    ):
+        return None  # (a value, not a key)
+    literal = holder.parent
+    if literal is None or literal.type != "object":
+        return None
+    keys = literal_keys(literal)
+    members = [m for m in literal.named_children if m.type != "comment"]
+    if len(keys) != len(members):
+        return None  # a spread, a computed or quoted key, a getter's or setter's twin
+    return set(keys)
 
 
 def _member_types(conn: sqlite3.Connection, row: SymbolRow) -> list[tuple[set[str], set[str]]]:

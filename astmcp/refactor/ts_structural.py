@@ -572,6 +572,23 @@ def owner_types(conn: sqlite3.Connection, member: SymbolRow) -> list[tuple[set[s
     return [shape(type_id) for type_id in derived_types(conn, owner.id)]
 
 
+def closed_owner_types(conn: sqlite3.Connection, member: SymbolRow) -> list[tuple[set[str], set[str]]] | None:
+    """As :func:`owner_types`, but None when one of the types may have members the index does not
+    show (a base outside the project), or the member is private or has no owner."""
+    owner = None if _hidden(member) else _owner(conn, member)
+    if owner is None:
+        return None
+    types = _Types(conn)
+    below = derived_types(conn, owner.id)
+    out: list[tuple[set[str], set[str]]] = []
+    for type_id in below:
+        found = types.of(type_id)
+        if found.open:
+            return None
+        out.append((set(found.members), set(found.required)))
+    return out if len(below) < _MAX_BELOW else None
+
+
 def member_owner(conn: sqlite3.Connection, member: SymbolRow) -> SymbolRow | None:
     """The class, interface or object type alias declaring ``member``."""
     return _owner(conn, member)

@@ -216,10 +216,13 @@ class Occurrences(Descriptors):
         elif (
             left is not None
             and left.type in ("member_expression", "subscript_expression", "identifier")
-            and node.type == "assignment_expression"
+            and (
+                node.type == "assignment_expression"
+                or self.text(node.child_by_field_name("operator") or node) in _DEFAULTING
+            )
         ):
             # `this.def = { values: [] }`, `xs[i] = {…}`, `o["k"] = {…}`, `node = {…}` after `let node:
-            # RouteNode`: the literals are of the declared type
+            # RouteNode`, `cache[k] ||= {…}`: the literals are of the declared type
             target = self.desc(left, scope)
             if target is not None:
                 self.expect_objects(right, target)
