@@ -128,6 +128,35 @@ def foreign_literal_keys(
 _TYPED = (".ts", ".tsx", ".mts", ".cts")
 
 
+def _merged_later(ts: TsFile | None, literal: tree_sitter.Node) -> bool:
+    """Whether the literal, held by a variable (``const part = { … }``, ``part = { … }``), may be
+    merged into another object: the variable spread (``{ ...base, ...part }``) or handed to
+    ``Object.assign`` in the file, where it may be a part of a value of any type."""
+    holder = literal.parent
+    while holder is not None and holder.type in _WRAPPING:
+        holder = holder.parent
+    if ts is None or holder is None:
+        return False
+    name = None
+    if holder.type == "variable_declarator":
+        name = holder.child_by_field_name("name")
+    elif holder.type == "assignment_expression":
+        name = holder.child_by_field_name("left")
+    if name is None:
+        return False
+    word = re.escape((name.text or b"").decode("utf-8"))
+    if re.search(rf"\.\.\.\s*{word}(?![\w$])", ts.text):
+        return True
+    alone = re.compile(rf"(?<![\w$.]){word}(?![\w$])")
+    return any(alone.search(args.group(1)) for args in _ASSIGNED.finditer(ts.text))
+
+
+_ASSIGNED = re.compile(r"Object\.assign\(([^\n]*)")  # the arguments, as far as the line goes
+_WRAPPING = frozenset(
+    {"as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression"}
+)
+
+
 def _literal_around(files: TsFiles, hit: Hit) -> set[str] | None:
     """The keys of the object literal whose key ``hit`` is, when each is a plain name and it spreads
     nothing; else None."""
@@ -144,7 +173,7 @@ def _literal_around(files: TsFiles, hit: Hit) -> set[str] | None:
     ):
         return None  # (a value, not a key)
     literal = holder.parent
-    if literal is None or literal.type != "object":
+    if literal is None or literal.type != "object" or _merged_later(ts, literal):
         return None
     keys = literal_keys(literal)
     members = [m for m in literal.named_children if m.type != "comment"]
