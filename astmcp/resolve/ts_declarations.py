@@ -103,6 +103,8 @@ class Declarations(Occurrences):
             inner = named_nodes(annotation)
             if inner and inner[0].type == "generic_type":
                 self.expect[value.id] = inner[0]
+            if inner and inner[0].type in ("type_identifier", "nested_type_identifier", "generic_type"):
+                self.stored_as[value.id] = inner[0]
         vtype = self.declared(annotation, scope) if annotation is not None else self.desc(value, scope)
         if annotation is not None and value is not None:
             self.keyed_strings(annotation, value, scope)

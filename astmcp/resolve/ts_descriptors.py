@@ -862,6 +862,8 @@ class Descriptors(FactState):
         found = Site(self.key(args), targs, expected, [self.desc(a, scope) for a in values], returns)
         found.called = node.type == "call_expression"
         found.goes = self.value_types.pop(node.id, None)
+        stored = self.stored_as.get(node.id)
+        found.stored = self.tdesc(stored, scope) if stored is not None else None
         self.sites[node.id] = found
         return found
 

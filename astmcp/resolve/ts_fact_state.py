@@ -144,6 +144,7 @@ class FactState:
         self.itests: dict[str, Desc] = {}  # C of a typed `x instanceof C`, by C's span (fact `itests`)
         self.sites: dict[int, Site] = {}  # call node id -> its site
         self.expect: dict[int, Node] = {}  # call node id -> generic annotation of the variable it initialises
+        self.stored_as: dict[int, Node] = {}  # call node id -> the annotation of the variable it initialises
         self.owner: str | None = None
         self.this: Desc = None
         self.super: Desc = None  # an instance of the enclosing class's base

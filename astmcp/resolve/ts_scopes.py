@@ -145,7 +145,18 @@ class Site:
     (type descriptors), the expected type (head and arguments of the initialised variable's
     generic annotation) and the arguments (value descriptors)."""
 
-    __slots__ = ("_chains", "args", "called", "expected", "goes", "key", "mapped", "returns", "targs")
+    __slots__ = (
+        "_chains",
+        "args",
+        "called",
+        "expected",
+        "goes",
+        "key",
+        "mapped",
+        "returns",
+        "stored",
+        "targs",
+    )
 
     def __init__(
         self,
@@ -164,6 +175,7 @@ class Site:
         self.mapped: Desc = None  # `xs.map((x) => x.owner)`: what the callback returns (chain "m")
         self.called = False  # a call (not `new`)
         self.goes: Desc = None  # what calling the call's value must give, where it goes
+        self.stored: Desc = None  # the declared type of the variable the call's value initialises
         self._chains: dict[str, Any] | None = None
 
     def chains(self) -> dict[str, Any]:
@@ -195,6 +207,9 @@ class Site:
             goes = chain_of(self.goes)
             if goes:
                 out["x"] = goes
+            stored = chain_of(self.stored)
+            if stored:
+                out["v"] = stored
         return self._chains
 
     def suffix(self) -> str:

@@ -192,7 +192,8 @@ class TypeSteps:
         to nothing known (a type parameter without a constraint may be bound to one); those known
         to be outside (`Date`) or of no chain (primitives, literals) do not."""
         call = self.facts(path).get("calls", {}).get(site, {})
-        for arg in (*call.get("t", ()), *call.get("a", ())):
+        stored = (call["v"],) if call.get("v") else ()  # (the annotated type its value is stored as)
+        for arg in (*call.get("t", ()), *call.get("a", ()), *stored):
             if not arg:
                 continue
             found = self.resolve_in(path, arg, subst)

@@ -643,6 +643,16 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         for ref, arg in zip(fn.params, call.get("a", ()), strict=False):
             if ref is not None and arg:
                 self.unify(ref, self.resolve_in(path, arg, subst), bound, clashed)
+        returned = fn.returns
+        held: object = returned[1] if returned is not None and returned[0] == "p" else None
+        if (
+            isinstance(held, int)
+            and held < len(bound)
+            and bound[held] is None
+            and held not in clashed
+            and call.get("v")
+        ):  # `const value: Ctx = useMemo(() => ({ … }), deps)`: what it returns is stored as a Ctx
+            bound[held] = self.resolve_in(path, call["v"], subst)
         return [None if k in clashed else b for k, b in enumerate(bound)]
 
     def unify(
