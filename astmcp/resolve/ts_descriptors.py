@@ -456,7 +456,11 @@ class Descriptors(FactState):
                 self.tuples[key] = [self.targ(a, scope) for a in args]
             return ("k", f"Q:{key}|^m") if any(self.tuples[key]) else None
         element = _element(self.tdesc(args[0], scope))
-        return (("q" if name in _PROMISES else "y"), element) if element is not None else None
+        if element is None:
+            return None
+        # (of elements whose type no chain reaches, `Set<ReturnType<typeof setTimeout>>`: still the
+        # library's container, whose own members, `size`, `add`, are no project member's)
+        return ("q" if name in _PROMISES else "y"), element, f"{GLOBAL}{name}"
 
     def alternative(self, node: Node, scope: Scope) -> Desc:
         """A union's alternative; a function type written out there is a type of its own

@@ -259,6 +259,9 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
             return chain_of(_local_type(local, tag, desc), depth + 1)
     if tag == "j":  # `x instanceof C` (judged once every name is bound: C may be declared later)
         return _instance_tested(desc, depth)
+    if tag in ("y", "q") and len(desc) > 2:  # a library container; its own type when no chain reaches T
+        inner = chain_of(desc[1], depth + 1)
+        return desc[2] if inner is None else f"{inner}|[]" if tag == "y" else f"{inner}|^q"
     base = chain_of(desc[1], depth + 1)
     if base is None:
         return None
