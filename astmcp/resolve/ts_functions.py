@@ -707,15 +707,16 @@ def _sink(use: Node, function: Node) -> Node | None:
     return use if _own_statement(call, function) or _closure_sees(call, function) else None
 
 
+def _is_function(node: Node) -> bool:
+    """A function of any kind: declared, a value, or a method."""
+    return node.type in FUNCTION_VALUES or node.type in FUNCTIONS or node.type == "method_definition"
+
+
 def _own_statement(node: Node, function: Node) -> bool:
     """Whether ``node`` runs in ``function`` itself (no function between them)."""
     current = node.parent
     while current is not None and current != function:
-        if (
-            current.type in FUNCTION_VALUES
-            or current.type in FUNCTIONS
-            or current.type == "method_definition"
-        ):
+        if _is_function(current):
             return False
         current = current.parent
     return current == function
@@ -750,11 +751,7 @@ def _in_shadowing_function(node: Node, function: Node) -> bool:
     name = node.text or b""
     current = node.parent
     while current is not None and current != function:
-        if (
-            current.type in FUNCTION_VALUES
-            or current.type in FUNCTIONS
-            or current.type == "method_definition"
-        ):
+        if _is_function(current):
             single = current.child_by_field_name("parameter")  # `record => …`
             if single is not None and single.text == name:
                 return True
