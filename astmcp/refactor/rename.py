@@ -80,7 +80,7 @@ from astmcp.refactor.rename_refs import (
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.stub_only import check_stub_only, stub_provider
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
-from astmcp.refactor.ts_combined import combined_clash, spread_clash
+from astmcp.refactor.ts_combined import combined_clash, spread_clash, spread_into_hits
 from astmcp.refactor.ts_decorators import decorator_hits
 from astmcp.refactor.ts_dumps import enum_name_hits, namespace_shape_hits, template_key_hits, ts_dump_hits
 from astmcp.refactor.ts_inline_types import (
@@ -341,6 +341,7 @@ def prepare_rename(
         hits = not_sole(ts_files, conn, row, hits)
         hits = foreign_literal_keys(ts_files, conn, family, hits)
         hits += spread_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
+        hits += spread_into_hits(ts_files, conn, family, {(h.file, h.line, h.column) for h in hits})
         hits += literal_key_hits(ts_files, conn, row, {(h.file, h.line, h.column) for h in hits})
         hits += remapped_key_hits(ts_files, conn, row)
         hits += ts_dump_hits(ts_files, conn, row, family)

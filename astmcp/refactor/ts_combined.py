@@ -18,13 +18,16 @@ import tree_sitter
 
 from astmcp.errors import NameCollision
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.refactor.rename_refs import Hit
 from astmcp.refactor.ts_dumps import owner_ids, typed_as
 from astmcp.refactor.ts_inline_types import literal_keys
 from astmcp.refactor.ts_literals import TsFiles, captures
 from astmcp.refactor.tsscopes import TsFile
+from astmcp.resolve.ts_scopes import SPREAD_FALLBACK
+from astmcp.resolve.ts_types import Entity
 from astmcp.resolve.typescript import Resolver
 
-__all__ = ["combined_clash", "spread_clash"]
+__all__ = ["combined_clash", "spread_clash", "spread_into_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 
@@ -283,3 +286,63 @@ def _spread_sets(
         ):
             return True
     return False
+
+
+def spread_into_hits(
+    files: TsFiles, conn: sqlite3.Connection, family: list[SymbolRow], known: set[tuple[str, int, int]]
+) -> list[Hit]:
+    """Uncertain hits where a value of the renamed member's owner type is spread into an object
+    literal of another known type that declares a member of that name (``const _def:
+    Procedure["_def"] = { ...builder._def, type }`` with ``_def: { …; inputs: Parser[] }``): that
+    member takes the spread one's value, and renamed alone, the spread no longer gives it. A literal
+    writing the name itself, or one of a family type, is left to the other rules."""
+    members = [m for m in family if m.kind in _MEMBER_KINDS]
+    owners = owner_ids(conn, members)
+    if not owners or not members:
+        return []
+    name, ids = members[0].name, {m.id for m in family}
+    resolver: Resolver | None = None
+    out: list[Hit] = []
+    for path, ts in files.holding(conn, "..."):
+        for spread in captures(ts, _SPREADS, "s"):
+            literal = spread.parent
+            value = spread.named_children[0] if spread.named_children else None
+            if literal is None or value is None or name in literal_keys(literal):
+                continue
+            resolver = resolver or Resolver(conn, {})
+            if not typed_as(conn, resolver, path, value, owners, ts):
+                continue
+            typed = _literal_type(conn, resolver, path, ts, literal)
+            if typed is None:
+                continue
+            found = resolver.step(typed, name)
+            leaves = found[1] if found is not None and found[0] == "v" else (found,)
+            if all(leaf is None or (leaf[0] == "s" and leaf[1] in ids) for leaf in leaves):
+                continue
+            if all(leaf is not None and leaf[0] == "x" and not leaf[1] for leaf in leaves):
+                continue  # declared by none of its parts (an object type written out without it)
+            line, column = spread.start_point[0] + 1, ts.column_of(spread)
+            if (path, line, column) not in known:
+                note = f"spreads a value of the member's type into an object of another type, whose {name!r} takes it"
+                out.append(Hit(path, line, column, column + 3, "override", "name", note=note))
+    return out
+
+
+def _literal_type(
+    conn: sqlite3.Connection, resolver: Resolver, path: str, ts: TsFile, literal: tree_sitter.Node
+) -> Entity:
+    """The contextual type of an object literal, read off the index's chain of one of its keys
+    (``<type>|+key``); None when no key says."""
+    for key in literal_keys(literal).values():
+        found = conn.execute(
+            "SELECT r.target_key FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
+            " AND r.col = ? AND r.target_key IS NOT NULL",
+            (path, key.start_point[0] + 1, ts.column_of(key)),
+        ).fetchall()
+        for (target,) in found:
+            head, sep, _ = str(target).partition(SPREAD_FALLBACK)[0].rpartition("|+")
+            if sep and head:
+                typed = resolver.resolve(path, head)
+                if typed is not None:
+                    return typed
+    return None
