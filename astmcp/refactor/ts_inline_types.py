@@ -22,7 +22,7 @@ import tree_sitter
 from astmcp.query.common import SymbolRow, ancestry
 from astmcp.refactor.rename_refs import Hit, unsure_likely
 from astmcp.refactor.textio import position_of
-from astmcp.refactor.ts_literals import TsFiles, captures
+from astmcp.refactor.ts_literals import LITERAL_WRAPPERS, TsFiles, captures
 from astmcp.refactor.ts_structural import (
     closed_owner_types,
     derived_types,
@@ -133,7 +133,7 @@ def _merged_later(ts: TsFile | None, literal: tree_sitter.Node) -> bool:
     merged into another object: the variable spread (``{ ...base, ...part }``) or handed to
     ``Object.assign`` in the file, where it may be a part of a value of any type."""
     holder = literal.parent
-    while holder is not None and holder.type in _WRAPPING:
+    while holder is not None and holder.type in LITERAL_WRAPPERS:
         holder = holder.parent
     if ts is None or holder is None:
         return False
@@ -152,9 +152,6 @@ def _merged_later(ts: TsFile | None, literal: tree_sitter.Node) -> bool:
 
 
 _ASSIGNED = re.compile(r"Object\.assign\(([^\n]*)")  # the arguments, as far as the line goes
-_WRAPPING = frozenset(
-    {"as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression"}
-)
 
 
 def _literal_around(files: TsFiles, hit: Hit) -> set[str] | None:

@@ -32,13 +32,13 @@ from astmcp.refactor.rename_refs import Hit
 from astmcp.refactor.tsscopes import TsFile
 from astmcp.workspace import Workspace
 
-__all__ = ["TsFiles", "check_literal_member", "literal_key_hits"]
+__all__ = ["LITERAL_WRAPPERS", "TsFiles", "check_literal_member", "literal_key_hits"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 # `.name` / `?.name` after a use: the path it reads into the object
 _STEP = re.compile(r"\s*(?:\?\.|\.)\s*([\w$]+)")
 # what a literal may be wrapped in where a variable is declared with it
-_WRAPPERS = frozenset(
+LITERAL_WRAPPERS = frozenset(
     {"as_expression", "satisfies_expression", "parenthesized_expression", "non_null_expression"}
 )
 
@@ -247,7 +247,7 @@ def _key_path(node: tree_sitter.Node | None, variable: str) -> list[str] | None:
     current = node.parent.parent  # the object
     while current is not None and current.type == "object":
         holder = current.parent
-        while holder is not None and holder.type in _WRAPPERS:
+        while holder is not None and holder.type in LITERAL_WRAPPERS:
             holder = holder.parent
         if holder is None:
             return None
@@ -309,7 +309,7 @@ def _declared_type(
         if node is None or node.parent is None:
             return None
         node = node.parent
-    while node is not None and node.parent is not None and node.parent.type in _WRAPPERS:
+    while node is not None and node.parent is not None and node.parent.type in LITERAL_WRAPPERS:
         node = node.parent
     parent = node.parent if node is not None else None
     if node is None or parent is None:
