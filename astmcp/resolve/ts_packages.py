@@ -102,6 +102,9 @@ class PackageMember:
     returns: int | None  # a method returning type parameter k
     callbacks: tuple[Callback | None, ...]  # per parameter: a function type's, else None
     generic: bool  # whether its declaration names the type's type parameters at all
+    # per parameter: k when it takes the names of type parameter k's members (`keyof T`, a type
+    # parameter constrained by it: `on<E extends keyof TEventMap & string>(name: E)`), else None
+    keys: tuple[int | None, ...] = ()
 
 
 def project_root(conn: sqlite3.Connection) -> Path | None:
@@ -260,7 +263,9 @@ def _type_names(texts: tuple[str, ...], name: str, depth: int) -> frozenset[str]
         return None
     names: set[str] = set()
     found = False
-    for node in _declared_as(texts, name):
+    for node in _class_declarations(texts, name):
+        if node is None:
+            return None
         if node.type not in _TYPES:
             return None
         own = _public_names(node)
@@ -345,7 +350,9 @@ def package_constructor(root: str, qualified: str) -> PackageConstructor | None:
 
 def _constructor(texts: tuple[str, ...], name: str) -> PackageConstructor | None:
     found: set[PackageConstructor] = set()
-    for node in _declared_as(texts, name):
+    for node in _class_declarations(texts, name):
+        if node is None:
+            return None
         if node.type not in ("class_declaration", "abstract_class_declaration"):
             return None  # also an interface, a function or a variable of that name
         tparams = _names(node.child_by_field_name("type_parameters"))
@@ -461,8 +468,8 @@ def _type_members(texts: tuple[str, ...], name: str) -> dict[str, PackageMember]
     """The members of the one class or interface named ``name`` the texts declare (the same
     declaration repeated, as ``.d.ts`` beside ``.d.cts``, counts once)."""
     found: list[dict[str, PackageMember]] = []
-    for node in _declared_as(texts, name):
-        if node.type not in _TYPES:
+    for node in _class_declarations(texts, name):
+        if node is None or node.type not in _TYPES:
             return None  # `type Store<T> = …`, `declare function Store`: not read here
         members = _members(node)
         if members is None:
@@ -470,6 +477,66 @@ def _type_members(texts: tuple[str, ...], name: str) -> dict[str, PackageMember]
         if members not in found:
             found.append(members)
     return found[0] if len(found) == 1 else None
+
+
+def _class_declarations(texts: tuple[str, ...], name: str, depth: int = 0) -> Iterator[Node | None]:
+    """The declarations of ``name``, an alias of a class followed (``type X<T> = Impl<T>`` and
+    ``declare const X: typeof Impl``, with ``import { X as Impl }`` beside them: a package choosing
+    its implementation in one file): those of the aliased name instead, none for an alias of a
+    class declared under the same name elsewhere (it is read there). None marks an alias of a name
+    not declared (nothing about ``name`` is known then)."""
+    for node in _declared_as(texts, name):
+        target = _aliased(node)
+        if target is None:
+            yield node
+        elif target != name:
+            followed = list(_class_declarations(texts, target, depth + 1)) if depth < 4 else [None]
+            yield from followed if followed else [None]
+
+
+def _aliased(node: Node) -> str | None:
+    """The name a declaration is only an alias of (see :func:`_class_declarations`), with the
+    file's ``import { Name as Alias }`` undone; None for any other declaration."""
+    target: Node | None = None
+    if node.type == "type_alias_declaration":
+        value = _unwrapped(node.child_by_field_name("value"))
+        params = _names(node.child_by_field_name("type_parameters"))
+        if value is not None and value.type == "type_identifier" and not params:
+            target = value
+        elif value is not None and value.type == "generic_type":
+            args = value.child_by_field_name("type_arguments")
+            given = tuple(_text(a) for a in args.named_children) if args is not None else ()
+            head = value.child_by_field_name("name")
+            if given == params and head is not None and head.type == "type_identifier":
+                target = head
+    elif node.type == "variable_declarator":
+        declared = _unwrapped(node.child_by_field_name("type"))
+        inner = declared.named_children if declared is not None and declared.type == "type_query" else []
+        if len(inner) == 1 and inner[0].type == "identifier":
+            target = inner[0]
+    if target is None:
+        return None
+    alias = _text(target)
+    root = node
+    while root.parent is not None:
+        root = root.parent
+    for statement in root.named_children:
+        if statement.type != "import_statement":
+            continue
+        for spec in _descendants(statement, "import_specifier"):
+            imported, local = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+            if imported is not None and local is not None and _text(local) == alias:
+                return _text(imported)
+    return alias
+
+
+def _descendants(node: Node, kind: str) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == kind:
+            yield current
+        stack.extend(current.named_children)
 
 
 def _declared_as(texts: tuple[str, ...], name: str) -> Iterator[Node]:
@@ -549,7 +616,43 @@ def _member(node: Node, tparams: tuple[str, ...]) -> PackageMember:
             False, _index(node.child_by_field_name("return_type"), visible), None, (), generic
         )
     returns, callbacks = _signature(node, visible)
-    return PackageMember(True, None, returns, callbacks, generic)
+    return PackageMember(True, None, returns, callbacks, generic, _key_parameters(node, visible))
+
+
+def _key_parameters(node: Node, tparams: tuple[str, ...]) -> tuple[int | None, ...]:
+    """Per parameter of a method, the index of the type parameter whose member names it takes
+    (see :attr:`PackageMember.keys`); empty when none does."""
+    constraints: dict[str, Node | None] = {}
+    own = node.child_by_field_name("type_parameters")
+    for param in own.named_children if own is not None else ():
+        name = param.child_by_field_name("name")
+        if param.type == "type_parameter" and name is not None:
+            constraint = param.child_by_field_name("constraint")
+            constraints[_text(name)] = constraint.named_children[0] if constraint is not None else None
+    out: list[int | None] = []
+    for param in _parameters(node.child_by_field_name("parameters")):
+        declared = _unwrapped(param.child_by_field_name("type"))
+        if declared is not None and declared.type == "type_identifier" and _text(declared) in constraints:
+            declared = constraints[_text(declared)]
+        out.append(_keys_of(declared, tparams))
+    return tuple(out) if any(k is not None for k in out) else ()
+
+
+def _keys_of(node: Node | None, tparams: tuple[str, ...]) -> int | None:
+    """k when ``node`` is ``keyof T`` of type parameter k (``& string`` or another primitive
+    beside it: fewer of the same names)."""
+    node = _unwrapped(node)
+    if node is None:
+        return None
+    parts = [_unwrapped(p) for p in node.named_children] if node.type == "intersection_type" else [node]
+    keys = [p for p in parts if p is not None and p.type == "index_type_query"]
+    if len(keys) != 1 or any(
+        p is None or (p.type != "index_type_query" and _text(p) not in ("string", "number", "symbol"))
+        for p in parts
+    ):
+        return None
+    inner = keys[0].named_children
+    return _index(inner[0], tparams) if len(inner) == 1 else None
 
 
 def _signature(

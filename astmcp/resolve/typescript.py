@@ -305,6 +305,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return self.step(entity[1][1], ":") if entity[2] in ARRAY_TAKERS else None
             if entity is None and step == "&0" and head.rpartition("|")[2] in ARRAY_TAKERS:
                 return self.element_of(self.resolve_in(path, head.rpartition("|")[0], subst))
+            if entity is not None and entity[0] == "x" and len(entity) == 4:  # a package's method
+                keys = self.package_step(entity, step)
+                if keys is not None:
+                    return keys
             return self.parameter_type(entity, step, path, site)
         if step.startswith("~^"):  # tested by `instanceof C`: a C where C derives from its type
             return self.instance_test(entity, path, step[2:])
@@ -566,6 +570,11 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 index = callback[1]
             elif callback is not None and j.isdigit() and int(j) < len(callback[0]):
                 index = callback[0][int(j)]
+        elif step[:1] == "&" and step[1:].isdigit():  # `client.on("started", …)`: a key of T
+            given = int(step[1:])
+            keyed = member.keys[given] if given < len(member.keys) else None
+            found = self.step(args[keyed], ":") if keyed is not None and keyed < len(args) else None
+            return ("N", found) if found is not None else None
         return self.step(args[index], ":") if index is not None and index < len(args) else None
 
     def package_call(self, qualified: str, step: str, path: str, site: str, subst: Subst | None) -> Entity:

@@ -73,6 +73,45 @@ def test_unknown_when_not_installed_or_not_one_declaration(tmp_path: Path) -> No
     assert package_member(root, "twice.Alias", "value") is None  # a type alias of that name too
 
 
+def test_aliases_of_a_class_are_followed(tmp_path: Path) -> None:
+    """``declare const X: typeof Impl`` with ``type X<T> = Impl<T>`` (a package choosing its
+    implementation in one file) reads the aliased class; an alias of anything else is not read."""
+    _install(
+        tmp_path,
+        "evbus",
+        {
+            "client.d.ts": (
+                "export declare class EventClient<M> {\n"
+                "  on<E extends keyof M & string>(name: E, cb: (payload: M[E]) => void): void;\n"
+                "  emit<E extends string & keyof M>(name: E, payload: M[E]): void;\n"
+                "  pick(key: keyof M): void;\n"
+                "  onAny(name: keyof M | string): void;\n"
+                "}\n"
+            ),
+            "index.d.ts": (
+                "import { EventClient as Impl } from './client.js';\n"
+                "declare const EventClient: typeof Impl;\n"
+                "type EventClient<M> = Impl<M>;\n"
+                "export { EventClient };\n"
+                "declare const Lost: typeof Nowhere;\n"
+                "type Lost<M> = Nowhere<M>;\n"
+                "type Narrowed<M> = Impl<M & {}>;\n"
+            ),
+        },
+    )
+    root = str(tmp_path)
+    on = package_member(root, "evbus.EventClient", "on")
+    assert on is not None and on.keys == (0, None)  # the name takes M's member names
+    emit = package_member(root, "evbus.EventClient", "emit")
+    assert emit is not None and emit.keys == (0, None)
+    pick = package_member(root, "evbus.EventClient", "pick")
+    assert pick is not None and pick.keys == (0,)
+    any_name = package_member(root, "evbus.EventClient", "onAny")
+    assert any_name is not None and any_name.keys == ()  # other strings too
+    assert package_member(root, "evbus.Lost", "on") is None  # an alias of nothing declared
+    assert package_member(root, "evbus.Narrowed", "on") is None  # no plain alias
+
+
 def test_generic_functions_read_across_overloads(tmp_path: Path) -> None:
     _install(
         tmp_path,
