@@ -370,6 +370,8 @@ class Classes(Functions):
         outer = self.augmenting
         if name is not None and name.type == "string" and len(self.text(name)) > 2:
             self.augmenting = (inner, self.text(name)[1:-1])  # `declare module "pkg" { … }`
+            if not self.augmenting[1].startswith("."):
+                self.augments.add(self.augmenting[1])
         self.children(body, inner)
         self.augmenting = outer
         inner.exports = frozenset(_exported_names(body))

@@ -79,6 +79,7 @@ class FactState:
         self.module = Scope(None, True, symbolic=True)
         # `declare module "spec" { … }`: the body scope and the module it augments, while walked
         self.augmenting: tuple[Scope, str] | None = None
+        self.augments: set[str] = set()  # the packages it augments so (`declare module "pkg"`)
         # the bodies of each namespace declared in a scope, by (scope, name) (see ts_classes.namespace)
         self.namespace_bodies: dict[tuple[int, str], list[Scope]] = {}
         self.pending: list[tuple[str, Any, Any, str, Desc, str | None, bool]] = []

@@ -15,7 +15,8 @@ name position), ``bases`` (extends/implements), ``exports`` (export clauses,
 ``tparams`` (constraint and default of each type parameter), ``generics`` (a
 function's type parameters in order), ``ptypes`` (its declared parameter types),
 ``rgen`` (the head and type arguments of a generic return type) and ``calls``
-(what a call site binds them with, see :class:`~astmcp.resolve.ts_scopes.Site`).
+(what a call site binds them with, see :class:`~astmcp.resolve.ts_scopes.Site`);
+``augments``: the packages a ``declare module "pkg"`` block augments.
 
 Two fields are for the built-in diagnostics, not the linker (:data:`LOCAL_FIELDS`):
 ``undefined`` (identifiers no scope binds, see :mod:`astmcp.diagnostics.ts_undefined`)
@@ -258,6 +259,8 @@ class _Walker(ModuleFacts):
             out["unions"] = unions
         if self.isects:
             out["isects"] = sorted(self.isects)
+        if self.augments:
+            out["augments"] = sorted(self.augments)
         lspreads = {k: [chain_of(d) for d in ds] for k, ds in self.lspreads.items()}
         if lspreads:
             out["lspreads"] = lspreads

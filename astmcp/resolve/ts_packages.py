@@ -38,8 +38,10 @@ __all__ = [
     "package_function",
     "package_member",
     "package_name",
+    "package_parameter_closed",
     "package_type_names",
     "project_root",
+    "qualified_spec",
 ]
 
 _MAX_FILES = 2_000
@@ -737,3 +739,323 @@ def _names(params: Node | None) -> tuple[str, ...]:
 
 def _text(node: Node) -> str:
     return node.text.decode("utf-8", "replace") if node.text is not None else ""
+
+
+# -- parameters of the package's own types -------------------------------------------------------
+# (the type a declaration gives a name: the declaration's type parameters bound to type nodes, each
+# read in its own package's texts; None for one nothing binds)
+@dataclass(frozen=True)
+class _Scope:
+    texts: tuple[str, ...]
+    bound: tuple[tuple[str, tuple[Node, _Scope] | None], ...] = ()
+
+    def binds(self, name: str) -> bool:
+        """Whether ``name`` is a type parameter of the declaration read."""
+        return any(param == name for param, _ in self.bound)
+
+    def binding(self, name: str) -> tuple[Node, _Scope] | None:
+        """What type parameter ``name`` is bound to (None: nothing)."""
+        return next((value for param, value in self.bound if param == name), None)
+
+
+_CLOSED: dict[tuple[str, str, int], bool] = {}
+_WRAPPERS = frozenset({"Partial", "Readonly", "Required"})
+_DEPTH = 8
+
+
+def package_parameter_closed(root: str, qualified: str, k: int) -> bool:
+    """Whether parameter ``k`` of the package callable ``qualified`` takes, in every declaration of
+    it, a type of the packages' own that declares its keys, so that an object literal given there
+    is a value of that type (its keys the type's members, never a project type's). The callable is a
+    function (``seroval.toCrossJSONStream``), a method of a value the package declares
+    (``@tanstack/ai-event-client.aiEventClient.emit``), a method of an instance of its class
+    (``pkg.Cls.:.method``) or its class's constructor (``pkg.Cls.:``). Such a type is an interface,
+    a class or an object type written out without index signatures or mapped keys (its bases alike),
+    a union or intersection of such and primitives, ``Partial``/``Readonly``/``Required`` of one, or a
+    member picked from one (``TEventMap[TEvent]`` where every member is such a type); a type parameter
+    is one only where a package declaration binds it to one (``class AiEventClient extends
+    EventClient<AIDevtoolsEventMap>``), never the callable's own (a call infers those from its
+    arguments, project values included)."""
+    key = (root, qualified, k)
+    if key not in _CLOSED:
+        if len(_CLOSED) > 4096:
+            _CLOSED.clear()
+        found = _callable(root, qualified)
+        _CLOSED[key] = bool(found) and all(_parameter_closed(node, scope, k) for node, scope in found or ())
+    return _CLOSED[key]
+
+
+def qualified_spec(qualified: str) -> str:
+    """The module specifier a qualified name starts with (``@scope/pkg/sub`` of
+    ``@scope/pkg/sub.Client.emit``)."""
+    slash = qualified.rfind("/")
+    dot = qualified.find(".", slash + 1)
+    return qualified[:dot] if dot >= 0 else qualified
+
+
+def _callable(root: str, qualified: str) -> list[tuple[Node, _Scope]] | None:
+    """The declarations (overloads) of a package callable, each with what binds its type's
+    type parameters; None when they are not all read."""
+    package = qualified_spec(qualified)
+    names = qualified[len(package) + 1 :].split(".")
+    texts = declarations(root, package_name(package))
+    if not texts or not names[0]:
+        return None
+    scope = _Scope(texts)
+    if len(names) == 1:  # a function
+        found = list(_declared_as(texts, names[0]))
+        if not found or any(n.type not in ("function_signature", "function_declaration") for n in found):
+            return None
+        return [(n, scope) for n in found]
+    if names[1:] == [":"]:  # a class's constructor
+        return _members_of(root, names[0], (), scope, "constructor", 0)
+    if len(names) == 3 and names[1] == ":":  # a method of an instance of a class
+        return _members_of(root, names[0], (), scope, names[2], 0)
+    if len(names) == 2:  # a method of a value the package declares (`declare const client: Client`)
+        values = list(_declared_as(texts, names[0]))
+        if len(values) != 1 or values[0].type != "variable_declarator":
+            return None
+        declared = _unwrapped(values[0].child_by_field_name("type"))
+        head, args = _type_head(declared)
+        given = tuple((arg, scope) for arg in args)
+        return _members_of(root, head, given, scope, names[1], 0) if head else None
+    return None
+
+
+def _type_head(node: Node | None) -> tuple[str, tuple[Node, ...]]:
+    """The name and type arguments of a type reference (``Client<Map>``); ("", ()) for anything
+    else."""
+    if node is not None and node.type == "type_identifier":
+        return _text(node), ()
+    if node is not None and node.type == "generic_type":
+        head, args = node.child_by_field_name("name"), node.child_by_field_name("type_arguments")
+        if head is not None and head.type == "type_identifier":
+            return _text(head), tuple(args.named_children) if args is not None else ()
+    return "", ()
+
+
+def _members_of(
+    root: str,
+    name: str,
+    args: tuple[tuple[Node, _Scope] | None, ...],
+    scope: _Scope,
+    member: str,
+    depth: int,
+) -> list[tuple[Node, _Scope]] | None:
+    """The declarations of method ``member`` (``constructor`` too) of the class or interface
+    ``name``, read in ``scope``'s texts and given type arguments ``args``: its own, else those of
+    the bases declaring it (a base imported from another package is read there); None when not
+    all are read."""
+    if depth > _DEPTH:
+        return None
+    decls = list(_class_declarations(scope.texts, name))
+    if not decls or any(d is None or d.type not in _TYPES for d in decls):
+        return None
+    out: list[tuple[Node, _Scope]] = []
+    for decl in decls:
+        assert decl is not None
+        tparams = decl.child_by_field_name("type_parameters")
+        bound: list[tuple[str, tuple[Node, _Scope] | None]] = []
+        params = [p for p in tparams.named_children if p.type == "type_parameter"] if tparams else []
+        for index, param in enumerate(params):
+            given: tuple[Node, _Scope] | None = args[index] if index < len(args) else None
+            default = param.child_by_field_name("value")
+            if index >= len(args) and default is not None and default.named_children:
+                given = (default.named_children[0], _Scope(scope.texts))
+            bound.append((_text(param.child_by_field_name("name") or param), given))
+        own = _Scope(scope.texts, tuple(bound))
+        body = decl.child_by_field_name("body")
+        named = [
+            child
+            for child in (body.named_children if body is not None else ())
+            if child.type in _MEMBERS
+            and not any(c.type == "static" for c in child.children)
+            and _text(child.child_by_field_name("name") or child) == member
+        ]
+        if any(child.type not in _METHODS for child in named):
+            return None  # a property of that name: not read here
+        if named:
+            out.extend((child, own) for child in named)
+            continue
+        bases = _heritage(decl)
+        if bases is None:
+            return None
+        inherited: list[tuple[Node, _Scope]] = []
+        for base, base_args in bases:
+            texts, original = _base_texts(root, decl, base, scope.texts)
+            if not texts:
+                return None
+            given_args = tuple(_bound(arg, own) for arg in base_args)
+            found = _members_of(root, original, given_args, _Scope(texts), member, depth + 1)
+            if found is None:
+                return None
+            inherited.extend(found)
+        if not inherited:
+            return None
+        out.extend(inherited)
+    return out
+
+
+_METHODS = ("method_signature", "method_definition", "abstract_method_signature")
+
+
+def _bound(node: Node, scope: _Scope) -> tuple[Node, _Scope] | None:
+    """A type argument as written in ``scope``: the binding of a type parameter it names, else
+    the node read there."""
+    node = _unwrapped(node) or node
+    if node.type == "type_identifier" and scope.binds(_text(node)):
+        return scope.binding(_text(node))
+    return (node, scope)
+
+
+def _heritage(decl: Node) -> list[tuple[str, tuple[Node, ...]]] | None:
+    """The bases a class or interface extends, with their type arguments; None when one is not a
+    plain name (``ns.Base``, a call)."""
+    out: list[tuple[str, tuple[Node, ...]]] = []
+    for child in decl.named_children:
+        clauses = child.named_children if child.type == "class_heritage" else [child]
+        for clause in clauses:
+            if clause.type not in ("extends_clause", "extends_type_clause"):
+                continue
+            parts = clause.named_children
+            for index, part in enumerate(parts):
+                if part.type == "type_arguments":
+                    continue
+                if part.type == "identifier" or part.type == "type_identifier":
+                    following = parts[index + 1] if index + 1 < len(parts) else None
+                    args = (
+                        following.named_children
+                        if following is not None and following.type == "type_arguments"
+                        else []
+                    )
+                    out.append((_text(part), tuple(args)))
+                    continue
+                head, args_of = _type_head(part)
+                if not head:
+                    return None
+                out.append((head, args_of))
+    return out
+
+
+def _base_texts(root: str, decl: Node, base: str, texts: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
+    """Where base ``base`` of ``decl`` is declared: the texts of the package its file imports it
+    from (and the name it is exported as there), else ``texts``."""
+    file = decl
+    while file.parent is not None:
+        file = file.parent
+    for statement in file.named_children:
+        if statement.type != "import_statement":
+            continue
+        source = statement.child_by_field_name("source")
+        spec = _text(source).strip("\"'") if source is not None else ""
+        for found in _descendants(statement, "import_specifier"):
+            imported, local = found.child_by_field_name("name"), found.child_by_field_name("alias")
+            if _text(local or imported or found) != base or imported is None:
+                continue
+            if spec.startswith("."):
+                return texts, _text(imported)
+            return declarations(root, package_name(spec)) if root else (), _text(imported)
+    return texts, base
+
+
+def _parameter_closed(node: Node, scope: _Scope, k: int) -> bool:
+    """Whether a method's or function's parameter k is declared with a closed type (see
+    :func:`package_parameter_closed`)."""
+    params = _parameters(node.child_by_field_name("parameters"))
+    if k >= len(params) or any(c.type == "rest_pattern" for c in params[k].named_children):
+        return False
+    own = frozenset(_names(node.child_by_field_name("type_parameters")))
+    return _closed(params[k].child_by_field_name("type"), scope, own, 0)
+
+
+def _closed(node: Node | None, scope: _Scope, own: frozenset[str], depth: int) -> bool:
+    """Whether a type declares the keys of every object it holds (``own``: type parameters a call
+    infers, never closed)."""
+    node = _unwrapped(node)
+    if node is None or depth > _DEPTH:
+        return False
+    kind = node.type
+    if kind == "union_type":
+        return all(_closed(part, scope, own, depth + 1) for part in _union_parts(node))
+    if kind == "intersection_type":
+        return all(_closed(part, scope, own, depth + 1) for part in node.named_children)
+    if kind in ("predefined_type", "literal_type", "template_literal_type"):
+        return True  # no object (an object literal is never one of them)
+    if kind == "object_type":
+        return not any(c.type == "index_signature" for c in node.named_children)
+    if kind == "lookup_type":  # `TEventMap[TEvent]`: one of the object's members
+        parts = node.named_children
+        return len(parts) == 2 and _members_closed(parts[0], scope, own, depth + 1)
+    name, args = _type_head(node)
+    if not name or name in own:
+        return False
+    if scope.binds(name):  # a type parameter of the declaring type
+        binding = scope.binding(name)
+        return binding is not None and _closed(binding[0], binding[1], frozenset(), depth + 1)
+    if name in _WRAPPERS and len(args) == 1:
+        return _closed(args[0], scope, own, depth + 1)
+    return _named_closed(scope.texts, name, depth + 1)
+
+
+def _named_closed(texts: tuple[str, ...], name: str, depth: int) -> bool:
+    """Whether the package type ``name`` is closed: an interface or class without index signatures
+    whose bases are too, or an alias of a closed type (its type parameters bound to nothing)."""
+    decls = list(_class_declarations(texts, name))
+    if not decls or depth > _DEPTH:
+        return False
+    for decl in decls:
+        if decl is None:
+            return False
+        if decl.type == "type_alias_declaration":
+            unbound = tuple((p, None) for p in _names(decl.child_by_field_name("type_parameters")))
+            if not _closed(decl.child_by_field_name("value"), _Scope(texts, unbound), frozenset(), depth + 1):
+                return False
+            continue
+        if decl.type not in _TYPES:
+            return False
+        body = decl.child_by_field_name("body")
+        if body is None or any(c.type == "index_signature" for c in body.named_children):
+            return False
+        bases = _heritage(decl)
+        if bases is None or any(not _named_closed(texts, base, depth + 1) for base, _ in bases):
+            return False
+    return True
+
+
+def _members_closed(node: Node, scope: _Scope, own: frozenset[str], depth: int) -> bool:
+    """Whether every member type of the object type ``node`` is closed (``TEventMap`` of
+    ``TEventMap[TEvent]``, bound to an event map)."""
+    node = _unwrapped(node) or node
+    name, _ = _type_head(node)
+    if name and name not in own and scope.binds(name):
+        binding = scope.binding(name)
+        return binding is not None and _members_closed(binding[0], binding[1], frozenset(), depth + 1)
+    if depth > _DEPTH:
+        return False
+    if node.type == "object_type":
+        bodies: list[tuple[Node, _Scope]] = [(node, scope)]
+    elif name and name not in own:
+        decls = list(_class_declarations(scope.texts, name))
+        if not decls or any(d is None or d.type not in _TYPES for d in decls):
+            return False
+        bodies = []
+        for decl in decls:
+            assert decl is not None
+            if _heritage(decl):
+                return False  # (inherited members are not read here)
+            body = decl.child_by_field_name("body")
+            if body is None:
+                return False
+            bodies.append((body, _Scope(scope.texts)))
+    else:
+        return False
+    for body, where in bodies:
+        for child in body.named_children:
+            if child.type == "index_signature":
+                return False
+            if child.type == "property_signature":
+                if not _closed(child.child_by_field_name("type"), where, frozenset(), depth + 1):
+                    return False
+            elif child.type not in ("comment",):
+                return False
+    return True

@@ -54,7 +54,10 @@ from astmcp.resolve.ts_packages import (
     package_constructor,
     package_function,
     package_member,
+    package_name,
+    package_parameter_closed,
     project_root,
+    qualified_spec,
 )
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_scopes import EVERY_SINK, GLOBAL, SAME_RETURNS, SPREAD_FALLBACK
@@ -99,6 +102,8 @@ _GLOBAL_TYPES = (
     | lib_global_types()
 )
 _GLOBAL_DEP = f"{GLOBAL}*"
+# what a file consults when it asks which packages the project augments (`declare module "pkg"`)
+_AUGMENT_DEP = "<augments>"
 # sources TypeScript checks: what a lib member gives is followed there alone
 _TYPED_SOURCES = (".ts", ".tsx", ".mts", ".cts")
 JS_GLOBAL = "js:global."  # the dst_key of an inherits edge to a standard global (`js:global.Error`)
@@ -151,6 +156,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         self._alias_work = 0  # aliases unfolded since the outermost one (see alias_instance)
         self._extended: frozenset[str] | None = None
         self._root: str | None = None
+        self._augmented: frozenset[str] | None = None
         # A result cut short by a cycle (a barrel re-exporting a module that imports it) is kept
         # too: recomputing it for every caller is exponential in the cycle's length.
         Tracking.__init__(self, keep_cut_short=True)
@@ -305,6 +311,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return self.step(entity[1][1], ":") if entity[2] in ARRAY_TAKERS else None
             if entity is None and step == "&0" and head.rpartition("|")[2] in ARRAY_TAKERS:
                 return self.element_of(self.resolve_in(path, head.rpartition("|")[0], subst))
+            closed = self.closed_parameter(entity, step)
+            if closed is not None:
+                return closed
             if entity is not None and entity[0] == "x" and len(entity) == 4:  # a package's method
                 keys = self.package_step(entity, step)
                 if keys is not None:
@@ -737,6 +746,42 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         value: Entity = ("r", ("b", element)) if given.endswith("[]") else ("b", element)
         return value if step == "()" else self.step(value, step)
 
+    def closed_parameter(self, entity: Entity, step: str) -> Entity:
+        """``&k`` (``&&k`` of a constructor) of a package's own callable whose parameter k the
+        package declares with a type of its own that declares its keys
+        (``aiEventClient.emit("text:request:started", { requestId, … })``): ``("P", callable)``,
+        whose members an object literal given there has (see
+        :func:`~astmcp.resolve.ts_packages.package_parameter_closed`); None otherwise, and for a
+        package the project augments (``declare module "pkg"`` may add its own types there)."""
+        if (
+            entity is None
+            or entity[0] != "x"
+            or len(entity) != 2
+            or not entity[1]
+            or entity[1].startswith(HOLDS_PROJECT)
+            or not step.lstrip("&").isdigit()
+            or not self.root
+        ):
+            return None
+        qualified = f"{entity[1]}.:" if step.startswith("&&") else entity[1]
+        package = package_name(qualified_spec(qualified))
+        self.deps.add(_AUGMENT_DEP)
+        if any(name == package or name.startswith(f"{package}/") for name in self.augmented()):
+            return None
+        if not package_parameter_closed(self.root, qualified, int(step.lstrip("&"))):
+            return None
+        return ("P", qualified)
+
+    def augmented(self) -> frozenset[str]:
+        """The names of the project's namespaces: among them the packages it augments (``declare
+        module "pkg"`` declares a namespace of that name)."""
+        if self._augmented is None:
+            self._augmented = frozenset(
+                name
+                for (name,) in self.conn.execute("SELECT DISTINCT name FROM symbols WHERE kind = 'namespace'")
+            )
+        return self._augmented
+
     def extended_globals(self) -> frozenset[str]:
         """The library interfaces of standard globals the project declares (augments) itself: in
         ``declare global { … }``, or at the top of a script (a file without module syntax, whose
@@ -826,6 +871,12 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step == "^t":  # `this` in a method of an object literal of this contextual type
             return self.literal_this(entity)
         tag, value = entity[0], entity[1]
+        if tag == "P":  # a value of a package's own type: a member of it is the package's (what
+            # that holds is not read: `{ options: { … } }` given for `options: Record<string, unknown>`)
+            if step == ":":
+                return entity
+            plain = step[:1].isalpha() or step[:1] in ("_", "$")
+            return ("P", "") if value and plain else None
         if tag == "N":  # a member name: what `keyof T` holds is a string of no project type
             return entity if step == ":" else None
         if tag == "V":  # the values of an array literal, a tuple type parameter was bound to
@@ -1462,6 +1513,8 @@ class TsLinker:
                 reshaped.append(path)
             if old_digest != digest and _extends_globals(payload, old_names.keys() | names.keys()):
                 reshaped.append(_GLOBAL_DEP)  # a standard global's type extended (or no longer)
+            if old_digest != digest and payload.get("augments"):
+                reshaped.append(_AUGMENT_DEP)  # a package's types augmented
             record = json.dumps([digest, [sym.id for sym in syms], rest, names], separators=(",", ":"))
             conn.execute(
                 "INSERT OR REPLACE INTO module_facts(path, data, symbols) VALUES (?, ?, ?)",
@@ -1678,7 +1731,8 @@ def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tupl
 
 
 def _is_outside(entity: Entity, name: str) -> bool:
-    """A member ``name`` of a type outside the project: a package's, a library method of an array,
+    """A member ``name`` of a type outside the project: a package's (a key of a literal given where a
+    package declares a type of its own, too), a library method of an array,
     map or promise, or a standard global's member when its type has one of that name (``Date.now``;
     not ``remove`` on the array of a ``Subscription[] | Subscription`` narrowed by ``Array.isArray``,
     which this reading does not follow)."""
@@ -1689,7 +1743,7 @@ def _is_outside(entity: Entity, name: str) -> bool:
     if entity[0] == "z":
         known = LIBRARY_TYPE_MEMBERS.get(entity[1].partition(".")[0])
         return name in (known if known is not None else JS_LIBRARY_MEMBERS)
-    return entity[0] == "x" and bool(entity[1])
+    return entity[0] == "P" or (entity[0] == "x" and bool(entity[1]))
 
 
 def _take_rows(
