@@ -405,7 +405,7 @@ def _function(texts: tuple[str, ...], name: str) -> PackageFunction | None:
         types = tuple(
             None
             if any(c.type == "rest_pattern" for c in param.named_children)
-            else _ref(param.child_by_field_name("type"), tparams)
+            else _ref(param.child_by_field_name("type"), tparams, taken=True)
             for param in _parameters(node.child_by_field_name("parameters"))
         )
         ref = _ref(node.child_by_field_name("return_type"), tparams)
@@ -413,21 +413,30 @@ def _function(texts: tuple[str, ...], name: str) -> PackageFunction | None:
     if len(found) <= 1:
         return found.pop() if found else None
     # overloads that differ in their parameters only (`useState<S>(initial: S | (() => S))` and
-    # `useState<S>()`): what a call returns is known; what it takes, and what binds S from the
-    # arguments, are not (explicit type arguments still do)
+    # `useState<S>()`): what a call returns is known; what its callbacks take is not; an argument
+    # k is read only as the one type every overload declaring a parameter k gives it (an overload
+    # without one is never the one a call passing it picks)
     first = next(iter(found))
     if any(f.tparams != first.tparams or f.returns != first.returns for f in found):
         return None
-    return PackageFunction(first.tparams, (), (), first.returns)
+    params: list[TypeRef | None] = []
+    for k in range(max(len(f.params) for f in found)):
+        refs = {f.params[k] for f in found if k < len(f.params)}
+        params.append(refs.pop() if len(refs) == 1 else None)
+    return PackageFunction(first.tparams, tuple(params), (), first.returns)
 
 
-def _ref(node: Node | None, tparams: tuple[str, ...], depth: int = 0) -> TypeRef | None:
-    """A declared type as a :data:`TypeRef`, None when it is anything else."""
+def _ref(node: Node | None, tparams: tuple[str, ...], depth: int = 0, taken: bool = False) -> TypeRef | None:
+    """A declared type as a :data:`TypeRef`, None when it is anything else (``taken``: a
+    parameter's, where the function types of a union are left out as well: an object literal
+    given for ``S | (() => S)`` is an S)."""
     node = _unwrapped(node)
     if node is None or depth > 8:
         return None
     if node.type == "union_type":
         parts = [p for p in _union_parts(node) if _text(p) not in ("null", "undefined")]
+        if taken and any(p.type != "function_type" for p in parts):
+            parts = [p for p in parts if p.type != "function_type"]
         return _ref(parts[0], tparams, depth + 1) if len(parts) == 1 else None
     if node.type == "type_identifier":
         index = _index(node, tparams)
