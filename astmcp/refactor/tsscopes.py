@@ -316,7 +316,7 @@ class TsFile:
             if (
                 node.type in ("identifier", "type_identifier", "shorthand_property_identifier")
                 and _text(node) == name
-                and not _qualified_part(node)
+                and not _other_scope_name(node)
             ):
                 out.append(node)
             stack.extend(node.named_children)
@@ -373,12 +373,23 @@ class TsFile:
         return out
 
 
-def _qualified_part(node: tree_sitter.Node) -> bool:
-    """Whether ``node`` names a member of a namespace (``Filter`` of ``AST.Filter<T>``), which
-    no binding of the file's scopes is."""
+def _other_scope_name(node: tree_sitter.Node) -> bool:
+    """Whether ``node`` is a name no binding of the file's scopes is: a member of a namespace
+    (``Filter`` of ``AST.Filter<T>``), another module's export the file imports under an alias
+    (``isPlainObject`` of ``import { isPlainObject as _iPO }``) or re-exports (``export { a }
+    from "./m"``), or a public name an export clause gives another binding (``pub`` of ``export {
+    a as pub }``)."""
     parent = node.parent
-    return (
-        parent is not None
-        and parent.type == "nested_type_identifier"
-        and parent.child_by_field_name("name") == node
-    )
+    if parent is None:
+        return False
+    if parent.type == "nested_type_identifier":
+        return parent.child_by_field_name("name") == node
+    if parent.type == "import_specifier":
+        return parent.child_by_field_name("alias") is not None and parent.child_by_field_name("name") == node
+    if parent.type == "export_specifier":
+        local = parent.child_by_field_name("name")
+        if parent.child_by_field_name("alias") == node and (local is None or _text(local) != _text(node)):
+            return True  # (`export { a as a }` keeps naming the binding it exports)
+        statement = parent.parent.parent if parent.parent is not None else None
+        return statement is not None and statement.child_by_field_name("source") is not None
+    return False
