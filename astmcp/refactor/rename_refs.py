@@ -603,12 +603,15 @@ def local_references(ws: Workspace, row: SymbolRow) -> list[Hit]:
             hits.append(Hit(row.file, occ.line, occ.column, end, kind, "certain", is_decl))
         elif occ.role in ("attr", "kwarg"):
             hits.append(Hit(row.file, occ.line, occ.column, end, "attribute", "name"))
-    hits += _string_hits(row.file, scopes, row.name)
+    hits += _string_hits(row.file, scopes, row.name, binding.kind == "module")
     return sorted(hits, key=lambda h: (RANK[h.confidence], h.line, h.column))
 
 
-def _string_hits(path: str, scopes: FileScopes, name: str) -> list[Hit]:
-    """``__all__`` entries (certain) and other exact string occurrences (name hits of kind string)."""
+def _string_hits(path: str, scopes: FileScopes, name: str, module_level: bool) -> list[Hit]:
+    """``__all__`` entries (certain) and other exact string occurrences (name hits of kind string).
+    ``__all__`` lists module-level names: for a name bound elsewhere (a nested function,
+    ``def factory(): def make(): …``) its entries are another binding's (``make = factory()``),
+    no hits."""
     in_all: set[int] = set()
     tree = scopes.tree
     for stmt in tree.body:
@@ -619,6 +622,8 @@ def _string_hits(path: str, scopes: FileScopes, name: str) -> list[Hit]:
     hits: list[Hit] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Constant) and node.value == name and node.end_col_offset is not None:
+            if id(node) in in_all and not module_level:
+                continue
             confidence = "certain" if id(node) in in_all else "name"
             start = scopes.column_of(node.lineno, node.col_offset)  # the opening quote
             end = scopes.column_of(node.end_lineno or node.lineno, node.end_col_offset)

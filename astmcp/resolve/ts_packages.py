@@ -16,6 +16,7 @@ T): RefObject<T>``), when every overload of it reads the same.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import sqlite3
@@ -34,6 +35,7 @@ __all__ = [
     "TypeRef",
     "declarations",
     "installed_fingerprint",
+    "own_package_names",
     "package_constructor",
     "package_function",
     "package_member",
@@ -792,6 +794,36 @@ def package_parameter_closed(root: str, qualified: str, k: int) -> bool:
         found = _callable(root, qualified)
         _CLOSED[key] = bool(found) and all(_parameter_closed(node, scope, k) for node, scope in found or ())
     return _CLOSED[key]
+
+
+_OWN_DEPTH = 4  # folders below the root searched for the project's own package.json files
+_OWN_FOLDERS = 5_000
+
+
+def own_package_names(root: str) -> frozenset[str]:
+    """The names the project's own ``package.json`` files give (``node_modules`` and hidden
+    folders aside; bounded): a package may import itself by name, and TypeScript then reads its
+    sources, not a copy installed beside them."""
+    names: set[str] = set()
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        depth = os.path.relpath(folder, root).count(os.sep) + (folder != root)
+        dirs[:] = (
+            [] if depth >= _OWN_DEPTH else [d for d in dirs if d != "node_modules" and not d.startswith(".")]
+        )
+        seen += 1
+        if seen > _OWN_FOLDERS:
+            break
+        if "package.json" not in files:
+            continue
+        try:
+            data = json.loads(Path(folder, "package.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        name = data.get("name") if isinstance(data, dict) else None
+        if isinstance(name, str) and name:
+            names.add(name)
+    return frozenset(names)
 
 
 def qualified_spec(qualified: str) -> str:

@@ -51,6 +51,7 @@ from astmcp.resolve.ts_library import (
 )
 from astmcp.resolve.ts_packages import (
     PackageFunction,
+    own_package_names,
     package_constructor,
     package_function,
     package_member,
@@ -157,6 +158,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         self._extended: frozenset[str] | None = None
         self._root: str | None = None
         self._augmented: frozenset[str] | None = None
+        self._own: frozenset[str] | None = None
         # A result cut short by a cycle (a barrel re-exporting a module that imports it) is kept
         # too: recomputing it for every caller is exponential in the cycle's length.
         Tracking.__init__(self, keep_cut_short=True)
@@ -768,9 +770,17 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         self.deps.add(_AUGMENT_DEP)
         if any(name == package or name.startswith(f"{package}/") for name in self.augmented()):
             return None
+        if package in self.own_packages():
+            return None  # the project's own package by name: TypeScript reads its sources
         if not package_parameter_closed(self.root, qualified, int(step.lstrip("&"))):
             return None
         return ("P", qualified)
+
+    def own_packages(self) -> frozenset[str]:
+        """The project's own package names (see :func:`~astmcp.resolve.ts_packages.own_package_names`)."""
+        if self._own is None:
+            self._own = own_package_names(self.root) if self.root else frozenset()
+        return self._own
 
     def augmented(self) -> frozenset[str]:
         """The names of the project's namespaces: among them the packages it augments (``declare

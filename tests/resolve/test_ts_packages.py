@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from astmcp.resolve.ts_packages import PackageFunction, PackageMember, package_function, package_member
+from astmcp.resolve.ts_packages import (
+    PackageFunction,
+    PackageMember,
+    own_package_names,
+    package_function,
+    package_member,
+)
 
 _DECLARATIONS = """
 declare class Store<T, A = never> {
@@ -176,3 +182,19 @@ export declare function useState<S = undefined>(): [S | undefined, Dispatch<S | 
     found = package_function(str(tmp_path), "state.useState")
     # the one overload taking an argument declares it `S | (() => S)`: an object literal there is an S
     assert found == PackageFunction(1, (("p", 0),), (), ("t", (("p", 0), ("g", "Dispatch", (("p", 0),)))))
+
+
+def test_own_package_names_skip_installed_ones(tmp_path: Path) -> None:
+    """The project's own package names (a package importing itself by name reads its sources):
+    its package.json files, not those under node_modules or hidden folders."""
+    (tmp_path / "package.json").write_text('{"name": "root-app"}', encoding="utf-8")
+    for folder, text in {
+        "packages/core": '{"name": "@app/core"}',
+        "packages/broken": "{not json",
+        "packages/anonymous": '{"private": true}',
+        "node_modules/left-pad": '{"name": "left-pad"}',
+        ".cache/copy": '{"name": "hidden-copy"}',
+    }.items():
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "package.json").write_text(text, encoding="utf-8")
+    assert own_package_names(str(tmp_path)) == frozenset({"root-app", "@app/core"})
