@@ -854,8 +854,9 @@ def _callable(root: str, qualified: str) -> list[tuple[Node, _Scope]] | None:
         return _members_of(root, names[0], (), scope, names[2], 0)
     if len(names) == 2:  # a method of a value the package declares (`declare const client: Client`)
         values = list(_declared_as(texts, names[0]))
-        if len(values) != 1 or values[0].type != "variable_declarator":
-            return None
+        types = {_text(v.child_by_field_name("type") or v) for v in values}
+        if not values or any(v.type != "variable_declarator" for v in values) or len(types) != 1:
+            return None  # (the same declaration in `.d.ts` and `.d.cts` counts once)
         declared = _unwrapped(values[0].child_by_field_name("type"))
         head, args = _type_head(declared)
         given = tuple((arg, scope) for arg in args)
