@@ -373,17 +373,23 @@ class TsFile:
         return out
 
 
+_JSX_ELEMENTS = frozenset({"jsx_opening_element", "jsx_closing_element", "jsx_self_closing_element"})
+
+
 def _other_scope_name(node: tree_sitter.Node) -> bool:
     """Whether ``node`` is a name no binding of the file's scopes is: a member of a namespace
     (``Filter`` of ``AST.Filter<T>``), another module's export the file imports under an alias
     (``isPlainObject`` of ``import { isPlainObject as _iPO }``) or re-exports (``export { a }
-    from "./m"``), or a public name an export clause gives another binding (``pub`` of ``export {
-    a as pub }``)."""
+    from "./m"``), a public name an export clause gives another binding (``pub`` of ``export {
+    a as pub }``), or a JSX tag starting with a lowercase letter (``<label>``: JSX reads it as an
+    HTML element, never a binding)."""
     parent = node.parent
     if parent is None:
         return False
     if parent.type == "nested_type_identifier":
         return parent.child_by_field_name("name") == node
+    if parent.type in _JSX_ELEMENTS and parent.child_by_field_name("name") == node:
+        return _text(node)[:1].islower()  # `<label>`: an HTML element, whatever the file binds
     if parent.type == "import_specifier":
         return parent.child_by_field_name("alias") is not None and parent.child_by_field_name("name") == node
     if parent.type == "export_specifier":
