@@ -97,7 +97,10 @@ def foreign_literal_keys(
     (``expected.push({ frame, notification })`` into an ``any[]`` holds no
     ``VirtualTimeScheduler``, whose ``frame`` is renamed). A literal spreading something, with a
     computed or quoted key, or a family member of a type with a base outside the project, is not
-    judged."""
+    judged. Such a literal is an object with the member that no symbol stands for: a ``likely``
+    hit (a receiver nobody typed, read as the member because no other project member has its name)
+    may be reading it, and is made uncertain (trpc-client's ``request.end`` over ``getRequests()``'s
+    ``{ state, message, end, callbacks }`` was renamed as ``Request.end``: seed 404)."""
     if not any(h.confidence == "name" and h.kind in ("attribute", "write") for h in hits):
         return hits
     types: list[tuple[set[str], set[str]]] = []
@@ -113,6 +116,7 @@ def foreign_literal_keys(
             return hits
         types.extend(found)
     out: list[Hit] = []
+    dropped: Hit | None = None
     for hit in hits:
         # (in TS files only: JS code may hand a partial object to code reading one member)
         if hit.confidence == "name" and hit.kind in ("attribute", "write") and hit.file.endswith(_TYPED):
@@ -120,8 +124,12 @@ def foreign_literal_keys(
             if keys is not None and all(
                 not required <= keys and not keys <= members for members, required in types
             ):
+                dropped = dropped or hit
                 continue
         out.append(hit)
+    if dropped is not None:
+        note = f"an object literal of no known type ({dropped.file}:{dropped.line}) has the member too"
+        return unsure_likely(out, note)
     return out
 
 

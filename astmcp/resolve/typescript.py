@@ -1709,10 +1709,17 @@ def _as_untyped(target: str) -> bool:
     """A chain, left unknown on the way, from a type TypeScript's lib declares that is no standard
     global object (``G:ProxyHandler|:|get|%0|type_``: the trap's parameter) or from an object
     literal's spreads (``W:12:5|memoize``, spreads that give different members): as untyped as a
-    receiver without a chain, which such values had before these were read."""
+    receiver without a chain, which such values had before these were read. Not a key of an object
+    literal handed to such a type's constructor or function (``G:IntersectionObserver|&&1|+threshold``):
+    the literal is what the lib's parameter takes, no value of a project type, so the key is never
+    read as the project's one member of that name (start-client-core's ``{ rootMargin, threshold
+    }`` was renamed with ``VisibleHydrationOptions.threshold``: seed 404)."""
     if target.startswith("W:"):
         return True
     name = target.partition("|")[0].removeprefix(GLOBAL) if target.startswith(GLOBAL) else ""
+    steps = target.split("|")
+    if steps[-1][:1] == "+" and any(step[:1] == "&" for step in steps[1:-1]):
+        return False
     return bool(name) and name not in GLOBAL_OBJECTS and "|" in target
 
 
