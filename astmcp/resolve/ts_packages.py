@@ -530,17 +530,25 @@ def _aliased(node: Node) -> str | None:
     if target is None:
         return None
     alias = _text(target)
-    root = node
-    while root.parent is not None:
-        root = root.parent
-    for statement in root.named_children:
+    found = _import_of(node, alias)
+    return found[1] if found is not None else alias
+
+
+def _import_of(node: Node, local: str) -> tuple[str, str] | None:
+    """``(specifier, imported name)`` of the named import binding ``local`` in ``node``'s file."""
+    file = node
+    while file.parent is not None:
+        file = file.parent
+    for statement in file.named_children:
         if statement.type != "import_statement":
             continue
-        for spec in _descendants(statement, "import_specifier"):
-            imported, local = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
-            if imported is not None and local is not None and _text(local) == alias:
-                return _text(imported)
-    return alias
+        source = statement.child_by_field_name("source")
+        spec = _text(source).strip("\"'") if source is not None else ""
+        for found in _descendants(statement, "import_specifier"):
+            imported, alias = found.child_by_field_name("name"), found.child_by_field_name("alias")
+            if imported is not None and _text(alias or imported) == local:
+                return spec, _text(imported)
+    return None
 
 
 def _descendants(node: Node, kind: str) -> Iterator[Node]:
@@ -982,22 +990,13 @@ def _heritage(decl: Node) -> list[tuple[str, tuple[Node, ...]]] | None:
 def _base_texts(root: str, decl: Node, base: str, texts: tuple[str, ...]) -> tuple[tuple[str, ...], str]:
     """Where base ``base`` of ``decl`` is declared: the texts of the package its file imports it
     from (and the name it is exported as there), else ``texts``."""
-    file = decl
-    while file.parent is not None:
-        file = file.parent
-    for statement in file.named_children:
-        if statement.type != "import_statement":
-            continue
-        source = statement.child_by_field_name("source")
-        spec = _text(source).strip("\"'") if source is not None else ""
-        for found in _descendants(statement, "import_specifier"):
-            imported, local = found.child_by_field_name("name"), found.child_by_field_name("alias")
-            if _text(local or imported or found) != base or imported is None:
-                continue
-            if spec.startswith("."):
-                return texts, _text(imported)
-            return declarations(root, package_name(spec)) if root else (), _text(imported)
-    return texts, base
+    found = _import_of(decl, base)
+    if found is None:
+        return texts, base
+    spec, imported = found
+    if spec.startswith("."):
+        return texts, imported
+    return declarations(root, package_name(spec)) if root else (), imported
 
 
 def _parameter_closed(node: Node, scope: _Scope, k: int) -> bool:
