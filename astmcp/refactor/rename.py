@@ -100,7 +100,7 @@ from astmcp.refactor.ts_name_exposure import ts_name_word_hits
 from astmcp.refactor.ts_outside_shapes import check_outside_shapes
 from astmcp.refactor.ts_outside_values import check_outside_values
 from astmcp.refactor.ts_template_names import template_name_hits
-from astmcp.refactor.unbound_calls import unbound_call_hits
+from astmcp.refactor.unbound_calls import unbound_call_hits, unbound_callee_reads
 from astmcp.resolve.python_vocab import DATA_KEY
 from astmcp.workspace import Workspace
 
@@ -366,6 +366,7 @@ def prepare_rename(
     if language_of(row.file) == PYTHON:
         hits = option_made(ws, conn, row, hits)
         hits += unbound_call_hits(ws, conn, row, family)
+        hits = unbound_callee_reads(ws, conn, row, hits)
         hits += from_attributes_hits(ws, conn, row)
         hits += settings_field_hits(ws, conn, row)
         hits += data_file_hits(ws, conn, row)

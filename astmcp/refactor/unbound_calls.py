@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import sqlite3
+from dataclasses import replace
 
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.query.parameter_calls import PythonFiles
@@ -19,7 +20,7 @@ from astmcp.refactor.collisions import related_classes
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
-__all__ = ["unbound_call_hits"]
+__all__ = ["unbound_call_hits", "unbound_callee_reads"]
 
 _MEMBER_KINDS = ("attribute", "property", "method", "variable")
 
@@ -96,3 +97,89 @@ def _self_reads(
             note = f"{method.parent_path}.{method.name} is called unbound on a {caller} instance: its self may be one"
             out.append(Hit(method.file, line, column, column + len(name), "attribute", "name", note=note))
     return out
+
+
+def unbound_callee_reads(
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, hits: list[Hit]
+) -> list[Hit]:
+    """``hits`` with the ``self.<name>`` reads of the member's own class's methods made uncertain
+    where another class calls such a method unbound on its instances (``Float._new(self, result)``
+    inside ``Integer``): there ``self`` is that class's instance, whose attribute of the name keeps
+    it (tomlkit's ``Float._sign``, renamed in ``Float._new`` while ``Integer`` kept its ``_sign``:
+    seed 303)."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or not row.file.endswith(".py"):
+        return hits
+    own, related = related_classes(conn, row)
+    classes = own | related
+    marks = ",".join("?" * len(classes))
+    methods = {
+        m.id: m
+        for m in query_symbols(
+            conn,
+            f"s.kind = 'method' AND s.parent_path IS NOT NULL AND EXISTS (SELECT 1 FROM symbols c"
+            f" WHERE c.id IN ({marks}) AND c.file_id = s.file_id AND c.symbol_path = s.parent_path)",
+            tuple(sorted(classes)),
+        )
+    }
+    if not methods:
+        return hits
+    files = PythonFiles(ws)
+    called: dict[int, str] = {}  # method id -> a class calling it unbound on its own instance
+    for method_id, path, line in conn.execute(
+        f"SELECT r.symbol_id, f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id"
+        f" WHERE r.symbol_id IN ({','.join('?' * len(methods))}) AND r.kind = 'call'",
+        tuple(methods),
+    ):
+        if method_id in called:
+            continue
+        caller = _unbound_caller(files, conn, path, line, methods[method_id].name, classes)
+        if caller is not None:
+            called[method_id] = caller
+    if not called:
+        return hits
+    shared: dict[tuple[str, int, int], str] = {}
+    for method_id, caller in called.items():
+        for read in _self_reads(files, conn, method_id, set(), row.name, caller):
+            shared[(read.file, read.line, read.column)] = read.note
+    return [
+        replace(h, confidence="name", note=shared[key])
+        if (key := (h.file, h.line, h.column)) in shared and h.confidence in ("certain", "likely")
+        else h
+        for h in hits
+    ]
+
+
+def _unbound_caller(
+    files: PythonFiles, conn: sqlite3.Connection, path: str, line: int, name: str, classes: set[int]
+) -> str | None:
+    """The class whose method, at ``line`` of ``path``, calls ``X.<name>(self, …)`` on its own
+    instance, when that class is none of ``classes``; else None."""
+    parsed = files.get(path)
+    if parsed is None:
+        return None
+    for cls in ast.walk(parsed.scopes.tree):
+        if not isinstance(cls, ast.ClassDef) or not cls.lineno <= line <= (cls.end_lineno or cls.lineno):
+            continue
+        for node in cls.body:
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not node.args.args:
+                continue
+            if not node.lineno <= line <= (node.end_lineno or node.lineno):
+                continue
+            me = node.args.args[0].arg
+            for call in ast.walk(node):
+                if (
+                    isinstance(call, ast.Call)
+                    and isinstance(call.func, ast.Attribute)
+                    and call.func.attr == name
+                    and isinstance(call.func.value, ast.Name | ast.Attribute)
+                    and call.args
+                    and isinstance(call.args[0], ast.Name)
+                    and call.args[0].id == me
+                    and (call.func.end_lineno or call.func.lineno) == line
+                ):
+                    found = query_symbols(
+                        conn, "f.path = ? AND s.name = ? AND s.kind = 'class'", (path, cls.name)
+                    )
+                    if found and not any(c.id in classes for c in found):
+                        return cls.name
+    return None
