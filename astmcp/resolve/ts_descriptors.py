@@ -22,6 +22,7 @@ from astmcp.resolve.ts_fact_state import (
     own_key,
     unparenthesized,
 )
+from astmcp.resolve.ts_packages import keyof_part
 from astmcp.resolve.ts_scopes import GLOBAL, Desc, Scope, Site
 
 _NULLISH = {"null", "undefined", "void"}
@@ -325,7 +326,7 @@ class Descriptors(FactState):
             self.unions[key] = [self.alternative(part, scope) for part in kept]
             return ("k", f"U:{key}")
         if kind == "intersection_type":  # `A & B` has the members of both: as a union, each part's
-            names = self.key_names(node)
+            names = keyof_part(node)
             if names is not None:  # `keyof T & string`: some of T's member names
                 return self.tdesc(names, scope)
             key = self.key(node)
@@ -765,19 +766,6 @@ class Descriptors(FactState):
             text = self.text(frags[0])
             return text if DISCRIMINANT.fullmatch(text) else None
         return None
-
-    def key_names(self, node: Node) -> Node | None:
-        """The ``keyof T`` of ``keyof T & string`` (``string & keyof T``, ``& number``): an
-        intersection of one ``keyof`` with primitives holds only T's member names."""
-        keys: list[Node] = []
-        for part in self.parts(node):
-            while part.type == "parenthesized_type" and part.named_children:
-                part = part.named_children[0]
-            if part.type == "index_type_query":
-                keys.append(part)
-            elif part.type != "predefined_type" or self.text(part) not in ("string", "number", "symbol"):
-                return None
-        return keys[0] if len(keys) == 1 else None
 
     def parts(self, node: Node) -> list[Node]:
         """The parts of a (nested) intersection type."""

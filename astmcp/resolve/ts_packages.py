@@ -35,6 +35,7 @@ __all__ = [
     "TypeRef",
     "declarations",
     "installed_fingerprint",
+    "keyof_part",
     "own_package_names",
     "package_constructor",
     "package_function",
@@ -277,8 +278,11 @@ def _type_names(texts: tuple[str, ...], name: str, depth: int) -> frozenset[str]
             return None
         found = True
         names.update(own)
-        for base in _extended(node):
-            inherited = _type_names(texts, base, depth + 1) if base is not None else None
+        bases = _heritage(node)
+        if bases is None:
+            return None
+        for base, _ in bases:
+            inherited = _type_names(texts, base, depth + 1)
             if inherited is None:
                 return None
             names.update(inherited)
@@ -303,27 +307,6 @@ def _public_names(node: Node) -> set[str] | None:
             and _text(name) != "constructor"
         ):
             out.add(_text(name))
-    return out
-
-
-def _extended(node: Node) -> list[str | None]:
-    """The names of the types a class or interface declaration extends (None: one not written as a
-    plain name, `ns.Base` or a call)."""
-    out: list[str | None] = []
-    for child in node.named_children:
-        clauses = child.named_children if child.type == "class_heritage" else [child]
-        for clause in clauses:
-            if clause.type not in ("extends_clause", "extends_type_clause"):
-                continue
-            for part in clause.named_children:
-                if part.type == "type_arguments":
-                    continue
-                head = part.child_by_field_name("name") if part.type == "generic_type" else part
-                out.append(
-                    _text(head)
-                    if head is not None and head.type in ("type_identifier", "identifier")
-                    else None
-                )
     return out
 
 
@@ -660,20 +643,34 @@ def _key_parameters(node: Node, tparams: tuple[str, ...]) -> tuple[int | None, .
 
 
 def _keys_of(node: Node | None, tparams: tuple[str, ...]) -> int | None:
-    """k when ``node`` is ``keyof T`` of type parameter k (``& string`` or another primitive
-    beside it: fewer of the same names)."""
+    """k when ``node`` is ``keyof T`` of type parameter k (see :func:`keyof_part`)."""
     node = _unwrapped(node)
-    if node is None:
-        return None
-    parts = [_unwrapped(p) for p in node.named_children] if node.type == "intersection_type" else [node]
-    keys = [p for p in parts if p is not None and p.type == "index_type_query"]
+    keys = keyof_part(node) if node is not None else None
+    inner = keys.named_children if keys is not None else []
+    return _index(inner[0], tparams) if len(inner) == 1 else None
+
+
+def keyof_part(node: Node) -> Node | None:
+    """The ``keyof T`` of ``keyof T`` alone or of ``keyof T & string`` (``string & keyof T``, ``&
+    number``, nested, parenthesized): an intersection of one ``keyof`` with primitives holds only
+    T's member names; None for any other type."""
+    parts: list[Node] = []
+    pending = [node]
+    while pending:
+        part = pending.pop()
+        while part.type == "parenthesized_type" and part.named_children:
+            part = part.named_children[0]
+        if part.type == "intersection_type":
+            pending.extend(part.named_children)
+        else:
+            parts.append(part)
+    keys = [p for p in parts if p.type == "index_type_query"]
+    others = [p for p in parts if p.type != "index_type_query"]
     if len(keys) != 1 or any(
-        p is None or (p.type != "index_type_query" and _text(p) not in ("string", "number", "symbol"))
-        for p in parts
+        p.type != "predefined_type" or _text(p) not in ("string", "number", "symbol") for p in others
     ):
         return None
-    inner = keys[0].named_children
-    return _index(inner[0], tparams) if len(inner) == 1 else None
+    return keys[0]
 
 
 def _signature(
