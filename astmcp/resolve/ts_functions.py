@@ -18,7 +18,7 @@ from astmcp.resolve.ts_fact_state import (
     unparenthesized,
 )
 from astmcp.resolve.ts_reach import reexported_module
-from astmcp.resolve.ts_scopes import EVERY_SINK, SAME_RETURNS, Binding, Desc, Scope, Site, chain_of
+from astmcp.resolve.ts_scopes import EVERY_SINK, SAME_RETURNS, Binding, Desc, Scope, Site
 
 
 class Functions(Declarations):
@@ -205,8 +205,9 @@ class Functions(Declarations):
         if "*" in tokens or node.type in ("generator_function", "generator_function_declaration"):
             return None
         returned = found[0]
-        # (one `return` is not made a chain here: that would fix its call sites' chains too early)
-        if len(found) > 1 and len({chain_of(d) for d in found}) > 1:
+        # (no `return` is made a chain here: that would fix its call sites' chains before a
+        # function declared further down is known; `R:` compares what they give once it is)
+        if any(d != returned for d in found[1:]):
             key = self.key(node)
             self.unions[key] = list(found)
             returned = ("k", f"{SAME_RETURNS}{key}")
