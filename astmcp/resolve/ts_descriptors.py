@@ -30,6 +30,7 @@ _ARRAYS = {"Array", "ReadonlyArray"}
 _PROMISES = {"Promise", "PromiseLike"}
 _MAPS = {"Map", "ReadonlyMap", "WeakMap"}  # (a WeakMap: `get`, `set`, `has`, `delete` alike)
 _CONTAINERS = _ARRAYS | _PROMISES | _MAPS | {"Set", "ReadonlySet"}
+_COMBINATORS = frozenset({"Promise.all", "Promise.allSettled"})  # (their array literals: tuples)
 # Library types whose members are those of their first type argument (``Pick<T, K>`` has some of
 # T's; reading one of them reads T's member): found only when the name is not the project's own.
 _MEMBERWISE = {"Pick", "Omit", "Partial", "Required", "Readonly", "NonNullable"}
@@ -867,13 +868,42 @@ class Descriptors(FactState):
                 expected = (self.tdesc(head, scope), [self.tdesc(t, scope) for t in named_nodes(eargs)])
         values = named_nodes(args)
         returns = {k: parts for k, a in enumerate(values) if (parts := self.returned_parts(a, scope))}
-        found = Site(self.key(args), targs, expected, [self.desc(a, scope) for a in values], returns)
+        combined = self.promise_combinator(node, scope)
+        descs = [
+            self.parts_value(a, scope) if combined and a.type == "array" else self.desc(a, scope)
+            for a in values
+        ]
+        found = Site(self.key(args), targs, expected, descs, returns)
         found.called = node.type == "call_expression"
         found.goes = self.value_types.pop(node.id, None)
         stored = self.stored_as.get(node.id)
         found.stored = self.tdesc(stored, scope) if stored is not None else None
         self.sites[node.id] = found
         return found
+
+    def promise_combinator(self, node: Node, scope: Scope) -> bool:
+        """Whether a call is the global ``Promise.all(…)`` or ``Promise.allSettled(…)``."""
+        callee = node.child_by_field_name("function")
+        return (
+            callee is not None
+            and self.text(callee) in _COMBINATORS
+            and node.type == "call_expression"
+            and scope.lookup("Promise") is None
+        )
+
+    def parts_value(self, node: Node, scope: Scope) -> Desc:
+        """An array literal given to ``Promise.all``/``Promise.allSettled``: a tuple of what its
+        elements are, each alone (``Q:<key>``, fact ``tuples``), as TypeScript infers one there (the
+        lib declares ``T extends readonly unknown[] | []``); with a spread part, an array."""
+        elements = [e for e in named_nodes(node) if e.type != "comment"]
+        if any(e.type == "spread_element" for e in elements):
+            return self.desc(node, scope)
+        parts = [self.desc(e, scope) for e in elements]
+        if not any(parts):
+            return None
+        key = self.key(node)
+        self.tuples[key] = parts
+        return ("k", f"Q:{key}")
 
     def returned_parts(self, node: Node, scope: Scope) -> list[Desc] | None:
         """The parts of the array literal a function without parameters returns as its

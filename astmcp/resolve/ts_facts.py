@@ -85,6 +85,29 @@ def _unread_global_type(desc: Desc, depth: int = 0) -> bool:
     return inner is not None and inner[0] == "n" and bound(inner) is None
 
 
+def _global_root(desc: Desc, depth: int = 0) -> bool:
+    """Whether ``desc`` is read off a global variable no scope of the file binds and the library
+    tables leave untyped (the browser's ``history``, ``document``, ``window``; Node's ``process``;
+    a test runner's ``page`` or ``cy``), also through a local set from one (``const h =
+    window.history``): what it reads is the platform's, or a property code put there, never known
+    to be a project member, so it is no ``likely`` hit of the project member of the name."""
+    while desc is not None and depth < 16:
+        tag = desc[0]
+        if tag == "n" and len(desc) == 3:
+            binding = bound(desc)
+            if binding is None:
+                return True
+            if binding.chain is not None or binding.vtype is None:
+                return False
+            desc = binding.vtype
+        elif tag in ("m", "c", "e", "w"):
+            desc = desc[1]
+        else:
+            return False
+        depth += 1
+    return False
+
+
 class _Walker(ModuleFacts):
     """Visits a file (the layers: ts_fact_state, ts_descriptors, ts_occurrences, ts_declarations,
     ts_functions, ts_classes, ts_narrowing, ts_module_facts) and writes its payload."""
@@ -166,7 +189,7 @@ class _Walker(ModuleFacts):
         for index, (name, start, stop, kind, desc, owner, member) in enumerate(self.pending):
             if member:
                 base, step = chain_of(desc), member_step(name)
-                if base is None and _unread_global_type(desc):
+                if base is None and (_unread_global_type(desc) or _global_root(desc)):
                     base = UNTYPED_KEY  # a value of a global type astmcp cannot read (`x as DOMException`)
                 if step is not None and index in self.probes:
                     step = "!" + step  # a probe: the member of a project type only

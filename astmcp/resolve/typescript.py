@@ -8,7 +8,9 @@ a standard global such as ``Object`` or its instance, ``("z", name)`` one of its
 (or no symbol), ``("r", element)`` an array whose elements are instances of the
 declaration ``element``, ``("p", value)`` a promise of instances of ``value``, ``("l", array,
 method)`` a library method of such an array (``xs.find``), promise (``p.then``) or map,
-``("g", entries)`` a map whose entries are the tuple type ``entries``,
+``("g", entries)`` a map whose entries are the tuple type ``entries``, ``("T", parts)`` a
+tuple of instances (what ``Promise.all([a(), b()])`` settles to), ``("Y", value)`` a settled
+result of ``Promise.allSettled`` (``value`` an instance or None),
 ``None`` unknown. An instance of a generic declaration and a member
 reached through it carry the type parameters' bindings as a third item (type
 arguments of the reference, the rest defaults), so ``def.in`` with ``in: A`` is typed
@@ -82,6 +84,7 @@ from astmcp.resolve.ts_types import alternatives as _alternatives
 
 _LANGUAGES = ("typescript", "javascript")
 # The library interfaces behind arrays, maps, sets and promises (a project declaring one extends them).
+_SETTLED_TYPES = frozenset({"PromiseSettledResult", "PromiseFulfilledResult", "PromiseRejectedResult"})
 _CONTAINER_TYPES = frozenset(
     {
         "Array",
@@ -435,11 +438,14 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
 
     def mapped(self, entity: tuple[Any, ...], path: str, site: str) -> Entity:
         """``xs.map((x) => x.owner)`` of an array xs: an array of what the callback returns (one
-        typed value); None otherwise."""
+        typed value, or a promise of one); None otherwise."""
         if entity[1] is None or entity[1][0] != "r":
             return None
         chain = self.facts(path).get("calls", {}).get(site, {}).get("m")
-        value = self.value_type(self.resolve(path, chain)) if chain else None
+        made = self.resolve(path, chain) if chain else None
+        value = self.value_type(made)
+        if value is None and made is not None and made[0] == "p":
+            return ("r", made)  # `ids.map((id) => load(id))`: an array of promises
         return ("r", value) if value is not None else None
 
     def library_call(self, entity: tuple[Any, ...], path: str, site: str, subst: Subst | None) -> Entity:
@@ -452,6 +458,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if entity[0] == "l":
             reduced = entity[1] is not None and entity[1][0] == "r" and entity[2] in ("reduce", "reduceRight")
             return self.resolve_in(path, args[1], subst) if reduced and len(args) == 2 and args[1] else None
+        if entity[1] in ("Promise.all", "Promise.allSettled"):
+            return self.combined(entity[1], path, args[0] if len(args) == 1 else None, subst)
         if (
             entity[1] not in ("Array.from", "Object.values", "Object.entries")
             or len(args) != 1
@@ -462,6 +470,29 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if item is None:
             return None
         return ("r", ("T", (("b", "String"), item))) if entity[1] == "Object.entries" else ("r", item)
+
+    def combined(self, name: str, path: str, given: str | None, subst: Subst | None) -> Entity:
+        """``Promise.all(values)``: a promise of what awaiting each value gives, an array of them,
+        or for an array literal (a tuple: see ``ts_descriptors.parts_value``) each part alone;
+        ``Promise.allSettled(values)`` of a settled result of each (``("Y", value)``: its ``status``
+        and ``reason`` the lib's, its ``value`` that value), even where the values are not known."""
+        settled = name == "Promise.allSettled"
+        values = self.resolve_in(path, given, subst) if given else None
+        if values is not None and values[0] == "t":  # `[loadUser(), loadTeam()]`
+            parts = self.facts(values[1]).get("tuples", {}).get(values[2], ())
+            found = tuple(
+                self.awaited_instance(self.resolve(values[1], part) if part else None) for part in parts
+            )
+            return ("p", ("T", tuple(("Y", v) for v in found) if settled else found))
+        item = self.awaited_instance(self.resolve_in(path, f"{given}|[i]", subst)) if given else None
+        if settled:
+            return ("p", ("r", ("Y", item)))
+        return ("p", ("r", item)) if item is not None else None
+
+    def awaited_instance(self, value: Entity) -> Entity:
+        """The instance awaiting ``value`` gives (None when not known)."""
+        awaited = self.awaited(value)
+        return self.step(awaited, ":") if awaited is not None else None
 
     def instance_test(self, entity: Entity, path: str, key: str) -> Entity:
         """``x instanceof C`` where x is typed: an instance of C where C is a project class deriving
@@ -904,7 +935,25 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if step == ":" or step == "[i]":
                 return entity if step == ":" else value
             return ("l", entity, step) if step in MAP_METHODS else self.library_member("Map", step)
+        if tag == "Y":  # a settled result (`Promise.allSettled`): `value` what the promise gave
+            if step in ("status", "reason"):  # (the lib's, unless the project extends the types)
+                self.deps.add(_GLOBAL_DEP)
+                return (
+                    None
+                    if self.extended_globals() & _SETTLED_TYPES
+                    else ("z", f"PromiseRejectedResult.{step}")
+                )
+            return entity if step == ":" else value if step == "value" else None
         if tag == "T":  # a tuple a package's function gives: its parts
+            known = bool(value) and all(alt is not None for alt in value)
+            if step == "[i]":  # iterated: each part, when every part is typed
+                return ("v", value) if known else None
+            if step in ARRAY_METHODS:  # `(await Promise.all([a(), b()])).map((x) => …)`
+                return (
+                    ("l", ("r", value[0] if one_alternative(value) else ("v", value)), step)
+                    if known
+                    else None
+                )
             index = int(step[1:]) if step[:1] == "#" and step[1:].isdigit() else -1
             return entity if step == ":" else value[index] if 0 <= index < len(value) else None
         if tag == "O":  # a local object literal spreading others (`{ ...state, ...patch }`)
@@ -971,6 +1020,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if tag == "b":  # a standard global (`Object`) or its instance: its members are the library's
             return ("b", value) if step == ":" else ("z", f"{value}.{step}") if is_ident(step) else None
         if tag == "z":  # such a member: what the lib declares it gives, when that is one plain type
+            if value == "Promise.allSettled" and step == "()":
+                return self.combined(value, "", None, None)  # (of values not known)
             return self.lib_result(value, step)
         if step == "[i]" and tag == "i":  # `x[k]`: what the index signature of x's type gives
             return self.indexed(entity)
