@@ -47,7 +47,7 @@ from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.stdlib_members import stdlib_class_members
 from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
 from astmcp.query.ts_parts import ModuleParts
-from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, judged, untyped
+from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, UNKNOWN_RECEIVER, judged, untyped
 from astmcp.resolve.python_external import (
     class_ancestors,
     class_defines,
@@ -59,7 +59,12 @@ from astmcp.resolve.python_lookups import alternatives
 from astmcp.resolve.python_resolver import Resolver as PythonResolver
 from astmcp.resolve.python_vocab import DATA_KEY, DOCTEST_LOCAL
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, TEMPLATE_OWNER, template_reaches
-from astmcp.resolve.ts_library import JS_LIBRARY_MEMBERS, lib_type_members
+from astmcp.resolve.ts_library import (
+    GLOBAL_OBJECTS,
+    JS_LIBRARY_MEMBERS,
+    lib_type_members,
+    lib_types_declaring,
+)
 from astmcp.resolve.ts_scopes import GLOBAL
 from astmcp.resolve.typescript import JS_GLOBAL, MISSING_NAMESPACE
 from astmcp.tools import tool
@@ -347,6 +352,7 @@ def collect_references(
                 and untyped(target)
                 and not memo.outside_rooted(target)
                 and not (python and memo.stdlib_named(path, symbol.name))
+                and not (not python and memo.lib_typed_elsewhere(target, symbol))
                 else "name"
             )
             if confidence == "name" and not include_name_hits:
@@ -847,6 +853,33 @@ class FamilyMemo:
         self.parts = ModuleParts(conn)  # TS/JS: files no import chain joins
         self._packages: dict[str, bool] = {}  # top-level Python package -> whether the project has it
         self._stdlib: dict[str, frozenset[str]] = {}  # Python file -> its standard classes' members
+
+    def lib_typed_elsewhere(self, target: str | None, symbol: SymbolRow) -> bool:
+        """TS/JS: whether an unknown receiver comes from a type TypeScript's lib declares that is
+        no standard global object (``G:MutationObserver|@@0.0|[i]`` of ``new MutationObserver((records)
+        => … record.attributeName)``), the member read is one a lib type declares, and the
+        symbol's class derives from nothing outside the project: then the read is most likely the
+        lib type's (a probe renamed ``record.attributeName`` with ``Change.attributeName``). A
+        project class extending one (``class Widget extends HTMLElement``) may be what such a
+        chain gives (``page.body.firstElementChild.refresh()``)."""
+        chain = (target or "").removeprefix(UNKNOWN_RECEIVER)
+        root = chain.partition("|")[0]
+        if not root.startswith(GLOBAL) or root[len(GLOBAL) :] in GLOBAL_OBJECTS:
+            return False
+        if not lib_types_declaring(chain.rpartition("|")[2]):
+            return False
+        owner = self._owner_class(symbol)
+        return owner is None or not ancestry(self.conn, [owner])[1]
+
+    def _owner_class(self, symbol: SymbolRow) -> int | None:
+        if not symbol.parent_path:
+            return None
+        found = self.conn.execute(
+            "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.symbol_path = ?"
+            " ORDER BY s.id LIMIT 1",
+            (symbol.file, symbol.parent_path),
+        ).fetchone()
+        return int(found[0]) if found is not None else None
 
     def stdlib_named(self, path: str, name: str) -> bool:
         """Whether a class of an outside module the Python file ``path`` imports (the standard

@@ -89,8 +89,10 @@ def _global_root(desc: Desc, depth: int = 0) -> bool:
     """Whether ``desc`` is read off a global variable no scope of the file binds and the library
     tables leave untyped (the browser's ``history``, ``document``, ``window``; Node's ``process``;
     a test runner's ``page`` or ``cy``), also through a local set from one (``const h =
-    window.history``): what it reads is the platform's, or a property code put there, never known
-    to be a project member, so it is no ``likely`` hit of the project member of the name."""
+    window.history``), of what calling one gives and of the callbacks given to one
+    (``document.addEventListener("keydown", (ev) => ev.key)``): what it reads is the platform's, or
+    a property code put there, never known to be a project member, so it is no ``likely`` hit of
+    the project member of the name."""
     while desc is not None and depth < 16:
         tag = desc[0]
         if tag == "n" and len(desc) == 3:
@@ -100,8 +102,8 @@ def _global_root(desc: Desc, depth: int = 0) -> bool:
             if binding.chain is not None or binding.vtype is None:
                 return False
             desc = binding.vtype
-        elif tag in ("m", "c", "e", "w"):
-            desc = desc[1]
+        elif tag in ("m", "c", "e", "w", "a", "p", "y", "q"):
+            desc = desc[1]  # (`a`: a parameter of a callback given to it: `fetch(u).then((res) => …)`)
         else:
             return False
         depth += 1

@@ -1474,13 +1474,17 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 continue
             if found[0] in ("x", "b"):  # a package's class, a standard global (`extends Error`)
                 external = external or bool(found[1])
-                if found[0] == "x" and found[1] and self.given_project_type(cls, base):
-                    # `extends Component<Props>`: `this.props` where the package declares `props: P`
+                if found[1] and self.given_project_type(cls, base):
                     args = self.facts(cls.path).get("bargs", {}).get(cls.key, {}).get(base, ())
                     given = tuple(self.resolve(cls.path, arg) if arg else None for arg in args)
-                    member = self.package_step(("x", f"{HOLDS_PROJECT}.{found[1]}", given), name)
-                    if member is not None:
-                        return member
+                    if found[0] == "x":
+                        # `extends Component<Props>`: `this.props` where the package declares `props: P`
+                        member = self.package_step(("x", f"{HOLDS_PROJECT}.{found[1]}", given), name)
+                        if member is not None:
+                            return member
+                    elif found[1] in ("Array", "ReadonlyArray") and len(given) == 1 and name in ARRAY_METHODS:
+                        return ("l", ("r", given[0]), name)  # `extends Array<Job>`: `this.reduce(…)`
+                    # (`extends Map<string, Job>`: what `this.get(k)` gives may be a Job)
                     holding = True
                 continue
             if found[0] in ("s", "i"):
