@@ -99,6 +99,7 @@ from astmcp.refactor.ts_mixins import mixin_hits
 from astmcp.refactor.ts_name_exposure import ts_name_word_hits
 from astmcp.refactor.ts_outside_shapes import check_outside_shapes
 from astmcp.refactor.ts_outside_values import check_outside_values
+from astmcp.refactor.ts_package_shapes import check_package_shapes
 from astmcp.refactor.ts_template_names import template_name_hits
 from astmcp.refactor.unbound_calls import unbound_call_hits, unbound_callee_reads
 from astmcp.resolve.python_vocab import DATA_KEY
@@ -316,6 +317,7 @@ def prepare_rename(
     check_outside_values(ws, conn, row, family)
     check_lib_shapes(ws, conn, row, family)
     check_outside_shapes(conn, row, family)
+    check_package_shapes(conn, row, family)
     check_literal_member(ws, conn, row)
     hits = through_aliases(conn, row, hits)
     hits, docstrings = prose_hits(ws, hits)

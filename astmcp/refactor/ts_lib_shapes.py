@@ -22,7 +22,7 @@ from astmcp.refactor.ts_literals import TsFiles
 from astmcp.resolve.ts_library import lib_types_declaring
 from astmcp.workspace import Workspace
 
-__all__ = ["check_lib_shapes"]
+__all__ = ["check_lib_shapes", "member_names"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _OWNER_KINDS = ("interface", "type", "class")
@@ -48,7 +48,7 @@ def check_lib_shapes(
         ):
             if owner.kind not in _OWNER_KINDS:
                 continue
-            own = _member_names(conn, owner)
+            own = member_names(conn, owner)
             for lib_type, members in declaring:
                 if not members <= own or _declared_in_project(conn, lib_type):
                     continue
@@ -65,7 +65,8 @@ def check_lib_shapes(
                     )
 
 
-def _member_names(conn: sqlite3.Connection, owner: SymbolRow) -> frozenset[str]:
+def member_names(conn: sqlite3.Connection, owner: SymbolRow) -> frozenset[str]:
+    """The names of the members a project type declares itself."""
     prefix = f"{owner.symbol_path}."
     return frozenset(
         path[len(prefix) :]

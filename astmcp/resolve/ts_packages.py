@@ -42,6 +42,7 @@ __all__ = [
     "package_member",
     "package_name",
     "package_parameter_closed",
+    "package_shapes",
     "package_type_names",
     "project_root",
     "qualified_spec",
@@ -553,6 +554,52 @@ def _declared_as(texts: tuple[str, ...], name: str) -> Iterator[Node]:
 
 _PARSED: dict[str, tuple[Tree, dict[str, list[Node]]]] = {}
 _PARSED_LIMIT = 32  # declaration files kept parsed (a package's big index.d.ts is read for many names)
+
+
+_SHAPES: dict[str, dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {}  # text -> member -> shapes
+
+
+def package_shapes(root: str, package: str, member: str) -> list[tuple[str, frozenset[str]]]:
+    """The interfaces, classes and object type aliases the declarations of ``package`` hold that
+    declare ``member``, each as (its name, its own member names; bases are not followed)."""
+    out: list[tuple[str, frozenset[str]]] = []
+    for text in declarations(root, package):
+        if member not in text:
+            continue
+        shapes = _SHAPES.get(text)
+        if shapes is None:
+            if len(_SHAPES) >= _PARSED_LIMIT * 4:
+                _SHAPES.clear()
+            shapes = _SHAPES[text] = _shapes_in(text)
+        out.extend((name, names) for name, names in shapes.get(member, ()))
+    return out
+
+
+def _shapes_in(text: str) -> dict[str, tuple[tuple[str, frozenset[str]], ...]]:
+    by_member: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for name, nodes in _declarations_in(text).items():
+        for node in nodes:
+            names = _shape_members(node)
+            for member in names:
+                by_member.setdefault(member, []).append((name, names))
+    return {member: tuple(found) for member, found in by_member.items()}
+
+
+def _shape_members(node: Node) -> frozenset[str]:
+    """The names of the members a class, interface or object type alias declares itself."""
+    if node.type in _TYPES:
+        body = node.child_by_field_name("body")
+    elif node.type == "type_alias_declaration":
+        body = node.child_by_field_name("value")
+        body = body if body is not None and body.type == "object_type" else None
+    else:
+        body = None
+    names: set[str] = set()
+    for child in body.named_children if body is not None else ():
+        found = child.child_by_field_name("name") if child.type in _MEMBERS else None
+        if found is not None and found.type == "property_identifier":
+            names.add(_text(found))
+    return frozenset(names)
 
 
 def _declarations_in(text: str) -> dict[str, list[Node]]:

@@ -1,0 +1,83 @@
+"""TS/JS: a project type of the same shape as a type a package the project imports declares.
+
+ai's ``ChatMiddlewareContext { requestId, streamId, runId, … }`` has a mirror in
+``@tanstack/ai-event-client``: ``DevtoolsMiddlewareContext``, declared there so that the package
+need not import ai. ai puts the package's ``devtoolsMiddleware()`` where its own ``ChatMiddleware``
+is declared, and TypeScript checks that the two contexts fit by shape. No reference ties the
+members (a package's declarations are not the project's), so renaming ``streamId`` broke the
+build (seed 505). When the renamed member's owner (an interface, a class or a type) and a type
+that a package the project's TS/JS files import declares (an interface, a class or an object type
+alias) both have the member's name, and the members of one all belong to the other (at least
+three, and at least half as many as the other has), values may cross between them unseen: the
+rename is refused with ``MUTATION_BLOCKED`` naming the package's type. Bases are not followed on
+either side.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+
+from astmcp.errors import MutationBlocked
+from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.refactor.ts_lib_shapes import member_names
+from astmcp.resolve.ts_packages import own_package_names, package_name, package_shapes, project_root
+
+__all__ = ["check_package_shapes"]
+
+_MEMBER_KINDS = ("method", "property", "getter", "setter")
+_OWNER_KINDS = ("interface", "type", "class")
+_LEAST = 3  # members the smaller shape must have
+
+
+def check_package_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Iterable[SymbolRow]) -> None:
+    """MUTATION_BLOCKED when a renamed member's owner mirrors a type an imported package declares."""
+    members = [
+        m
+        for m in (row, *family)
+        if m.kind in _MEMBER_KINDS and m.parent_path and not m.file.endswith((".py", ".pyi"))
+    ]
+    root = project_root(conn) if members else None
+    if root is None:
+        return
+    packages: list[str] | None = None
+    for member in members:
+        for owner in query_symbols(
+            conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path)
+        ):
+            if owner.kind not in _OWNER_KINDS:
+                continue
+            own = member_names(conn, owner)
+            if len(own) < _LEAST:
+                continue
+            packages = imported_packages(conn, str(root)) if packages is None else packages
+            for package in packages:
+                for name, theirs in package_shapes(str(root), package, member.name):
+                    if _mirrors(own, theirs):
+                        raise MutationBlocked(
+                            f"{row.name!r} is a member of {owner.name}, which has the shape of {name} that"
+                            f" {package} declares (the members of one all belong to the other): TypeScript"
+                            f" checks shapes, so values of one may be used as the other, which keeps its"
+                            f" {member.name!r}; renaming the member would break that",
+                            {"package": package, "package_type": name, "owner": owner.selector},
+                        )
+
+
+def _mirrors(own: frozenset[str], theirs: frozenset[str]) -> bool:
+    small, large = (own, theirs) if len(own) <= len(theirs) else (theirs, own)
+    return len(small) >= _LEAST and small <= large and 2 * len(small) >= len(large)
+
+
+def imported_packages(conn: sqlite3.Connection, root: str) -> list[str]:
+    """The packages the project's TS/JS files import (not the project's own, not ``node:``
+    builtins), in name order."""
+    own = own_package_names(root)
+    found = {
+        package_name(str(module))
+        for (module,) in conn.execute(
+            "SELECT DISTINCT i.module FROM imports i JOIN files f ON f.id = i.file_id"
+            " WHERE i.external = 1 AND f.language IN ('typescript', 'javascript')"
+        )
+        if module and not str(module).startswith("node:")
+    }
+    return sorted(found - own - {""})
