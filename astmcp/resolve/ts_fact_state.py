@@ -111,6 +111,10 @@ class FactState:
         self.key_strings: dict[int, Desc] = {}  # string literal node id -> the type it is a key of
         # string literal argument node id -> the callee's parameter it is given for (``("p", …)``)
         self.argument_strings: dict[int, Desc] = {}
+        # functions passed by name: (the callee's descriptor, the name's); the parameters of the
+        # functions declared by name, by the id of that name's binding
+        self.given_functions: list[tuple[Desc, Desc]] = []
+        self.function_params: dict[int, list[Binding]] = {}
         self.rgen: dict[str, tuple[Desc, list[Desc]]] = {}  # function -> generic return (head, arguments)
         self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
         self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)

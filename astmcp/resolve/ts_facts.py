@@ -85,12 +85,14 @@ def _unread_global_type(desc: Desc, depth: int = 0) -> bool:
     return inner is not None and inner[0] == "n" and bound(inner) is None
 
 
-def _global_root(desc: Desc, depth: int = 0) -> bool:
+def _global_root(desc: Desc, given: frozenset[int] = frozenset(), depth: int = 0) -> bool:
     """Whether ``desc`` is read off a global variable no scope of the file binds and the library
     tables leave untyped (the browser's ``history``, ``document``, ``window``; Node's ``process``;
     a test runner's ``page`` or ``cy``), also through a local set from one (``const h =
     window.history``), of what calling one gives and of the callbacks given to one
-    (``document.addEventListener("keydown", (ev) => ev.key)``): what it reads is the platform's, or
+    (``document.addEventListener("keydown", (ev) => ev.key)``; ``given``: the parameters of the
+    functions handed on to one by name, ``addEventListener("keydown", onKey)``, or to a method of a
+    value of a lib type, ``button.addEventListener("click", onClick)``): what it reads is the platform's, or
     a property code put there, never known to be a project member, so it is no ``likely`` hit of
     the project member of the name."""
     while desc is not None and depth < 16:
@@ -99,6 +101,8 @@ def _global_root(desc: Desc, depth: int = 0) -> bool:
             binding = bound(desc)
             if binding is None:
                 return True
+            if binding.chain is None and id(binding) in given:
+                return True  # a parameter of a function handed on to one by name
             if binding.chain is not None or binding.vtype is None:
                 return False
             desc = binding.vtype
@@ -183,15 +187,33 @@ class _Walker(ModuleFacts):
         self.handlers["template_string"] = self.string_literal
 
     # -- output ----------------------------------------------------------------
+    def given_to_globals(self) -> frozenset[int]:
+        """The ids of the parameter bindings of the functions this file declares by name and hands
+        on to a global no scope binds (``document.addEventListener("keydown", onKey)``) or to a
+        member of a value of a type TypeScript's lib declares that is no standard global object
+        (``button.addEventListener("click", onClick)`` with ``button: HTMLButtonElement``)."""
+        out: set[int] = set()
+        for callee, name in self.given_functions:
+            binding = bound(name) if name is not None else None
+            params = self.function_params.get(id(binding)) if binding is not None else None
+            if not params:
+                continue
+            chain = chain_of(callee)
+            root = chain.partition("|")[0].removeprefix(GLOBAL) if chain and chain.startswith(GLOBAL) else ""
+            if (chain is None and _global_root(callee)) or (root and root not in GLOBAL_OBJECTS):
+                out.update(id(param) for param in params)
+        return frozenset(out)
+
     def payload(self) -> dict[str, Any]:
         rows: list[tuple[str, int, int, int, str, str | None, str | None]] = []
         column = self.src.column
         reach = ReachFacts(self.src.tree, self.raw, self.nsimports, self.key)
         nodes = self.row_nodes
+        given = self.given_to_globals()
         for index, (name, start, stop, kind, desc, owner, member) in enumerate(self.pending):
             if member:
                 base, step = chain_of(desc), member_step(name)
-                if base is None and (_unread_global_type(desc) or _global_root(desc)):
+                if base is None and (_unread_global_type(desc) or _global_root(desc, given)):
                     base = UNTYPED_KEY  # a value of a global type astmcp cannot read (`x as DOMException`)
                 if step is not None and index in self.probes:
                     step = "!" + step  # a probe: the member of a project type only

@@ -146,6 +146,10 @@ class Functions(Declarations):
                 self.visit(child, head)
         self.owner, self.this = outer_owner, outer_this
         self.returning, self.return_type = outer_returning, outer_return_type
+        declared_as = _declared_name(node, name)
+        named = scope.names.get(self.text(declared_as)) if declared_as is not None else None
+        if named is not None:  # (a function handed on by name: `addEventListener("keydown", onKey)`)
+            self.function_params[id(named)] = list(head.names.values())
         self.inferred = self.single_return(node) if ret is None else None
         self.returns = outer_returns
         if key is not None and self.inferred is not None and not hidden:
@@ -401,6 +405,8 @@ class Functions(Declarations):
         for k, arg in enumerate(given):
             if target is not None and arg.type in ("arrow_function", "function_expression"):
                 self.callback = (target, k, new, site)
+            if target is not None and arg.type == "identifier":
+                self.given_functions.append((target, ("n", scope, self.text(arg))))
             if assigned is not None and k > 0 and arg.type == "object":
                 # `Object.assign(row, { groupingColumnId: id })`: keys the target's type declares are
                 # its members (one it does not declare stays a name hit)
@@ -837,3 +843,20 @@ def _spread_literals(spread: Node) -> list[Node]:
             for field in ("consequence", "alternative"):
                 pending.append(unparenthesized(node.child_by_field_name(field)))
     return found
+
+
+def _declared_name(node: Node, name: Node | None) -> Node | None:
+    """The name a function is declared by: its own (``function onKey(e)``), or the variable's
+    whose value it is (``const onKey = (e) => …``)."""
+    if node.type in FUNCTIONS:
+        return name if name is not None and name.type == "identifier" else None
+    parent = node.parent
+    if (
+        node.type in ("arrow_function", "function_expression")
+        and parent is not None
+        and parent.type == "variable_declarator"
+        and parent.child_by_field_name("value") == node
+    ):
+        found = parent.child_by_field_name("name")
+        return found if found is not None and found.type == "identifier" else None
+    return None
