@@ -271,7 +271,11 @@ class Descriptors(FactState):
         elements = named_nodes(node)
         if any(e.type == "spread_element" for e in elements):
             return None
-        parts = [self.const_value(e, scope) for e in elements]
+        return self.tuple_of(node, [self.const_value(e, scope) for e in elements])
+
+    def tuple_of(self, node: Node, parts: list[Desc]) -> Desc:
+        """The tuple an array literal makes of ``parts`` (``Q:<key>``, fact ``tuples``); None when
+        no part is typed."""
         if not any(parts):
             return None
         key = self.key(node)
@@ -898,12 +902,7 @@ class Descriptors(FactState):
         elements = [e for e in named_nodes(node) if e.type != "comment"]
         if any(e.type == "spread_element" for e in elements):
             return self.desc(node, scope)
-        parts = [self.desc(e, scope) for e in elements]
-        if not any(parts):
-            return None
-        key = self.key(node)
-        self.tuples[key] = parts
-        return ("k", f"Q:{key}")
+        return self.tuple_of(node, [self.desc(e, scope) for e in elements])
 
     def returned_parts(self, node: Node, scope: Scope) -> list[Desc] | None:
         """The parts of the array literal a function without parameters returns as its
