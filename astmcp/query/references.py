@@ -853,6 +853,7 @@ class FamilyMemo:
         self.parts = ModuleParts(conn)  # TS/JS: files no import chain joins
         self._packages: dict[str, bool] = {}  # top-level Python package -> whether the project has it
         self._stdlib: dict[str, frozenset[str]] = {}  # Python file -> its standard classes' members
+        self._outside_derived: dict[int, bool] = {}  # TS/JS member -> whether its class derives from outside
 
     def lib_typed_elsewhere(self, target: str | None, symbol: SymbolRow) -> bool:
         """TS/JS: whether an unknown receiver comes from a type TypeScript's lib declares that is
@@ -868,18 +869,18 @@ class FamilyMemo:
             return False
         if not lib_types_declaring(chain.rpartition("|")[2]):
             return False
-        owner = self._owner_class(symbol)
-        return owner is None or not ancestry(self.conn, [owner])[1]
+        if symbol.id not in self._outside_derived:
+            self._outside_derived[symbol.id] = self._derives_outside(symbol)
+        return not self._outside_derived[symbol.id]
 
-    def _owner_class(self, symbol: SymbolRow) -> int | None:
-        if not symbol.parent_path:
-            return None
+    def _derives_outside(self, symbol: SymbolRow) -> bool:
+        """Whether the class holding ``symbol`` derives from a class or type outside the project."""
         found = self.conn.execute(
             "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.symbol_path = ?"
             " ORDER BY s.id LIMIT 1",
-            (symbol.file, symbol.parent_path),
+            (symbol.file, symbol.parent_path or ""),
         ).fetchone()
-        return int(found[0]) if found is not None else None
+        return found is not None and bool(ancestry(self.conn, [int(found[0])])[1])
 
     def stdlib_named(self, path: str, name: str) -> bool:
         """Whether a class of an outside module the Python file ``path`` imports (the standard

@@ -85,7 +85,7 @@ def _unread_global_type(desc: Desc, depth: int = 0) -> bool:
     return inner is not None and inner[0] == "n" and bound(inner) is None
 
 
-def _global_root(desc: Desc, given: frozenset[int] = frozenset(), depth: int = 0) -> bool:
+def _global_root(desc: Desc, given: frozenset[int] = frozenset()) -> bool:
     """Whether ``desc`` is read off a global variable no scope of the file binds and the library
     tables leave untyped (the browser's ``history``, ``document``, ``window``; Node's ``process``;
     a test runner's ``page`` or ``cy``), also through a local set from one (``const h =
@@ -95,7 +95,9 @@ def _global_root(desc: Desc, given: frozenset[int] = frozenset(), depth: int = 0
     value of a lib type, ``button.addEventListener("click", onClick)``): what it reads is the platform's, or
     a property code put there, never known to be a project member, so it is no ``likely`` hit of
     the project member of the name."""
-    while desc is not None and depth < 16:
+    for _ in range(16):
+        if desc is None:
+            return False
         tag = desc[0]
         if tag == "n" and len(desc) == 3:
             binding = bound(desc)
@@ -110,7 +112,6 @@ def _global_root(desc: Desc, given: frozenset[int] = frozenset(), depth: int = 0
             desc = desc[1]  # (`a`: a parameter of a callback given to it: `fetch(u).then((res) => …)`)
         else:
             return False
-        depth += 1
     return False
 
 
