@@ -115,6 +115,15 @@ def _global_root(desc: Desc, given: frozenset[int] = frozenset()) -> bool:
     return False
 
 
+def _package_import(head: str) -> bool:
+    """Whether a chain's head is an import from a bare specifier (``I:createServer:node:http``): a
+    package's, or a path alias of the project's (then a ``likely`` hit is only given up)."""
+    if not head.startswith("I:"):
+        return False
+    spec = head[2:].partition(":")[2]
+    return bool(spec) and not spec.startswith((".", "/")) and spec != SELF_MODULE
+
+
 class _Walker(ModuleFacts):
     """Visits a file (the layers: ts_fact_state, ts_descriptors, ts_occurrences, ts_declarations,
     ts_functions, ts_classes, ts_narrowing, ts_module_facts) and writes its payload."""
@@ -192,7 +201,9 @@ class _Walker(ModuleFacts):
         """The ids of the parameter bindings of the functions this file declares by name and hands
         on to a global no scope binds (``document.addEventListener("keydown", onKey)``) or to a
         member of a value of a type TypeScript's lib declares that is no standard global object
-        (``button.addEventListener("click", onClick)`` with ``button: HTMLButtonElement``)."""
+        (``button.addEventListener("click", onClick)`` with ``button: HTMLButtonElement``), or to
+        what a package gives (``createServer().on("request", handle)``: what ``handle`` is given is
+        the package's)."""
         out: set[int] = set()
         for callee, name in self.given_functions:
             binding = bound(name) if name is not None else None
@@ -200,8 +211,13 @@ class _Walker(ModuleFacts):
             if not params:
                 continue
             chain = chain_of(callee)
-            root = chain.partition("|")[0].removeprefix(GLOBAL) if chain and chain.startswith(GLOBAL) else ""
-            if (chain is None and _global_root(callee)) or (root and root not in GLOBAL_OBJECTS):
+            head = chain.partition("|")[0] if chain else ""
+            root = head.removeprefix(GLOBAL) if head.startswith(GLOBAL) else ""
+            if (
+                (chain is None and _global_root(callee))
+                or (root and root not in GLOBAL_OBJECTS)
+                or _package_import(head)
+            ):
                 out.update(id(param) for param in params)
         return frozenset(out)
 
