@@ -949,11 +949,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if step == "[i]":  # iterated: each part, when every part is typed
                 return ("v", value) if known else None
             if step in ARRAY_METHODS:  # `(await Promise.all([a(), b()])).map((x) => …)`
-                return (
-                    ("l", ("r", value[0] if one_alternative(value) else ("v", value)), step)
-                    if known
-                    else None
-                )
+                return ("l", _array_of(value), step) if known else None
             index = int(step[1:]) if step[:1] == "#" and step[1:].isdigit() else -1
             return entity if step == ":" else value[index] if 0 <= index < len(value) else None
         if tag == "O":  # a local object literal spreading others (`{ ...state, ...patch }`)
@@ -994,7 +990,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 types = tuple(self.resolve(value, part) if part else None for part in parts)
                 if not parts or any(alt is None for alt in types):
                     return None
-                return ("l", ("r", types[0] if one_alternative(types) else ("v", types)), step)
+                return ("l", _array_of(types), step)
             if step == ":" or not step.startswith("#") or not step[1:].isdigit():
                 return entity if step == ":" else None
             index = int(step[1:])
@@ -1776,6 +1772,11 @@ def _as_untyped(target: str) -> bool:
     if steps[-1][:1] == "+" and any(step[:1] == "&" for step in steps[1:-1]):
         return False
     return bool(name) and name not in GLOBAL_OBJECTS and "|" in target
+
+
+def _array_of(parts: tuple[Entity, ...]) -> Entity:
+    """An array of a tuple's parts (each known): of the one entity they all are, else of their union."""
+    return ("r", parts[0] if one_alternative(parts) else ("v", parts))
 
 
 def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tuple[Any, ...]) -> Entity:
