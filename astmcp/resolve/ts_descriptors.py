@@ -872,12 +872,16 @@ class Descriptors(FactState):
                 expected = (self.tdesc(head, scope), [self.tdesc(t, scope) for t in named_nodes(eargs)])
         values = named_nodes(args)
         returns = {k: parts for k, a in enumerate(values) if (parts := self.returned_parts(a, scope))}
+        # (what a function argument returns: `createStore(() => new Route())` binds the callee's
+        # type parameter to a project type, as the value itself would)
+        bodies = [self.given_result(a, scope) for a in values]
         combined = self.promise_combinator(node, scope)
         descs = [
             self.parts_value(a, scope) if combined and a.type == "array" else self.desc(a, scope)
             for a in values
         ]
         found = Site(self.key(args), targs, expected, descs, returns)
+        found.bodies = bodies if any(b is not None for b in bodies) else []
         found.called = node.type == "call_expression"
         found.goes = self.value_types.pop(node.id, None)
         stored = self.stored_as.get(node.id)
@@ -908,10 +912,30 @@ class Descriptors(FactState):
         """The parts of the array literal a function without parameters returns as its
         expression body (``() => [table.getState(), rows]``): what binds ``T`` of a callee's
         ``() => [...T]`` (the values are read in the enclosing scope: no parameter shadows them)."""
+        body, local = self.returned_node(node)
+        if body is None or body.type != "array":
+            return None
+        parts = [c for c in named_nodes(body) if c.type != "comment"]
+        if not parts or any(c.type == "spread_element" for c in parts):
+            return None
+        return [None if _reads_any(c, local, self.text) else self.desc(c, scope) for c in parts]
+
+    def given_result(self, node: Node, scope: Scope) -> Desc:
+        """What an arrow function without parameters returns (``() => new Route()``), read in the
+        enclosing scope; None when that is an array literal (see :meth:`returned_parts`), reads a
+        name its body declares, or is not one value."""
+        body, local = self.returned_node(node)
+        if body is None or body.type == "array" or _reads_any(body, local, self.text):
+            return None
+        return self.desc(body, scope)
+
+    def returned_node(self, node: Node) -> tuple[Node | None, set[str]]:
+        """The expression an arrow function without parameters returns (its expression body, or
+        its body's one ``return``, last) and the names its body declares."""
         if node.type != "arrow_function" or named_nodes(node.child_by_field_name("parameters")):
-            return None
+            return None, set()
         if node.child_by_field_name("parameter") is not None:
-            return None
+            return None, set()
         body = node.child_by_field_name("body")
         body = unparenthesized(body) if body is not None else None
         local: set[str] = set()
@@ -919,12 +943,7 @@ class Descriptors(FactState):
             # `() => { const range = …; return [this.options.rangeExtractor, range] }`: the array its
             # one return gives, last; a part reading a name the body declares is of no known type
             body, local = _block_return(body, self.text)
-        if body is None or body.type != "array":
-            return None
-        parts = [c for c in named_nodes(body) if c.type != "comment"]
-        if not parts or any(c.type == "spread_element" for c in parts):
-            return None
-        return [None if _reads_any(c, local, self.text) else self.desc(c, scope) for c in parts]
+        return body, local
 
     def contextual(self, annotation: Node, scope: Scope) -> tuple[Desc, int, bool, Site | None] | None:
         """A function value's parameters typed by the declared function type of the variable

@@ -111,10 +111,13 @@ class FactState:
         self.key_strings: dict[int, Desc] = {}  # string literal node id -> the type it is a key of
         # string literal argument node id -> the callee's parameter it is given for (``("p", …)``)
         self.argument_strings: dict[int, Desc] = {}
-        # functions passed by name: (the callee's descriptor, the name's); the parameters of the
-        # functions declared by name, by the id of that name's binding
-        self.given_functions: list[tuple[Desc, Desc]] = []
+        # functions passed by name: (the callee's descriptor, the argument's position, the name's,
+        # whether a constructor is called, the call's site); the parameters of the functions
+        # declared by name, by the id of that name's binding, all and by position (``None`` for a
+        # pattern)
+        self.given_functions: list[tuple[Desc, int, Desc, bool, Site | None]] = []
         self.function_params: dict[int, list[Binding]] = {}
+        self.function_positions: dict[int, list[Binding | None]] = {}
         self.rgen: dict[str, tuple[Desc, list[Desc]]] = {}  # function -> generic return (head, arguments)
         self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
         self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)

@@ -37,7 +37,7 @@ from astmcp.resolve.ts_library import GLOBAL_OBJECTS, lib_type_members
 from astmcp.resolve.ts_module_facts import ModuleFacts
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_reach import ReachFacts
-from astmcp.resolve.ts_scopes import GLOBAL, SPREAD_FALLBACK, UNTYPED_KEY, Desc, bound, chain_of
+from astmcp.resolve.ts_scopes import GLOBAL, SPREAD_FALLBACK, UNTYPED_KEY, Desc, Site, bound, chain_of
 
 __all__ = ["LOCAL_FIELDS", "NAME", "QUERY_FIELDS", "UNTYPED_KEY", "analyze"]
 
@@ -205,7 +205,7 @@ class _Walker(ModuleFacts):
         what a package gives (``createServer().on("request", handle)``: what ``handle`` is given is
         the package's)."""
         out: set[int] = set()
-        for callee, name in self.given_functions:
+        for callee, _, name, _, _ in self.given_functions:
             binding = bound(name) if name is not None else None
             params = self.function_params.get(id(binding)) if binding is not None else None
             if not params:
@@ -221,12 +221,31 @@ class _Walker(ModuleFacts):
                 out.update(id(param) for param in params)
         return frozenset(out)
 
+    def type_given_parameters(self) -> None:
+        """Types the parameters no annotation types of the functions this file declares by name and
+        hands on (``listen("keydown", onKey)``) as those of a callback written there: by what the
+        callee declares it calls the function with (``@k.j``), else not known — never a ``likely``
+        hit of the project member of a name (``function listen(type, handler) {
+        window.addEventListener(type, handler) }``: ``onKey``'s event is the platform's). A function
+        handed on at several places is not known either."""
+        sites: dict[int, tuple[Desc, int, bool, Site | None] | None] = {}
+        for callee, k, name, new, site in self.given_functions:
+            binding = bound(name) if name is not None else None
+            if binding is not None and id(binding) in self.function_positions:
+                sites[id(binding)] = (callee, k, new, site) if id(binding) not in sites else None
+        for function, given in sites.items():
+            for j, param in enumerate(self.function_positions[function]):
+                if param is None or param.chain is not None or param.vtype is not None:
+                    continue
+                param.vtype = ("u", ("a", given[0], given[1], j, given[2], given[3]) if given else None)
+
     def payload(self) -> dict[str, Any]:
         rows: list[tuple[str, int, int, int, str, str | None, str | None]] = []
         column = self.src.column
         reach = ReachFacts(self.src.tree, self.raw, self.nsimports, self.key)
         nodes = self.row_nodes
         given = self.given_to_globals()
+        self.type_given_parameters()
         for index, (name, start, stop, kind, desc, owner, member) in enumerate(self.pending):
             if member:
                 base, step = chain_of(desc), member_step(name)

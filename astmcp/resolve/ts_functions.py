@@ -150,6 +150,10 @@ class Functions(Declarations):
         named = scope.names.get(self.text(declared_as)) if declared_as is not None else None
         if named is not None:  # (a function handed on by name: `addEventListener("keydown", onKey)`)
             self.function_params[id(named)] = list(head.names.values())
+            self.function_positions[id(named)] = [
+                head.names.get(spelled) if spelled is not None else None
+                for spelled in _positional_names(node)
+            ]
         self.inferred = self.single_return(node) if ret is None else None
         self.returns = outer_returns
         if key is not None and self.inferred is not None and not hidden:
@@ -406,7 +410,7 @@ class Functions(Declarations):
             if target is not None and arg.type in ("arrow_function", "function_expression"):
                 self.callback = (target, k, new, site)
             if target is not None and arg.type == "identifier":
-                self.given_functions.append((target, ("n", scope, self.text(arg))))
+                self.given_functions.append((target, k, ("n", scope, self.text(arg)), new, site))
             if assigned is not None and k > 0 and arg.type == "object":
                 # `Object.assign(row, { groupingColumnId: id })`: keys the target's type declares are
                 # its members (one it does not declare stays a name hit)
@@ -843,6 +847,26 @@ def _spread_literals(spread: Node) -> list[Node]:
             for field in ("consequence", "alternative"):
                 pending.append(unparenthesized(node.child_by_field_name(field)))
     return found
+
+
+def _positional_names(node: Node) -> list[str | None]:
+    """The name of each parameter of a function, by position (``None`` for a pattern):
+    ``(type, handler = noop, ...rest)`` gives ``type``, ``handler``, ``rest``."""
+    params = node.child_by_field_name("parameters")
+    if params is None:
+        params = node.child_by_field_name("parameter")  # `x => …`
+        return [(params.text or b"").decode()] if params is not None and params.type == "identifier" else []
+    out: list[str | None] = []
+    for param in params.named_children:
+        if param.type == "comment":
+            continue
+        inner = param.child_by_field_name("pattern") or param
+        if inner.type == "assignment_pattern":
+            inner = inner.child_by_field_name("left") or inner
+        if inner.type == "rest_pattern":
+            inner = next(iter(named_nodes(inner)), inner)
+        out.append((inner.text or b"").decode() if inner.type == "identifier" else None)
+    return out
 
 
 def _declared_name(node: Node, name: Node | None) -> Node | None:

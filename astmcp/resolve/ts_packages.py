@@ -65,8 +65,8 @@ Callback = tuple[tuple[int | None, ...], int | None]
 
 
 # a declared type as far as it is read: ("p", k) type parameter k; ("g", name, arguments) a
-# generic type of the same package given them (`RefObject<T>`); ("t", parts) a tuple type; `| null`,
-# `| undefined` left out
+# generic type of the same package given them (`RefObject<T>`); ("t", parts) a tuple type; ("r",
+# element) an array type (`T[]`); `| null`, `| undefined` left out
 TypeRef = tuple[object, ...]
 
 
@@ -427,6 +427,11 @@ def _ref(node: Node | None, tparams: tuple[str, ...], depth: int = 0, taken: boo
     if node.type == "type_identifier":
         index = _index(node, tparams)
         return ("p", index) if index is not None else None
+    if node.type == "array_type":  # `items: T[]`: an array of what T is bound to
+        inner = _ref(node.named_children[0] if node.named_children else None, tparams, depth + 1)
+        return ("r", inner) if inner is not None else None
+    if node.type == "readonly_type":  # `readonly T[]`
+        return _ref(node.named_children[0] if node.named_children else None, tparams, depth + 1, taken)
     if node.type == "tuple_type":  # `[S, Dispatch<S>]`
         return ("t", tuple(_ref(part, tparams, depth + 1) for part in node.named_children))
     if node.type == "generic_type":

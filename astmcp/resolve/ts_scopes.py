@@ -148,6 +148,7 @@ class Site:
     __slots__ = (
         "_chains",
         "args",
+        "bodies",
         "called",
         "expected",
         "goes",
@@ -173,6 +174,7 @@ class Site:
         # argument k is a function returning an array literal (`() => [a, b]`): its parts' values
         self.returns = returns
         self.mapped: Desc = None  # `xs.map((x) => x.owner)`: what the callback returns (chain "m")
+        self.bodies: list[Desc] = []  # per argument: what it returns, a function without parameters
         self.called = False  # a call (not `new`)
         self.goes: Desc = None  # what calling the call's value must give, where it goes
         self.stored: Desc = None  # the declared type of the variable the call's value initialises
@@ -195,8 +197,13 @@ class Site:
             args = [chain_of(d) for d in self.args]
             if any(args):
                 out["a"] = args
+            if any(_untyped_value(d) for d in self.args):
+                out["u"] = 1  # (an argument no declaration types: `each(routes, …)` of JS)
             elif "t" in out and args:
                 out["n"] = len(args)  # how many arguments (a package constructor's overloads: their count)
+            bodies = [chain_of(d) for d in self.bodies]
+            if any(bodies):
+                out["b"] = bodies
             returns = {str(k): [chain_of(d) for d in parts] for k, parts in (self.returns or {}).items()}
             returns = {k: parts for k, parts in returns.items() if any(parts)}
             if returns:
@@ -311,6 +318,19 @@ def chain_of(desc: Desc, depth: int = 0) -> str | None:
             return f"{base}|%{desc[3]}{suffix}"
         return f"{base}|{'@@' if desc[4] else '@'}{desc[2]}.{desc[3]}{suffix}"
     return None
+
+
+def _untyped_value(desc: Desc) -> bool:
+    """Whether a value is read off a name that nothing types: a parameter without a declared or
+    contextual type (JS's, ``function serve(routes)``), a variable declared without a value."""
+    for _ in range(_MAX_DEPTH):
+        if desc is None or desc[0] not in ("n", "m", "e", "w"):
+            return False
+        if desc[0] == "n":
+            binding = bound(desc) if len(desc) == 3 else None
+            return binding is not None and binding.chain is None and binding.vtype is None
+        desc = desc[1]
+    return False
 
 
 def _instance_tested(desc: tuple[Any, ...], depth: int) -> str | None:

@@ -186,14 +186,23 @@ class TypeSteps:
             return ("x", f"{HOLDS_PROJECT}.{entity[1]}", given)
         return self.step(entity, ":")
 
-    def given_project(self, path: str, site: str, subst: Subst | None) -> bool:
+    def given_project(self, path: str, site: str, subst: Subst | None, step: str = "") -> bool:
         """Whether a generic reference's or a call's type arguments, or a call's arguments (at
         ``site``), may be or hold a project type: one that resolves to a project declaration, or
         to nothing known (a type parameter without a constraint may be bound to one); those known
-        to be outside (`Date`) or of no chain (primitives, literals) do not."""
+        to be outside (`Date`) or of no chain (primitives, literals) do not. For what a callback
+        is given (``step`` ``@k.j``) the callback itself is left out: the package gives a project
+        function given it what it has (``server.on("request", handle)``), not that function."""
         call = self.facts(path).get("calls", {}).get(site, {})
+        if call.get("u"):
+            return True  # an argument nothing types (JS: `each(routes, (r) => r.url)`)
         stored = (call["v"],) if call.get("v") else ()  # (the annotated type its value is stored as)
-        for arg in (*call.get("t", ()), *call.get("a", ()), *stored):
+        given = list(call.get("a", ()))
+        callback = step[1:].partition(".")[0] if step[:1] == "@" else ""
+        if callback.isdigit() and int(callback) < len(given):
+            given[int(callback)] = None
+        # (`createStore(() => new Route())`: what a function given returns binds the same way)
+        for arg in (*call.get("t", ()), *given, *call.get("b", ()), *stored):
             if not arg:
                 continue
             found = self.resolve_in(path, arg, subst)

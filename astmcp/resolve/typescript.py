@@ -258,7 +258,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             and entity[1]
             and not entity[1].startswith(HOLDS_PROJECT)
             and (step == "()" or step[:1] == "@" or (step[:1] == "&" and step.lstrip("&").isdigit()))
-            and self.given_project(path, site, subst)
+            and self.given_project(path, site, subst, step)
         ):  # `useRef<Profile>(…).current`: a package's generic function given a project type (the
             # constructor of a package's class: `new Store<State>({…})`, `&&0`)
             found = self.package_call(entity[1], step, path, site, subst)
@@ -271,7 +271,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             and entity[0] == "x"
             and entity[1]
             and not entity[1].startswith(HOLDS_PROJECT)
-            and self.given_project(path, site, subst)
+            and self.given_project(path, site, subst, step)
         ):  # `React.useMemo<Ctx>(() => ({ … }))`: what a package's function passes to or takes back
             # from a callback may be a project type given it: not known to be the package's
             return ("x", f"{HOLDS_PROJECT}.{entity[1]}.{step}")
@@ -694,6 +694,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         for ref, arg in zip(fn.params, call.get("a", ()), strict=False):
             if ref is not None and arg:
                 self.unify(ref, self.resolve_in(path, arg, subst), bound, clashed)
+        for callback, body in zip(fn.callbacks, call.get("b", ()), strict=False):
+            # `createStore(() => new Route())` for `createStore<S>(make: () => S)`: S is a Route
+            if callback is not None and callback[1] is not None and body:
+                self.unify(("p", callback[1]), self.resolve_in(path, body, subst), bound, clashed)
         returned = fn.returns
         held: object = returned[1] if returned is not None and returned[0] == "p" else None
         if (
@@ -720,6 +724,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if bound[ref[1]] is not None and bound[ref[1]] != found:
                 clashed.add(ref[1])
             bound[ref[1]] = found
+        elif ref[0] == "r" and value is not None and value[0] == "r":  # `items: T[]` given a `Route[]`
+            self.unify(ref[1], self.step(value, "[i]"), bound, clashed, typed)
         elif (
             ref[0] == "g"
             and value is not None
@@ -735,6 +741,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         """A :data:`TypeRef` of ``package`` with its type parameters ``bound``."""
         if ref[0] == "p":
             return self.step(bound[ref[1]], ":") if ref[1] < len(bound) else None  # an instance of it
+        if ref[0] == "r":  # an array of what the element type is bound to
+            element = self.package_type(ref[1], bound, package)
+            return ("r", element) if element is not None else None
         if ref[0] == "t":  # a tuple: what each part holds (`const [todo, setTodo] = useState<Todo>()`)
             return (
                 "T",
