@@ -441,6 +441,8 @@ class Declarations(Occurrences):
                     typed = ("a", callback[0], callback[1], index, callback[2], callback[3])
                 elif declared is not None and index < len(declared) and param.type != "rest_pattern":
                     typed = declared[index]
+                if typed is None and _destructured(param):
+                    typed = _untyped_parameter(scope, index)
                 index += 1
                 self.pattern(param, scope, typed, local=True)
                 continue
@@ -460,6 +462,8 @@ class Declarations(Occurrences):
                 vtype = ("a", callback[0], callback[1], index, callback[2], callback[3])
             if vtype is None and declared is not None and index < len(declared):
                 vtype = declared[index]
+            if vtype is None and pattern is not None and _destructured(pattern):
+                vtype = _untyped_parameter(scope, index)
             index += 1
             if pattern is not None and pattern.type == "identifier":
                 self.declare(scope, pattern, vtype, False, value_only=True)
@@ -482,6 +486,22 @@ class Declarations(Occurrences):
                 self.visit(annotation, scope)
             if value is not None:  # `(cb: Handler = (a) => …)`
                 self.declared_value(annotation, value, scope)
+
+
+def _destructured(param: Node) -> bool:
+    """Whether a parameter is a destructuring pattern (``{ key }``, ``[a, b] = []``)."""
+    if param.type == "assignment_pattern":
+        param = param.child_by_field_name("left") or param
+    return param.type in ("object_pattern", "array_pattern")
+
+
+def _untyped_parameter(scope: Scope, index: int) -> Desc:
+    """A destructured parameter nothing types (``function onKey({ key })``): a name of its own
+    (``#k``, no identifier's spelling) its keys are read off, which the function's being handed on
+    by name may type later (see ``ts_facts.type_given_parameters``)."""
+    name = f"#{index}"
+    scope.names[name] = Binding(None)
+    return ("n", scope, name)
 
 
 def _function_type(node: Node) -> Node | None:

@@ -850,8 +850,10 @@ def _spread_literals(spread: Node) -> list[Node]:
 
 
 def _positional_names(node: Node) -> list[str | None]:
-    """The name of each parameter of a function, by position (``None`` for a pattern):
-    ``(type, handler = noop, ...rest)`` gives ``type``, ``handler``, ``rest``."""
+    """The name of each parameter of a function, by position: ``(type, handler = noop, ...rest)``
+    gives ``type``, ``handler``, ``rest``; a destructuring pattern at position k is ``#k`` (see
+    ``ts_declarations._untyped_parameter``); ``None`` for anything else. A ``this:`` parameter has no
+    position."""
     params = node.child_by_field_name("parameters")
     if params is None:
         params = node.child_by_field_name("parameter")  # `x => …`
@@ -861,11 +863,16 @@ def _positional_names(node: Node) -> list[str | None]:
         if param.type == "comment":
             continue
         inner = param.child_by_field_name("pattern") or param
+        if inner.type == "this":
+            continue
         if inner.type == "assignment_pattern":
             inner = inner.child_by_field_name("left") or inner
         if inner.type == "rest_pattern":
             inner = next(iter(named_nodes(inner)), inner)
-        out.append((inner.text or b"").decode() if inner.type == "identifier" else None)
+        if inner.type in ("object_pattern", "array_pattern"):
+            out.append(f"#{len(out)}")
+        else:
+            out.append((inner.text or b"").decode() if inner.type == "identifier" else None)
     return out
 
 
