@@ -118,6 +118,7 @@ class FactState:
         self.given_functions: list[tuple[Desc, int, Desc, bool, Site | None]] = []
         self.function_params: dict[int, list[Binding]] = {}
         self.function_positions: dict[int, list[Binding | None]] = {}
+        self.method_positions: dict[str, list[Binding | None]] = {}  # a class's, by its chain
         self.rgen: dict[str, tuple[Desc, list[Desc]]] = {}  # function -> generic return (head, arguments)
         self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
         self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)

@@ -37,7 +37,16 @@ from astmcp.resolve.ts_library import GLOBAL_OBJECTS, lib_type_members
 from astmcp.resolve.ts_module_facts import ModuleFacts
 from astmcp.resolve.ts_reach import FIELD as REACH
 from astmcp.resolve.ts_reach import ReachFacts
-from astmcp.resolve.ts_scopes import GLOBAL, SPREAD_FALLBACK, UNTYPED_KEY, Desc, Site, bound, chain_of
+from astmcp.resolve.ts_scopes import (
+    GLOBAL,
+    SPREAD_FALLBACK,
+    UNTYPED_KEY,
+    Binding,
+    Desc,
+    Site,
+    bound,
+    chain_of,
+)
 
 __all__ = ["LOCAL_FIELDS", "NAME", "QUERY_FIELDS", "UNTYPED_KEY", "analyze"]
 
@@ -113,6 +122,18 @@ def _global_root(desc: Desc, given: frozenset[int] = frozenset()) -> bool:
         else:
             return False
     return False
+
+
+def _outside_value(value: Desc, given: frozenset[int]) -> bool:
+    """Whether a value comes from outside the project: read off a global no scope binds (see
+    :func:`_global_root`), of a lib type that is no standard global object (a ``KeyboardEvent``), or
+    of what a package gives."""
+    chain = chain_of(value)
+    if chain is None:
+        return _global_root(value, given)
+    head = chain.partition("|")[0]
+    root = head.removeprefix(GLOBAL) if head.startswith(GLOBAL) else ""
+    return bool(root and root not in GLOBAL_OBJECTS) or _package_import(head)
 
 
 def _package_import(head: str) -> bool:
@@ -206,7 +227,7 @@ class _Walker(ModuleFacts):
         the package's)."""
         out: set[int] = set()
         for callee, _, name, _, _ in self.given_functions:
-            binding = bound(name) if name is not None else None
+            binding = bound(name) if name is not None and name[0] == "n" else None
             params = self.function_params.get(id(binding)) if binding is not None else None
             if not params:
                 continue
@@ -221,23 +242,51 @@ class _Walker(ModuleFacts):
                 out.update(id(param) for param in params)
         return frozenset(out)
 
-    def type_given_parameters(self) -> None:
+    def type_given_parameters(self, given: frozenset[int]) -> None:
         """Types the parameters no annotation types of the functions this file declares by name and
-        hands on (``listen("keydown", onKey)``) as those of a callback written there: by what the
-        callee declares it calls the function with (``@k.j``), else not known — never a ``likely``
-        hit of the project member of a name (``function listen(type, handler) {
+        hands on (``listen("keydown", onKey)``, ``this.onKey``) as those of a callback written there:
+        by what the callee declares it calls the function with (``@k.j``), else not known — never a
+        ``likely`` hit of the project member of a name (``function listen(type, handler) {
         window.addEventListener(type, handler) }``: ``onKey``'s event is the platform's). A function
-        handed on at several places is not known either."""
+        handed on at several places is not known either, nor is a parameter of a function of the
+        file that is given a value from outside the project (``(e) => this.onKeyPress(e)`` in a
+        listener given to ``window``): it may hold the platform's values."""
         sites: dict[int, tuple[Desc, int, bool, Site | None] | None] = {}
+        functions: dict[int, list[Binding | None]] = {}
         for callee, k, name, new, site in self.given_functions:
-            binding = bound(name) if name is not None else None
-            if binding is not None and id(binding) in self.function_positions:
-                sites[id(binding)] = (callee, k, new, site) if id(binding) not in sites else None
-        for function, given in sites.items():
-            for j, param in enumerate(self.function_positions[function]):
+            positions = self.positions_of(name)
+            if positions is not None:
+                function = id(positions)
+                functions[function] = positions
+                sites[function] = (callee, k, new, site) if function not in sites else None
+        for function, where in sites.items():
+            for j, param in enumerate(functions[function]):
                 if param is None or param.chain is not None or param.vtype is not None:
                     continue
-                param.vtype = ("u", ("a", given[0], given[1], j, given[2], given[3]) if given else None)
+                param.vtype = ("u", ("a", where[0], where[1], j, where[2], where[3]) if where else None)
+        for _ in range(4):  # (what a parameter so typed passes on in turn)
+            changed = False
+            for callee, k, value, _, _ in self.given_functions:
+                positions = self.positions_of(callee)
+                param = positions[k] if positions is not None and k < len(positions) else None
+                if param is None or param.chain is not None or param.vtype is not None:
+                    continue
+                if _outside_value(value, given):
+                    param.vtype = ("u", None)
+                    changed = True
+            if not changed:
+                break
+
+    def positions_of(self, function: Desc) -> list[Binding | None] | None:
+        """The parameters (by position) of a function of this file a descriptor names: a function
+        declared by name, or a method read off its class or an instance (``this.onKey``)."""
+        if function is None:
+            return None
+        if function[0] == "n" and len(function) == 3:
+            binding = bound(function)
+            return self.function_positions.get(id(binding)) if binding is not None else None
+        chain = chain_of(function) if function[0] == "m" else None
+        return self.method_positions.get(chain) if chain is not None else None
 
     def payload(self) -> dict[str, Any]:
         rows: list[tuple[str, int, int, int, str, str | None, str | None]] = []
@@ -245,7 +294,7 @@ class _Walker(ModuleFacts):
         reach = ReachFacts(self.src.tree, self.raw, self.nsimports, self.key)
         nodes = self.row_nodes
         given = self.given_to_globals()
-        self.type_given_parameters()
+        self.type_given_parameters(given)
         for index, (name, start, stop, kind, desc, owner, member) in enumerate(self.pending):
             if member:
                 base, step = chain_of(desc), member_step(name)

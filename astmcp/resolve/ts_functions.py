@@ -18,7 +18,7 @@ from astmcp.resolve.ts_fact_state import (
     unparenthesized,
 )
 from astmcp.resolve.ts_reach import reexported_module
-from astmcp.resolve.ts_scopes import EVERY_SINK, SAME_RETURNS, Binding, Desc, Scope, Site
+from astmcp.resolve.ts_scopes import EVERY_SINK, SAME_RETURNS, Binding, Desc, Scope, Site, chain_of
 
 
 class Functions(Declarations):
@@ -148,12 +148,18 @@ class Functions(Declarations):
         self.returning, self.return_type = outer_returning, outer_return_type
         declared_as = _declared_name(node, name)
         named = scope.names.get(self.text(declared_as)) if declared_as is not None else None
+        positions = [
+            head.names.get(spelled) if spelled is not None else None for spelled in _positional_names(node)
+        ]
         if named is not None:  # (a function handed on by name: `addEventListener("keydown", onKey)`)
             self.function_params[id(named)] = list(head.names.values())
-            self.function_positions[id(named)] = [
-                head.names.get(spelled) if spelled is not None else None
-                for spelled in _positional_names(node)
-            ]
+            self.function_positions[id(named)] = positions
+        elif kind == "method_definition" and owner_class is not None and name is not None:
+            # (a method handed on: `addEventListener("keydown", this.onKey)`, by the chain of
+            # reading it off the class's instances, or the class for a static one)
+            chain = chain_of(("m", owner_class if static else ("i", owner_class), self.text(name)))
+            if chain is not None:
+                self.method_positions[chain] = positions
         self.inferred = self.single_return(node) if ret is None else None
         self.returns = outer_returns
         if key is not None and self.inferred is not None and not hidden:
@@ -409,8 +415,15 @@ class Functions(Declarations):
         for k, arg in enumerate(given):
             if target is not None and arg.type in ("arrow_function", "function_expression"):
                 self.callback = (target, k, new, site)
-            if target is not None and arg.type == "identifier":
-                self.given_functions.append((target, k, ("n", scope, self.text(arg)), new, site))
+            handed = _handed_function(arg)
+            if target is not None and handed is not None:
+                # `onKey`, `this.onKey`, `this.onKey.bind(this)`: a function handed on by name
+                given_desc = (
+                    ("n", scope, self.text(handed))
+                    if handed.type == "identifier"
+                    else self.desc(handed, scope)
+                )
+                self.given_functions.append((target, k, given_desc, new, site))
             if assigned is not None and k > 0 and arg.type == "object":
                 # `Object.assign(row, { groupingColumnId: id })`: keys the target's type declares are
                 # its members (one it does not declare stays a name hit)
@@ -874,6 +887,27 @@ def _positional_names(node: Node) -> list[str | None]:
         else:
             out.append((inner.text or b"").decode() if inner.type == "identifier" else None)
     return out
+
+
+def _handed_function(arg: Node) -> Node | None:
+    """The function an argument hands on by name: ``onKey``, ``this.onKey``, ``view.onKey``, and
+    the function of ``onKey.bind(this)``; None for anything else."""
+    if arg.type == "call_expression":
+        callee = arg.child_by_field_name("function")
+        prop = (
+            callee.child_by_field_name("property")
+            if callee is not None and callee.type == "member_expression"
+            else None
+        )
+        if prop is None or prop.text != b"bind" or callee is None:
+            return None
+        arg = callee.child_by_field_name("object") or arg
+    if arg.type == "identifier":
+        return arg
+    if arg.type == "member_expression":
+        prop = arg.child_by_field_name("property")
+        return arg if prop is not None and prop.type == "property_identifier" else None
+    return None
 
 
 def _declared_name(node: Node, name: Node | None) -> Node | None:
