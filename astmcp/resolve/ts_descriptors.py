@@ -20,6 +20,7 @@ from astmcp.resolve.ts_fact_state import (
     member_step,
     named_nodes,
     own_key,
+    package_import,
     unparenthesized,
 )
 from astmcp.resolve.ts_packages import keyof_part
@@ -872,9 +873,16 @@ class Descriptors(FactState):
                 expected = (self.tdesc(head, scope), [self.tdesc(t, scope) for t in named_nodes(eargs)])
         values = named_nodes(args)
         returns = {k: parts for k, a in enumerate(values) if (parts := self.returned_parts(a, scope))}
-        # (what a function argument returns: `createStore(() => new Route())` binds the callee's
-        # type parameter to a project type, as the value itself would)
-        bodies = [self.given_result(a, scope) for a in values]
+        # (what a package's function given these may give back: `createStore(() => new Route())`
+        # binds the callee's type parameter to a project type, as the value itself would; read for
+        # a package's functions only, the ones a type argument so inferred is not read for)
+        package = _calls_package(node, scope)
+        bodies = [self.given_result(a, scope) for a in values] if package else []
+        held = (
+            [d for a in values if a.type in ("object", "array") for d in self.held_values(a, scope)]
+            if package
+            else []
+        )
         combined = self.promise_combinator(node, scope)
         descs = [
             self.parts_value(a, scope) if combined and a.type == "array" else self.desc(a, scope)
@@ -882,6 +890,7 @@ class Descriptors(FactState):
         ]
         found = Site(self.key(args), targs, expected, descs, returns)
         found.bodies = bodies if any(b is not None for b in bodies) else []
+        found.held = held
         found.called = node.type == "call_expression"
         found.goes = self.value_types.pop(node.id, None)
         stored = self.stored_as.get(node.id)
@@ -919,6 +928,27 @@ class Descriptors(FactState):
         if not parts or any(c.type == "spread_element" for c in parts):
             return None
         return [None if _reads_any(c, local, self.text) else self.desc(c, scope) for c in parts]
+
+    def held_values(self, node: Node, scope: Scope, depth: int = 0) -> list[Desc]:
+        """The values an object or array literal given as an argument holds, nested ones too
+        (``createSlice({ initial: new Route() })``, ``{ compute: () => new Route() }``): a
+        package's generic function may give them back."""
+        out: list[Desc] = []
+        for part in named_nodes(node):
+            value = part.child_by_field_name("value") if part.type == "pair" else part
+            if part.type == "shorthand_property_identifier":
+                value = part
+            if value is None or depth > 3:
+                continue
+            if value.type in ("object", "array"):
+                out.extend(self.held_values(value, scope, depth + 1))
+            elif value.type == "arrow_function":
+                out.append(self.given_result(value, scope))
+            elif value.type == "shorthand_property_identifier":
+                out.append(("n", scope, self.text(value)))
+            elif value.type not in ("comment", "spread_element", "method_definition", "function_expression"):
+                out.append(self.desc(value, scope))
+        return [d for d in out if d is not None]
 
     def given_result(self, node: Node, scope: Scope) -> Desc:
         """What an arrow function without parameters returns (``() => new Route()``), read in the
@@ -984,6 +1014,20 @@ class Descriptors(FactState):
 
 _SCOPE_CUTS = FUNCTIONS | FUNCTION_VALUES | {"class_declaration", "class", "method_definition"}
 _DECLARATORS = {"variable_declarator", "function_declaration", "class_declaration", "catch_clause"}
+
+
+def _calls_package(call: Node, scope: Scope) -> bool:
+    """Whether a call's callee is read off a name imported from a package (``createStore(…)``,
+    ``React.useMemo(…)``), judged by that name's import alone."""
+    callee = call.child_by_field_name("function") or call.child_by_field_name("constructor")
+    while callee is not None and callee.type == "member_expression":
+        callee = callee.child_by_field_name("object")
+    if callee is None or callee.type != "identifier":
+        return False
+    binding = scope.lookup((callee.text or b"").decode())
+    return (
+        binding is not None and binding.chain is not None and package_import(binding.chain.partition("|")[0])
+    )
 
 
 def _block_return(block: Node, text: Callable[[Node], str]) -> tuple[Node | None, set[str]]:

@@ -68,6 +68,15 @@ def member_step(name: str) -> str | None:
 SELF_MODULE = "<self>"
 
 
+def package_import(head: str) -> bool:
+    """Whether a chain's head is an import from a bare specifier (``I:createServer:node:http``,
+    ``I::react``): a package's, or a path alias of the project's."""
+    if not head.startswith("I:"):
+        return False
+    spec = head[2:].partition(":")[2]
+    return bool(spec) and not spec.startswith((".", "/")) and spec != SELF_MODULE
+
+
 class FactState:
     def __init__(self, src: TsSource, check_unbound: bool = False) -> None:
         self.src = src

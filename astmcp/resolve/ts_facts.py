@@ -32,7 +32,7 @@ from tree_sitter import Tree
 
 from astmcp.diagnostics import ts_undefined
 from astmcp.lang.ts_parse import TsSource
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, SELF_MODULE, member_step
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, SELF_MODULE, member_step, package_import
 from astmcp.resolve.ts_library import GLOBAL_OBJECTS, lib_type_members
 from astmcp.resolve.ts_module_facts import ModuleFacts
 from astmcp.resolve.ts_reach import FIELD as REACH
@@ -137,12 +137,10 @@ def _outside_value(value: Desc, given: frozenset[int]) -> bool:
 
 
 def _package_import(head: str) -> bool:
-    """Whether a chain's head is an import from a bare specifier (``I:createServer:node:http``): a
-    package's, or a path alias of the project's (then a ``likely`` hit is only given up)."""
-    if not head.startswith("I:"):
-        return False
-    spec = head[2:].partition(":")[2]
-    return bool(spec) and not spec.startswith((".", "/")) and spec != SELF_MODULE
+    """Whether a chain's head is an import from a bare specifier (see
+    :func:`~astmcp.resolve.ts_fact_state.package_import`; for a path alias of the project's, a
+    ``likely`` hit is only given up)."""
+    return package_import(head)
 
 
 class _Walker(ModuleFacts):

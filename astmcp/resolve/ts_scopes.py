@@ -152,6 +152,7 @@ class Site:
         "called",
         "expected",
         "goes",
+        "held",
         "key",
         "mapped",
         "returns",
@@ -175,6 +176,7 @@ class Site:
         self.returns = returns
         self.mapped: Desc = None  # `xs.map((x) => x.owner)`: what the callback returns (chain "m")
         self.bodies: list[Desc] = []  # per argument: what it returns, a function without parameters
+        self.held: list[Desc] = []  # what the object and array literals given hold
         self.called = False  # a call (not `new`)
         self.goes: Desc = None  # what calling the call's value must give, where it goes
         self.stored: Desc = None  # the declared type of the variable the call's value initialises
@@ -197,7 +199,10 @@ class Site:
             args = [chain_of(d) for d in self.args]
             if any(args):
                 out["a"] = args
-            if any(_untyped_value(d) for d in self.args):
+            held = [c for d in self.held if (c := chain_of(d))]
+            if held:
+                out["h"] = held
+            if any(_untyped_value(d) for d in (*self.args, *self.held)):
                 out["u"] = 1  # (an argument no declaration types: `each(routes, …)` of JS)
             elif "t" in out and args:
                 out["n"] = len(args)  # how many arguments (a package constructor's overloads: their count)

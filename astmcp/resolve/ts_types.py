@@ -202,7 +202,7 @@ class TypeSteps:
         if callback.isdigit() and int(callback) < len(given):
             given[int(callback)] = None
         # (`createStore(() => new Route())`: what a function given returns binds the same way)
-        for arg in (*call.get("t", ()), *given, *call.get("b", ()), *stored):
+        for arg in (*call.get("t", ()), *given, *call.get("b", ()), *call.get("h", ()), *stored):
             if not arg:
                 continue
             found = self.resolve_in(path, arg, subst)
