@@ -792,7 +792,9 @@ class Occurrences(Descriptors):
             return None
         first, last = parts[0], parts[-1]
         if first.type == "identifier":
-            self.row(first, "read", ("n", scope, self.text(first)))
+            # a namespace (or an enum, a class merged with one): a type position sees no local
+            # value of the name (`const middleware = new Set<middleware.Fn>()` reads the outer one)
+            self.row(first, "read", ("n", scope, self.text(first), True))
         else:
             self.visit(first, scope)
         return first, last
