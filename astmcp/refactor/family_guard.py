@@ -399,6 +399,7 @@ def outside_reads(
 # `json.dump#1`, `builtins.print=file`: an outside function and the argument it was given
 _FUNCTION_KEY = re.compile(r"^(.+?)([#=][^#=]+)$")
 _AUGMENTING = re.compile(r"declare\s+(?:global\b|module\s+[\"'])")
+_RELATIVE_AUGMENTATION = re.compile(r"declare\s+module\s+[\"'][./]")  # `declare module "./a.js"`
 
 
 def check_augmentation(conn: sqlite3.Connection, row: SymbolRow) -> None:
@@ -425,6 +426,14 @@ def check_augmentation(conn: sqlite3.Connection, row: SymbolRow) -> None:
         if not found:
             return
         if found[0].kind == "namespace" and _AUGMENTING.match(found[0].signature):
+            if _RELATIVE_AUGMENTATION.match(found[0].signature):  # a module of the project's own
+                raise MutationBlocked(
+                    f"{row.name!r} is declared in `{found[0].signature}`: it adds to that module's"
+                    " declaration of the name, which astmcp does not merge with this one, so renamed"
+                    " here alone it would add to nothing and its uses would be left behind; rename it and"
+                    " its uses by hand",
+                    {"augments": found[0].signature},
+                )
             raise MutationBlocked(
                 f"{row.name!r} is declared in `{found[0].signature}`: it adds to the declaration of"
                 " that name outside the project, and renamed it would add to nothing",
