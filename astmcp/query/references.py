@@ -42,6 +42,7 @@ from astmcp.query.common import (
 )
 from astmcp.query.data_keys import DataKeys
 from astmcp.query.module_reach import ModuleReach
+from astmcp.query.outside_fed import OutsideFed
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.stdlib_members import stdlib_class_members
@@ -352,6 +353,7 @@ def collect_references(
                 and untyped(target)
                 and not memo.outside_rooted(target)
                 and not (python and memo.stdlib_named(path, symbol.name))
+                and not (python and memo.outside_fed(path, line, col, symbol.name))
                 and not (not python and memo.lib_typed_elsewhere(target, symbol))
                 else "name"
             )
@@ -854,6 +856,7 @@ class FamilyMemo:
         self._packages: dict[str, bool] = {}  # top-level Python package -> whether the project has it
         self._stdlib: dict[str, frozenset[str]] = {}  # Python file -> its standard classes' members
         self._outside_derived: dict[int, bool] = {}  # TS/JS member -> whether its class derives from outside
+        self._fed: OutsideFed | None = None  # Python: parameters outside code gives values
 
     def lib_typed_elsewhere(self, target: str | None, symbol: SymbolRow) -> bool:
         """TS/JS: whether an unknown receiver comes from a type TypeScript's lib declares that is
@@ -881,6 +884,13 @@ class FamilyMemo:
             (symbol.file, symbol.parent_path or ""),
         ).fetchone()
         return found is not None and bool(ancestry(self.conn, [int(found[0])])[1])
+
+    def outside_fed(self, path: str, line: int, col: int, name: str) -> bool:
+        """Whether a Python attribute read is off a parameter of a function that only outside code
+        calls (a view handed to Django's ``path``): see :mod:`astmcp.query.outside_fed`."""
+        if self._fed is None:
+            self._fed = OutsideFed(self.conn, self.root())
+        return self._fed.read_off_parameter(path, line, col, name)
 
     def stdlib_named(self, path: str, name: str) -> bool:
         """Whether a class of an outside module the Python file ``path`` imports (the standard
