@@ -23,6 +23,9 @@ from astmcp.query.pytrees import parsed_tree, per_tree
 __all__ = ["OutsideFed"]
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+# an attribute read, the functions around it (outermost first), and the parents of the file's
+# functions by id (one mapping, shared)
+_Read = tuple[ast.Attribute, tuple[ast.AST, ...], dict[int, ast.AST]]
 
 
 class OutsideFed:
@@ -67,12 +70,10 @@ class OutsideFed:
         for function in reversed(functions):  # the innermost declaring the name decides
             assert isinstance(function, _FUNCTIONS)
             params = [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
+            if _binds(function, name):
+                return False  # a local of that function, or a parameter set again in its body
             if not any(p.arg == name for p in params):
-                if _binds(function, name):
-                    return False  # a local of that function
                 continue
-            if _binds(function, name, parameters=False):
-                return False  # set again in the body: not only what callers give
             if isinstance(function, ast.Lambda):
                 call = parents.get(id(function))
                 return isinstance(call, ast.Call) and self._outside_callee(path, tree, call)
@@ -146,7 +147,7 @@ class OutsideFed:
             return None
 
 
-def _binds(function: ast.AST, name: str, parameters: bool = True) -> bool:
+def _binds(function: ast.AST, name: str) -> bool:
     """Whether ``name`` is set in a function's body (nested functions left out)."""
     pending = list(ast.iter_child_nodes(function))
     while pending:
@@ -155,19 +156,15 @@ def _binds(function: ast.AST, name: str, parameters: bool = True) -> bool:
             continue
         if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
             return True
-        if isinstance(node, ast.arguments) and not parameters:
-            continue
         pending.extend(ast.iter_child_nodes(node))
     return False
 
 
 @per_tree
-def _attributes(
-    tree: ast.Module,
-) -> dict[int, list[tuple[ast.Attribute, tuple[ast.AST, ...], dict[int, ast.AST]]]]:
+def _attributes(tree: ast.Module) -> dict[int, list[_Read]]:
     """Attribute reads by the line their name ends on, with the functions around each (outermost
     first); the parents of the file's functions (by id) are shared by all."""
-    out: dict[int, list[tuple[ast.Attribute, tuple[ast.AST, ...], dict[int, ast.AST]]]] = {}
+    out: dict[int, list[_Read]] = {}
     parents: dict[int, ast.AST] = {}
     pending: list[tuple[ast.AST, tuple[ast.AST, ...]]] = [(tree, ())]
     while pending:

@@ -315,9 +315,8 @@ class Descriptors(FactState):
             return self.tdesc(inner[0], scope) if inner else None
         if kind == "type_identifier":
             return ("n", scope, self.text(node), True)
-        if (
-            kind == "identifier"
-        ):  # the qualifier of a type (`middleware.Fn`): a namespace, never a local value
+        if kind == "identifier":
+            # the qualifier of a type (`middleware.Fn`): a namespace, never a local value
             return ("n", scope, self.text(node), True)
         if kind == "function_type":  # `(a: A) => R`: a value of it is a function (calling it gives an R)
             ret = node.child_by_field_name("return_type")
