@@ -182,8 +182,10 @@ def _attributes(tree: ast.Module) -> dict[int, list[_Read]]:
 @per_tree
 def _imports(tree: ast.Module) -> dict[str, str]:
     """The names module-level imports bind, to the absolute module each is read off
-    (``from django.urls import path``: ``path`` -> ``django.urls``)."""
+    (``from django.urls import path``: ``path`` -> ``django.urls``), and the names a module-level
+    assignment binds to what calling one gives (``app = Flask(__name__)``: ``app`` -> ``flask``)."""
     out: dict[str, str] = {}
+    made: dict[str, ast.expr] = {}
     for node in tree.body:
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -191,6 +193,18 @@ def _imports(tree: ast.Module) -> dict[str, str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             for alias in node.names:
                 out[alias.asname or alias.name] = node.module
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Call)
+        ):  # `app = Flask(__name__)`: what the module's function made is read off it too
+            made[node.targets[0].id] = node.value.func
+    for name, callee in made.items():
+        while isinstance(callee, ast.Attribute):
+            callee = callee.value
+        if isinstance(callee, ast.Name) and callee.id in out and name not in out:
+            out[name] = out[callee.id]
     return out
 
 
