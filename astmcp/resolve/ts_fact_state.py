@@ -68,6 +68,11 @@ def member_step(name: str) -> str | None:
 SELF_MODULE = "<self>"
 
 
+# a member read handed on as an argument (`this.onKey`), described once the file is walked:
+# (HANDED, node, scope, member name)
+HANDED = "H"
+
+
 def package_import(head: str) -> bool:
     """Whether a chain's head is an import from a bare specifier (``I:createServer:node:http``,
     ``I::react``): a package's, or a path alias of the project's."""
@@ -128,6 +133,7 @@ class FactState:
         self.function_params: dict[int, list[Binding]] = {}
         self.function_positions: dict[int, list[Binding | None]] = {}
         self.method_positions: dict[str, list[Binding | None]] = {}  # a class's, by its chain
+        self.method_names: set[str] = set()
         self.rgen: dict[str, tuple[Desc, list[Desc]]] = {}  # function -> generic return (head, arguments)
         self.ftypes: dict[str, list[Desc]] = {}  # function type alias -> its parameter types (instances)
         self.bargs: dict[str, list[tuple[Desc, list[Desc]]]] = {}  # class/interface -> (base, type arguments)

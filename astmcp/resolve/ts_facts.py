@@ -32,7 +32,14 @@ from tree_sitter import Tree
 
 from astmcp.diagnostics import ts_undefined
 from astmcp.lang.ts_parse import TsSource
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, FUNCTIONS, SELF_MODULE, member_step, package_import
+from astmcp.resolve.ts_fact_state import (
+    FUNCTION_VALUES,
+    FUNCTIONS,
+    HANDED,
+    SELF_MODULE,
+    member_step,
+    package_import,
+)
 from astmcp.resolve.ts_library import GLOBAL_OBJECTS, lib_type_members
 from astmcp.resolve.ts_module_facts import ModuleFacts
 from astmcp.resolve.ts_reach import FIELD as REACH
@@ -262,14 +269,17 @@ class _Walker(ModuleFacts):
                 if param is None or param.chain is not None or param.vtype is not None:
                     continue
                 param.vtype = ("u", ("a", where[0], where[1], j, where[2], where[3]) if where else None)
+        passed = [
+            (positions[k], value)
+            for callee, k, value, _, _ in self.given_functions
+            if (positions := self.positions_of(callee)) is not None and k < len(positions)
+        ]
         for _ in range(4):  # (what a parameter so typed passes on in turn)
             changed = False
-            for callee, k, value, _, _ in self.given_functions:
-                positions = self.positions_of(callee)
-                param = positions[k] if positions is not None and k < len(positions) else None
+            for param, value in passed:
                 if param is None or param.chain is not None or param.vtype is not None:
                     continue
-                if _outside_value(value, given):
+                if _outside_value(self.described(value), given):
                     param.vtype = ("u", None)
                     changed = True
             if not changed:
@@ -283,8 +293,14 @@ class _Walker(ModuleFacts):
         if function[0] == "n" and len(function) == 3:
             binding = bound(function)
             return self.function_positions.get(id(binding)) if binding is not None else None
-        chain = chain_of(function) if function[0] == "m" else None
+        if function[0] == HANDED and function[3] not in self.method_names:
+            return None
+        chain = chain_of(self.described(function)) if function[0] in ("m", HANDED) else None
         return self.method_positions.get(chain) if chain is not None else None
+
+    def described(self, value: Desc) -> Desc:
+        """A handed-on member read (``HANDED``) described now; any other descriptor as it is."""
+        return self.desc(value[1], value[2]) if value is not None and value[0] == HANDED else value
 
     def payload(self) -> dict[str, Any]:
         rows: list[tuple[str, int, int, int, str, str | None, str | None]] = []

@@ -13,6 +13,7 @@ from astmcp.resolve.ts_descriptors import DISCRIMINANT
 from astmcp.resolve.ts_fact_state import (
     FUNCTION_VALUES,
     FUNCTIONS,
+    HANDED,
     MEMBER_NAMES,
     named_nodes,
     unparenthesized,
@@ -160,6 +161,7 @@ class Functions(Declarations):
             chain = chain_of(("m", owner_class if static else ("i", owner_class), self.text(name)))
             if chain is not None:
                 self.method_positions[chain] = positions
+                self.method_names.add(self.text(name))
         self.inferred = self.single_return(node) if ret is None else None
         self.returns = outer_returns
         if key is not None and self.inferred is not None and not hidden:
@@ -418,10 +420,12 @@ class Functions(Declarations):
             handed = _handed_function(arg)
             if target is not None and handed is not None:
                 # `onKey`, `this.onKey`, `this.onKey.bind(this)`: a function handed on by name
+                # (a member read is described once the file is walked, and only when a method of
+                # the file has its name: `HANDED`)
                 given_desc = (
                     ("n", scope, self.text(handed))
                     if handed.type == "identifier"
-                    else self.desc(handed, scope)
+                    else (HANDED, handed, scope, self.text(handed.child_by_field_name("property") or handed))
                 )
                 self.given_functions.append((target, k, given_desc, new, site))
             if assigned is not None and k > 0 and arg.type == "object":
