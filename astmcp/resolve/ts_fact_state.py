@@ -69,7 +69,7 @@ SELF_MODULE = "<self>"
 
 
 # a member read handed on as an argument (`this.onKey`), described once the file is walked:
-# (HANDED, node, scope, member name)
+# (HANDED, node, scope, member name, what `this` is there)
 HANDED = "H"
 
 

@@ -300,7 +300,13 @@ class _Walker(ModuleFacts):
 
     def described(self, value: Desc) -> Desc:
         """A handed-on member read (``HANDED``) described now; any other descriptor as it is."""
-        return self.desc(value[1], value[2]) if value is not None and value[0] == HANDED else value
+        if value is None or value[0] != HANDED:
+            return value
+        outer, self.this = self.this, value[4]  # (`this` where it was read)
+        try:
+            return self.desc(value[1], value[2])
+        finally:
+            self.this = outer
 
     def payload(self) -> dict[str, Any]:
         rows: list[tuple[str, int, int, int, str, str | None, str | None]] = []

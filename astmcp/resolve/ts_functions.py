@@ -425,7 +425,13 @@ class Functions(Declarations):
                 given_desc = (
                     ("n", scope, self.text(handed))
                     if handed.type == "identifier"
-                    else (HANDED, handed, scope, self.text(handed.child_by_field_name("property") or handed))
+                    else (
+                        HANDED,
+                        handed,
+                        scope,
+                        self.text(handed.child_by_field_name("property") or handed),
+                        self.this,
+                    )
                 )
                 self.given_functions.append((target, k, given_desc, new, site))
             if assigned is not None and k > 0 and arg.type == "object":
