@@ -209,21 +209,25 @@ def _imports(tree: ast.Module) -> dict[str, str]:
 
 
 def _argument_of(tree: ast.Module, line: int, col: int, name: str) -> ast.Call | None:
-    """The call a reference to ``name`` at ``line``/``col`` is an argument of, directly or as an
-    item of a list, tuple or set display given (``path("", views.index)``)."""
+    """The call a reference to ``name`` at ``line`` is an argument of, directly or as an item of a
+    list, tuple or set display given (``path("", views.index)``); ``col`` is not compared."""
+    return _arguments(tree).get((line, name))
+
+
+@per_tree
+def _arguments(tree: ast.Module) -> dict[tuple[int, str], ast.Call]:
+    """The calls names (``f``) and attribute reads (``views.f``) given as arguments are arguments
+    of, by the line the name ends on and the name."""
+    out: dict[tuple[int, str], ast.Call] = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        given: list[ast.AST] = [*node.args, *(k.value for k in node.keywords)]
+        given: list[ast.expr] = [*node.args, *(k.value for k in node.keywords)]
         while given:
             arg = given.pop()
             if isinstance(arg, (ast.List, ast.Tuple, ast.Set)):
                 given.extend(arg.elts)
-                continue
-            spelled = (
-                arg.attr if isinstance(arg, ast.Attribute) else arg.id if isinstance(arg, ast.Name) else None
-            )
-            end = getattr(arg, "end_lineno", None)
-            if spelled == name and end == line:
-                return node
-    return None
+            elif isinstance(arg, (ast.Attribute, ast.Name)):
+                spelled = arg.attr if isinstance(arg, ast.Attribute) else arg.id
+                out.setdefault((arg.end_lineno or arg.lineno, spelled), node)
+    return out
