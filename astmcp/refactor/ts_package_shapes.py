@@ -10,17 +10,21 @@ that a package the project's TS/JS files import declares (an interface, a class 
 alias) both have the member's name, and the members of one all belong to the other (at least
 three, and at least half as many as the other has), values may cross between them unseen: the
 rename is refused with ``MUTATION_BLOCKED`` naming the package's type. Bases are not followed on
-either side.
+either side. A class whose instances are written as an argument of a package's function
+(``persist(new Memo())``) is refused whenever it has all the members of such a type, however few:
+the parameter may be declared as that type (``persist(storage: StorageLike)`` of two members).
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
+from pathlib import Path
 
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.ts_lib_shapes import member_names
+from astmcp.refactor.tsparse import parse
 from astmcp.resolve.ts_packages import own_package_names, package_name, package_shapes, project_root
 
 __all__ = ["check_package_shapes"]
@@ -48,12 +52,16 @@ def check_package_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
             if owner.kind not in _OWNER_KINDS:
                 continue
             own = member_names(conn, owner)
-            if len(own) < _LEAST:
+            given = owner.kind == "class" and _given_to_package(conn, root, owner)
+            if len(own) < _LEAST and not given:
                 continue
             packages = imported_packages(conn, str(root)) if packages is None else packages
             for package in packages:
                 for name, theirs in package_shapes(str(root), package, member.name):
-                    if _mirrors(own, theirs):
+                    # (a class whose instances a package's function is given, `persist(new
+                    # Memo())`: one of the package's types it has all the members of may be the
+                    # parameter's, whatever their number)
+                    if _mirrors(own, theirs) or (given and theirs <= own):
                         raise MutationBlocked(
                             f"{row.name!r} is a member of {owner.name}, which has the shape of {name} that"
                             f" {package} declares (the members of one all belong to the other): TypeScript"
@@ -61,6 +69,53 @@ def check_package_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
                             f" {member.name!r}; renaming the member would break that",
                             {"package": package, "package_type": name, "owner": owner.selector},
                         )
+
+
+def _given_to_package(conn: sqlite3.Connection, root: Path, owner: SymbolRow) -> bool:
+    """Whether ``new Owner(…)`` is written as an argument of a call of a name a file imports
+    from a package (``persist(new Memo())``)."""
+    rows: dict[str, list[tuple[int, int]]] = {}
+    for path, line, col in conn.execute(
+        "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.symbol_id = ? AND f.language IN ('typescript', 'javascript')",
+        (owner.id,),
+    ):
+        rows.setdefault(str(path), []).append((int(line), int(col)))
+    for path, places in rows.items():
+        imported = {
+            str(local)
+            for (local,) in conn.execute(
+                "SELECT COALESCE(i.alias, i.name) FROM imports i JOIN files f ON f.id = i.file_id"
+                " WHERE f.path = ? AND i.external = 1",
+                (path,),
+            )
+            if local
+        }
+        if not imported:
+            continue
+        try:
+            source = (root / path).read_bytes()
+        except OSError:
+            continue
+        tree = parse(path, source)
+        lines = source.split(b"\n")
+        for line, col in places:
+            text = lines[line - 1] if 0 < line <= len(lines) else b""
+            start = len(text.decode(errors="replace")[: col - 1].encode())
+            node = tree.root_node.descendant_for_point_range((line - 1, start), (line - 1, start))
+            made = node.parent if node is not None else None
+            args = made.parent if made is not None and made.type == "new_expression" else None
+            call = args.parent if args is not None and args.type == "arguments" else None
+            callee = call.child_by_field_name("function") if call is not None else None
+            while callee is not None and callee.type == "member_expression":
+                callee = callee.child_by_field_name("object")
+            if (
+                callee is not None
+                and callee.type == "identifier"
+                and (callee.text or b"").decode() in imported
+            ):
+                return True
+    return False
 
 
 def _mirrors(own: frozenset[str], theirs: frozenset[str]) -> bool:
