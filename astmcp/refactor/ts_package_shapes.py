@@ -11,7 +11,8 @@ alias) both have the member's name, and the members of one all belong to the oth
 three, and at least half as many as the other has), values may cross between them unseen: the
 rename is refused with ``MUTATION_BLOCKED`` naming the package's type. Bases are not followed on
 either side. A class whose instances are written as an argument of a package's function
-(``persist(new Memo())``) is refused whenever it has all the members of such a type, however few:
+(``persist(new Memo())``, also through a variable it initialises) is refused whenever it has all
+the members of such a type, however few:
 the parameter may be declared as that type (``persist(storage: StorageLike)`` of two members).
 """
 
@@ -20,6 +21,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
+
+import tree_sitter
 
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
@@ -104,18 +107,48 @@ def _given_to_package(conn: sqlite3.Connection, root: Path, owner: SymbolRow) ->
             start = len(text.decode(errors="replace")[: col - 1].encode())
             node = tree.root_node.descendant_for_point_range((line - 1, start), (line - 1, start))
             made = node.parent if node is not None else None
-            args = made.parent if made is not None and made.type == "new_expression" else None
-            call = args.parent if args is not None and args.type == "arguments" else None
-            callee = call.child_by_field_name("function") if call is not None else None
-            while callee is not None and callee.type == "member_expression":
-                callee = callee.child_by_field_name("object")
+            if made is None or made.type != "new_expression":
+                continue
+            if _package_argument(made, imported):
+                return True
+            # `const memo = new Memo(); persist(memo)`: the name given in the file
+            holder = made.parent
+            name = (
+                holder.child_by_field_name("name")
+                if holder is not None and holder.type == "variable_declarator"
+                else None
+            )
             if (
-                callee is not None
-                and callee.type == "identifier"
-                and (callee.text or b"").decode() in imported
+                name is not None
+                and name.type == "identifier"
+                and any(
+                    _package_argument(use, imported) for use in _identifiers(tree.root_node, name.text or b"")
+                )
             ):
                 return True
     return False
+
+
+def _package_argument(node: tree_sitter.Node, imported: set[str]) -> bool:
+    """Whether an expression is an argument of a call of a name imported from a package."""
+    args = node.parent
+    call = args.parent if args is not None and args.type == "arguments" else None
+    callee = call.child_by_field_name("function") if call is not None else None
+    while callee is not None and callee.type == "member_expression":
+        callee = callee.child_by_field_name("object")
+    return callee is not None and callee.type == "identifier" and (callee.text or b"").decode() in imported
+
+
+def _identifiers(root: tree_sitter.Node, name: bytes) -> list[tree_sitter.Node]:
+    """The identifiers of a tree spelled ``name``."""
+    out: list[tree_sitter.Node] = []
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if node.type == "identifier" and node.text == name:
+            out.append(node)
+        pending.extend(node.children)
+    return out
 
 
 def _mirrors(own: frozenset[str], theirs: frozenset[str]) -> bool:
