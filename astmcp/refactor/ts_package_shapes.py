@@ -47,7 +47,9 @@ def check_package_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
     root = project_root(conn) if members else None
     if root is None:
         return
-    packages: list[str] | None = None
+    packages = imported_packages(conn, str(root))
+    if not packages:
+        return
     for member in members:
         for owner in query_symbols(
             conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path)
@@ -58,7 +60,6 @@ def check_package_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
             given = owner.kind == "class" and _given_to_package(conn, root, owner)
             if len(own) < _LEAST and not given:
                 continue
-            packages = imported_packages(conn, str(root)) if packages is None else packages
             for package in packages:
                 for name, theirs in package_shapes(str(root), package, member.name):
                     # (a class whose instances a package's function is given, `persist(new
