@@ -101,13 +101,14 @@ class OutsideFed:
         ).fetchone():
             return False  # the project calls it too
         handed = False
-        for where, line, col in self.conn.execute(
-            "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+        for where, line in self.conn.execute(
+            "SELECT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id"
             " WHERE r.symbol_id = ? AND r.kind != 'call' AND f.language = 'python'",
             (symbol,),
         ):
             tree = self._tree(where)
-            call = _argument_of(tree, line, col, function.name) if tree is not None else None
+            # (the call the reference is an argument of: `path("", views.index)`)
+            call = _arguments(tree).get((line, function.name)) if tree is not None else None
             if call is not None and tree is not None and self._outside_callee(where, tree, call):
                 handed = True
                 break
@@ -208,16 +209,11 @@ def _imports(tree: ast.Module) -> dict[str, str]:
     return out
 
 
-def _argument_of(tree: ast.Module, line: int, col: int, name: str) -> ast.Call | None:
-    """The call a reference to ``name`` at ``line`` is an argument of, directly or as an item of a
-    list, tuple or set display given (``path("", views.index)``); ``col`` is not compared."""
-    return _arguments(tree).get((line, name))
-
-
 @per_tree
 def _arguments(tree: ast.Module) -> dict[tuple[int, str], ast.Call]:
     """The calls names (``f``) and attribute reads (``views.f``) given as arguments are arguments
-    of, by the line the name ends on and the name."""
+    of (directly, or as items of a list, tuple or set display given), by the line the name ends on
+    and the name; columns are not compared."""
     out: dict[tuple[int, str], ast.Call] = {}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):

@@ -140,14 +140,7 @@ def _outside_value(value: Desc, given: frozenset[int]) -> bool:
         return _global_root(value, given)
     head = chain.partition("|")[0]
     root = head.removeprefix(GLOBAL) if head.startswith(GLOBAL) else ""
-    return bool(root and root not in GLOBAL_OBJECTS) or _package_import(head)
-
-
-def _package_import(head: str) -> bool:
-    """Whether a chain's head is an import from a bare specifier (see
-    :func:`~astmcp.resolve.ts_fact_state.package_import`; for a path alias of the project's, a
-    ``likely`` hit is only given up)."""
-    return package_import(head)
+    return bool(root and root not in GLOBAL_OBJECTS) or package_import(head)
 
 
 class _Walker(ModuleFacts):
@@ -242,7 +235,7 @@ class _Walker(ModuleFacts):
             if (
                 (chain is None and _global_root(callee))
                 or (root and root not in GLOBAL_OBJECTS)
-                or _package_import(head)
+                or package_import(head)
             ):
                 out.update(id(param) for param in params)
         return frozenset(out)
