@@ -9,6 +9,11 @@ what they are given (``functools``, ``itertools``, … :data:`~astmcp.query.comm
 and builtins (``map(show, jobs)``: the jobs are given back) do not count, nor does a function the
 project also calls (its parameters may hold the project's values too), nor one never handed on (a
 library's public function is called by its users with the library's own objects).
+
+A parameter a call of the project gives a value outside code made (``fill(Template("$a"))`` with
+``from string import Template``, or a name of the file such a value is assigned to) is judged so
+too: ``template.substitute`` in ``fill`` may be the outside class's. Mocks stand in for the
+project's objects and do not count.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from astmcp.query.pytrees import parsed_tree, per_tree
 __all__ = ["OutsideFed"]
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+# outside modules whose objects stand in for anything (a mock given for a project object)
+_STAND_INS = frozenset({"unittest", "mock", "pytest_mock"})
 # an attribute read, the functions around it (outermost first), and the parents of the file's
 # functions by id (one mapping, shared)
 _Read = tuple[ast.Attribute, tuple[ast.AST, ...], dict[int, ast.AST]]
@@ -37,6 +44,7 @@ class OutsideFed:
         self._texts: dict[str, str | None] = {}
         self._functions: dict[tuple[str, int], bool] = {}
         self._packages: dict[str, bool] = {}
+        self._given: dict[tuple[str, int, str], bool] = {}
 
     def read_off_parameter(self, path: str, line: int, col: int, name: str) -> bool:
         """Whether ``.name`` at ``line``/``col`` (1-based, code points) of ``path`` is read off a
@@ -78,24 +86,65 @@ class OutsideFed:
                 call = parents.get(id(function))
                 return isinstance(call, ast.Call) and self._outside_callee(path, tree, call)
             owner = parents.get(id(function))
-            if isinstance(owner, ast.ClassDef) and params and params[0].arg == name:
+            method = isinstance(owner, ast.ClassDef) and not _static(function)
+            if method and params and params[0].arg == name:
                 return False  # `self`/`cls`
-            return self._handed_outside(path, function)
+            if self._handed_outside(path, function):
+                return True
+            position = next(i for i, p in enumerate(params) if p.arg == name)
+            positional = position < len(function.args.posonlyargs) + len(function.args.args)
+            return self._given_outside(path, function, name, position - method if positional else None)
         return False
+
+    def _given_outside(
+        self, path: str, function: ast.FunctionDef | ast.AsyncFunctionDef, name: str, position: int | None
+    ) -> bool:
+        """Whether a call of the project gives parameter ``name`` (at ``position`` past ``self``, or
+        None when only a keyword names it) a value outside code made: ``fill(Template("$a"))``
+        with ``from string import Template`` (an outside class's instance, what an outside
+        function gives or an outside module holds)."""
+        key = (path, function.lineno, name)
+        if key in self._given:
+            return self._given[key]
+        self._given[key] = False
+        symbol = self._symbol(path, function)
+        if symbol is None:
+            return False
+        for where, line in self.conn.execute(
+            "SELECT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE r.symbol_id = ? AND r.kind = 'call' AND f.language = 'python'",
+            (symbol,),
+        ):
+            tree = self._tree(where)
+            for call in _calls(tree).get((line, function.name), ()) if tree is not None else ():
+                given = [k.value for k in call.keywords if k.arg == name]
+                if (
+                    position is not None
+                    and position < len(call.args)
+                    and not any(isinstance(a, ast.Starred) for a in call.args[: position + 1])
+                ):
+                    given.append(call.args[position])
+                if tree is not None and any(self._outside_value(where, tree, value) for value in given):
+                    self._given[key] = True
+                    return True
+        return False
+
+    def _symbol(self, path: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> int | None:
+        found = query_symbols(
+            self.conn,
+            "f.path = ? AND s.name_line = ? AND s.name = ? AND s.kind IN ('function', 'method')",
+            (path, function.lineno, function.name),
+        )
+        return found[0].id if found else None
 
     def _handed_outside(self, path: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         key = (path, function.lineno)
         if key in self._functions:
             return self._functions[key]
         self._functions[key] = False
-        found = query_symbols(
-            self.conn,
-            "f.path = ? AND s.name_line = ? AND s.name = ? AND s.kind IN ('function', 'method')",
-            (path, function.lineno, function.name),
-        )
-        if not found:
+        symbol = self._symbol(path, function)
+        if symbol is None:
             return False
-        symbol = found[0].id
         if self.conn.execute(
             "SELECT 1 FROM refs WHERE symbol_id = ? AND kind = 'call' LIMIT 1", (symbol,)
         ).fetchone():
@@ -118,16 +167,31 @@ class OutsideFed:
     def _outside_callee(self, path: str, tree: ast.Module, call: ast.Call) -> bool:
         """Whether a call's callee is read off a name a module-level import binds to a module
         outside the project that does not hand on what it is given."""
-        root = call.func
-        while isinstance(root, ast.Attribute):
-            root = root.value
+        return self._outside_value(path, tree, call.func)
+
+    def _outside_value(self, path: str, tree: ast.Module, value: ast.expr, depth: int = 0) -> bool:
+        """Whether a value is read off (or made by calling what is read off) a name a module-level
+        import binds to a module outside the project that does not hand on what it is given, nor
+        makes stand-ins for anything (``unittest.mock``)."""
+        root = value
+        while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript, ast.Await)):
+            root = root.func if isinstance(root, ast.Call) else root.value
         if not isinstance(root, ast.Name):
             return False
+        if (
+            root is value
+            and depth < 2
+            and any(
+                self._outside_value(path, tree, assigned, depth + 1)
+                for assigned in _assigned(tree).get(root.id, ())
+            )
+        ):
+            return True  # `t = Template("$a")` then `fill(t)` (any such name of the file)
         module = _imports(tree).get(root.id)
         if module is None:
             return False
         top = module.partition(".")[0]
-        if not top or top in PASSING_MODULES:
+        if not top or top in PASSING_MODULES or top in _STAND_INS:
             return False
         if top not in self._packages:
             self._packages[top] = project_package(self.conn, top)
@@ -146,6 +210,11 @@ class OutsideFed:
             return parsed_tree(text)
         except (SyntaxError, ValueError):
             return None
+
+
+def _static(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a function of a class body is a ``@staticmethod`` (no ``self`` comes first)."""
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in function.decorator_list)
 
 
 def _binds(function: ast.AST, name: str) -> bool:
@@ -206,6 +275,29 @@ def _imports(tree: ast.Module) -> dict[str, str]:
             callee = callee.value
         if isinstance(callee, ast.Name) and callee.id in out and name not in out:
             out[name] = out[callee.id]
+    return out
+
+
+@per_tree
+def _assigned(tree: ast.Module) -> dict[str, list[ast.expr]]:
+    """The values assignments of the file give plain names (``t = Template("$a")``), any scope."""
+    out: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            out.setdefault(node.targets[0].id, []).append(node.value)
+        elif isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name):
+            out.setdefault(node.optional_vars.id, []).append(node.context_expr)
+    return out
+
+
+@per_tree
+def _calls(tree: ast.Module) -> dict[tuple[int, str], list[ast.Call]]:
+    """The calls by the line their callee's name ends on and that name (``f(…)``, ``x.f(…)``)."""
+    out: dict[tuple[int, str], list[ast.Call]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            spelled = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+            out.setdefault((node.func.end_lineno or node.func.lineno, spelled), []).append(node)
     return out
 
 

@@ -47,6 +47,7 @@ from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.stdlib_members import stdlib_class_members
 from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
+from astmcp.query.ts_outside_fed import TsOutsideFed
 from astmcp.query.ts_parts import ModuleParts
 from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, UNKNOWN_RECEIVER, judged, untyped
 from astmcp.resolve.python_external import (
@@ -353,7 +354,7 @@ def collect_references(
                 and untyped(target)
                 and not memo.outside_rooted(target)
                 and not (python and memo.stdlib_named(path, symbol.name))
-                and not (python and memo.outside_fed(path, line, col, symbol.name))
+                and not memo.outside_fed(path, line, col, symbol.name, python)
                 and not (not python and memo.lib_typed_elsewhere(target, symbol))
                 else "name"
             )
@@ -857,6 +858,7 @@ class FamilyMemo:
         self._stdlib: dict[str, frozenset[str]] = {}  # Python file -> its standard classes' members
         self._outside_derived: dict[int, bool] = {}  # TS/JS member -> whether its class derives from outside
         self._fed: OutsideFed | None = None  # Python: parameters outside code gives values
+        self._ts_fed: TsOutsideFed | None = None  # TS/JS: parameters a call gives outside values
 
     def lib_typed_elsewhere(self, target: str | None, symbol: SymbolRow) -> bool:
         """TS/JS: whether an unknown receiver comes from a type TypeScript's lib declares that is
@@ -885,12 +887,18 @@ class FamilyMemo:
         ).fetchone()
         return found is not None and bool(ancestry(self.conn, [int(found[0])])[1])
 
-    def outside_fed(self, path: str, line: int, col: int, name: str) -> bool:
-        """Whether a Python attribute read is off a parameter of a function that only outside code
-        calls (a view handed to Django's ``path``): see :mod:`astmcp.query.outside_fed`."""
-        if self._fed is None:
-            self._fed = OutsideFed(self.conn, self.root())
-        return self._fed.read_off_parameter(path, line, col, name)
+    def outside_fed(self, path: str, line: int, col: int, name: str, python: bool) -> bool:
+        """Whether an attribute read is off a parameter of a function outside code may give its
+        values: Python — one only outside code calls (a view handed to Django's ``path``), or one
+        a call of the project gives an outside value (:mod:`astmcp.query.outside_fed`); TS/JS — an
+        untyped one a call gives a package's value (:mod:`astmcp.query.ts_outside_fed`)."""
+        if python:
+            if self._fed is None:
+                self._fed = OutsideFed(self.conn, self.root())
+            return self._fed.read_off_parameter(path, line, col, name)
+        if self._ts_fed is None:
+            self._ts_fed = TsOutsideFed(self.conn, self.root())
+        return self._ts_fed.read_off_parameter(path, line, col, name)
 
     def stdlib_named(self, path: str, name: str) -> bool:
         """Whether a class of an outside module the Python file ``path`` imports (the standard
