@@ -34,6 +34,7 @@ _CONTINUATION = re.compile(rb"[\x80-\xbf]")
 _TS = Language(tree_sitter_typescript.language_typescript())
 _TSX = Language(tree_sitter_typescript.language_tsx())
 _JS = Language(tree_sitter_javascript.language())
+JAVASCRIPT = _JS  # the grammar JS files are parsed with (a tree's `language` tells)
 
 # Each pattern's group "kw" is blanked; patterns start with a literal (fast in `re`).
 _EXPORT_TYPE_STAR = re.compile(rb"export\s+(?P<kw>type)(?=\s+\*)")

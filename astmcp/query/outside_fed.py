@@ -42,7 +42,7 @@ class OutsideFed:
         self.conn = conn
         self.root = root
         self._texts: dict[str, str | None] = {}
-        self._functions: dict[tuple[str, int], bool] = {}
+        self._functions: dict[tuple[str, int, int], bool] = {}
         self._packages: dict[str, bool] = {}
         self._given: dict[tuple[str, int, str], bool] = {}
 
@@ -82,16 +82,18 @@ class OutsideFed:
                 return False  # a local of that function, or a parameter set again in its body
             if not any(p.arg == name for p in params):
                 continue
+            position = next(i for i, p in enumerate(params) if p.arg == name)
             if isinstance(function, ast.Lambda):
                 call = parents.get(id(function))
-                return isinstance(call, ast.Call) and self._outside_callee(path, tree, call)
+                return isinstance(call, ast.Call) and (
+                    self._outside_callee(path, tree, call) or self._calls_back(path, call, function, position)
+                )
             owner = parents.get(id(function))
             method = isinstance(owner, ast.ClassDef) and not _static(function)
             if method and params and params[0].arg == name:
                 return False  # `self`/`cls`
-            if self._handed_outside(path, function):
+            if self._handed_outside(path, function, position - method):
                 return True
-            position = next(i for i, p in enumerate(params) if p.arg == name)
             positional = position < len(function.args.posonlyargs) + len(function.args.args)
             return self._given_outside(path, function, name, position - method if positional else None)
         return False
@@ -137,18 +139,22 @@ class OutsideFed:
         )
         return found[0].id if found else None
 
-    def _handed_outside(self, path: str, function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-        key = (path, function.lineno)
+    def _handed_outside(
+        self, path: str, function: ast.FunctionDef | ast.AsyncFunctionDef, position: int
+    ) -> bool:
+        """Whether the function is handed to outside code that calls it (and the project never
+        does), or to a function of the project that calls it with an outside value for the
+        parameter at ``position`` (past ``self``)."""
+        key = (path, function.lineno, position)
         if key in self._functions:
             return self._functions[key]
         self._functions[key] = False
         symbol = self._symbol(path, function)
         if symbol is None:
             return False
-        if self.conn.execute(
+        called = self.conn.execute(
             "SELECT 1 FROM refs WHERE symbol_id = ? AND kind = 'call' LIMIT 1", (symbol,)
-        ).fetchone():
-            return False  # the project calls it too
+        ).fetchone()
         handed = False
         for where, line in self.conn.execute(
             "SELECT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id"
@@ -158,11 +164,61 @@ class OutsideFed:
             tree = self._tree(where)
             # (the call the reference is an argument of: `path("", views.index)`)
             call = _arguments(tree).get((line, function.name)) if tree is not None else None
-            if call is not None and tree is not None and self._outside_callee(where, tree, call):
+            if call is None or tree is None:
+                continue
+            if (not called and self._outside_callee(where, tree, call)) or self._calls_back(
+                where, call, _given_as(call, function.name), position
+            ):
                 handed = True
                 break
         self._functions[key] = handed
         return handed
+
+    def _calls_back(self, path: str, call: ast.Call, given: ast.expr | None, position: int) -> bool:
+        """Whether the project function ``call`` calls (resolved by the index) calls the function
+        ``given`` to it with an outside value at ``position``: ``each(lambda t: t.substitute())``
+        with ``def each(fn): return fn(Template("$a"))``."""
+        if given is None:
+            return False
+        k = next((i for i, a in enumerate(call.args) if a is given), None)
+        keyword = next((w.arg for w in call.keywords if w.value is given), None)
+        if (k is None and keyword is None) or any(
+            isinstance(a, ast.Starred) for a in call.args[: (k or 0) + 1]
+        ):
+            return False
+        func = call.func
+        spelled = (
+            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        )
+        if spelled is None:
+            return False
+        for where, line in self.conn.execute(
+            "SELECT f.path, s.name_line FROM refs r JOIN symbols s ON s.id = r.symbol_id JOIN files f ON"
+            " f.id = s.file_id JOIN files c ON c.id = r.file_id WHERE c.path = ? AND r.line = ? AND r.name = ?"
+            " AND r.kind = 'call' AND s.kind IN ('function', 'method') AND f.language = 'python'",
+            (path, func.end_lineno or func.lineno, spelled),
+        ).fetchall():
+            tree = self._tree(where)
+            callee = _defined(tree).get((line, spelled)) if tree is not None else None
+            if tree is None or callee is None:
+                continue
+            params = [*callee.args.posonlyargs, *callee.args.args]
+            skip = int(isinstance(func, ast.Attribute) and bool(params) and params[0].arg in ("self", "cls"))
+            names = {p.arg for p in (*params, *callee.args.kwonlyargs)}
+            target = params[k + skip].arg if k is not None and k + skip < len(params) else keyword
+            if target is None or target not in names:
+                continue
+            for inner in ast.walk(callee):  # `fn(Template("$a"))`
+                if (
+                    isinstance(inner, ast.Call)
+                    and isinstance(inner.func, ast.Name)
+                    and inner.func.id == target
+                    and position < len(inner.args)
+                    and not any(isinstance(a, ast.Starred) for a in inner.args[: position + 1])
+                    and self._outside_value(where, tree, inner.args[position])
+                ):
+                    return True
+        return False
 
     def _outside_callee(self, path: str, tree: ast.Module, call: ast.Call) -> bool:
         """Whether a call's callee is read off a name a module-level import binds to a module
@@ -288,6 +344,26 @@ def _assigned(tree: ast.Module) -> dict[str, list[ast.expr]]:
         elif isinstance(node, ast.withitem) and isinstance(node.optional_vars, ast.Name):
             out.setdefault(node.optional_vars.id, []).append(node.context_expr)
     return out
+
+
+def _given_as(call: ast.Call, name: str) -> ast.expr | None:
+    """The argument of ``call`` naming ``name`` (``f``, ``views.f``)."""
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        if (isinstance(arg, ast.Name) and arg.id == name) or (
+            isinstance(arg, ast.Attribute) and arg.attr == name
+        ):
+            return arg
+    return None
+
+
+@per_tree
+def _defined(tree: ast.Module) -> dict[tuple[int, str], ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The functions of the file by the line of their ``def`` and their name."""
+    return {
+        (node.lineno, node.name): node
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
 
 
 @per_tree

@@ -8,7 +8,7 @@ from typing import Any
 
 from tree_sitter import Node
 
-from astmcp.lang.ts_parse import TsSource
+from astmcp.lang.ts_parse import JAVASCRIPT, TsSource
 from astmcp.resolve.ts_scopes import UNTYPED_KEY, Binding, Desc, Scope, Site
 
 # The target of an object-literal key of unknown type: a name hit that never becomes `likely`
@@ -109,6 +109,9 @@ class FactState:
         self.stars: list[str] = []
         self.nsimports: dict[str, str] = {}
         self.unions: dict[str, list[Desc]] = {}  # `A | B` annotations by position
+        # JS: the values a variable typed by its initializer is given again (`Occurrences.reassigned`)
+        self.reassigned_parts: dict[tuple[int, bool], list[Desc]] = {}
+        self.javascript = src.tree.language == JAVASCRIPT
         self.isects: set[str] = set()  # which of them are intersections (`A & B`)
         self.lspreads: dict[str, list[Desc]] = {}  # object literals spreading others, by position
         self.cbtypes: dict[str, dict[str, list[Desc]]] = {}  # callback parameter types of functions

@@ -380,6 +380,8 @@ class Functions(Declarations):
             args = node.child_by_field_name("arguments")
             given = args.named_children if args is not None else []
             merged = self.text(callee).replace(" ", "") == "Object.assign" and given
+            if self.javascript and callee.type == "member_expression":
+                self.array_given(callee, given, scope)
             if merged and self.text(given[0]).replace(" ", "") in ("module.exports", "exports"):
                 # `Object.assign(exports, require("./a"))`: a CommonJS barrel
                 for source in given[1:]:
@@ -389,6 +391,17 @@ class Functions(Declarations):
                 self.arguments(child, scope, callee, new)
             elif child != callee:
                 self.visit(child, scope)
+
+    def array_given(self, callee: Node, given: list[Node], scope: Scope) -> None:
+        """JS: ``items.push(x)``, ``items.unshift(x)``, ``items.splice(i, n, x)`` give the array
+        literal ``items`` was declared with more elements (see ``Occurrences.reassigned``)."""
+        held, prop = callee.child_by_field_name("object"), callee.child_by_field_name("property")
+        skip = _ADDING.get(self.text(prop)) if prop is not None else None
+        if held is None or held.type != "identifier" or skip is None:
+            return
+        for value in given[skip:]:
+            if value.type != "comment":
+                self.reassigned(held, value, scope, element=True)
 
     def arguments(self, node: Node, scope: Scope, callee: Node | None, new: bool) -> None:
         """A function passed as the k-th argument has its parameters typed by the callee's
@@ -897,6 +910,10 @@ def _positional_names(node: Node) -> list[str | None]:
         else:
             out.append((inner.text or b"").decode() if inner.type == "identifier" else None)
     return out
+
+
+# JS array methods adding their arguments (past how many) as elements
+_ADDING = {"push": 0, "unshift": 0, "splice": 2}
 
 
 def _handed_function(arg: Node) -> Node | None:

@@ -168,6 +168,42 @@ class Occurrences(Descriptors):
             receiver = ANYTHING
         self.row(prop, member_kind, receiver, member=True)
 
+    def reassigned(self, name: Node, value: Node, scope: Scope, element: bool = False) -> None:
+        """JS: ``active = makeWidget("x")`` after ``let active = new Route("/")`` (``element``: an
+        element given to an array literal's variable, ``items.push(x)``, ``items[i] = x``).
+        Nothing checks what a variable is given again, so it holds any of its values: a variable
+        typed by its initializer is typed by the union of every value given it, unknown once one
+        of them is (``("u", None)``: never a ``likely`` hit). TypeScript keeps the declared type."""
+        binding = scope.lookup(self.text(name))
+        if binding is None or binding.type_only:
+            return
+        chain = binding.chain
+        key = chain[2:] if chain is not None and chain.startswith("P:") else None
+        if chain is not None and key is None:
+            return  # an import
+        current = self.vtypes.get(key) if key is not None else binding.vtype
+        if element and (current is None or current[0] != "y" or len(current) != 2):
+            return  # no array literal's
+        held = current[1] if element and current is not None else current
+        if held is None or (held[0] == "u" and held[1] is None):
+            return  # typed by nothing (a parameter, `let x;`), or no longer known
+        given = self.desc(value, scope)
+        if given == held:
+            return
+        parts = self.reassigned_parts.get((id(binding), element))
+        if parts is None and given is not None:
+            union = f"{self.key(name)}="  # (no literal's position key)
+            parts = self.reassigned_parts[(id(binding), element)] = self.unions[union] = [held]
+            held = ("k", f"U:{union}")
+        if parts is None or given is None:
+            held = ("u", None)
+        elif given not in parts:
+            parts.append(given)
+        typed: Desc = ("y", held) if element else held
+        if key is not None:
+            self.vtypes[key] = typed
+        binding.vtype = typed
+
     def assignment(self, node: Node, scope: Scope) -> None:
         left = node.child_by_field_name("left")
         right = node.child_by_field_name("right")
@@ -178,6 +214,12 @@ class Occurrences(Descriptors):
             self.expr(left, scope, "write")
         if right is None:
             return
+        if self.javascript and left is not None and left.type == "identifier":
+            self.reassigned(left, right, scope)
+        elif self.javascript and left is not None and left.type == "subscript_expression":
+            held = left.child_by_field_name("object")
+            if held is not None and held.type == "identifier":
+                self.reassigned(held, right, scope, element=True)  # `items[i] = x`
         if (
             left is not None
             and left.type == "member_expression"
