@@ -113,6 +113,16 @@ class Declarations(Occurrences):
             vtype = self.desc(value, scope) or vtype
         if vtype is None and value is not None and value.type in FUNCTION_VALUES and not target.symbolic:
             vtype = self.local_function(value, scope)
+        if (
+            self.javascript
+            and name.type == "identifier"
+            and value is not None
+            and not target.symbolic
+            and (held := target.names.get(self.text(name))) is not None
+        ):
+            # JS: `var r = new Route(); …; var r = makeWidget()`: one variable given both
+            self.reassigned(name, value, target)
+            vtype = held.vtype if held.vtype is not None else vtype
         if name.type == "identifier":
             key = self.declare(target, name, vtype, value_only=True)
             if value is not None and value.type in FUNCTION_VALUES and target.symbolic:
