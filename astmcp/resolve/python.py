@@ -55,7 +55,10 @@ OUTSIDE_INSTANCE = "X:"
 # a member of a value that is one of several project types whose members are of unrelated
 # override families: ``E:`` and the members' keys (``<file>::<symbol path>``, one per line)
 EITHER_MEMBER = "E:"
-# both keep the occurrence's chain after a tab, for the row to be judged anew when relinked
+# a value that is one of several things, some of them outside the project's (``r = Doc()`` then
+# ``r = make()`` of a ``Template``): a name hit the unique-member rule never makes ``likely``
+MIXED_RECEIVER = "M:"
+# all three keep the occurrence's chain after a tab, for the row to be judged anew when relinked
 CHAIN_KEPT = "\t"
 
 
@@ -355,6 +358,7 @@ class PythonLinker:
             entity = resolver.resolve(path, target) if chained else None
             either: list[int] = []
             mixed = False  # one of several things, not all of the project: as untyped as unknown
+            outside_part = False  # ... and one of them is known to be outside it
             if is_either(entity):  # one of several things: a member of one family, else a name hit
                 assert target is not None
                 choices = alternatives(entity)
@@ -364,6 +368,7 @@ class PythonLinker:
                 if entity is None and not either and all(_outside_member(target, c) for c in choices):
                     entity = ("x", "")  # `DEFAULTS.copy()` of a dict of values of several kinds
                 mixed = entity is None and not either
+                outside_part = mixed and any(c is not None and c[0] == "x" for c in choices)
             elif entity is None and target is not None and target.startswith("U:"):
                 entity, either = union_member(resolver, path, target)
             symbol_id, kind, confidence = _classify(resolver, path, row, entity)
@@ -383,6 +388,8 @@ class PythonLinker:
                     stored_target = EITHER_MEMBER + "\n".join(keys) + CHAIN_KEPT + target
                 elif outside:
                     stored_target = OUTSIDE_INSTANCE + outside + CHAIN_KEPT + target
+                elif outside_part:
+                    stored_target = MIXED_RECEIVER + CHAIN_KEPT + target
                 elif mixed or resolver.resolve(path, receiver) is None:
                     stored_target = UNKNOWN_RECEIVER + target
             out.append((file_id, symbol_id, stored_target, name, line, col, end_col, kind, confidence, scope))

@@ -302,6 +302,8 @@ class Declarations(Occurrences):
             if left is not None:
                 self.pattern(left, target, source, local)
             if right is not None:
+                if self.javascript and left is not None and left.type in _DEFAULTED:
+                    self.defaulted(left, right, target)
                 self.visit(right, target)
         elif kind == "array_pattern":  # `[a, , b] = pair`: the n-th name is part n (`|#n`)
             index = 0
@@ -316,6 +318,19 @@ class Declarations(Occurrences):
                 self.pattern(child, target, source if kind == "object_pattern" else None, local)
         elif kind in ("member_expression", "subscript_expression"):
             self.expr(node, target, "write")
+
+    def defaulted(self, name: Node, value: Node, target: Scope) -> None:
+        """JS: ``const { r = makeWidget() } = obj`` (or a parameter's default): the name holds
+        what it is bound to or its default, nothing checking that they agree (TypeScript does)."""
+        binding = target.names.get(self.text(name))
+        given = self.desc(value, target)
+        if binding is None or given == binding.vtype:
+            return
+        union = f"{self.key(name)}="
+        self.unions[union] = [binding.vtype, given]
+        binding.vtype = ("k", f"U:{union}")
+        if binding.chain is not None and binding.chain.startswith("P:"):
+            self.vtypes[binding.chain[2:]] = binding.vtype
 
     def keyed_strings(self, annotation: Node, value: Node, scope: Scope) -> None:
         """String literals a ``keyof T`` annotation types (``const keys: (keyof Globals)[] =
@@ -548,3 +563,7 @@ def _const(declarator: Node) -> bool:
         and statement.type == "lexical_declaration"
         and (statement.child(0) or statement).type == "const"
     )
+
+
+# the names a default value may be given to in a pattern (`{ r = x }`, `(item = x) =>`)
+_DEFAULTED = frozenset({"identifier", "shorthand_property_identifier_pattern"})
