@@ -78,11 +78,17 @@ class OutsideFed:
         for function in reversed(functions):  # the innermost declaring the name decides
             assert isinstance(function, _FUNCTIONS)
             params = [*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs]
-            if _binds(function, name):
-                return False  # a local of that function, or a parameter set again in its body
             if not any(p.arg == name for p in params):
+                if _binds(function, name):
+                    return False  # a local of that function
                 continue
             position = next(i for i, p in enumerate(params) if p.arg == name)
+            # `def draw(item=DEFAULT)`, `item = item or make()`: what the function itself may give it
+            given = [*_set_again(function, name), *_default(function, name)]
+            if any(self._outside_value(path, tree, value) for value in given):
+                return True
+            if _binds(function, name):
+                return False  # set again in its body, to nothing known to be outside
             if isinstance(function, ast.Lambda):
                 call = parents.get(id(function))
                 return isinstance(call, ast.Call) and (
@@ -228,7 +234,13 @@ class OutsideFed:
     def _outside_value(self, path: str, tree: ast.Module, value: ast.expr, depth: int = 0) -> bool:
         """Whether a value is read off (or made by calling what is read off) a name a module-level
         import binds to a module outside the project that does not hand on what it is given, nor
-        makes stand-ins for anything (``unittest.mock``)."""
+        makes stand-ins for anything (``unittest.mock``); or is what a name of the project holds
+        or a function of it returns that is so (``DEFAULT = Template("$a")``, ``def make():
+        return Template("$a")``); either side of ``a or b`` and ``a if c else b``."""
+        if isinstance(value, ast.BoolOp):
+            return any(self._outside_value(path, tree, v, depth) for v in value.values)
+        if isinstance(value, ast.IfExp):
+            return any(self._outside_value(path, tree, v, depth) for v in (value.body, value.orelse))
         root = value
         while isinstance(root, (ast.Attribute, ast.Call, ast.Subscript, ast.Await)):
             root = root.func if isinstance(root, ast.Call) else root.value
@@ -245,13 +257,48 @@ class OutsideFed:
             return True  # `t = Template("$a")` then `fill(t)` (any such name of the file)
         module = _imports(tree).get(root.id)
         if module is None:
-            return False
+            return depth < 2 and self._held_outside(path, root, value, depth + 1)
         top = module.partition(".")[0]
         if not top or top in PASSING_MODULES or top in _STAND_INS:
             return False
         if top not in self._packages:
             self._packages[top] = project_package(self.conn, top)
-        return not self._packages[top]
+        if self._packages[top]:  # the project's own module: what its name holds
+            return depth < 2 and self._held_outside(path, root, value, depth + 1)
+        return True
+
+    def _held_outside(self, path: str, root: ast.Name, value: ast.expr, depth: int) -> bool:
+        """Whether the project's symbol ``root`` resolves to (by the index) holds an outside value:
+        a module-level variable assigned one, or — called, ``make()`` — a function returning one."""
+        lines = (self._texts.get(path) or "").split("\n")
+        source = lines[root.lineno - 1] if 0 < root.lineno <= len(lines) else ""
+        col = len(source.encode()[: root.col_offset].decode(errors="replace")) + 1
+        called = isinstance(value, ast.Call) and value.func is root
+        for where, kind, line in self.conn.execute(
+            "SELECT f.path, s.kind, s.name_line FROM refs r JOIN symbols s ON s.id = r.symbol_id"
+            " JOIN files f ON f.id = s.file_id JOIN files c ON c.id = r.file_id WHERE c.path = ? AND r.line = ?"
+            " AND r.col = ? AND r.confidence = 'certain' AND f.language = 'python'",
+            (path, root.lineno, col),
+        ).fetchall():
+            tree = self._tree(where)
+            if tree is None:
+                continue
+            if kind == "variable":
+                held = [
+                    node.value
+                    for node in tree.body
+                    if isinstance(node, ast.Assign)
+                    and node.lineno == line
+                    and any(isinstance(t, ast.Name) and t.id == root.id for t in node.targets)
+                ]
+            elif kind == "function" and called:
+                function = next((f for (at, _), f in _defined(tree).items() if at == line), None)
+                held = [r.value for r in _returns(function) if r.value is not None] if function else []
+            else:
+                continue
+            if any(self._outside_value(where, tree, v, depth) for v in held):
+                return True
+        return False
 
     def _tree(self, path: str) -> ast.Module | None:
         if path not in self._texts:
@@ -266,6 +313,45 @@ class OutsideFed:
             return parsed_tree(text)
         except (SyntaxError, ValueError):
             return None
+
+
+def _set_again(function: ast.AST, name: str) -> list[ast.expr]:
+    """The values ``name = …`` gives in a function's body (nested functions left out)."""
+    out: list[ast.expr] = []
+    pending = list(ast.iter_child_nodes(function))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            out.append(node.value)
+        pending.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _default(function: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> list[ast.expr]:
+    """The default value of the parameter ``name``, if any."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True))
+    pairs += [(p, d) for p, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+    return [d for p, d in pairs if p.arg == name]
+
+
+def _returns(function: ast.AST) -> list[ast.Return]:
+    """A function's ``return`` statements (nested functions left out)."""
+    out: list[ast.Return] = []
+    pending = list(ast.iter_child_nodes(function))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (*_FUNCTIONS, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Return):
+            out.append(node)
+        pending.extend(ast.iter_child_nodes(node))
+    return out
 
 
 def _static(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

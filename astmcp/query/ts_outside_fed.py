@@ -70,6 +70,9 @@ class TsOutsideFed:
                 if position is not None:
                     if position < 0:
                         return False  # typed, or not a plain name
+                    # `item = item || make()`: what the function itself gives it
+                    if any(self._outside(path, src, v) for v in _set_again(src, function, spelled)):
+                        return True
                     declared = _declared_name(function)
                     return declared is not None and self._given_outside(path, src, declared, position)
             function = function.parent
@@ -105,7 +108,22 @@ class TsOutsideFed:
     def _outside(self, path: str, src: TsSource, value: Node, depth: int = 0) -> bool:
         """Whether a value is read off (or made from) a name imported from a package: the index
         leaves such an import unresolved (``I:makeWidget:widgetlib``, confidence ``none``); or
-        is a variable of the file such a value initialises (``const w = makeWidget()``)."""
+        is a variable of the file such a value initialises (``const w = makeWidget()``), or what a
+        symbol of the project the name resolves to holds (``export const DEFAULT =
+        makeWidget()``) or, called, returns (``make()``); either side of ``||``/``??`` and of a
+        conditional."""
+        if value.type == "binary_expression" and src.text_of(
+            value.child_by_field_name("operator") or value
+        ) in (
+            "||",
+            "??",
+            "&&",
+        ):
+            sides = (value.child_by_field_name("left"), value.child_by_field_name("right"))
+            return any(side is not None and self._outside(path, src, side, depth) for side in sides)
+        if value.type == "ternary_expression":
+            sides = (value.child_by_field_name("consequence"), value.child_by_field_name("alternative"))
+            return any(side is not None and self._outside(path, src, side, depth) for side in sides)
         root: Node | None = value
         while root is not None and root.type in _WRAPPERS:
             root = _inner(root)
@@ -119,15 +137,54 @@ class TsOutsideFed:
                     return True
         start = root.start_point
         found = self.conn.execute(
-            "SELECT r.target_key FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.line = ?"
-            " AND r.col = ? AND r.confidence = 'none'",
+            "SELECT r.target_key, r.confidence, r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.confidence IN ('none', 'certain')",
             (path, start[0] + 1, src.column(start[0], start[1])),
         ).fetchall()
-        for (target,) in found:
+        called = value.type == "call_expression" and value.child_by_field_name("function") == root
+        for target, confidence, symbol in found:
             spec = str(target or "").partition("|")[0].split(":", 2)
-            if spec[0] == "I" and len(spec) == 3 and not spec[2].startswith((".", "/")):
+            if (
+                confidence == "none"
+                and spec[0] == "I"
+                and len(spec) == 3
+                and not spec[2].startswith((".", "/"))
+            ):
+                return True
+            if (
+                confidence == "certain"
+                and symbol is not None
+                and depth < 2
+                and self._held(symbol, called, depth + 1)
+            ):
                 return True
         return False
+
+    def _held(self, symbol: int, called: bool, depth: int) -> bool:
+        """Whether a variable of the project is declared with an outside value, or a function of
+        it (``called``) returns one."""
+        row = self.conn.execute(
+            "SELECT f.path, s.kind, s.name, s.name_line, s.name_col FROM symbols s JOIN files f ON f.id = s.file_id"
+            " WHERE s.id = ? AND f.language IN ('typescript', 'javascript')",
+            (symbol,),
+        ).fetchone()
+        if row is None:
+            return False
+        where, kind, name, line, col = row
+        src = self._source(where)
+        node = _at(src, line, col, name) if src is not None else None
+        declarator = node.parent if node is not None else None
+        if src is None or declarator is None:
+            return False
+        value = declarator.child_by_field_name("value") if declarator.type == "variable_declarator" else None
+        if kind == "variable" and value is not None and value.type not in _FUNCTIONS:
+            return self._outside(where, src, value, depth)
+        function = value if value is not None and value.type in _FUNCTIONS else declarator
+        if not called or function.type not in _FUNCTIONS:
+            return False
+        body = function.child_by_field_name("body")
+        returned = _returned(body) if body is not None and body.type == "statement_block" else [body]
+        return any(v is not None and self._outside(where, src, v, depth) for v in returned)
 
     def _source(self, path: str) -> TsSource | None:
         if path not in self._sources:
@@ -209,6 +266,39 @@ def _redeclares(src: TsSource, function: Node, name: str) -> bool:
                 return True
         pending.extend(c for c in node.named_children if c.type not in _FUNCTIONS)
     return False
+
+
+def _set_again(src: TsSource, function: Node, name: str) -> list[Node]:
+    """The values ``name = …`` gives in a function's body (nested functions left out)."""
+    out: list[Node] = []
+    body = function.child_by_field_name("body")
+    pending = [body] if body is not None else []
+    while pending:
+        node = pending.pop()
+        if node.type == "assignment_expression":
+            left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if (
+                left is not None
+                and right is not None
+                and left.type == "identifier"
+                and src.text_of(left) == name
+            ):
+                out.append(right)
+        pending.extend(c for c in node.named_children if c.type not in _FUNCTIONS)
+    return out
+
+
+def _returned(body: Node) -> list[Node]:
+    """What a function body's ``return`` statements give (nested functions left out)."""
+    out: list[Node] = []
+    pending = [body]
+    while pending:
+        node = pending.pop()
+        if node.type == "return_statement":
+            out.extend(c for c in node.named_children if c.type != "comment")
+            continue
+        pending.extend(c for c in node.named_children if c.type not in _FUNCTIONS)
+    return out
 
 
 def _declared_name(function: Node) -> Node | None:
