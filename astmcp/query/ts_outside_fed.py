@@ -6,7 +6,10 @@
 theirs, whatever the project's ``Route.render`` is. The file declaring ``draw`` cannot tell (the
 index reads one file at a time, and types a parameter of a function given such a value in its own
 file already: ``resolve.ts_facts``), so the calls the index resolved to the function are read here,
-once per function and parameter. A parameter with a type annotation is what it says, never judged.
+once per function and parameter, with what the function sets the parameter to again (``item =
+item || make()``). A value is outside when read off or made from a package import, or held or
+returned by a symbol of the project so made (``export const DEFAULT = makeWidget("d")``). A
+parameter with a type annotation is what it says, never judged.
 """
 
 from __future__ import annotations
