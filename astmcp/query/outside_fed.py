@@ -12,7 +12,11 @@ library's public function is called by its users with the library's own objects)
 
 A parameter a call of the project gives a value outside code made (``fill(Template("$a"))`` with
 ``from string import Template``, or a name of the file such a value is assigned to) is judged so
-too: ``template.substitute`` in ``fill`` may be the outside class's. Mocks stand in for the
+too: ``template.substitute`` in ``fill`` may be the outside class's. So is one the function itself
+gives such a value (a default, ``item = item or make()``), and one of a function or lambda handed
+to a function of the project that calls it back with one (``each(lambda t: t.substitute())``). A
+value is outside when read off or made from an outside module's name, or held or returned by a
+symbol of the project so made (``DEFAULT = Template("$a")``, ``make()``). Mocks stand in for the
 project's objects and do not count.
 """
 
