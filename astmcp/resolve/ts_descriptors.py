@@ -229,6 +229,11 @@ class Descriptors(FactState):
                     if kind == "as_expression"
                     else self.instance(parts[1], scope)
                 )
+                if typed == ANYTHING and self.text(parts[1]) == "any":
+                    # `(this as any).storage = s`: no type is checked there, but the value is still
+                    # `this`: a member its type declares is that member (renamed with it), one it
+                    # lacks stays a name hit
+                    return self.desc(parts[0], scope) or typed
                 return typed if typed is not None or kind == "as_expression" else self.desc(parts[0], scope)
             if len(parts) == 1 and kind == "as_expression" and self.text(node).endswith("const"):
                 return self.const_value(parts[0], scope)  # `[a, "x"] as const`
