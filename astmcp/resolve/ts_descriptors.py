@@ -34,7 +34,9 @@ _CONTAINERS = _ARRAYS | _PROMISES | _MAPS | {"Set", "ReadonlySet"}
 _COMBINATORS = frozenset({"Promise.all", "Promise.allSettled"})  # (their array literals: tuples)
 # Library types whose members are those of their first type argument (``Pick<T, K>`` has some of
 # T's; reading one of them reads T's member): found only when the name is not the project's own.
-_MEMBERWISE = {"Pick", "Omit", "Partial", "Required", "Readonly", "NonNullable"}
+# (`Exclude<U, X>`, `Extract<U, X>`: some of U's alternatives, read as U's, a union whose member
+# reads are each alternative's that has the member)
+_MEMBERWISE = {"Pick", "Omit", "Partial", "Required", "Readonly", "NonNullable", "Exclude", "Extract"}
 _ANY = {"any", "unknown"}
 # Library types whose type is that of one value (see `Descriptors.value_helper`)
 _VALUE_HELPERS = {"ReturnType", "InstanceType", "Awaited"}
@@ -737,7 +739,8 @@ class Descriptors(FactState):
 
     def memberwise(self, node: Node, scope: Scope) -> Node | None:
         """The first type argument of ``Pick<T, K>``, ``Partial<T>``, … (library types whose
-        members are T's), unless the project declares that name."""
+        members are T's; ``Exclude<U, X>`` and ``Extract<U, X>`` keep some of U's alternatives),
+        unless the project declares that name."""
         head = node.child_by_field_name("name")
         if head is None or head.type != "type_identifier":
             return None
