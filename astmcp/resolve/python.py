@@ -31,7 +31,7 @@ from astmcp.resolve.python_external import (
     is_module,
 )
 from astmcp.resolve.python_facts import NAME as FACTS
-from astmcp.resolve.python_families import either_member, union_member
+from astmcp.resolve.python_families import either_member, union_member, union_receivers
 from astmcp.resolve.python_lookups import (
     CLASSLIKE,
     OPAQUE_KEYWORD,
@@ -60,6 +60,18 @@ EITHER_MEMBER = "E:"
 MIXED_RECEIVER = "M:"
 # all three keep the occurrence's chain after a tab, for the row to be judged anew when relinked
 CHAIN_KEPT = "\t"
+
+
+def _named_outside(resolver: Resolver, path: str, target: str, choices: list[Entity]) -> bool:
+    """Whether an alternative of the receiver of ``target`` is a named thing outside the project
+    (``string.Template.()``: what an outside class or function made), not merely a value of no
+    known origin (an item of ``**kwargs``, of a builtin container), which the linker folds into
+    the same anonymous outside entity when it joins alternatives; a ``U:`` union's are read one by
+    one for their names."""
+    if any(c is not None and c[0] == "x" and c[1] for c in choices):
+        return True
+    found = union_receivers(resolver, path, target.rpartition("/")[0])
+    return any(r is not None and r[0] == "x" and r[1] for r in found or ())
 
 
 def judged(target: str) -> str:
@@ -368,7 +380,7 @@ class PythonLinker:
                 if entity is None and not either and all(_outside_member(target, c) for c in choices):
                     entity = ("x", "")  # `DEFAULTS.copy()` of a dict of values of several kinds
                 mixed = entity is None and not either
-                outside_part = mixed and any(c is not None and c[0] == "x" for c in choices)
+                outside_part = mixed and _named_outside(resolver, path, target, choices)
             elif entity is None and target is not None and target.startswith("U:"):
                 entity, either = union_member(resolver, path, target)
             symbol_id, kind, confidence = _classify(resolver, path, row, entity)

@@ -48,6 +48,16 @@ def union_member(resolver: Resolver, path: str, target: str) -> tuple[Entity, li
     return family_member(resolver, members, name)
 
 
+def union_receivers(resolver: Resolver, path: str, receiver: str) -> list[Entity] | None:
+    """What the receiver chain ``U:<n>[/step...]`` is, alternative by alternative (each as it
+    resolves, outside things keeping their names); None when it is no such chain or one is not
+    known."""
+    union, *steps = receiver.split("/")
+    if not union.startswith("U:"):
+        return None
+    return _receivers(resolver, path, union, steps, set())
+
+
 def _never_has(resolver: Resolver, value: str) -> bool:
     """Whether ``value`` (``str.()._pre``) is a member an outside class's instances do not have,
     and no project class derives from that class (whose instances might): reading it off such an
