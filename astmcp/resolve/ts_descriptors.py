@@ -24,7 +24,7 @@ from astmcp.resolve.ts_fact_state import (
     unparenthesized,
 )
 from astmcp.resolve.ts_packages import keyof_part
-from astmcp.resolve.ts_scopes import GLOBAL, Desc, Scope, Site
+from astmcp.resolve.ts_scopes import GLOBAL, NAMESPACE, Desc, Scope, Site
 
 _NULLISH = {"null", "undefined", "void"}
 _ARRAYS = {"Array", "ReadonlyArray"}
@@ -323,8 +323,9 @@ class Descriptors(FactState):
         if kind == "type_identifier":
             return ("n", scope, self.text(node), True)
         if kind == "identifier":
-            # the qualifier of a type (`middleware.Fn`): a namespace, never a local value
-            return ("n", scope, self.text(node), True)
+            # the qualifier of a type (`middleware.Fn`): a namespace, never a local value nor a
+            # type parameter
+            return ("n", scope, self.text(node), NAMESPACE)
         if kind == "function_type":  # `(a: A) => R`: a value of it is a function (calling it gives an R)
             ret = node.child_by_field_name("return_type")
             params = self.parameter_types(node.child_by_field_name("parameters"), scope)

@@ -20,7 +20,7 @@ from astmcp.resolve.ts_fact_state import (
     unparenthesized,
 )
 from astmcp.resolve.ts_reach import reexported_module
-from astmcp.resolve.ts_scopes import UNTYPED_KEY, Binding, Desc, Scope
+from astmcp.resolve.ts_scopes import NAMESPACE, UNTYPED_KEY, Binding, Desc, Scope
 
 _DOC_LINK = re.compile(
     rb"(?:\{@link(?:code|plain)?\s+|@throws\s+\{)(?P<head>[A-Za-z_$][\w$]*)(?:\.(?P<member>[A-Za-z_$][\w$]*))?"
@@ -836,7 +836,7 @@ class Occurrences(Descriptors):
         if first.type == "identifier":
             # a namespace (or an enum, a class merged with one): a type position sees no local
             # value of the name (`const middleware = new Set<middleware.Fn>()` reads the outer one)
-            self.row(first, "read", ("n", scope, self.text(first), True))
+            self.row(first, "read", ("n", scope, self.text(first), NAMESPACE))
         else:
             self.visit(first, scope)
         return first, last

@@ -116,6 +116,22 @@ class Scope:
             scope = scope.parent
         return None
 
+    def lookup_namespace(self, name: str) -> Binding | None:
+        """The binding the head of a qualified type name means (``Rpc`` of ``Rpc.SuccessChunk<R>``):
+        as a type position's, but a type parameter is never a namespace (a class's ``<Rpc extends
+        Rpc.Any>`` leaves ``Rpc.SuccessChunk`` the module's)."""
+        scope: Scope | None = self
+        while scope is not None:
+            found = scope.types.get(name) or scope.names.get(name) or scope.merged_export(name)
+            if (
+                found is not None
+                and not (found.value_only and not scope.symbolic)
+                and not (found.chain is None and _type_parameter(found.vtype))
+            ):
+                return found
+            scope = scope.parent
+        return None
+
     def bind(self, name: str, binding: Binding) -> None:
         """Declare ``name`` here; in a local scope a type and a value of one name both stay."""
         current = self.names.get(name)
@@ -133,11 +149,22 @@ class Scope:
         return scope
 
 
+# the fourth part of a name descriptor read as a qualified type name's head (`Rpc` of `Rpc.X`)
+NAMESPACE = "ns"
+
+
+def _type_parameter(vtype: Desc) -> bool:
+    return vtype is not None and vtype[0] == "k" and str(vtype[1]).startswith("T:")
+
+
 def bound(desc: tuple[Any, ...]) -> Binding | None:
-    """The binding of a name descriptor: ``("n", scope, name)``, or ``("n", scope, name, True)``
-    written in a type position."""
+    """The binding of a name descriptor: ``("n", scope, name)``, ``("n", scope, name, True)``
+    written in a type position, or ``("n", scope, name, NAMESPACE)`` as a qualified type name's
+    head."""
     scope: Scope = desc[1]
-    return scope.lookup_type(desc[2]) if len(desc) > 3 else scope.lookup(desc[2])
+    if len(desc) > 3:
+        return scope.lookup_namespace(desc[2]) if desc[3] == NAMESPACE else scope.lookup_type(desc[2])
+    return scope.lookup(desc[2])
 
 
 class Site:
