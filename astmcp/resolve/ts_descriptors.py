@@ -41,6 +41,10 @@ _ANY = {"any", "unknown"}
 # Library types whose type is that of one value (see `Descriptors.value_helper`)
 _VALUE_HELPERS = {"ReturnType", "InstanceType", "Awaited"}
 # primitive types: their values have the members of the standard global's interface
+# primitive type names tree-sitter-typescript 0.23.2 reads as plain type names (`bigint`): no
+# declaration can take them (TypeScript rejects `type bigint`), so a value named so (zod's `bigint()`
+# function) is never what they mean
+PRIMITIVE_NAMES = frozenset({"bigint"})
 _PRIMITIVES = {
     "string": "String",
     "number": "Number",
@@ -321,6 +325,8 @@ class Descriptors(FactState):
             inner = node.named_children
             return self.tdesc(inner[0], scope) if inner else None
         if kind == "type_identifier":
+            if self.text(node) in PRIMITIVE_NAMES:
+                return ("k", f"{GLOBAL}{_PRIMITIVES[self.text(node)]}")
             return ("n", scope, self.text(node), True)
         if kind == "identifier":
             # the qualifier of a type (`middleware.Fn`): a namespace, never a local value nor a

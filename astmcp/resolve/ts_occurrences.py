@@ -8,7 +8,7 @@ from abc import abstractmethod
 from tree_sitter import Node, Point
 
 from astmcp.resolve.templates import TEMPLATE_NAME, template_target
-from astmcp.resolve.ts_descriptors import Descriptors
+from astmcp.resolve.ts_descriptors import PRIMITIVE_NAMES, Descriptors
 from astmcp.resolve.ts_fact_state import (
     ANYTHING,
     MEMBER_NAMES,
@@ -127,6 +127,8 @@ class Occurrences(Descriptors):
 
     def type_identifier(self, node: Node, scope: Scope) -> None:
         name = self.text(node)
+        if name in PRIMITIVE_NAMES:
+            return  # `ZodMiniBigInt<bigint>`: the primitive type, whatever value is named so
         found = scope.lookup_type(name)
         if found is None or found.chain is not None:
             self.row(node, self.type_kind, ("n", scope, name, True), name=name)
