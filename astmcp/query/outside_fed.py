@@ -49,6 +49,7 @@ class OutsideFed:
         self._functions: dict[tuple[str, int, int], bool] = {}
         self._packages: dict[str, bool] = {}
         self._given: dict[tuple[str, int, str], bool] = {}
+        self._lines: dict[str, list[str]] = {}
 
     def read_off_parameter(self, path: str, line: int, col: int, name: str) -> bool:
         """Whether ``.name`` at ``line``/``col`` (1-based, code points) of ``path`` is read off a
@@ -56,9 +57,7 @@ class OutsideFed:
         tree = self._tree(path)
         if tree is None:
             return False
-        text = self._texts[path] or ""
-        lines = text.split("\n")
-        source = lines[line - 1] if 0 < line <= len(lines) else ""
+        source = self._line(path, line)
         for attribute, functions, parents in _attributes(tree).get(line, ()):
             start = (attribute.end_col_offset or 0) - len(attribute.attr.encode())
             if attribute.attr != name or len(source.encode()[:start].decode(errors="replace")) + 1 != col:
@@ -274,8 +273,7 @@ class OutsideFed:
     def _held_outside(self, path: str, root: ast.Name, value: ast.expr, depth: int) -> bool:
         """Whether the project's symbol ``root`` resolves to (by the index) holds an outside value:
         a module-level variable assigned one, or — called, ``make()`` — a function returning one."""
-        lines = (self._texts.get(path) or "").split("\n")
-        source = lines[root.lineno - 1] if 0 < root.lineno <= len(lines) else ""
+        source = self._line(path, root.lineno)
         col = len(source.encode()[: root.col_offset].decode(errors="replace")) + 1
         called = isinstance(value, ast.Call) and value.func is root
         for where, kind, line in self.conn.execute(
@@ -303,6 +301,13 @@ class OutsideFed:
             if any(self._outside_value(where, tree, v, depth) for v in held):
                 return True
         return False
+
+    def _line(self, path: str, line: int) -> str:
+        """Line ``line`` (1-based) of a file :meth:`_tree` read, or ``""``."""
+        lines = self._lines.get(path)
+        if lines is None:
+            lines = self._lines[path] = (self._texts.get(path) or "").split("\n")
+        return lines[line - 1] if 0 < line <= len(lines) else ""
 
     def _tree(self, path: str) -> ast.Module | None:
         if path not in self._texts:

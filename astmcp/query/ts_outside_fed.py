@@ -45,12 +45,13 @@ class TsOutsideFed:
         self._sources: dict[str, TsSource | None] = {}
         self._given: dict[tuple[str, int, int, int], bool] = {}
         self._initialised: dict[str, dict[str, list[Node]]] = {}
+        self._lines: dict[str, list[str]] = {}  # a parsed file's lines, for positions
 
     def read_off_parameter(self, path: str, line: int, col: int, name: str) -> bool:
         """Whether ``.name`` at ``line``/``col`` (1-based, code points) of ``path`` is read off an
         untyped parameter of a function a call of the project gives a value from outside it."""
         src = self._source(path)
-        node = _at(src, line, col, name) if src is not None else None
+        node = self._at(path, src, line, col, name) if src is not None else None
         if src is None or node is None:
             return False
         member = node.parent
@@ -101,7 +102,9 @@ class TsOutsideFed:
             (found[0],),
         ).fetchall():
             caller = self._source(where)
-            callee = _at(caller, at, column, src.text_of(declared)) if caller is not None else None
+            callee = (
+                self._at(where, caller, at, column, src.text_of(declared)) if caller is not None else None
+            )
             argument = _argument(callee, position) if callee is not None else None
             if caller is not None and argument is not None and self._outside(where, caller, argument):
                 self._given[key] = True
@@ -175,7 +178,7 @@ class TsOutsideFed:
             return False
         where, kind, name, line, col = row
         src = self._source(where)
-        node = _at(src, line, col, name) if src is not None else None
+        node = self._at(where, src, line, col, name) if src is not None else None
         declarator = node.parent if node is not None else None
         if src is None or declarator is None:
             return False
@@ -188,6 +191,20 @@ class TsOutsideFed:
         body = function.child_by_field_name("body")
         returned = _returned(body) if body is not None and body.type == "statement_block" else [body]
         return any(v is not None and self._outside(where, src, v, depth) for v in returned)
+
+    def _at(self, path: str, src: TsSource, line: int, col: int, name: str) -> Node | None:
+        """The identifier spelled ``name`` starting at ``line``/``col`` (1-based, code points)."""
+        lines = self._lines.get(path)
+        if lines is None:
+            lines = self._lines[path] = src.text.split("\n")
+        if not 0 < line <= len(lines):
+            return None
+        start = len(lines[line - 1][: col - 1].encode())
+        point = (line - 1, start)
+        node = src.tree.root_node.descendant_for_point_range(point, (line - 1, start + len(name.encode())))
+        if node is None or src.text_of(node) != name:
+            return None
+        return node
 
     def _source(self, path: str) -> TsSource | None:
         if path not in self._sources:
@@ -212,19 +229,6 @@ def _initialised(src: TsSource) -> dict[str, list[Node]]:
                 out.setdefault(src.text_of(name), []).append(value)
         pending.extend(node.named_children)
     return out
-
-
-def _at(src: TsSource, line: int, col: int, name: str) -> Node | None:
-    """The identifier spelled ``name`` starting at ``line``/``col`` (1-based, code points)."""
-    lines = src.text.split("\n")
-    if not 0 < line <= len(lines):
-        return None
-    start = len(lines[line - 1][: col - 1].encode())
-    point = (line - 1, start)
-    node = src.tree.root_node.descendant_for_point_range(point, (line - 1, start + len(name.encode())))
-    if node is None or src.text_of(node) != name:
-        return None
-    return node
 
 
 def _inner(node: Node) -> Node | None:
