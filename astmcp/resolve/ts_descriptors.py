@@ -40,11 +40,11 @@ _MEMBERWISE = {"Pick", "Omit", "Partial", "Required", "Readonly", "NonNullable",
 _ANY = {"any", "unknown"}
 # Library types whose type is that of one value (see `Descriptors.value_helper`)
 _VALUE_HELPERS = {"ReturnType", "InstanceType", "Awaited"}
-# primitive types: their values have the members of the standard global's interface
 # primitive type names tree-sitter-typescript 0.23.2 reads as plain type names (`bigint`): no
 # declaration can take them (TypeScript rejects `type bigint`), so a value named so (zod's `bigint()`
 # function) is never what they mean
 PRIMITIVE_NAMES = frozenset({"bigint"})
+# primitive types: their values have the members of the standard global's interface
 _PRIMITIVES = {
     "string": "String",
     "number": "Number",

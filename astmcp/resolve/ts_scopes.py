@@ -105,28 +105,18 @@ class Scope:
                 return other.names.get(name)
         return None
 
-    def lookup_type(self, name: str) -> Binding | None:
-        """The binding a type position's ``name`` means."""
+    def lookup_type(self, name: str, namespace: bool = False) -> Binding | None:
+        """The binding a type position's ``name`` means; with ``namespace``, the head of a
+        qualified type name (``Rpc`` of ``Rpc.SuccessChunk<R>``), which no type parameter is (a
+        class's ``<Rpc extends Rpc.Any>`` leaves ``Rpc.SuccessChunk`` the module's)."""
         scope: Scope | None = self
         while scope is not None:
             found = scope.types.get(name) or scope.names.get(name) or scope.merged_export(name)
             # a local value names no type (`show(Widget: Widget)`: the annotation is the outer type)
-            if found is not None and not (found.value_only and not scope.symbolic):
-                return found
-            scope = scope.parent
-        return None
-
-    def lookup_namespace(self, name: str) -> Binding | None:
-        """The binding the head of a qualified type name means (``Rpc`` of ``Rpc.SuccessChunk<R>``):
-        as a type position's, but a type parameter is never a namespace (a class's ``<Rpc extends
-        Rpc.Any>`` leaves ``Rpc.SuccessChunk`` the module's)."""
-        scope: Scope | None = self
-        while scope is not None:
-            found = scope.types.get(name) or scope.names.get(name) or scope.merged_export(name)
             if (
                 found is not None
                 and not (found.value_only and not scope.symbolic)
-                and not (found.chain is None and _type_parameter(found.vtype))
+                and not (namespace and found.chain is None and _type_parameter(found.vtype))
             ):
                 return found
             scope = scope.parent
@@ -162,9 +152,7 @@ def bound(desc: tuple[Any, ...]) -> Binding | None:
     written in a type position, or ``("n", scope, name, NAMESPACE)`` as a qualified type name's
     head."""
     scope: Scope = desc[1]
-    if len(desc) > 3:
-        return scope.lookup_namespace(desc[2]) if desc[3] == NAMESPACE else scope.lookup_type(desc[2])
-    return scope.lookup(desc[2])
+    return scope.lookup_type(desc[2], desc[3] == NAMESPACE) if len(desc) > 3 else scope.lookup(desc[2])
 
 
 class Site:

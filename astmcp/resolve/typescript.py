@@ -1801,11 +1801,10 @@ def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tupl
         if alt is not None and alt[0] in ("s", "S") and alt[1] not in found:
             found.append(alt[1])
     if not found:
-        if any(alt is not None and alt[0] == "a" for alt in leaves):
-            # the member of an object type written out (`Base & { parse: … }`, the others lacking
-            # it): no symbol, as where that type is written alone (`x: { parse: … }`)
-            return ("x", "")
-        return None if any(alt is None for alt in leaves) else ("x", "")
+        # (the member of an object type written out, the others lacking it, `Base & { parse: … }`,
+        # has no symbol, as where that type is written alone: `x: { parse: … }`)
+        written_out = any(alt is not None and alt[0] == "a" for alt in leaves)
+        return ("x", "") if written_out or all(alt is not None for alt in leaves) else None
     file_id, target, name, line, col, end_col, kind, owner = row
     for other in found[1:]:
         out.append((file_id, other, target, name, line, col, end_col, kind, "certain", owner))
