@@ -555,19 +555,23 @@ class Resolver(ModuleLookups):
         outside the project alike are outside). Alternatives that use the value itself
         (``x = x or X()``, ``opts = opts.copy()``) must give it back when it is assumed."""
         found: set[Entity] = set()
+        held: list[Entity] = []
         recursive = []
         for chain in chains:
             cycles = self._cycles
-            entity = alike(self.deref(self.resolve(path, chain)))  # a property, variable: what it holds
+            entity = self.deref(self.resolve(path, chain))  # a property, variable: what it holds
             if self._cycles != cycles:  # cut short by a cycle (`U:1/items/()/[]#1/*m`)
                 recursive.append(chain)
             else:
-                found.add(entity)
+                found.add(alike(entity))
+                held.append(entity)
         if None in found:
             return None
         if len(found) != 1:
-            # one of several known things: steps are taken from each (see `step`)
-            return either(list(found)) if not recursive else None
+            # one of several known things: steps are taken from each (see `step`); outside ones
+            # keep their names (`Doc()` or a `string.Template()`: a member read off it may be the
+            # Template's, which no rename of Doc's may touch)
+            return either(held) if not recursive else None
         value = found.pop()
         if recursive:
             # the uses outside (`x.copy` while resolving x) are computed again under the assumption
