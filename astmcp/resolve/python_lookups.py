@@ -6,6 +6,7 @@ from __future__ import annotations
 import posixpath
 import sqlite3
 from abc import abstractmethod
+from collections.abc import Iterator
 from typing import Any
 
 from astmcp.model import PYTHON
@@ -222,8 +223,9 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
 
     def value_of(self, sym: Sym) -> Entity:
         """What a variable or attribute holds: its own value (:meth:`value_chain`), or any value
-        other files set (``holder.handler = B()``) or a project subclass's member overriding it
-        holds (``class Sub(Holder): handler = B()``); unknown when one of those is. A declared
+        other files set (``holder.handler = B()``), a project subclass's member overriding it
+        holds (``class Sub(Holder): handler = B()``) or a base's member it overrides holds
+        (:meth:`inherited`); unknown when one of those is. A declared
         one holds what its annotation says. A value given from its own (``frame.symbols =
         self.symbols.copy()``) is taken with the value assumed, which must then hold."""
         chain = self.value_chain(sym)
@@ -236,6 +238,7 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
         if own is None or sym.symbol_path in self.facts(sym.path).get("vkept", ()):
             return own
         given = [(path, value) for path, value in self.stored(sym) if value is not None]
+        given += self.inherited(sym)
         if not given:
             return own
         if sym.id in self._valuing:  # used in a value given to it: as assumed
@@ -388,6 +391,42 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
         # `?werkzeug.test.Client.get`: a member of that outside class (python_resolver.step reads
         # what calling it gives); `?.name`: of an outside class not known
         return ("x", f"{external}.{name}") if external else None
+
+    def overridden(self, cls: Sym, name: str) -> Iterator[Sym]:
+        """The nearest variables or attributes ``name`` of ``cls``'s project bases, on each path up."""
+        seen = {cls.id}
+        todo = [cls]
+        while todo:
+            current = todo.pop()
+            for base in self.facts(current.path).get("bases", {}).get(current.symbol_path, ()):
+                found = self.deref_class(self.resolve(current.path, base) if base else None)
+                if found is None or found[0] != "s" or found[1] in seen:
+                    continue
+                seen.add(found[1])
+                base_cls = self.syms[found[1]]
+                if base_cls.kind not in CLASSLIKE:
+                    continue
+                member = self.symbol(base_cls.path, f"{base_cls.symbol_path}.{name}")
+                if member is None:
+                    todo.append(base_cls)
+                elif member.kind in VALUED:
+                    yield member
+
+    def inherited(self, sym: Sym) -> list[tuple[str, str]]:
+        """The values a class's variable or attribute may hold through the bases' members it
+        overrides (``@<symbol path>`` in the base's file): ``self.item`` of a Sub that sets it only
+        in some of its methods reads a base's class attribute ``item = Doc()`` until then, and a
+        base's ``__init__`` may set it after a class attribute of Sub's. A base's member only ever
+        set to None adds nothing (fact ``vnone``)."""
+        owner_path, _, name = sym.symbol_path.rpartition(".")
+        owner = self.symbol(sym.path, owner_path) if owner_path else None
+        if owner is None or owner.kind not in CLASSLIKE:
+            return []
+        return [
+            (base.path, "@" + base.symbol_path)
+            for base in self.overridden(owner, name)
+            if base.symbol_path not in self.facts(base.path).get("vnone", ())
+        ]
 
     def deref_class(self, entity: Entity) -> Entity:
         if entity is not None and entity[0] == "s":

@@ -1312,11 +1312,12 @@ class Resolver(ModuleLookups):
                 kinds = {alike(p) for p in parts}
                 if None in kinds or not parts:
                     return None
-                # parts alike are one; project instances of different classes, either of them
-                # (`for env in Environment(), SandboxedEnvironment()`)
+                # parts alike are one; instances of different classes, either of them (`for env in
+                # Environment(), SandboxedEnvironment()`; `(Doc(), make())` of a Template: the
+                # Template's member is no Doc's)
                 if len(kinds) == 1:
                     return parts[0]
-                return either(list(parts)) if all(p is not None and p[0] == "i" for p in parts) else None
+                return either(list(parts)) if all(_instance(p) for p in parts) else None
             return self.container_method(step, None) if step[0] not in "[*" else None
         if step[0] == "#":
             return item if kind == "s" else None  # `a, b = xs` of a list: items
@@ -1417,6 +1418,11 @@ def _accepts(params: list[list[object]], count: int, keywords: list[str]) -> boo
         return False
     missing = [p for p in params if p[1] in ("p", "a", "k") and not p[2] and str(p[0]) not in given]
     return all(p[1] != "p" and str(p[0]) in keywords for p in missing)
+
+
+def _instance(entity: Entity) -> bool:
+    """Whether ``entity`` is an instance of a known class, the project's or an outside one."""
+    return entity is not None and (entity[0] == "i" or (entity[0] == "x" and str(entity[1]).endswith(".()")))
 
 
 def _holds_project(entity: Entity, depth: int = 0) -> bool:

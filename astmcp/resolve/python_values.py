@@ -100,7 +100,7 @@ def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
             continue
         owner = resolver.symbol(path, owner_path)
         if owner is not None and owner.kind in CLASSLIKE:
-            for base_member in _overridden(resolver, owner, name):
+            for base_member in resolver.overridden(owner, name):
                 yield _key(base_member), "@" + symbol_path
 
 
@@ -224,27 +224,6 @@ def _overriding(resolver: Resolver, sym: Sym) -> tuple[str, str] | None:
         if found is not None and found[0] == "x" and found[1] and class_defines(str(found[1]), attribute):
             return str(found[1]), attribute
     return None
-
-
-def _overridden(resolver: Resolver, cls: Sym, name: str) -> Iterator[Sym]:
-    """The nearest variables or attributes ``name`` of ``cls``'s project bases, on each path up."""
-    seen = {cls.id}
-    todo = [cls]
-    while todo:
-        current = todo.pop()
-        for base in resolver.facts(current.path).get("bases", {}).get(current.symbol_path, ()):
-            found = resolver.deref_class(resolver.resolve(current.path, base) if base else None)
-            if found is None or found[0] != "s" or found[1] in seen:
-                continue
-            seen.add(found[1])
-            base_cls = resolver.syms[found[1]]
-            if base_cls.kind not in CLASSLIKE:
-                continue
-            member = resolver.symbol(base_cls.path, f"{base_cls.symbol_path}.{name}")
-            if member is None:
-                todo.append(base_cls)
-            elif member.kind in VALUED:
-                yield member
 
 
 def _key(sym: Sym) -> str:
