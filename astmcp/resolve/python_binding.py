@@ -114,7 +114,11 @@ class Bindings:
         # containers changed in place (`NAMES.append(x)`, `self.table[k] = v`): `N:<name>` of a
         # name, `A:<attr>` of an attribute; what their displays hold is not all they hold
         self.changed: set[str] = set()
-        self.changed_elsewhere: list[tuple[Scope, ast.expr]] = []  # -> ``changes``
+        # ... and those given a value one knows (`self.items.append(x)`, `table[k] = x`): by the
+        # same key, (how: `fill`, `fill*` its items, `fill[]` at an index or key; value, scope)
+        self.fills: dict[str, list[tuple[str, ast.expr, Scope]]] = {}
+        # (scope, container, (how, value) when known) -> ``changes`` and ``fills``
+        self.changed_elsewhere: list[tuple[Scope, ast.expr, tuple[str, ast.expr] | None]] = []
         # attributes set through another receiver than the method's self: (scope, target, value)
         self.attribute_stores: list[tuple[Scope, ast.Attribute, ast.expr | None]] = []
         # calls given a dotted path first (`mock.patch("pkg.m.make", …)`), judged by their callee

@@ -59,6 +59,13 @@ _MODULE_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)
 
 
+def _mapping(node: ast.AST | str) -> bool:
+    """Whether ``node`` makes a new dict (a display, a comprehension, ``dict(…)``)."""
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id in ("dict", "defaultdict", "OrderedDict")
+    return isinstance(node, ast.Dict | ast.DictComp)
+
+
 class Chains(Bindings):
     def local_type(self, scope: Scope, name: str) -> str | None:
         sources = scope.values.get(name)
@@ -121,13 +128,15 @@ class Chains(Bindings):
             or (kind == "expr" and isinstance(node, _DISPLAYS) and not is_empty_container(node))
             for kind, node, _where in sources
         )
+        # `table = {…}` then `table[k] = v`: a mapping of v too (a list of v, `items[0] = v`, else)
+        mapping = any(kind == "expr" and _mapping(node) for kind, node, _where in sources)
         for kind, node, where in sources:
             if filled and kind == "expr" and is_empty_container(node):
                 continue
             if kind.startswith("fill"):
                 assert isinstance(node, ast.expr)
                 value = self.chain(where, node)
-                step = "/[]/*s" if kind == "fill*" else "/*s"
+                step = "/[]/*s" if kind == "fill*" else "/*m" if kind == "fill[]" and mapping else "/*s"
                 chains.append(f"{value}{step}" if value else None)
             elif kind == "chain":
                 assert isinstance(node, str)

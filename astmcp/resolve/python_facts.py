@@ -266,6 +266,12 @@ class _Analyzer(Statements):
                 inferred = self.union([self.chain(inner, v) for v in returned if not is_none(v)])
                 if inferred:
                     rtypes.setdefault(path, inferred)
+            else:
+                # a generator: a sequence of what it yields (known when every value is; a `yield
+                # from` is not)
+                items = self.union([self.chain(inner, v) for v in yielded if not is_none(v)])
+                if items:
+                    rtypes.setdefault(path, f"{items}/*s")
         newrets: dict[str, list[str]] = {}
         for path, function, inner in self.new_returns:
             returned, yielded = returned_values(function)
@@ -324,7 +330,16 @@ class _Analyzer(Statements):
         binds = {k: v for k, v in self.module.binds.items() if v.startswith("I:")}
         rebound = self.rebound(rows)
         redefined = self.redefined(rows, rebound)
-        changes = sorted({c for scope, node in self.changed_elsewhere if (c := self.chain(scope, node))})
+        changes: set[str] = set()
+        fills: set[tuple[str, str]] = set()
+        for scope, node, filler in self.changed_elsewhere:
+            container = self.chain(scope, node)
+            if container:
+                value = self.filled_chain(*filler, scope, None) if filler is not None else None
+                if value:
+                    fills.add((container, value))
+                else:
+                    changes.add(container)
         stores = sorted(
             {
                 (target, (self.chain(scope, value) or "") if value is not None else "")
@@ -402,7 +417,8 @@ class _Analyzer(Statements):
             **({"gparams": gparams} if gparams else {}),
             **({"tparams": tparams} if tparams else {}),
             **({"tvars": self.type_vars} if self.type_vars else {}),
-            **({"changes": changes} if changes else {}),
+            **({"changes": sorted(changes)} if changes else {}),
+            **({"fills": sorted(fills)} if fills else {}),
             **({"stores": [list(pair) for pair in stores]} if stores else {}),
             **({"casts": [list(pair) for pair in casts]} if casts else {}),
             **({"passes": [list(given) for given in passes]} if passes else {}),
@@ -543,9 +559,32 @@ class _Analyzer(Statements):
         changed in place in the module (`HANDLERS["b"] = B` after `HANDLERS = {"a": A}`) holds
         items its displays do not show: a container of unknown items."""
         owner, _, name = path.rpartition(".")
-        if ("A:" + name if owner else "N:" + name) not in self.changed:
+        key = "A:" + name if owner else "N:" + name
+        if key in self.changed:
+            return unknown_items(chain)
+        fills = self.fills.get(key)
+        if not fills:
             return chain
-        return unknown_items(chain)
+        # (`self.items = [Doc()]`, `self.items.append(make())`: a list of either)
+        made = [self.filled_chain(how, value, scope, chain) for how, value, scope in fills]
+        if None in made:
+            return unknown_items(chain)
+        return self.union([chain, *made]) or unknown_items(chain)
+
+    def filled_chain(self, how: str, value: ast.expr, scope: Scope, container: str | None) -> str | None:
+        """The chain of a container holding ``value`` as a ``how`` change (Bindings.fills) puts it
+        in one whose chain is ``container`` (an index or key's kind of container: unknown when
+        ``container`` is None)."""
+        made = self.chain(scope, value)
+        if not made:
+            return None
+        if how == "fill*":
+            return f"{made}/[]/*s"
+        if how == "fill[]":
+            if container is None:
+                return None
+            return f"{made}/*m" if container.endswith(("/*m", "/*d")) else f"{made}/*s"
+        return f"{made}/*s"
 
 
 # builtin descriptors a class body may make by a call (`headers = property(_get, _set)`)

@@ -253,7 +253,11 @@ class Statements(Expressions):
         single = len(node.targets) == 1
         for target in node.targets:
             if isinstance(target, ast.Subscript):
-                self.changed_in_place(target.value, scope)
+                stored = single and not isinstance(target.slice, ast.Slice)
+                self.changed_in_place(target.value, scope, ("fill[]", node.value) if stored else None)
+                if stored and isinstance(target.value, ast.Name):
+                    # `table["b"] = make()`: a value of the local table is a container of it too
+                    self.fill(target.value, "fill[]", node.value, scope)
             self.target(target, scope, node.value if single else None)
 
     def assigned(self, node: ast.Assign, scope: Scope) -> list[tuple[str, ast.expr]]:
@@ -406,18 +410,28 @@ class Statements(Expressions):
             and isinstance(value.func, ast.Attribute)
             and value.func.attr in CHANGERS
         ):
-            self.changed_in_place(value.func.value, scope)
+            arity = FILLERS.get(value.func.attr)
+            plain = not value.keywords and not any(isinstance(a, ast.Starred) for a in value.args)
+            filler = (arity[1], value.args[-1]) if arity and plain and len(value.args) == arity[0] else None
+            self.changed_in_place(value.func.value, scope, filler)
 
-    def changed_in_place(self, container: ast.expr, scope: Scope) -> None:
-        """Notes a container changed in place (see Bindings.changed), and one perhaps declared
-        in another module (an imported name, an attribute of an object) for ``changes``."""
+    def changed_in_place(
+        self, container: ast.expr, scope: Scope, filler: tuple[str, ast.expr] | None = None
+    ) -> None:
+        """Notes a container changed in place (see Bindings.changed; Bindings.fills when
+        ``filler`` says what it is given), and one perhaps declared in another module (an
+        imported name, an attribute of an object) for ``changes`` and ``fills``."""
         if isinstance(container, ast.Name):
-            self.changed.add("N:" + container.id)
+            key = "N:" + container.id
         elif isinstance(container, ast.Attribute):
-            self.changed.add("A:" + container.attr)
+            key = "A:" + container.attr
         else:
             return
-        self.changed_elsewhere.append((scope, container))
+        if filler is None:
+            self.changed.add(key)
+        else:
+            self.fills.setdefault(key, []).append((*filler, scope))
+        self.changed_elsewhere.append((scope, container, filler))
 
     def filled(self, node: ast.expr, scope: Scope) -> None:
         """``xs.append(v)`` (``add``, ``insert``, ``extend``) on a local of this function or of
@@ -431,14 +445,19 @@ class Statements(Expressions):
             or any(isinstance(a, ast.Starred) for a in call.args)
         ):
             return
-        target, where = self.lookup(scope, func.value.id)
-        if target != "" or where is None or (where is not scope and where.kind != "function"):
-            return
-        if where.self_name == func.value.id:
-            return  # `self.append(t)` in a list subclass: a method of the instance, which stays one
         arity = FILLERS.get(func.attr)
         if arity is not None and len(call.args) == arity[0]:
-            where.values.setdefault(func.value.id, []).append((arity[1], call.args[-1], scope))
+            self.fill(func.value, arity[1], call.args[-1], scope)
+
+    def fill(self, container: ast.Name, kind: str, value: ast.expr, scope: Scope) -> None:
+        """Notes ``value`` put into ``container`` when that is a local of this function or of
+        one it is nested in (``kind``: ``fill``, ``fill*`` its items, ``fill[]`` stored at an index or key)."""
+        target, where = self.lookup(scope, container.id)
+        if target != "" or where is None or (where is not scope and where.kind != "function"):
+            return
+        if where.self_name == container.id:
+            return  # `self.append(t)` in a list subclass: a method of the instance, which stays one
+        where.values.setdefault(container.id, []).append((kind, value, scope))
 
     def assert_(self, node: ast.Assert, scope: Scope) -> None:
         self.sink_arguments(node)  # the message is only shown

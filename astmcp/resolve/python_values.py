@@ -6,7 +6,8 @@ reference of the wrong member: ``HANDLERS[k]().run()`` of ``A.run`` alone while 
 ``HANDLERS["b"] = B``. Before the linker resolves any reference it records, for each file it links:
 
 - the containers the file changes in place (fact ``changes``: ``REG.append(x)``, ``REG[k] = v``
-  on an imported or attribute container): their items are unknown (value NULL);
+  on an imported or attribute container): their items are unknown (value NULL), unless the file
+  puts a value it knows by ``append``/``add``/``insert``/``extend`` (fact ``fills``): a list of it;
 - the attributes it sets through another receiver than a method's own ``self`` (fact ``stores``:
   ``holder.handler = B()``, ``registry.HANDLER = B()``): the value's chain in that file; also
   the functions, methods and classes it binds again so (``K.make = lambda self: B()``);
@@ -76,6 +77,9 @@ def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
     for chain in facts.get("changes", ()):
         for target in _targets(resolver, path, chain):
             yield target, None
+    for chain, value in facts.get("fills", ()):
+        for target in _targets(resolver, path, chain):
+            yield target, value
     for chain, value in facts.get("stores", ()):
         for target in _targets(resolver, path, chain, _REBOUND):
             yield target, value
