@@ -43,6 +43,7 @@ from astmcp.query.common import (
 from astmcp.query.data_keys import DataKeys
 from astmcp.query.module_reach import ModuleReach
 from astmcp.query.outside_fed import OutsideFed
+from astmcp.query.package_members import PackageMembers
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.stdlib_members import stdlib_class_members
@@ -356,6 +357,7 @@ def collect_references(
                 and not (python and memo.stdlib_named(path, symbol.name))
                 and not memo.outside_fed(path, line, col, symbol.name, python)
                 and not (not python and memo.lib_typed_elsewhere(target, symbol))
+                and not (not python and memo.package_named(path, symbol.name))
                 else "name"
             )
             if confidence == "name" and not include_name_hits:
@@ -859,6 +861,16 @@ class FamilyMemo:
         self._outside_derived: dict[int, bool] = {}  # TS/JS member -> whether its class derives from outside
         self._fed: OutsideFed | None = None  # Python: parameters outside code gives values
         self._ts_fed: TsOutsideFed | None = None  # TS/JS: parameters a call gives outside values
+        self._package_members: PackageMembers | None = None  # JS: what imported packages spell
+
+    def package_named(self, path: str, name: str) -> bool:
+        """JS: whether a package the file ``path`` imports spells a member ``name``: then
+        ``x.name`` on a receiver nobody typed there may be one of its objects' (a widget
+        ``makeWidget()`` made, yielded by a generator beside a Route), however unique the name is
+        among the project's members (:mod:`astmcp.query.package_members`)."""
+        if self._package_members is None:
+            self._package_members = PackageMembers(self.conn, self.root())
+        return self._package_members.spelled(path, name)
 
     def lib_typed_elsewhere(self, target: str | None, symbol: SymbolRow) -> bool:
         """TS/JS: whether an unknown receiver comes from a type TypeScript's lib declares that is

@@ -62,6 +62,21 @@ REST_PARTS = "^r"  # `...args: [...T]`: the parameters from there on are the par
 DISCRIMINANT = re.compile(r"[\w$.\-]+")
 
 
+# array methods whose result holds the values given to them (TypeScript checks their type; in JS
+# they may be anything)
+_ADDING = frozenset({"concat", "fill", "with", "toSpliced"})
+
+
+def _adds_elements(state: FactState, callee: Node | None) -> bool:
+    """Whether ``callee`` is ``x.concat`` (``fill``, ``with``, ``toSpliced``)."""
+    prop = (
+        callee.child_by_field_name("property")
+        if callee is not None and callee.type == "member_expression"
+        else None
+    )
+    return prop is not None and state.text(prop) in _ADDING
+
+
 class Descriptors(FactState):
     # -- descriptors -----------------------------------------------------------
     def spread_object(self, node: Node, parts: list[Node], scope: Scope, suffix: str = "") -> Desc:
@@ -175,7 +190,10 @@ class Descriptors(FactState):
             spec = self.dynamic_import(node)
             if spec is not None:  # `import("./m")`: a promise of the module's namespace
                 return ("q", ("k", f"I::{spec}"))
-            base = self.desc(node.child_by_field_name("function"), scope)
+            callee = node.child_by_field_name("function")
+            if self.javascript and _adds_elements(self, callee):
+                return None  # `[new Route()].concat([makeWidget()])`: nothing checks what JS adds
+            base = self.desc(callee, scope)
             return ("c", base, self.site(node, scope)) if base is not None else None
         if kind == "new_expression":
             ctor = node.child_by_field_name("constructor")
