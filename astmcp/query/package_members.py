@@ -89,7 +89,7 @@ def _read(root: str, package: str) -> frozenset[str]:
 
 
 def _files(directory: Path, suffixes: tuple[str, ...]) -> list[Path]:
-    out = []
+    out: list[Path] = []
     for path in sorted(directory.rglob("*")):
         if len(out) >= _MAX_FILES:
             break
