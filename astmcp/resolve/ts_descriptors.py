@@ -167,17 +167,19 @@ class Descriptors(FactState):
             if key is None and index.type == "template_string":
                 return ("e", base)
             return ("m", base, key) if key is not None and is_ident(key) else None
-        if kind == "array":  # `[new A(), b]`: an array of what its elements are (each typed, no spread)
+        if kind == "array":  # `[new A(), b]`: an array of what its elements are (each typed)
             elements = named_nodes(node)
-            if len(elements) == 1 and elements[0].type == "spread_element" and named_nodes(elements[0]):
-                # `[...xs]`: a copy, an array of what iterating xs gives
-                spread = self.desc(named_nodes(elements[0])[0], scope)
-                return ("y", ("e", spread)) if spread is not None else None
-            if not elements or any(e.type == "spread_element" for e in elements):
+            if not elements:
                 return None
             values: list[Desc] = []
             for element in elements:  # stops at the first untyped one (data tables are long)
-                value = self.desc(element, scope)
+                if element.type == "spread_element":
+                    # `[...xs, ...ys]`: what iterating each gives
+                    spread = named_nodes(element)
+                    items = self.desc(spread[0], scope) if spread else None
+                    value: Desc = ("e", items) if items is not None else None
+                else:
+                    value = self.desc(element, scope)
                 if value is None:
                     return None
                 values.append(value)

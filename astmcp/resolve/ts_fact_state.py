@@ -165,6 +165,7 @@ class FactState:
         self.literal_this: Desc = None  # `this` of the next object-literal method
         self.assigned_this: Desc = None  # `this` of the next function expression (`exports.f = function`)
         self.returns: list[Desc] | None = None  # what the function being visited returns
+        self.yields: list[Desc] | None = None  # ... and yields (a generator)
         self.inferred: Desc = None  # what the function value visited last returns (one typed `return`)
         self.narrowing: dict[str, tuple[Binding | None, Desc]] = {}  # name -> (its binding, narrowed value)
         self.instance_tests: dict[str, Node] = {}  # `x instanceof C`: C's node by its span

@@ -198,6 +198,7 @@ class _Walker(ModuleFacts):
             "conditional_type": self.conditional_type,
             "comment": self.comment,
             "return_statement": self.return_statement,
+            "yield_expression": self.yield_expression,
             "if_statement": self.if_statement,
             "switch_statement": self.switch_statement,
             "binary_expression": self.binary_expression,

@@ -56,6 +56,7 @@ class Functions(Declarations):
         literal_this, self.literal_this = self.literal_this, None
         assigned_this, self.assigned_this = self.assigned_this, None
         outer_returns, self.returns = self.returns, []
+        outer_yields, self.yields = self.yields, []
         ret = node.child_by_field_name("return_type")
         outer_returning, outer_return_type = self.returning, self.return_type
         # what a function value it returns is typed by: its declared return type, else the return
@@ -163,7 +164,9 @@ class Functions(Declarations):
                 self.method_positions[chain] = positions
                 self.method_names.add(self.text(name))
         self.inferred = self.single_return(node) if ret is None else None
-        self.returns = outer_returns
+        if ret is None and _generator(node):
+            self.inferred = self.yielded(node)
+        self.returns, self.yields = outer_returns, outer_yields
         if key is not None and self.inferred is not None and not hidden:
             self.rtypes[key] = self.inferred
 
@@ -253,6 +256,28 @@ class Functions(Declarations):
             self.callback = expected[1]
         else:
             self.ftype = expected[1]
+
+    def yield_expression(self, node: Node, scope: Scope) -> None:
+        """A value a generator yields (``yield* xs``: each of xs's elements)."""
+        values = named_nodes(node)
+        if self.yields is not None and values:
+            value = self.desc(values[0], scope)
+            delegated = any(c.type == "*" for c in node.children)
+            self.yields.append(("e", value) if delegated and value is not None else value)
+        self.children(node, scope)
+
+    def yielded(self, node: Node) -> Desc:
+        """What calling the generator ``node`` (no return type declared) gives: an iterable of what
+        it yields, when each value is typed (a bare ``yield`` adds nothing); else None."""
+        found = self.yields
+        if not found or None in found:
+            return None
+        values = list(dict.fromkeys(found))
+        if len(values) == 1:
+            return ("y", values[0])
+        key = self.key(node)
+        self.unions[key] = values
+        return ("y", ("k", f"U:{key}"))
 
     def return_statement(self, node: Node, scope: Scope) -> None:
         for child in node.named_children:
@@ -952,3 +977,10 @@ def _declared_name(node: Node, name: Node | None) -> Node | None:
         found = parent.child_by_field_name("name")
         return found if found is not None and found.type == "identifier" else None
     return None
+
+
+def _generator(node: Node) -> bool:
+    """Whether the function ``node`` is a generator (``function*``, a ``*method()``)."""
+    return node.type in ("generator_function", "generator_function_declaration") or any(
+        c.type == "*" for c in node.children
+    )

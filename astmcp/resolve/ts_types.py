@@ -12,11 +12,13 @@ function type or member), methods returning ``this``, object type aliases, libra
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import PurePosixPath
 from typing import Any
 
+from astmcp.model import JAVASCRIPT, LANGUAGE_BY_SUFFIX
 from astmcp.resolve.ts_library import ARRAY_CALLBACKS, ARRAY_RESULTS
-from astmcp.resolve.ts_scopes import SAME_RETURNS
+from astmcp.resolve.ts_scopes import SAME_RETURNS, UNTYPED_KEY
 
 __all__ = [
     "CALLABLE",
@@ -129,6 +131,8 @@ class TypeSteps:
             entity = self.type_param(path, first[2:], subst, depth + 1)
         elif first.startswith(("U:", SAME_RETURNS)):  # a union's alternatives may name the type parameters
             alternatives = self.facts(path).get("unions", {}).get(first[2:], ())
+            if unknown_alternative(path, alternatives):
+                return None  # (never a likely hit, as a value typed `any`)
             found = tuple(
                 self.resolve_in(path, alt, subst, depth + 1) if alt else None for alt in alternatives
             )
@@ -786,3 +790,17 @@ def alternatives(entity: Entity, depth: int = 0) -> Iterator[Entity]:
             yield from alternatives(alt, depth + 1)
     else:
         yield entity
+
+
+def unknown_alternative(path: str, alternatives: Iterable[str | None]) -> bool:
+    """Whether a union of values is unknown: it has an alternative typed ``any`` (``f ? new
+    Route() : extra`` of ``extra: any``: the whole is ``any``, whose members TypeScript does not
+    check) or, in the JS file ``path``, one nothing typed (an untyped parameter, ``const { item =
+    new Route() } = options``). A member read off it is then no ``likely`` hit, as one off a value
+    typed ``any`` (or a JS variable given an unknown value again) is not. In TS, an alternative of
+    another type the index does not read is one the checker holds to the members read off the
+    union: the typed alternatives stand for it."""
+    found = list(alternatives)
+    if UNTYPED_KEY in found:
+        return True
+    return LANGUAGE_BY_SUFFIX.get(PurePosixPath(path).suffix) == JAVASCRIPT and not all(found)

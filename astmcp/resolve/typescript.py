@@ -79,6 +79,7 @@ from astmcp.resolve.ts_types import (
     common_entity,
     frozen,
     one_alternative,
+    unknown_alternative,
 )
 from astmcp.resolve.ts_types import alternatives as _alternatives
 
@@ -558,6 +559,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return ("O", path, chain[2:])
         if chain.startswith(("U:", SAME_RETURNS)):
             alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
+            if unknown_alternative(path, alternatives):
+                return None  # (never a likely hit, as a value typed `any`)
             found = tuple(self.resolve(path, alt) if alt else None for alt in alternatives)
             return ("v", found) if chain[0] == "U" else common_entity(found)
         if chain.startswith(EVERY_SINK):
