@@ -262,15 +262,18 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
 
     def _given(self, own: Entity, given: list[tuple[str, str]]) -> Entity:
         """``own`` when every given value is alike (what a step on it finds), else one of them
-        all, each taken for what it holds (unknown when one is unknown)."""
+        all, each taken for what it holds (unknown when one is unknown, unless it is a base's
+        member's, ``~``: :meth:`inherited`)."""
         values: list[Entity] = [self.deref(own)]
         for path, value in given:
             self.deps.add(path)
             if not value:
                 return None
-            if value.startswith("@"):
+            if value[0] in "@~":
                 other = self.symbol(path, value[1:])
-                values.append(self.deref(self.value_of(other)) if other is not None else None)
+                held = self.deref(self.value_of(other)) if other is not None else None
+                if held is not None or value[0] == "@":
+                    values.append(held)
             else:
                 values.append(self.deref(self.resolve(path, value)))
         if None in values:
@@ -414,16 +417,17 @@ class ModuleLookups(Tracking[tuple[str, Any]]):
 
     def inherited(self, sym: Sym) -> list[tuple[str, str]]:
         """The values a class's variable or attribute may hold through the bases' members it
-        overrides (``@<symbol path>`` in the base's file): ``self.item`` of a Sub that sets it only
+        overrides (``~<symbol path>`` in the base's file): ``self.item`` of a Sub that sets it only
         in some of its methods reads a base's class attribute ``item = Doc()`` until then, and a
         base's ``__init__`` may set it after a class attribute of Sub's. A base's member only ever
-        set to None adds nothing (fact ``vnone``)."""
+        set to None adds nothing (fact ``vnone``), nor does one whose value is not known (mistune's
+        ``Parser.state_cls: Type[ST]`` beside ``BlockParser.state_cls = BlockState``)."""
         owner_path, _, name = sym.symbol_path.rpartition(".")
         owner = self.symbol(sym.path, owner_path) if owner_path else None
         if owner is None or owner.kind not in CLASSLIKE:
             return []
         return [
-            (base.path, "@" + base.symbol_path)
+            (base.path, "~" + base.symbol_path)
             for base in self.overridden(owner, name)
             if base.symbol_path not in self.facts(base.path).get("vnone", ())
         ]
