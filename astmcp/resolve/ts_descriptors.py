@@ -77,6 +77,28 @@ def _adds_elements(state: FactState, callee: Node | None) -> bool:
     return prop is not None and state.text(prop) in _ADDING
 
 
+def _accumulator_declared(state: FactState, call: Node, targs: Node | None, callback: Node) -> bool:
+    """Whether ``call`` is ``xs.reduce(fn, initial)`` (``reduceRight``) whose accumulator's type
+    is declared apart from the initial value: by a type argument, or by an annotation of the
+    callback's first parameter (``(acc: Widget | Route, w) => …``): TypeScript takes it from there."""
+    callee = call.child_by_field_name("function")
+    prop = (
+        callee.child_by_field_name("property")
+        if callee is not None and callee.type == "member_expression"
+        else None
+    )
+    if prop is None or state.text(prop) not in ("reduce", "reduceRight"):
+        return False
+    if targs is not None:
+        return True
+    params = callback.child_by_field_name("parameters") if callback.type in _CALLBACKS else None
+    first = named_nodes(params)[0] if params is not None and named_nodes(params) else None
+    return first is not None and first.child_by_field_name("type") is not None
+
+
+_CALLBACKS = ("arrow_function", "function_expression", "function")
+
+
 class Descriptors(FactState):
     # -- descriptors -----------------------------------------------------------
     def spread_object(self, node: Node, parts: list[Node], scope: Scope, suffix: str = "") -> Desc:
@@ -924,6 +946,8 @@ class Descriptors(FactState):
             self.parts_value(a, scope) if combined and a.type == "array" else self.desc(a, scope)
             for a in values
         ]
+        if len(descs) == 2 and _accumulator_declared(self, node, targs_node, values[0]):
+            descs[1] = None  # (what `xs.reduce(fn, initial)` gives is then not the initial value's type)
         found = Site(self.key(args), targs, expected, descs, returns)
         found.bodies = bodies if any(b is not None for b in bodies) else []
         found.held = held
