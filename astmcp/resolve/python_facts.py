@@ -83,6 +83,13 @@ from astmcp.resolve.python_vocab import (
 
 NAME = "python_refs"
 _CONTAINER_STEPS = ("/*s", "/*m", "/*d")
+
+
+def _container(chain: str) -> bool:
+    """Whether ``chain`` is a builtin container's (a display's, a new empty one's)."""
+    return chain.endswith(_CONTAINER_STEPS) or chain in ("L:list", "L:dict", "L:set")
+
+
 # an argparse parser's methods that store each option into the namespace given, by its name
 _ARGPARSE_PARSES = tuple(
     f"/{name}"
@@ -563,8 +570,8 @@ class _Analyzer(Statements):
         if key in self.changed:
             return unknown_items(chain)
         fills = self.fills.get(key)
-        if not fills:
-            return chain
+        if not fills or not _container(chain):
+            return chain  # (`self.s1[0] = "b"` of a project sequence: its own `__setitem__`)
         # (`self.items = [Doc()]`, `self.items.append(make())`: a list of either)
         made = [self.filled_chain(how, value, scope, chain) for how, value, scope in fills]
         if None in made:

@@ -79,7 +79,7 @@ def _rows(resolver: Resolver, path: str) -> Iterator[Row]:
             yield target, None
     for chain, value in facts.get("fills", ()):
         for target in _targets(resolver, path, chain):
-            yield target, value
+            yield target, value if _holds_items(resolver, target) else None
     for chain, value in facts.get("stores", ()):
         for target in _targets(resolver, path, chain, _REBOUND):
             yield target, value
@@ -228,6 +228,19 @@ def _overriding(resolver: Resolver, sym: Sym) -> tuple[str, str] | None:
         if found is not None and found[0] == "x" and found[1] and class_defines(str(found[1]), attribute):
             return str(found[1]), attribute
     return None
+
+
+def _holds_items(resolver: Resolver, key: str) -> bool:
+    """Whether the variable or attribute ``key`` holds a builtin container (a display, a new
+    empty one): what a file appends to it is then an item of it too (else, a project object's
+    own ``append``, unknown)."""
+    path, _, symbol_path = key.partition("::")
+    chain = resolver.facts(path).get("vtypes", {}).get(symbol_path, "")
+    return (
+        chain.endswith(("/*s", "/*m", "/*d"))
+        or chain in ("L:list", "L:dict", "L:set")
+        or chain.startswith("U:")
+    )
 
 
 def _key(sym: Sym) -> str:
