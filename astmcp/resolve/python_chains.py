@@ -356,6 +356,10 @@ class Chains(Bindings):
                 return None  # `getattr(o, n)`: one of their arguments, not a builtin
             if base in ("G:enumerate", "G:zip") and node.args:
                 return self.pairs_chain(scope, base, node.args)
+            if base == "G:dict" and not node.args and node.keywords and all(k.arg for k in node.keywords):
+                # `dict(a=Doc(), b=make())`: a mapping of the keywords' values
+                values = self.union([self.chain(scope, k.value) for k in node.keywords])
+                return f"{values}/*m" if values else "L:dict"
             if (
                 base is not None
                 and base[2:] in NEW_CONTAINERS | ITERATORS
