@@ -1,4 +1,4 @@
-"""Member names the packages a JavaScript file imports give their objects.
+"""Member names the packages whose values may reach a JavaScript file give their objects.
 
 In a JS file nothing types a package's values: ``makeWidget("x")`` of ``widgetlib`` is an object
 of unknown shape, and so is whatever holds it next (a generator's item, an array another array is
@@ -8,20 +8,23 @@ imports may, when the package spells a member so: a property or method in its de
 (``.d.ts``) or, for a package without them, in its JavaScript (an object literal's key, a class
 member, a property read or set). Such a read is then no ``likely`` reference of the project's
 member (``query.references``), as Python's reads are not when a standard class the file imports
-has the member (``FamilyMemo.stdlib_named``). A package that is not installed gives no names.
+has the member (``FamilyMemo.stdlib_named``). The packages are the file's imports and those of
+its part of the import graph (``query.ts_parts``). A package that is not installed gives no names.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
 from tree_sitter import Query, QueryCursor
 
 from astmcp.lang.ts_parse import language_for, parse_bytes
+from astmcp.query.ts_parts import ModuleParts
 from astmcp.resolve.ts_packages import package_name
 
-__all__ = ["JS_FILES", "PackageMembers"]
+__all__ = ["JS_FILES", "PackageMembers", "package_spells"]
 
 JS_FILES = (".js", ".jsx", ".mjs", ".cjs")
 _MAX_FILES = 400
@@ -29,52 +32,78 @@ _MAX_BYTES = 6_000_000  # of one package's sources read (the rest is not read: n
 _DECLARATIONS = (".d.ts", ".d.mts", ".d.cts")
 _SOURCES = (".js", ".mjs", ".cjs")
 _NAMES = "[(property_identifier) (shorthand_property_identifier) (private_property_identifier)] @name"
-_READ: dict[tuple[str, str], frozenset[str]] = {}
+_WORD = re.compile(rb"[A-Za-z_$][\w$]*")
+_READ: dict[tuple[str, str], _Package] = {}
 
 
 class PackageMembers:
-    """Per request: the member names of the packages each JS file imports."""
+    """Per request: whether the packages whose values may reach a JS file spell a member name."""
 
-    def __init__(self, conn: sqlite3.Connection, root: Path | None) -> None:
+    def __init__(self, conn: sqlite3.Connection, root: Path | None, parts: ModuleParts) -> None:
         self.conn = conn
         self.root = root
-        self._files: dict[str, frozenset[str]] = {}
+        self.parts = parts
+        self._files: dict[str, tuple[str, ...]] = {}
 
     def spelled(self, path: str, name: str) -> bool:
-        """Whether a package the JS file ``path`` imports spells a member ``name``."""
+        """Whether a package whose values may reach the JS file ``path`` — one it imports, or one
+        imported in its part of the import graph (``query.ts_parts``: a module there may hand
+        on what the package made) — spells a member ``name``."""
         if self.root is None or not path.endswith(JS_FILES):
             return False
-        names = self._files.get(path)
-        if names is None:
-            packages = sorted(
-                {
-                    package_name(spec.removeprefix("node:"))
-                    for (spec,) in self.conn.execute(
-                        "SELECT DISTINCT i.module FROM imports i JOIN files f ON f.id = i.file_id"
-                        " WHERE f.path = ? AND i.external = 1",
-                        (path,),
-                    )
-                    if spec and not spec.startswith(".")
-                }
-            )
-            names = frozenset().union(*(package_members(str(self.root), p) for p in packages))
-            self._files[path] = names
-        return name in names
+        packages = self._files.get(path)
+        if packages is None:
+            own = {
+                package_name(spec.removeprefix("node:"))
+                for (spec,) in self.conn.execute(
+                    "SELECT DISTINCT i.module FROM imports i JOIN files f ON f.id = i.file_id"
+                    " WHERE f.path = ? AND i.external = 1",
+                    (path,),
+                )
+                if spec and not spec.startswith(".")
+            }
+            packages = self._files[path] = tuple(sorted(own | self.parts.packages(path)))
+        return any(package_spells(str(self.root), p, name) for p in packages)
 
 
-def package_members(root: str, package: str) -> frozenset[str]:
-    """The member names ``package`` (installed in a ``node_modules`` at or above ``root``)
-    spells: those its declarations (its own or ``@types``) hold, else those of its JavaScript."""
+def package_spells(root: str, package: str, name: str) -> bool:
+    """Whether ``package`` (installed in a ``node_modules`` at or above ``root``) spells a member
+    ``name``: its declarations (its own or ``@types``) do, else its JavaScript. The files are
+    parsed only when one holds the name as a word."""
     key = (root, package)
     found = _READ.get(key)
     if found is None:
         if len(_READ) > 256:
             _READ.clear()
-        found = _READ[key] = _read(root, package)
-    return found
+        found = _READ[key] = _Package(_sources(root, package))
+    return found.spells(name)
 
 
-def _read(root: str, package: str) -> frozenset[str]:
+class _Package:
+    def __init__(self, files: list[Path]) -> None:
+        self.files = files
+        self.words: set[str] = set()
+        size = 0
+        for path in files:
+            try:
+                raw = path.read_bytes()
+            except OSError:
+                continue
+            size += len(raw)
+            if size > _MAX_BYTES:
+                break
+            self.words.update(m.decode("ascii") for m in _WORD.findall(raw))
+        self.names: frozenset[str] | None = None
+
+    def spells(self, name: str) -> bool:
+        if name not in self.words:
+            return False
+        if self.names is None:
+            self.names = _names(self.files)
+        return name in self.names
+
+
+def _sources(root: str, package: str) -> list[Path]:
     typed = package[1:].replace("/", "__") if package.startswith("@") else package
     for folder in (Path(root), *Path(root).parents):
         modules = folder / "node_modules"
@@ -82,10 +111,8 @@ def _read(root: str, package: str) -> frozenset[str]:
         if not directories:
             continue
         files = [f for d in directories for f in _files(d, _DECLARATIONS)]
-        if not files:
-            files = [f for d in directories for f in _files(d, _SOURCES)]
-        return _names(files)
-    return frozenset()
+        return files or [f for d in directories for f in _files(d, _SOURCES)]
+    return []
 
 
 def _files(directory: Path, suffixes: tuple[str, ...]) -> list[Path]:

@@ -864,12 +864,13 @@ class FamilyMemo:
         self._package_members: PackageMembers | None = None  # JS: what imported packages spell
 
     def package_named(self, path: str, name: str) -> bool:
-        """JS: whether a package the file ``path`` imports spells a member ``name``: then
+        """JS: whether a package the file ``path`` (or its part of the import graph) imports
+        spells a member ``name``: then
         ``x.name`` on a receiver nobody typed there may be one of its objects' (a widget
         ``makeWidget()`` made, yielded by a generator beside a Route), however unique the name is
         among the project's members (:mod:`astmcp.query.package_members`)."""
         if self._package_members is None:
-            self._package_members = PackageMembers(self.conn, self.root())
+            self._package_members = PackageMembers(self.conn, self.root(), self.parts)
         return self._package_members.spelled(path, name)
 
     def lib_typed_elsewhere(self, target: str | None, symbol: SymbolRow) -> bool:

@@ -42,6 +42,7 @@ class ModuleParts:
         self._part: dict[str, str] | None = None  # file -> its part's representative
         self._global: set[str] = set()  # files whose declarations are globals
         self._whole = False  # everything is one part
+        self._packages: dict[str, set[str]] = {}  # part's representative -> the packages in it
 
     def apart(self, path: str, declaring: Iterable[str]) -> bool:
         """Whether no file of ``declaring`` shares a part with ``path`` (so nothing in
@@ -54,6 +55,14 @@ class ModuleParts:
             if file not in parts or file in self._global or parts[file] == mine:
                 return False
         return True
+
+    def packages(self, path: str) -> frozenset[str]:
+        """The packages imported in the part of ``path`` (every package the project imports when
+        all is one part): a value one of them made may be held anywhere in it."""
+        parts = self._parts()
+        if self._whole or path not in parts:
+            return frozenset().union(*self._packages.values())
+        return frozenset(self._packages.get(parts[path], ()))
 
     def _parts(self) -> dict[str, str]:
         if self._part is not None:
@@ -103,6 +112,9 @@ class ModuleParts:
             if suffix in _DECLARED_BY and declaration in union.parent:
                 union.join(path, declaration)
         self._part = {path: union.find(path) for path in union.parent if not path.startswith("package:")}
+        for node in union.parent:
+            if node.startswith("package:"):
+                self._packages.setdefault(union.find(node), set()).add(node[len("package:") :])
         return self._part
 
 
