@@ -43,17 +43,17 @@ class PackageMembers:
         self.conn = conn
         self.root = root
         self.parts = parts
-        self._files: dict[str, tuple[str, ...]] = {}
+        self._files: dict[str, frozenset[str]] = {}
 
-    def spelled(self, path: str, name: str) -> bool:
-        """Whether a package whose values may reach the JS file ``path`` — one it imports, or one
-        imported in its part of the import graph (``query.ts_parts``: a module there may hand
-        on what the package made) — spells a member ``name``."""
+    def spelled(self, path: str, name: str, part: bool) -> bool:
+        """Whether a package the JS file ``path`` imports (``part``: or one imported in its part of
+        the import graph, ``query.ts_parts``: a module there may hand on what the package made)
+        spells a member ``name``."""
         if self.root is None or not path.endswith(JS_FILES):
             return False
         packages = self._files.get(path)
         if packages is None:
-            own = {
+            packages = self._files[path] = frozenset(
                 package_name(spec.removeprefix("node:"))
                 for (spec,) in self.conn.execute(
                     "SELECT DISTINCT i.module FROM imports i JOIN files f ON f.id = i.file_id"
@@ -61,9 +61,10 @@ class PackageMembers:
                     (path,),
                 )
                 if spec and not spec.startswith(".")
-            }
-            packages = self._files[path] = tuple(sorted(own | self.parts.packages(path)))
-        return any(package_spells(str(self.root), p, name) for p in packages)
+            )
+        if part:
+            packages = self.parts.packages(path) - packages  # (the file's own were asked first)
+        return any(package_spells(str(self.root), p, name) for p in sorted(packages))
 
 
 def package_spells(root: str, package: str, name: str) -> bool:

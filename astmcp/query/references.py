@@ -357,7 +357,7 @@ def collect_references(
                 and not (python and memo.stdlib_named(path, symbol.name))
                 and not memo.outside_fed(path, line, col, symbol.name, python)
                 and not (not python and memo.lib_typed_elsewhere(target, symbol))
-                and not (not python and memo.package_named(path, symbol.name))
+                and not (not python and memo.package_named(path, line, col, symbol.name))
                 else "name"
             )
             if confidence == "name" and not include_name_hits:
@@ -863,15 +863,22 @@ class FamilyMemo:
         self._ts_fed: TsOutsideFed | None = None  # TS/JS: parameters a call gives outside values
         self._package_members: PackageMembers | None = None  # JS: what imported packages spell
 
-    def package_named(self, path: str, name: str) -> bool:
-        """JS: whether a package the file ``path`` (or its part of the import graph) imports
-        spells a member ``name``: then
-        ``x.name`` on a receiver nobody typed there may be one of its objects' (a widget
-        ``makeWidget()`` made, yielded by a generator beside a Route), however unique the name is
-        among the project's members (:mod:`astmcp.query.package_members`)."""
+    def package_named(self, path: str, line: int, col: int, name: str) -> bool:
+        """JS: whether a package whose values may reach the read ``.name`` at ``line``/``col`` of
+        ``path`` spells a member ``name``: then ``x.name`` on a receiver nobody typed there may be
+        one of its objects' (a widget ``makeWidget()`` made, yielded by a generator beside a Route),
+        however unique the name is among the project's members (:mod:`astmcp.query.package_members`).
+        The packages are the file's imports and, unless the receiver is a parameter of a function
+        declared by name (whose calls :meth:`outside_fed` judges), its part's."""
         if self._package_members is None:
             self._package_members = PackageMembers(self.conn, self.root(), self.parts)
-        return self._package_members.spelled(path, name)
+        if self._package_members.spelled(path, name, part=False):
+            return True
+        if self._ts_fed is None:
+            self._ts_fed = TsOutsideFed(self.conn, self.root())
+        if self._ts_fed.read_off_named_parameter(path, line, col, name):
+            return False
+        return self._package_members.spelled(path, name, part=True)
 
     def lib_typed_elsewhere(self, target: str | None, symbol: SymbolRow) -> bool:
         """TS/JS: whether an unknown receiver comes from a type TypeScript's lib declares that is

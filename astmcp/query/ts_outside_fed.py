@@ -50,37 +50,53 @@ class TsOutsideFed:
     def read_off_parameter(self, path: str, line: int, col: int, name: str) -> bool:
         """Whether ``.name`` at ``line``/``col`` (1-based, code points) of ``path`` is read off an
         untyped parameter of a function a call of the project gives a value from outside it."""
+        found = self._parameter_of(path, line, col, name)
+        if found is None:
+            return False
+        src, function, spelled, position = found
+        # `item = item || make()`: what the function itself gives it
+        if any(self._outside(path, src, v) for v in _set_again(src, function, spelled)):
+            return True
+        declared = _declared_name(function)
+        return declared is not None and self._given_outside(path, src, declared, position)
+
+    def read_off_named_parameter(self, path: str, line: int, col: int, name: str) -> bool:
+        """Whether ``.name`` there is read off an untyped parameter of a function declared by name:
+        its calls are the ones :meth:`read_off_parameter` judges (a callback passed inline has no
+        calls the index resolves)."""
+        found = self._parameter_of(path, line, col, name)
+        return found is not None and _declared_name(found[1]) is not None
+
+    def _parameter_of(
+        self, path: str, line: int, col: int, name: str
+    ) -> tuple[TsSource, Node, str, int] | None:
+        """(source, function, parameter name, position) when ``.name`` there is read off an
+        untyped plain parameter of an enclosing function."""
         src = self._source(path)
         node = self._at(path, src, line, col, name) if src is not None else None
         if src is None or node is None:
-            return False
+            return None
         member = node.parent
         if (
             member is None
             or member.type != "member_expression"
             or member.child_by_field_name("property") != node
         ):
-            return False
+            return None
         root = member.child_by_field_name("object")
         while root is not None and root.type in _WRAPPERS:
             root = _inner(root)
         if root is None or root.type != "identifier":
-            return False
+            return None
         spelled = src.text_of(root)
         function = member.parent
         while function is not None:
             if function.type in _FUNCTIONS:
                 position = _parameter(src, function, spelled)
                 if position is not None:
-                    if position < 0:
-                        return False  # typed, or not a plain name
-                    # `item = item || make()`: what the function itself gives it
-                    if any(self._outside(path, src, v) for v in _set_again(src, function, spelled)):
-                        return True
-                    declared = _declared_name(function)
-                    return declared is not None and self._given_outside(path, src, declared, position)
+                    return (src, function, spelled, position) if position >= 0 else None  # (typed: -1)
             function = function.parent
-        return False
+        return None
 
     def _given_outside(self, path: str, src: TsSource, declared: Node, position: int) -> bool:
         start = declared.start_point
