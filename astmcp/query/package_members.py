@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 from tree_sitter import Query, QueryCursor
@@ -81,18 +82,12 @@ def package_spells(root: str, package: str, name: str) -> bool:
 
 
 class _Package:
+    """One package's words (a cheap test first) and, once a name is among them, member names."""
+
     def __init__(self, files: list[Path]) -> None:
         self.files = files
         self.words: set[str] = set()
-        size = 0
-        for path in files:
-            try:
-                raw = path.read_bytes()
-            except OSError:
-                continue
-            size += len(raw)
-            if size > _MAX_BYTES:
-                break
+        for _path, raw in _contents(files):
             self.words.update(m.decode("ascii") for m in _WORD.findall(raw))
         self.names: frozenset[str] | None = None
 
@@ -128,8 +123,8 @@ def _files(directory: Path, suffixes: tuple[str, ...]) -> list[Path]:
     return out
 
 
-def _names(files: list[Path]) -> frozenset[str]:
-    names: set[str] = set()
+def _contents(files: list[Path]) -> Iterator[tuple[Path, bytes]]:
+    """The files' bytes, up to :data:`_MAX_BYTES` in all (unreadable ones skipped)."""
     size = 0
     for path in files:
         try:
@@ -138,7 +133,13 @@ def _names(files: list[Path]) -> frozenset[str]:
             continue
         size += len(raw)
         if size > _MAX_BYTES:
-            break
+            return
+        yield path, raw
+
+
+def _names(files: list[Path]) -> frozenset[str]:
+    names: set[str] = set()
+    for path, raw in _contents(files):
         language = "typescript" if path.name.endswith(_DECLARATIONS) else "javascript"
         tree = parse_bytes(path.name, language, raw)
         query = Query(language_for(path.name, language), _NAMES)
