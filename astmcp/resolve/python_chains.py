@@ -59,6 +59,10 @@ _MODULE_NAME = re.compile(r"[^\W\d]\w*(?:\.[^\W\d]\w*)*")
 _DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)
 
 
+# `itertools.chain` as `import itertools` or `from itertools import chain` spell it
+_CHAINS = frozenset({"I:0:itertools:/chain", "I:0:itertools:chain"})
+
+
 def _mapping(node: ast.AST | str) -> bool:
     """Whether ``node`` makes a new dict (a display, a comprehension, ``dict(…)``)."""
     if isinstance(node, ast.Call):
@@ -356,6 +360,12 @@ class Chains(Bindings):
                 return None  # `getattr(o, n)`: one of their arguments, not a builtin
             if base in ("G:enumerate", "G:zip") and node.args:
                 return self.pairs_chain(scope, base, node.args)
+            if base in _CHAINS and node.args and not node.keywords:
+                # `itertools.chain(docs, temps)`: an iterator over the items of each
+                if any(isinstance(a, ast.Starred) for a in node.args):
+                    return None
+                items = self.union([self.item_of(scope, a) for a in node.args])
+                return f"{items}/*s" if items else None
             if base == "G:dict" and not node.args and node.keywords and all(k.arg for k in node.keywords):
                 # `dict(a=Doc(), b=make())`: a mapping of the keywords' values
                 values = self.union([self.chain(scope, k.value) for k in node.keywords])

@@ -531,9 +531,16 @@ class Resolver(ModuleLookups):
                 return typed
             return self.union(path, chain, [claimed, actual]) if actual else None
         if tag == "O":
-            operands = self.facts(path).get("unions", [])[int(chain[2:])]
-            outside = all(alike(self.deref(self.resolve(path, c))) == ("x", "") for c in operands)
-            return ("x", "") if outside else None
+            operands = [
+                self.deref(self.resolve(path, c)) for c in self.facts(path).get("unions", [])[int(chain[2:])]
+            ]
+            if all(alike(o) == ("x", "") for o in operands):
+                return ("x", "")
+            # `docs + temps` of two lists: a list of the items of both
+            if all(o is not None and o[0] == "e" and o[1][0] == "s" for o in operands):
+                items = either([o[1][1] for o in operands])  # type: ignore[index]
+                return ("e", ("s", items)) if items is not None else None
+            return None
         if tag == "G":
             name = chain[2:]
             outside_star = False
