@@ -140,8 +140,9 @@ class Chains(Bindings):
             if kind.startswith("fill"):
                 assert isinstance(node, ast.expr)
                 value = self.chain(where, node)
-                step = "/[]/*s" if kind == "fill*" else "/*m" if kind == "fill[]" and mapping else "/*s"
-                chains.append(f"{value}{step}" if value else None)
+                how, slash, wraps = kind.partition("/")  # (`fill/*s`: in a container inside the local)
+                step = "/[]/*s" if how == "fill*" else "/*m" if how == "fill[]" and mapping else "/*s"
+                chains.append(f"{value}{step}{slash}{wraps}" if value else None)
             elif kind == "chain":
                 assert isinstance(node, str)
                 chains.append(node)

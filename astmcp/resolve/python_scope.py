@@ -272,8 +272,8 @@ def is_none(node: ast.expr) -> bool:
 
 
 def is_empty_container(node: ast.AST | str) -> bool:
-    """``[]``, ``{}``, ``()``, ``set()``, ``list()``: a new container with nothing in it yet;
-    ``iter(())``: an iterator over nothing."""
+    """``[]``, ``{}``, ``()``, ``set()``, ``list()``, ``defaultdict(list)``: a new container with
+    nothing in it yet; ``iter(())``: an iterator over nothing."""
     if isinstance(node, ast.List | ast.Tuple):
         return not node.elts
     if isinstance(node, ast.Dict):
@@ -286,12 +286,21 @@ def is_empty_container(node: ast.AST | str) -> bool:
         and not node.keywords
     ):
         return is_empty_container(node.args[0])
-    return (
+    if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
         and node.func.id in ("list", "set", "dict", "tuple", "frozenset")
         and not node.args
         and not node.keywords
+    ):
+        return True
+    # `defaultdict(list)`, `collections.OrderedDict()`: a new mapping, its defaults new containers
+    func = node.func if isinstance(node, ast.Call) and not node.keywords and len(node.args) <= 1 else None
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return (
+        isinstance(node, ast.Call)
+        and name in ("defaultdict", "OrderedDict")
+        and all(isinstance(a, ast.Name) and a.id in ("list", "dict", "set") for a in node.args)
     )
 
 

@@ -435,23 +435,42 @@ class Statements(Expressions):
 
     def filled(self, node: ast.expr, scope: Scope) -> None:
         """``xs.append(v)`` (``add``, ``insert``, ``extend``) on a local of this function or of
-        one it is nested in: a value of xs is a container of v (see Chains.local_values)."""
+        one it is nested in: a value of xs is a container of v (see Chains.local_values); also on
+        a container inside it (``rows[0].append(v)``, ``d.setdefault(k, []).append(v)``: a
+        container of containers of v)."""
         call = node if isinstance(node, ast.Call) and not node.keywords else None
         func = call.func if call is not None else None
         if (
             call is None
             or not isinstance(func, ast.Attribute)
-            or not isinstance(func.value, ast.Name)
             or any(isinstance(a, ast.Starred) for a in call.args)
         ):
             return
         arity = FILLERS.get(func.attr)
-        if arity is not None and len(call.args) == arity[0]:
-            self.fill(func.value, arity[1], call.args[-1], scope)
+        if arity is None or len(call.args) != arity[0]:
+            return
+        container, wraps = func.value, ""
+        while not isinstance(container, ast.Name):
+            if isinstance(container, ast.Subscript) and not isinstance(container.slice, ast.Slice):
+                index = container.slice
+                listed = isinstance(index, ast.Constant) and type(index.value) is int
+                wraps += "/*s" if listed else "/*m"
+                container = container.value
+            elif (
+                isinstance(container, ast.Call)
+                and isinstance(container.func, ast.Attribute)
+                and container.func.attr == "setdefault"
+            ):
+                wraps += "/*m"
+                container = container.func.value
+            else:
+                return
+        self.fill(container, arity[1] + wraps, call.args[-1], scope)
 
     def fill(self, container: ast.Name, kind: str, value: ast.expr, scope: Scope) -> None:
         """Notes ``value`` put into ``container`` when that is a local of this function or of
-        one it is nested in (``kind``: ``fill``, ``fill*`` its items, ``fill[]`` stored at an index or key)."""
+        one it is nested in (``kind``: ``fill``, ``fill*`` its items, ``fill[]`` stored at an index or key;
+        then the steps of the containers holding that one, ``fill/*s`` for ``rows[0].append(v)``)."""
         target, where = self.lookup(scope, container.id)
         if target != "" or where is None or (where is not scope and where.kind != "function"):
             return
