@@ -99,6 +99,28 @@ def _accumulator_declared(state: FactState, call: Node, targs: Node | None, call
 _CALLBACKS = ("arrow_function", "function_expression", "function")
 
 
+def _element_type(annotation: Node) -> Node | None:
+    """The element type of a rest parameter's array type (``X[]``, ``Array<X>``,
+    ``ReadonlyArray<X>``); None for any other (a tuple: each argument its own part)."""
+    node = (
+        named_nodes(annotation)[0]
+        if annotation.type == "type_annotation" and named_nodes(annotation)
+        else annotation
+    )
+    while node is not None and node.type == "parenthesized_type" and named_nodes(node):
+        node = named_nodes(node)[0]
+    if node is None:
+        return None
+    if node.type == "array_type":
+        return named_nodes(node)[0] if named_nodes(node) else None
+    if node.type == "generic_type":
+        name = node.child_by_field_name("name")
+        args = named_nodes(node.child_by_field_name("type_arguments"))
+        if name is not None and name.text in (b"Array", b"ReadonlyArray") and len(args) == 1:
+            return args[0]
+    return None
+
+
 class Descriptors(FactState):
     # -- descriptors -----------------------------------------------------------
     def spread_object(self, node: Node, parts: list[Node], scope: Scope, suffix: str = "") -> Desc:
@@ -678,7 +700,12 @@ class Descriptors(FactState):
                 found = self.tdesc(spread, scope)
                 out.append(("m", found, REST_PARTS) if found is not None else None)
                 continue
-            out.append(self.instance(param.child_by_field_name("type"), scope))
+            declared = param.child_by_field_name("type")
+            if pattern is not None and pattern.type == "rest_pattern":
+                # `...args: Array<Partial<T>>`: an argument there is one element of it
+                out.append(self.instance(_element_type(declared), scope) if declared is not None else None)
+                continue
+            out.append(self.instance(declared, scope))
         return out
 
     def targ(self, node: Node | None, scope: Scope) -> Desc:
