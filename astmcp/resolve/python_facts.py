@@ -78,16 +78,12 @@ from astmcp.resolve.python_vocab import (
     PARTIALS,
     PATH_PATCHERS,
     fixture_call,
+    holds_items,
     unknown_items,
 )
 
 NAME = "python_refs"
 _CONTAINER_STEPS = ("/*s", "/*m", "/*d")
-
-
-def _container(chain: str) -> bool:
-    """Whether ``chain`` is a builtin container's (a display's, a new empty one's)."""
-    return chain.endswith(_CONTAINER_STEPS) or chain in ("L:list", "L:dict", "L:set")
 
 
 # an argparse parser's methods that store each option into the namespace given, by its name
@@ -570,7 +566,7 @@ class _Analyzer(Statements):
         if key in self.changed:
             return unknown_items(chain)
         fills = self.fills.get(key)
-        if not fills or not _container(chain):
+        if not fills or not holds_items(chain):
             return chain  # (`self.s1[0] = "b"` of a project sequence: its own `__setitem__`)
         # (`self.items = [Doc()]`, `self.items.append(make())`: a list of either)
         made = [self.filled_chain(how, value, scope, chain) for how, value, scope in fills]

@@ -46,6 +46,7 @@ from astmcp.resolve.python_external import (
 )
 from astmcp.resolve.python_lookups import CLASSLIKE, VALUED, Entity, Sym, alternatives
 from astmcp.resolve.python_resolver import Resolver
+from astmcp.resolve.python_vocab import holds_items
 
 __all__ = ["record_values"]
 
@@ -232,15 +233,11 @@ def _overriding(resolver: Resolver, sym: Sym) -> tuple[str, str] | None:
 
 def _holds_items(resolver: Resolver, key: str) -> bool:
     """Whether the variable or attribute ``key`` holds a builtin container (a display, a new
-    empty one): what a file appends to it is then an item of it too (else, a project object's
-    own ``append``, unknown)."""
+    empty one, a union of them): what a file appends to it is then an item of it too (else, a
+    project object's own ``append``, unknown)."""
     path, _, symbol_path = key.partition("::")
     chain = resolver.facts(path).get("vtypes", {}).get(symbol_path, "")
-    return (
-        chain.endswith(("/*s", "/*m", "/*d"))
-        or chain in ("L:list", "L:dict", "L:set")
-        or chain.startswith("U:")
-    )
+    return holds_items(chain) or chain.startswith("U:")
 
 
 def _key(sym: Sym) -> str:

@@ -233,6 +233,11 @@ def fixture_call(chain: str | None) -> str | None:
     return _CLASS_FIXTURE.sub("F:", chain) if chain is not None else None
 
 
+def holds_items(chain: str) -> bool:
+    """Whether ``chain`` is a builtin container's (a display's, a new empty one's)."""
+    return chain.endswith(("/*s", "/*m", "/*d")) or chain in ("L:list", "L:dict", "L:set")
+
+
 def unknown_items(chain: str) -> str:
     """A container value's chain with its items unknown (it is changed in place: what its
     displays hold is not all it holds): a list or dict of unknown items, else as it was."""
