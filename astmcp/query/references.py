@@ -43,7 +43,7 @@ from astmcp.query.common import (
 from astmcp.query.data_keys import DataKeys
 from astmcp.query.module_reach import ModuleReach
 from astmcp.query.outside_fed import OutsideFed
-from astmcp.query.package_members import PackageMembers
+from astmcp.query.package_members import JS_FILES, PackageMembers
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.stdlib_members import stdlib_class_members
@@ -870,6 +870,8 @@ class FamilyMemo:
         however unique the name is among the project's members (:mod:`astmcp.query.package_members`).
         The packages are the file's imports and, unless the receiver is a parameter of a function
         declared by name (whose calls :meth:`outside_fed` judges), its part's."""
+        if not path.endswith(JS_FILES):
+            return False
         if self._package_members is None:
             self._package_members = PackageMembers(self.conn, self.root(), self.parts)
         if self._package_members.spelled(path, name, part=False):
