@@ -67,27 +67,21 @@ DISCRIMINANT = re.compile(r"[\w$.\-]+")
 _ADDING = frozenset({"concat", "fill", "with", "toSpliced"})
 
 
-def _adds_elements(state: FactState, callee: Node | None) -> bool:
-    """Whether ``callee`` is ``x.concat`` (``fill``, ``with``, ``toSpliced``)."""
+def _method_name(state: FactState, callee: Node | None) -> str | None:
+    """The member a call's callee reads (``xs.concat`` -> ``concat``); None for any other callee."""
     prop = (
         callee.child_by_field_name("property")
         if callee is not None and callee.type == "member_expression"
         else None
     )
-    return prop is not None and state.text(prop) in _ADDING
+    return state.text(prop) if prop is not None else None
 
 
 def _accumulator_declared(state: FactState, call: Node, targs: Node | None, callback: Node) -> bool:
     """Whether ``call`` is ``xs.reduce(fn, initial)`` (``reduceRight``) whose accumulator's type
     is declared apart from the initial value: by a type argument, or by an annotation of the
     callback's first parameter (``(acc: Widget | Route, w) => …``): TypeScript takes it from there."""
-    callee = call.child_by_field_name("function")
-    prop = (
-        callee.child_by_field_name("property")
-        if callee is not None and callee.type == "member_expression"
-        else None
-    )
-    if prop is None or state.text(prop) not in ("reduce", "reduceRight"):
+    if _method_name(state, call.child_by_field_name("function")) not in ("reduce", "reduceRight"):
         return False
     if targs is not None:
         return True
@@ -237,7 +231,7 @@ class Descriptors(FactState):
             if spec is not None:  # `import("./m")`: a promise of the module's namespace
                 return ("q", ("k", f"I::{spec}"))
             callee = node.child_by_field_name("function")
-            if self.javascript and _adds_elements(self, callee):
+            if self.javascript and _method_name(self, callee) in _ADDING:
                 return None  # `[new Route()].concat([makeWidget()])`: nothing checks what JS adds
             base = self.desc(callee, scope)
             return ("c", base, self.site(node, scope)) if base is not None else None
