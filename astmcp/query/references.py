@@ -46,6 +46,7 @@ from astmcp.query.outside_fed import OutsideFed
 from astmcp.query.package_members import JS_FILES, PackageMembers
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
+from astmcp.query.printed_names import PrintedNames
 from astmcp.query.stdlib_members import stdlib_class_members
 from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
 from astmcp.query.ts_outside_fed import TsOutsideFed
@@ -60,7 +61,7 @@ from astmcp.resolve.python_external import (
 )
 from astmcp.resolve.python_lookups import alternatives
 from astmcp.resolve.python_resolver import Resolver as PythonResolver
-from astmcp.resolve.python_vocab import DATA_KEY, DOCTEST_LOCAL
+from astmcp.resolve.python_vocab import DATA_KEY, DOCTEST_LOCAL, DOCTEST_OUTPUT
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, TEMPLATE_OWNER, template_reaches
 from astmcp.resolve.ts_library import (
     GLOBAL_OBJECTS,
@@ -275,6 +276,7 @@ def collect_references(
         symbol.parent_path.rpartition(".")[2].lstrip("_") if mangled(symbol) and symbol.parent_path else None
     )
     classes: dict[tuple[str, str], str | None] = {}
+    printed: PrintedNames | None = None
     if include_name_hits or likely:
         for path, line, col, end_col, kind, target, scope in conn.execute(
             "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key, r.scope_path FROM refs r"
@@ -301,6 +303,15 @@ def collect_references(
                     continue
             if target == DOCTEST_LOCAL and symbol.kind in _MEMBER_KINDS:
                 continue  # a doctest's own variable: a bare name, never a member
+            if python and target is not None and target.startswith(DOCTEST_OUTPUT):
+                # a word an example prints: the symbol's name shown (`func=isin`) when nothing
+                # else may print it (query.printed_names)
+                printed = printed or PrintedNames(
+                    conn, symbol, same, {k for k, r in out.items() if r.confidence == "certain"}
+                )
+                if printed.shown_at(path, target):
+                    out[key] = Reference(path, line, col, end_col, kind, "certain", False)
+                    continue
             if module_level and kind in ("attribute", "call", "write") and path.endswith(".py"):
                 reach = reach or ModuleReach(conn, same)
                 if not reach.escapes and not reach.keeps(_line(texts, conn, path, line), col):

@@ -20,18 +20,20 @@ import fnmatch
 import posixpath
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 
 from astmcp.errors import AstmcpError
 from astmcp.model import PYTHON
 from astmcp.query.common import SymbolRow
+from astmcp.query.printed_names import PrintedNames
 from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.doctest_namespace import SphinxSetups, joined
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.rename_refs import Hit, config_files, project_files
 from astmcp.resolve.python_doctests import Position, doctest_names, import_binding
+from astmcp.resolve.python_external import module_defines
 from astmcp.resolve.python_resolver import Resolver
 from astmcp.workspace import Workspace
 
@@ -48,7 +50,11 @@ _CLASS = re.compile(r"\s*(?:@|class\s)")  # a class statement (or its decorator)
 
 
 def doctest_file_hits(
-    ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow], new_name: str = ""
+    ws: Workspace,
+    conn: sqlite3.Connection,
+    family: list[SymbolRow],
+    new_name: str = "",
+    certain: Iterable[tuple[str, int, int]] = (),
 ) -> list[Hit]:
     names = {m.name for m in family if language_of(m.file) == PYTHON}
     if not names:
@@ -59,6 +65,7 @@ def doctest_file_hits(
     globs = _pytest_globs(ws)
     words = re.compile(r"(?<![\w])(" + "|".join(map(re.escape, sorted(names))) + r")(?![\w])")
     found: dict[str, list[Hit]] = {}
+    printing: dict[tuple[str, int, int], tuple[int, int]] = {}  # an output word → its example's lines
     fenced: dict[str, list[Hit]] = {}  # the words of fenced Python blocks (```python)
     texts: dict[str, str] = {}
     for path in project_files(
@@ -79,18 +86,17 @@ def doctest_file_hits(
             for match in words.finditer(code)
             if not (member and not block.declares and _bare(code, match, strings, True))
         ]
-        hits = [
-            Hit(path, number, match.start() + 1, match.end() + 1, "string", "name")
-            for example in _examples(text)
-            for number, line, code, strings in example.lines
-            for match in words.finditer(line)
-            if not (
-                member
-                and code
-                and not example.declares
-                and _bare(line, match, strings, number == example.lines[0][0])
-            )
-        ]
+        hits = []
+        for example in _examples(text):
+            span = (example.lines[0][0], max(n for n, _, code, _ in example.lines if code))
+            for number, line, code, strings in example.lines:
+                for match in words.finditer(line):
+                    prompt = number == example.lines[0][0]
+                    if member and code and not example.declares and _bare(line, match, strings, prompt):
+                        continue
+                    hits.append(Hit(path, number, match.start() + 1, match.end() + 1, "string", "name"))
+                    if not code:  # a word of its expected output
+                        printing[(path, number, match.start() + 1)] = span
         # `.. testsetup::`, `.. testcode::`, `.. testcleanup::` (and MyST's ```{testsetup}```): code
         # Sphinx's doctest builder runs beside the examples
         hits += [
@@ -109,6 +115,8 @@ def doctest_file_hits(
     resolver = Resolver(conn, {})
     sphinx = SphinxSetups(ws, conn)
     out: list[Hit] = []
+    python = [m for m in family if language_of(m.file) == PYTHON]
+    printed = PrintedNames(conn, python[0], python, set(certain or ()))
     for path in sorted(found):
         if path in executed:  # its fenced blocks run as they are: every word a hit
             out += fenced[path]
@@ -116,13 +124,34 @@ def doctest_file_hits(
             continue
         given = sphinx.of(path)
         judged = _resolved(ws, resolver, path, texts[path], family, new_name, given)
+        printed.certain |= {(path, line, column) for (line, column), verdict in judged.items() if verdict}
         for hit in found[path]:
             verdict = judged.get((hit.line, hit.column))
+            printer = printing.get((path, hit.line, hit.column))
+            if verdict is None and printer is not None:
+                # a word an example prints: the symbol's name shown when nothing else may print
+                # it (query.printed_names; a class's, unless a module outside the project the
+                # examples import defines the name)
+                outside = _outside_defines(resolver, path, texts[path], python[0].name)
+                verdict = printed.shown(path, *printer, outside=outside) or None
             if verdict is None:
                 out.append(hit)
             elif verdict:  # the symbol itself; another symbol's word is no hit
                 out.append(replace(hit, confidence="certain"))
     return out
+
+
+_IMPORTED = re.compile(r"^\s*(?:>>>|\.\.\.)\s+(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", re.M)
+
+
+def _outside_defines(resolver: Resolver, path: str, text: str, name: str) -> bool:
+    """Whether a module outside the project that the examples of ``path`` import defines or
+    imports ``name`` at its top level."""
+    for match in _IMPORTED.finditer(text):
+        module = match.group(1) or match.group(2)
+        if resolver.module(path, 0, module) is None and module_defines(module, name):
+            return True
+    return False
 
 
 def _resolved(

@@ -326,7 +326,8 @@ def prepare_rename(
     seen = {(h.file, h.line, h.column) for h in hits}
     hits += [h for h in announced_name_hits(ws, conn, family) if (h.file, h.line, h.column) not in seen]
     hits += config_hits(ws, family, conn)
-    doctested = doctest_file_hits(ws, conn, family, new_name)
+    certain = [(h.file, h.line, h.column) for h in hits if h.confidence == "certain"]
+    doctested = doctest_file_hits(ws, conn, family, new_name, certain)
     # a word the examples' imports resolve is that reference, whatever else read it as a name
     resolved = {(h.file, h.line, h.column) for h in doctested if h.confidence == "certain"}
     hits = [h for h in hits if h.confidence != "name" or (h.file, h.line, h.column) not in resolved]

@@ -871,6 +871,22 @@ def _base_name(summary: _Module, module: str, path: str, base: ast.expr) -> str 
 
 
 @functools.lru_cache(maxsize=256)
+def module_defines(module: str, name: str) -> bool:
+    """Whether the outside module's source defines or imports ``name`` at its top level (a star
+    import may bring any name). False when its source is not found (a compiled module)."""
+    path = _module_file(module)
+    summary = _parse(path) if path is not None else None
+    if summary is None:
+        return False
+    if name in summary.classes or name in summary.functions or name in summary.values:
+        return True
+    return any(
+        alias.name == "*" or (alias.asname or alias.name).partition(".")[0] == name
+        for node in summary.imports
+        for alias in node.names
+    )
+
+
 def module_class_members(module: str) -> frozenset[str]:
     """The member names (no dunders) of the public classes an outside module holds: those it
     defines and those it imports from its own package (``from .models import Response``,

@@ -34,6 +34,7 @@ from astmcp.resolve.python_vocab import (
     DATA_KEY,
     DEF_NAME,
     DOCTEST_LOCAL,
+    DOCTEST_OUTPUT,
     DOTTED,
     IDENT,
     MAX_STRING,
@@ -854,8 +855,9 @@ class Records(PytestFacts):
         as is every word of a doctest that does not parse as written in the file. The expected
         output of an example (the lines after it up to a blank line: a repr, a traceback, a
         ``__name__``) and a ``>>>`` not at a line's start (``\"\"\">>> f(2)``) are name hits too:
-        doctest compares or runs them as written. Comments in examples and prose around them are
-        not read."""
+        doctest compares or runs them as written (an output word keeps the example's lines, where
+        query.printed_names may find it the name of what the example printed). Comments in
+        examples and prose around them are not read."""
         names = doctest_names(self.lines, node.lineno, node.end_lineno or node.lineno)
         # the doctest's namespace: its imports, its own variables, then the module's globals
         space = Scope("function", scope.path, self.module)
@@ -864,6 +866,7 @@ class Records(PytestFacts):
         space.binds.update(names.imports)
         output = False  # on the expected output of an example
         continued = False  # the line before was code ending in a backslash that joins this one
+        example = (0, 0)  # the code lines of the example whose output follows
         for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
             text = self.line_text(line)
             prompt = DOCTEST_PROMPT.match(text)
@@ -873,6 +876,8 @@ class Records(PytestFacts):
                 inline = text.find(">>>")
                 output = output and bool(text.strip())
                 if output or inline >= 0:
+                    # a word of the output: printed by the example on the lines before it
+                    shown = f"{DOCTEST_OUTPUT}{example[0]}-{example[1]}" if output else None
                     for match in IDENT.finditer(text, 0 if output else inline):
                         if not keyword.iskeyword(match.group()):
                             col = match.start() + 1
@@ -883,11 +888,16 @@ class Records(PytestFacts):
                                     col,
                                     col + len(match.group()),
                                     "string",
-                                    None,
+                                    shown,
                                     scope.path,
                                 )
                             )
                 continue
+            if example[1] == line - 1:
+                example = (example[0], line)
+            elif text.lstrip().startswith(">>>") or not output:
+                example = (line, line)
+            # (else a `...` after the output: its ellipsis, the example is the one before)
             output = True
             end = names.comments.get(line, len(text) + 1) - 1
             for match in IDENT.finditer(text, code, end):

@@ -30,6 +30,9 @@ IDENT = re.compile(_WORD)
 # variable of the doctest's namespace, a hit of a module-level symbol of that name, never of a
 # member (no chain of either language starts so)
 DOCTEST_LOCAL = "*D:"
+# the stored target of a word of a doctest example's expected output: `*O:<first>-<last>`, the
+# code lines of the example that printed it (query.printed_names)
+DOCTEST_OUTPUT = "*O:"
 # the stored target of a string used as a data key: a dict display's key (`{"name": v}`) or a
 # subscript (`row["name"]`); a name hit unless nothing can make it an attribute name
 # (query.data_keys)
