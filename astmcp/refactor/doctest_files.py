@@ -35,6 +35,7 @@ from astmcp.refactor.rename_refs import Hit, config_files, project_files
 from astmcp.resolve.python_doctests import Position, doctest_names, import_binding
 from astmcp.resolve.python_external import module_defines
 from astmcp.resolve.python_resolver import Resolver
+from astmcp.resolve.python_vocab import IDENT
 from astmcp.workspace import Workspace
 
 __all__ = ["doctest_file_hits"]
@@ -169,7 +170,7 @@ def _resolved(
     imported class (``C.m``), of what a call makes (``C.parse(s).m``) or of what one made
     (``v.m`` after ``v = C(…)`` or ``v = C.parse(…)``). Nothing when the examples bind
     ``new_name`` (the renamed word would be theirs) or do not parse (``python_doctests``)."""
-    lines = text.split("\n")
+    lines = _star_imports_spelled(resolver, path, text.split("\n"))
     names = doctest_names(lines, 1, len(lines))
     if not new_name or new_name in names.binds:
         return {}
@@ -239,7 +240,7 @@ def _resolved(
         if (
             module is not None
             and module[0] == "m"
-            and _passes_on(ws, resolver, module[1], symbol.symbol_path, homes)
+            and _passes_on(ws, resolver, module[1], symbol.symbol_path, homes, new_name)
         ):
             return True  # `from .m import f` in `pkg/__init__.py`: renamed there, so `pkg.f` is too
         return None
@@ -280,10 +281,46 @@ def _resolved(
     return judged
 
 
-def _passes_on(ws: Workspace, resolver: Resolver, module: str, name: str, homes: set[str]) -> bool:
+_STAR_IMPORT = re.compile(r"^(\s*(?:>>>|\.\.\.)\s+from\s+([\w.]+)\s+import\s+)\*(\s*)$")
+
+
+def _star_imports_spelled(resolver: Resolver, path: str, lines: list[str]) -> list[str]:
+    """``lines`` with each example's ``from pkg import *`` of a project module spelled out as the
+    names of the project's symbols it gives that the examples read (``from pkg import Schema,
+    Required``): a star import leaves every name unknown to ``doctest_names``, while the index
+    knows what a project module holds. A public name alone, as a star import takes."""
+    words: set[str] | None = None
+    out = list(lines)
+    for index, line in enumerate(lines):
+        match = _STAR_IMPORT.match(line)
+        if match is None or resolver.module(path, 0, match.group(2)) is None:
+            continue
+        if words is None:
+            words = {
+                word.group()
+                for text in lines
+                if _PROMPT.match(text) or text.lstrip().startswith("... ")
+                for word in IDENT.finditer(text)
+                if not word.group().startswith("_")
+            }
+        given = sorted(
+            w
+            for w in words
+            if (e := resolver.resolve(path, f"I:0:{match.group(2)}:{w}")) is not None and e[0] == "s"
+        )
+        if given:
+            out[index] = match.group(1) + ", ".join(given) + match.group(3)
+    return out
+
+
+def _passes_on(
+    ws: Workspace, resolver: Resolver, module: str, name: str, homes: set[str], new_name: str
+) -> bool:
     """Whether ``module`` re-exports ``name`` by a top-level ``from <home> import name`` of its
     home module, without an alias: the rename renames that import, and the name ``module``
-    offers with it (an ``as name`` alias would keep it)."""
+    offers with it (an ``as name`` alias would keep it). A ``from <home> import *`` passes on the
+    new name too, when nothing else in ``module`` binds the name and a star import still takes
+    it (a public name, or the home's ``__all__``, which the rename edits)."""
     try:
         tree = parsed_tree(load_file(ws, module).source.text)
     except (OSError, AstmcpError, SyntaxError, ValueError):
@@ -291,15 +328,42 @@ def _passes_on(ws: Workspace, resolver: Resolver, module: str, name: str, homes:
     found = False
     for stmt in tree.body:
         if not isinstance(stmt, ast.ImportFrom):
+            for node in ast.walk(stmt):
+                bound = node.id if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) else None
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    bound = node.name
+                if bound == name:
+                    return False  # bound otherwise too
             continue
+        source = resolver.module(module, stmt.level, stmt.module or "")
         for alias in stmt.names:
+            if alias.name == "*":
+                if (
+                    source is not None
+                    and source[1] in homes
+                    and (not new_name.startswith("_") or _declares_all(ws, source[1]))
+                ):
+                    found = True
+                continue
             if (alias.asname or alias.name) != name:
                 continue
-            source = resolver.module(module, stmt.level, stmt.module or "")
             if alias.asname is not None or alias.name != name or source is None or source[1] not in homes:
                 return False  # bound otherwise too, or an alias keeping the name
             found = True
     return found
+
+
+def _declares_all(ws: Workspace, module: str) -> bool:
+    """Whether the Python file ``module`` assigns ``__all__`` at its top level."""
+    try:
+        tree = parsed_tree(load_file(ws, module).source.text)
+    except (OSError, AstmcpError, SyntaxError, ValueError):
+        return False
+    return any(
+        isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign)
+        and any(isinstance(t, ast.Name) and t.id == "__all__" for t in ast.walk(stmt))
+        for stmt in tree.body
+    )
 
 
 def _chain_root(node: ast.expr) -> str | None:
