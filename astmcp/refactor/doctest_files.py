@@ -171,6 +171,7 @@ def _resolved(
     (``v.m`` after ``v = C(…)`` or ``v = C.parse(…)``). Nothing when the examples bind
     ``new_name`` (the renamed word would be theirs) or do not parse (``python_doctests``)."""
     lines = _star_imports_spelled(resolver, path, text.split("\n"))
+    text = "\n".join(lines)
     names = doctest_names(lines, 1, len(lines))
     if not new_name or new_name in names.binds:
         return {}
@@ -281,14 +282,15 @@ def _resolved(
     return judged
 
 
-_STAR_IMPORT = re.compile(r"^(\s*(?:>>>|\.\.\.)\s+from\s+([\w.]+)\s+import\s+)\*(\s*)$")
+_STAR_IMPORT = re.compile(r"^(\s*(?:(?:>>>|\.\.\.)\s+)?from\s+([\w.]+)\s+import\s+)\*(\s*)$")
 
 
 def _star_imports_spelled(resolver: Resolver, path: str, lines: list[str]) -> list[str]:
-    """``lines`` with each example's ``from pkg import *`` of a project module spelled out as the
-    names of the project's symbols it gives that the examples read (``from pkg import Schema,
-    Required``): a star import leaves every name unknown to ``doctest_names``, while the index
-    knows what a project module holds. A public name alone, as a star import takes."""
+    """``lines`` with each ``from pkg import *`` of a project module in an example or a Sphinx
+    setup block (tenacity's ``.. testsetup::``) spelled out as the names of the project's
+    symbols it gives that the code reads (``from pkg import Schema, Required``): a star import
+    leaves every name unknown to ``doctest_names``, while the index knows what a project module
+    holds. A public name alone, as a star import takes."""
     words: set[str] | None = None
     out = list(lines)
     for index, line in enumerate(lines):
@@ -296,10 +298,13 @@ def _star_imports_spelled(resolver: Resolver, path: str, lines: list[str]) -> li
         if match is None or resolver.module(path, 0, match.group(2)) is None:
             continue
         if words is None:
+            blocks = {
+                number for block in _code_blocks("\n".join(lines)) for number, _, _ in block.code_lines()
+            }
             words = {
                 word.group()
-                for text in lines
-                if _PROMPT.match(text) or text.lstrip().startswith("... ")
+                for number, text in enumerate(lines, 1)
+                if number in blocks or _PROMPT.match(text) or text.lstrip().startswith("... ")
                 for word in IDENT.finditer(text)
                 if not word.group().startswith("_")
             }
