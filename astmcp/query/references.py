@@ -47,6 +47,7 @@ from astmcp.query.package_members import JS_FILES, PackageMembers
 from astmcp.query.package_types import package_defines, project_root
 from astmcp.query.parameters import Parameter, resolve_target
 from astmcp.query.printed_names import PrintedNames
+from astmcp.query.slot_names import SlotNames
 from astmcp.query.stdlib_members import stdlib_class_members
 from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
 from astmcp.query.ts_outside_fed import TsOutsideFed
@@ -61,7 +62,7 @@ from astmcp.resolve.python_external import (
 )
 from astmcp.resolve.python_lookups import alternatives
 from astmcp.resolve.python_resolver import Resolver as PythonResolver
-from astmcp.resolve.python_vocab import DATA_KEY, DOCTEST_LOCAL, DOCTEST_OUTPUT
+from astmcp.resolve.python_vocab import DATA_KEY, DOCTEST_LOCAL, DOCTEST_OUTPUT, SLOT_NAME
 from astmcp.resolve.templates import TEMPLATE, TEMPLATE_NAME, TEMPLATE_OWNER, template_reaches
 from astmcp.resolve.ts_library import (
     GLOBAL_OBJECTS,
@@ -277,6 +278,7 @@ def collect_references(
     )
     classes: dict[tuple[str, str], str | None] = {}
     printed: PrintedNames | None = None
+    slots: SlotNames | None = None
     if include_name_hits or likely:
         for path, line, col, end_col, kind, target, scope in conn.execute(
             "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key, r.scope_path FROM refs r"
@@ -303,6 +305,15 @@ def collect_references(
                     continue
             if target == DOCTEST_LOCAL and symbol.kind in _MEMBER_KINDS:
                 continue  # a doctest's own variable: a bare name, never a member
+            if python and target is not None and target.startswith(SLOT_NAME):
+                # `__slots__ = ("name",)`: the attribute its class declares (query.slot_names)
+                slots = slots or SlotNames(conn, [*same, *(family or [])])
+                verdict = slots.verdict(path, target)
+                if verdict == "none":
+                    continue
+                if verdict == "certain":
+                    out[key] = Reference(path, line, col, end_col, kind, "certain", False)
+                    continue
             if python and target is not None and target.startswith(DOCTEST_OUTPUT):
                 # a word an example prints: the symbol's name shown (`func=isin`) when nothing
                 # else may print it (query.printed_names)

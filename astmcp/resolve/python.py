@@ -44,7 +44,7 @@ from astmcp.resolve.python_lookups import (
 from astmcp.resolve.python_modules import SUBCLASSES, TEST_CLASSES, is_package, is_test_file, path_key
 from astmcp.resolve.python_resolver import Resolver
 from astmcp.resolve.python_values import record_values
-from astmcp.resolve.python_vocab import DATA_KEY, DOCTEST_LOCAL, DOCTEST_OUTPUT
+from astmcp.resolve.python_vocab import DATA_KEY, DOCTEST_LOCAL, DOCTEST_OUTPUT, SLOT_NAME
 from astmcp.resolve.templates import TEMPLATE
 
 # stored before a chain whose receiver resolved to nothing known: such a `name` hit is as
@@ -97,7 +97,7 @@ def _classify(
 ) -> tuple[int | None, str, str]:
     """(symbol id, kind, confidence) of one occurrence."""
     _, line, col, _, kind, target, _ = row
-    if target is None or target.startswith((TEMPLATE, DOCTEST_LOCAL, DOCTEST_OUTPUT, DATA_KEY)):
+    if target is None or target.startswith((TEMPLATE, DOCTEST_LOCAL, DOCTEST_OUTPUT, DATA_KEY, SLOT_NAME)):
         return None, kind, "name"  # no chain, a member name made at run time, a doctest's variable
     if target[0] == "D" and (entity is None or entity[0] != "s"):
         # a part of a dotted string that reaches no project symbol: the plain string rule, unless
@@ -366,7 +366,9 @@ class PythonLinker:
         edges: dict[tuple[int | None, int | None, str | None, str], int] = {}
         for row in rows:
             name, line, col, end_col, kind, target, scope = row
-            chained = target and not target.startswith((TEMPLATE, DOCTEST_LOCAL, DOCTEST_OUTPUT, DATA_KEY))
+            chained = target and not target.startswith(
+                (TEMPLATE, DOCTEST_LOCAL, DOCTEST_OUTPUT, DATA_KEY, SLOT_NAME)
+            )
             entity = resolver.resolve(path, target) if chained else None
             either: list[int] = []
             mixed = False  # one of several things, not all of the project: as untyped as unknown

@@ -41,6 +41,7 @@ from astmcp.resolve.python_vocab import (
     MODULE_LOADERS,
     PARAMETRIZE,
     SAME_ITEMS,
+    SLOT_NAME,
     STR_ATTR_FUNCS,
     fixture_call,
 )
@@ -185,6 +186,8 @@ class Records(PytestFacts):
         self.data_keys: set[int] = set()
         # dict displays whose keys are names, not data: `f(**{"name": v})`, `__slots__ = {…}`
         self.named_keys: set[int] = set()
+        # the strings a class body's `__slots__` lists: string id -> the class's symbol path
+        self.slot_strings: dict[int, str] = {}
         # places that reach attributes by a name made at run time (`getattr(x, n)`, `x.__dict__`,
         # `vars(x)`): the receiver (None: any object) -> facts ``dynsites`` (query.data_keys)
         self.dynamic_sites: list[tuple[Scope, ast.expr | None, int]] = []
@@ -725,6 +728,8 @@ class Records(PytestFacts):
                 # a data key (`{"name": …}`, `d["name"]`) and a string given to a call (its
                 # callee's chain added at the end) are told apart: query.data_keys
                 target = DATA_KEY if whole and id(node) in self.data_keys else None
+                if whole and id(node) in self.slot_strings:  # the attribute a slot declares
+                    target = SLOT_NAME + self.slot_strings[id(node)]
                 if whole and id(node) in self.call_args:
                     self.arg_rows.append((len(self.rows), *self.call_args[id(node)]))
                 self.rows.append((word, line, col, col + len(word), "string", target, scope.path))

@@ -242,6 +242,11 @@ class Statements(Expressions):
         if scope.kind == "module" and isinstance(first, ast.Name) and first.id == "pytestmark":
             marks = value.elts if isinstance(value, ast.List | ast.Tuple) else [value]
             self.key_strings.update((id(s), []) for s in self.argnames(marks, scope))
+        if scope.kind == "class" and isinstance(first, ast.Name) and first.id == "__slots__":
+            listed = value.elts if isinstance(value, ast.Tuple | ast.List | ast.Set) else [value]
+            for item in listed:
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    self.slot_strings[id(item)] = scope.path  # `__slots__ = ("x",)`: the class's x
         if isinstance(first, ast.Name) and first.id in NAME_LISTS and isinstance(value, ast.Constant):
             self.word_lists.add(id(value))  # `__slots__ = "x y"`, an Enum's `_order_ = "RED GREEN"`
         if isinstance(first, ast.Name) and first.id.startswith("__") and isinstance(value, ast.Dict):

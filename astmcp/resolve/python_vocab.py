@@ -37,6 +37,9 @@ DOCTEST_OUTPUT = "*O:"
 # subscript (`row["name"]`); a name hit unless nothing can make it an attribute name
 # (query.data_keys)
 DATA_KEY = "*K:"
+# the stored target of a string a class body's `__slots__` lists: `*L:<the class's symbol path>`,
+# the attribute the slot declares on that class (query.references)
+SLOT_NAME = "*L:"
 DOTTED = re.compile(rf"{_WORD}(?:\.{_WORD})+")
 DEF_NAME = re.compile(r"(?:async\s+)?(?:def|class)\s+")
 WRAPPERS = frozenset({"Optional", "Annotated", "ClassVar", "Final", "Required", "NotRequired", "ReadOnly"})
