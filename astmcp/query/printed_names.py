@@ -23,6 +23,7 @@ import sqlite3
 
 from astmcp.query.common import SymbolRow
 from astmcp.query.package_types import project_root
+from astmcp.query.pytrees import parsed_tree
 from astmcp.resolve.python_doctests import PROMPT as DOCTEST_PROMPT
 from astmcp.resolve.python_external import module_defines
 from astmcp.resolve.python_vocab import BUILTINS, DOCTEST_OUTPUT
@@ -98,7 +99,7 @@ class PrintedNames:
             if name not in text:
                 continue
             try:
-                tree = ast.parse(text)
+                tree = parsed_tree(text)
             except (SyntaxError, ValueError):
                 return False
             lines = text.split("\n")
