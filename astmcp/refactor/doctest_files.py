@@ -176,7 +176,8 @@ def _resolved(
     if not new_name or new_name in names.binds:
         return {}
     # what the setup blocks import (a name the examples read and never bind); a name bound twice
-    # anywhere, or blocks that do not parse, resolve nothing
+    # anywhere (but by imports of the same thing: tenacity's blocks import `stop_after_attempt`
+    # again), or blocks that do not parse, resolve nothing
     setup: dict[str, str] = {}
     setup_at: dict[Position, str] = {}
     bound: dict[str, int] = {}
@@ -187,7 +188,8 @@ def _resolved(
             if isinstance(node, ast.Import | ast.ImportFrom):
                 for alias in node.names:
                     name, chain = import_binding(node, alias)
-                    bound[name] = bound.get(name, 0) + 1
+                    again = chain is not None and setup.get(name) == chain
+                    bound[name] = bound.get(name, 0) + (0 if again else 1)
                     if chain is None:
                         continue
                     setup[name] = chain
