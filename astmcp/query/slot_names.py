@@ -6,8 +6,9 @@ methods) is that member's declaration, renamed with it — left behind, a slotte
 could no longer hold the new name (``AttributeError``). A slot of a project class no instance of the
 member's class can be (neither its ancestor, its descendant, nor an ancestor of a descendant) is
 that other class's own attribute: no hit. Any other slot (an ancestor's that siblings may use
-too) stays a name hit, and so does every slot for a symbol that is no member: a slot never names
-a module's variable or function, so none of them is a hit of one.
+too) stays a name hit, and so does every slot when code reads a ``__slots__`` as a value (semver's
+``NAMES = tuple([item[1:] for item in __slots__])`` makes its public names of them): the strings
+are data then. A slot never names a module's variable or function, so none is a hit of one.
 """
 
 from __future__ import annotations
@@ -34,11 +35,26 @@ class SlotNames:
         self.declaring = {(m.file, m.parent_path) for m in family if m.parent_path}
         self._resolver: Resolver | None = None
         self._related: set[int] | None = None
+        self._slots_read: bool | None = None
+
+    def _reads_slots(self) -> bool:
+        """Whether Python code reads a ``__slots__`` as a value anywhere (``for s in
+        self.__slots__``, a class body's ``NAMES = tuple(__slots__)``, ``getattr(c, "__slots__")``):
+        then the strings are data whose words the rename would change."""
+        found = self.conn.execute(
+            "SELECT 1 FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = '__slots__'"
+            " AND r.kind != 'definition' AND f.language = 'python' LIMIT 1"
+        ).fetchone()
+        return found is not None
 
     def verdict(self, path: str, target: str) -> Verdict:
         """What the slot string stored with ``target`` (``*L:<class path>``) in ``path`` is."""
         if not self.declaring:
             return "none"  # a module-level name: no slot names it
+        if self._slots_read is None:
+            self._slots_read = self._reads_slots()
+        if self._slots_read:
+            return "name"  # the slots are data too (`NAMES = tuple(s[1:] for s in __slots__)`)
         owner = target[len(SLOT_NAME) :]
         if (path, owner) in self.declaring:
             return "certain"
