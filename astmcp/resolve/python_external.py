@@ -871,20 +871,26 @@ def _base_name(summary: _Module, module: str, path: str, base: ast.expr) -> str 
 
 
 @functools.lru_cache(maxsize=256)
-def module_defines(module: str, name: str) -> bool:
-    """Whether the outside module's source defines or imports ``name`` at its top level (a star
-    import may bring any name). False when its source is not found (a compiled module)."""
+def module_defines(module: str, name: str, depth: int = 0) -> bool:
+    """Whether the outside module's source defines or imports ``name`` at its top level, through
+    its star imports too (asyncio's ``from .base_events import *``; one whose source is not found
+    may bring any name). False when the module's own source is not found (a compiled module)."""
     path = _module_file(module)
     summary = _parse(path) if path is not None else None
-    if summary is None:
+    if path is None or summary is None:
         return False
     if name in summary.classes or name in summary.functions or name in summary.values:
         return True
-    return any(
-        alias.name == "*" or (alias.asname or alias.name).partition(".")[0] == name
-        for node in summary.imports
-        for alias in node.names
-    )
+    for node in summary.imports:
+        for alias in node.names:
+            if alias.name != "*":
+                if (alias.asname or alias.name).partition(".")[0] == name:
+                    return True
+                continue
+            source = _absolute(module, path, node) if isinstance(node, ast.ImportFrom) else ""
+            if depth >= _MAX_DEPTH or _module_file(source) is None or module_defines(source, name, depth + 1):
+                return True
+    return False
 
 
 def module_class_members(module: str) -> frozenset[str]:
