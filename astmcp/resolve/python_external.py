@@ -873,8 +873,9 @@ def _base_name(summary: _Module, module: str, path: str, base: ast.expr) -> str 
 @functools.lru_cache(maxsize=256)
 def module_defines(module: str, name: str, depth: int = 0) -> bool:
     """Whether the outside module's source defines or imports ``name`` at its top level, through
-    its star imports too (asyncio's ``from .base_events import *``; one whose source is not found
-    may bring any name). False when the module's own source is not found (a compiled module)."""
+    its star imports too (asyncio's ``from .base_events import *``; a compiled module's may bring
+    any name, but a standard library accelerator's). False when the module's own source is not
+    found (a compiled module)."""
     path = _module_file(module)
     summary = _parse(path) if path is not None else None
     if path is None or summary is None:
@@ -888,9 +889,17 @@ def module_defines(module: str, name: str, depth: int = 0) -> bool:
                     return True
                 continue
             source = _absolute(module, path, node) if isinstance(node, ast.ImportFrom) else ""
-            if depth >= _MAX_DEPTH or _module_file(source) is None or module_defines(source, name, depth + 1):
+            if _module_file(source) is None:
+                # a compiled module: a standard library one speeds up what its Python module
+                # defines itself (heapq's `from _heapq import *`); any other may bring anything
+                if source not in _COMPILED_STDLIB:
+                    return True
+            elif depth >= _MAX_DEPTH or module_defines(source, name, depth + 1):
                 return True
     return False
+
+
+_COMPILED_STDLIB = frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names)
 
 
 def module_class_members(module: str) -> frozenset[str]:
