@@ -11,6 +11,7 @@ members alone (stored as ``E:`` and their keys, sorted out by query.references).
 
 from __future__ import annotations
 
+import collections
 import re
 
 from astmcp.resolve.python_external import class_defines, instance_member
@@ -36,6 +37,10 @@ def union_member(resolver: Resolver, path: str, target: str) -> tuple[Entity, li
         return None, []
     members: set[int] = set()
     for receiver in receivers:
+        if receiver is not None and receiver[0] == "e" and not any(hasattr(t, name) for t in _CONTAINERS):
+            # `d = Headers(); d["b"] = 1` makes d a mapping too, and no builtin container has
+            # `d.mixed()`: reading it off one raises, so the value read is the other alternative
+            continue
         member = resolver.step(receiver, name)
         for alt in alternatives(member):
             if alt is not None and alt[0] == "x" and _never_has(resolver, str(alt[1])):
@@ -56,6 +61,10 @@ def union_receivers(resolver: Resolver, path: str, receiver: str) -> list[Entity
     if not union.startswith("U:"):
         return None
     return _receivers(resolver, path, union, steps, set())
+
+
+# the builtin containers a value of the container kind (``("e", …)``) may be
+_CONTAINERS = (list, dict, set, frozenset, tuple, collections.deque, collections.OrderedDict)
 
 
 def _never_has(resolver: Resolver, value: str) -> bool:
