@@ -37,7 +37,12 @@ def union_member(resolver: Resolver, path: str, target: str) -> tuple[Entity, li
         return None, []
     members: set[int] = set()
     for receiver in receivers:
-        if receiver is not None and receiver[0] == "e" and not any(hasattr(t, name) for t in _CONTAINERS):
+        if (
+            receiver is not None
+            and receiver[0] == "e"
+            and receiver[1][0] in _CONTAINER_KINDS
+            and not any(hasattr(t, name) for t in _CONTAINERS)
+        ):
             # `d = Headers(); d["b"] = 1` makes d a mapping too, and no builtin container has
             # `d.mixed()`: reading it off one raises, so the value read is the other alternative
             continue
@@ -63,8 +68,9 @@ def union_receivers(resolver: Resolver, path: str, receiver: str) -> list[Entity
     return _receivers(resolver, path, union, steps, set())
 
 
-# the builtin containers a value of the container kind (``("e", …)``) may be
+# the builtin containers a container value (``("e", (kind, …))``: a sequence, a mapping, a tuple) may be
 _CONTAINERS = (list, dict, set, frozenset, tuple, collections.deque, collections.OrderedDict)
+_CONTAINER_KINDS = frozenset({"s", "m", "t"})
 
 
 def _never_has(resolver: Resolver, value: str) -> bool:
