@@ -268,3 +268,19 @@ def mangled(symbol: SymbolRow) -> bool:
     member of that name is the same, and none overrides it."""
     name = symbol.name
     return symbol.file.endswith((".py", ".pyi")) and name.startswith("__") and not name.endswith("__")
+
+
+def outside_imports(conn: sqlite3.Connection, path: str) -> list[str]:
+    """The modules outside the project the Python file ``path`` imports (absolute imports the
+    index found no project file for), sorted."""
+    return sorted(
+        {
+            module
+            for (module,) in conn.execute(
+                "SELECT DISTINCT i.module FROM imports i JOIN files f ON f.id = i.file_id"
+                " WHERE f.path = ? AND i.level = 0 AND i.resolved_path IS NULL",
+                (path,),
+            )
+            if module
+        }
+    )

@@ -21,7 +21,7 @@ import keyword
 import re
 import sqlite3
 
-from astmcp.query.common import SymbolRow
+from astmcp.query.common import SymbolRow, outside_imports
 from astmcp.query.package_types import project_root
 from astmcp.query.pytrees import parsed_tree
 from astmcp.resolve.python_doctests import PROMPT as DOCTEST_PROMPT
@@ -126,16 +126,8 @@ class PrintedNames:
         """Whether a module outside the project that ``path`` imports defines or imports the name
         at its top level (its class, not the project's, may be the one printed)."""
         if path not in self._outside:
-            modules = [
-                module
-                for (module,) in self.conn.execute(
-                    "SELECT DISTINCT i.module FROM imports i JOIN files f ON f.id = i.file_id"
-                    " WHERE f.path = ? AND i.level = 0 AND i.resolved_path IS NULL",
-                    (path,),
-                )
-                if module
-            ]
-            self._outside[path] = any(module_defines(m, self.symbol.name) for m in sorted(modules))
+            modules = outside_imports(self.conn, path)
+            self._outside[path] = any(module_defines(m, self.symbol.name) for m in modules)
         return self._outside[path]
 
 

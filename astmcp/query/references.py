@@ -33,6 +33,7 @@ from astmcp.query.common import (
     ancestry,
     classes_declare,
     mangled,
+    outside_imports,
     page_fields,
     project_package,
     query_symbols,
@@ -952,17 +953,11 @@ class FamilyMemo:
         project's members (query.stdlib_members, resolve.python_external)."""
         members = self._stdlib.get(path)
         if members is None:
-            modules = {
-                module
-                for (module,) in self.conn.execute(
-                    "SELECT DISTINCT i.module FROM imports i JOIN files f ON f.id = i.file_id"
-                    " WHERE f.path = ? AND i.level = 0 AND i.resolved_path IS NULL",
-                    (path,),
-                )
-                if module
-            }
             members = frozenset().union(
-                *(stdlib_class_members(m) or module_class_members(m) for m in sorted(modules))
+                *(
+                    stdlib_class_members(m) or module_class_members(m)
+                    for m in outside_imports(self.conn, path)
+                )
             )
             self._stdlib[path] = members
         return name in members
