@@ -117,7 +117,7 @@ def doctest_file_hits(
     sphinx = SphinxSetups(ws, conn)
     out: list[Hit] = []
     python = [m for m in family if language_of(m.file) == PYTHON]
-    printed = PrintedNames(conn, python[0], python, set(certain or ()))
+    printed = PrintedNames(conn, python[0], python, set(certain))
     for path in sorted(found):
         if path in executed:  # its fenced blocks run as they are: every word a hit
             out += fenced[path]
@@ -126,14 +126,15 @@ def doctest_file_hits(
         given = sphinx.of(path)
         judged = _resolved(ws, resolver, path, texts[path], family, new_name, given)
         printed.certain |= {(path, line, column) for (line, column), verdict in judged.items() if verdict}
+        outside: bool | None = None  # whether a module outside the project the examples import defines it
         for hit in found[path]:
             verdict = judged.get((hit.line, hit.column))
             printer = printing.get((path, hit.line, hit.column))
             if verdict is None and printer is not None:
                 # a word an example prints: the symbol's name shown when nothing else may print
-                # it (query.printed_names; a class's, unless a module outside the project the
-                # examples import defines the name)
-                outside = _outside_defines(resolver, path, texts[path], python[0].name)
+                # it (query.printed_names; a class's, unless an outside module defines the name)
+                if outside is None:
+                    outside = _outside_defines(resolver, path, texts[path], python[0].name)
                 verdict = printed.shown(path, *printer, outside=outside) or None
             if verdict is None:
                 out.append(hit)
