@@ -31,7 +31,6 @@ class SlotNames:
 
     def __init__(self, conn: sqlite3.Connection, family: list[SymbolRow]) -> None:
         self.conn = conn
-        self.family = family
         self.declaring = {(m.file, m.parent_path) for m in family if m.parent_path}
         self._resolver: Resolver | None = None
         self._related: set[int] | None = None
