@@ -53,7 +53,7 @@ class Classes(Functions):
             for part in clause.named_children if written else [clause]:
                 if part.type == "type_arguments":
                     if bases:
-                        bargs.append((bases[-1], [self.tdesc(a, scope) for a in named_nodes(part)]))
+                        bargs.append((bases[-1], [self.targ(a, scope) for a in named_nodes(part)]))
                     self.type_kind = "type"
                     self.visit(part, scope)
                     self.type_kind = "inherit"
@@ -62,7 +62,7 @@ class Classes(Functions):
                 bases.append(base)
                 if part.type == "generic_type":
                     args = named_nodes(part.child_by_field_name("type_arguments"))
-                    bargs.append((base, [self.tdesc(a, scope) for a in args]))
+                    bargs.append((base, [self.targ(a, scope) for a in args]))
                 if extends and self.super is None and base is not None:
                     self.super = ("i", base)
                 if part.type == "identifier":
@@ -222,7 +222,7 @@ class Classes(Functions):
                     if part.type == "generic_type":
                         args = named_nodes(part.child_by_field_name("type_arguments"))
                         self.bargs.setdefault(key, []).append(
-                            (bases[-1], [self.tdesc(a, inner) for a in args])
+                            (bases[-1], [self.targ(a, inner) for a in args])
                         )
                     if part.type == "generic_type":
                         head = part.child_by_field_name("name") or part.named_children[0]

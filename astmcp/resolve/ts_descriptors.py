@@ -24,7 +24,7 @@ from astmcp.resolve.ts_fact_state import (
     unparenthesized,
 )
 from astmcp.resolve.ts_packages import keyof_part
-from astmcp.resolve.ts_scopes import GLOBAL, NAMESPACE, Desc, Scope, Site
+from astmcp.resolve.ts_scopes import GLOBAL, MAPPED, NAMESPACE, Desc, Scope, Site
 
 _NULLISH = {"null", "undefined", "void"}
 _ARRAYS = {"Array", "ReadonlyArray"}
@@ -431,7 +431,16 @@ class Descriptors(FactState):
                 return self.targ(source, scope)
             keys = self.keyed(node)  # `{ [k in keyof T]: V }`: keyed by T's members
             keyed = self.instance(keys, scope) if keys is not None else None
-            return ("K", keyed) if keyed is not None else self.anonymous(node, scope)
+            if keyed is None:
+                return self.anonymous(node, scope)
+            held = self.mapped_value(node, scope)
+            if held is None:
+                return ("K", keyed)
+            # each member holds a V (`{ [k in keyof S]: Optional<S[k]> }`: an Optional, whatever
+            # S[k] is): the keys and V by position (fact `unions`, chain `Y:<key>`)
+            key = self.key(node)
+            self.unions[key] = [keyed, held]
+            return ("k", f"{MAPPED}{key}")
         if kind == "array_type":  # `T[]`: an array whose elements are T's
             inner = named_nodes(node)
             element = _element(self.tdesc(inner[0], scope) if inner else None)
@@ -511,12 +520,15 @@ class Descriptors(FactState):
 
     def tuple_type(self, node: Node, scope: Scope) -> Desc:
         """A tuple type (``[A, label: B, C?]``): ``Q:<key>``, its parts' declarations in ``tuples``
-        (none from a rest part on)."""
+        (none from a rest part on; a rest part's elements, ``...B[]``, in ``trests``)."""
         key = self.key(node)
         if key not in self.tuples:
             parts: list[Desc] = []
             for part in named_nodes(node):
                 if part.type == "rest_type":
+                    rest = named_nodes(part)
+                    array = len(rest) == 1 and rest[0].type == "array_type" and named_nodes(rest[0])
+                    self.trests[key] = self.targ(named_nodes(rest[0])[0], scope) if array else None
                     break
                 if part.type in ("required_parameter", "optional_parameter"):
                     part = part.child_by_field_name("type") or part
@@ -800,6 +812,24 @@ class Descriptors(FactState):
         ):
             return source
         return None
+
+    def mapped_value(self, node: Node, scope: Scope) -> Desc:
+        """What each member of a mapped object type ``{ [k in keyof T]: V }`` holds, when V is one
+        generic class or interface of the project's (``Optional<T[k]>``, ``Box<string>``): an
+        instance of it, its type arguments riding along (one naming k binds nothing, so that
+        type parameter takes its constraint). None for any other V (``T[k]``, a union, a
+        conditional on k, a primitive): what a member holds stays unknown."""
+        mapped = _mapped_over_keys(node)
+        value = mapped[2] if mapped is not None else None
+        parts = named_nodes(value) if value is not None else []
+        if len(parts) != 1 or parts[0].type not in ("generic_type", "type_identifier"):
+            return None
+        head = parts[0].child_by_field_name("name") if parts[0].type == "generic_type" else parts[0]
+        binding = scope.lookup(self.text(head)) if head is not None else None
+        if binding is None or binding.chain is None or not binding.chain.startswith(("P:", "I:")):
+            return None  # (a type parameter, a library type, a local alias)
+        found = self.instance(parts[0], scope)
+        return found if found is not None and found[0] == "i" else None
 
     def keyed(self, node: Node) -> Node | None:
         """``T`` of a mapped object type ``{ [k in keyof T]: V }`` whose values are anything: its

@@ -419,8 +419,14 @@ class _Walker(ModuleFacts):
         if itests:
             out["itests"] = itests
         tuples = {k: [chain_of(d) for d in ds] for k, ds in self.tuples.items()}
-        if any(any(v) for v in tuples.values()):
-            out["tuples"] = {k: v for k, v in tuples.items() if any(v)}
+        # (one with a rest part is kept whatever its parts: they tell where the rest starts)
+        kept = {k: v for k, v in tuples.items() if any(v) or k in self.trests}
+        if kept:
+            out["tuples"] = kept
+        # (a rest part of no known type is "": iterating the tuple gives something not known)
+        trests = {k: chain_of(d) or "" for k, d in self.trests.items()}
+        if trests:
+            out["trests"] = trests
         self.generic_payload(out)
         return out
 

@@ -258,6 +258,9 @@ SAME_RETURNS = "R:"
 # chain head: the places one object literal goes on as a whole (fact `unions`), read as a union of
 # their types when every one is known (a key is the member of each that declares it), else unknown
 EVERY_SINK = "V:"
+# chain head: a mapped object type whose members each hold one known type (fact `unions`: the chain
+# of the type whose members name its keys, then the chain of what each holds)
+MAPPED = "Y:"
 
 
 def chain_of(desc: Desc, depth: int = 0) -> str | None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from astmcp.model import JAVASCRIPT, LANGUAGE_BY_SUFFIX
 from astmcp.resolve.ts_library import ARRAY_CALLBACKS, ARRAY_RESULTS
-from astmcp.resolve.ts_scopes import SAME_RETURNS, UNTYPED_KEY
+from astmcp.resolve.ts_scopes import MAPPED, SAME_RETURNS, UNTYPED_KEY
 
 __all__ = [
     "CALLABLE",
@@ -112,6 +112,9 @@ class TypeSteps:
     def class_member(self, class_id: int, name: str) -> Entity:
         raise NotImplementedError
 
+    def mapped_type(self, path: str, chain: str, subst: Subst | None) -> Entity:
+        raise NotImplementedError
+
     def callback_chain(self, sym: Sym, step: str) -> tuple[Sym | None, str | None]:
         raise NotImplementedError
 
@@ -120,10 +123,20 @@ class TypeSteps:
         those of the generic instance a member is reached through)."""
         if chain == "this" and subst is not None and THIS in subst:
             return subst[THIS]  # the receiver of the call a `DeepPartial<this>` is returned by
+        own = self.own_instance(path, chain, subst)
+        if own is not None:
+            entity, rest = own
+            for step in rest:
+                entity = self.apply(entity, chain, step, path, subst)
+            return entity
         if (
             subst is None
             or depth > 8
-            or ("T:" not in chain and "/" not in chain and not chain.startswith(("U:", SAME_RETURNS, "L:")))
+            or (
+                "T:" not in chain
+                and "/" not in chain
+                and not chain.startswith(("U:", SAME_RETURNS, "L:", MAPPED))
+            )
         ):
             return self.resolve(path, chain)
         first, *steps = chain.split("|")
@@ -138,6 +151,8 @@ class TypeSteps:
             )
             # (`R:`: several `return`s, known when they all give one thing)
             entity = ("v", found) if first[0] == "U" else common_entity(found)
+        elif first.startswith(MAPPED):  # its keys and what its members hold may name them too
+            entity = self.mapped_type(path, first, subst)
         elif first.startswith("L:") and subst:
             # an object or function type written out inside a generic one (`type Updater<T> = T |
             # ((old: T) => T)`): its declared types read the type parameters bound here
@@ -149,6 +164,21 @@ class TypeSteps:
             entity = self.apply(entity, head, step, path, subst)
             head = f"{head}|{step}"
         return entity
+
+    def own_instance(self, path: str, chain: str, subst: Subst | None) -> tuple[Entity, list[str]] | None:
+        """``this`` in a member of a generic class (chain ``P:<class>|:…``) read for an instance whose
+        type parameters ``subst`` binds: that instance, bound alike (``get shape() { return
+        this._def.shape(); }`` of a ``ZodObject<S>`` gives an S), and the chain's steps after it;
+        None for other chains."""
+        head, sep, rest = chain.partition("|:")
+        if not subst or not sep or not head.startswith("P:") or "|" in head or rest[:1] not in ("", "|"):
+            return None
+        params = self.facts(path).get("generics", {}).get(head[2:])
+        sym = self.table(path).by_key.get(head[2:]) if params else None
+        if sym is None or sym.kind != "class" or not any(k in subst for k in params):
+            return None
+        self.deps.update((path, f"{path}::{sym.symbol_path.partition('.')[0]}"))
+        return ("i", sym.id, frozen({k: subst[k] for k in params if k in subst})), rest.split("|")[1:]
 
     def instance_of(self, entity: Entity, path: str, site: str, subst: Subst | None) -> Entity:
         """``:`` (with the reference's type arguments at ``site``): an instance, a generic

@@ -63,7 +63,7 @@ from astmcp.resolve.ts_packages import (
     qualified_spec,
 )
 from astmcp.resolve.ts_reach import FIELD as REACH
-from astmcp.resolve.ts_scopes import EVERY_SINK, GLOBAL, SAME_RETURNS, SPREAD_FALLBACK
+from astmcp.resolve.ts_scopes import EVERY_SINK, GLOBAL, MAPPED, SAME_RETURNS, SPREAD_FALLBACK
 from astmcp.resolve.ts_shape import name_shapes, shape
 from astmcp.resolve.ts_types import (
     CALLABLE,
@@ -437,6 +437,19 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return None
         return found[0] if len(found) == 1 else ("v", tuple(found))
 
+    def mapped_type(self, path: str, chain: str, subst: Subst | None) -> Entity:
+        """``Y:<key>``: a mapped object type whose members each hold what the second chain gives
+        (``("K", keys, held)``); without the keys' type, nothing known."""
+        parts = self.facts(path).get("unions", {}).get(chain[len(MAPPED) :], ())
+        if len(parts) != 2 or not parts[0] or not parts[1]:
+            return None
+        keys, held = (
+            self.resolve_in(path, part, subst) if subst else self.resolve(path, part) for part in parts
+        )
+        if keys is None:
+            return None
+        return ("K", keys, held) if held is not None else ("K", keys)
+
     def mapped(self, entity: tuple[Any, ...], path: str, site: str) -> Entity:
         """``xs.map((x) => x.owner)`` of an array xs: an array of what the callback returns (one
         typed value, or a promise of one); None otherwise."""
@@ -563,6 +576,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return None  # (never a likely hit, as a value typed `any`)
             found = tuple(self.resolve(path, alt) if alt else None for alt in alternatives)
             return ("v", found) if chain[0] == "U" else common_entity(found)
+        if chain.startswith(MAPPED):
+            return self.mapped_type(path, chain, None)
         if chain.startswith(EVERY_SINK):
             alternatives = self.facts(path).get("unions", {}).get(chain[2:], ())
             found = tuple(self.resolve(path, alt) if alt else None for alt in alternatives)
@@ -994,7 +1009,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if tag == "a":  # a member of one: what its declared type gives
             return self.step(self.anonymous_member(entity), step)
         if tag == "t":  # a tuple type: its own instance; `#n` its part n (an instance); `[i]` any part
-            parts = self.facts(value).get("tuples", {}).get(entity[2], ())
+            # (a rest part's elements, `[A, ...B[]]`, follow the parts: any of them, and #1 on)
+            fixed = self.facts(value).get("tuples", {}).get(entity[2], ())
+            rest = self.facts(value).get("trests", {}).get(entity[2])
+            parts = tuple(fixed) if rest is None else (*fixed, rest or None)
             if step == "[i]":  # iterated: each part, when every part is typed
                 found = tuple(self.step(self.resolve(value, part), ":") if part else None for part in parts)
                 return ("v", found) if parts and all(alt is not None for alt in found) else None
@@ -1006,7 +1024,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if step == ":" or not step.startswith("#") or not step[1:].isdigit():
                 return entity if step == ":" else None
             index = int(step[1:])
-            part = parts[index] if index < len(parts) else None
+            part = fixed[index] if index < len(fixed) else rest
             return self.step(self.resolve(value, part), ":") if part else None
         if (
             tag == "r"
@@ -1019,12 +1037,20 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if tag == "h":  # a marker has no members
             return entity if step == ":" else None
         if tag == "K":  # keyed by another type's members: each names that member, holding anything
+            # (or, a third item, what every member holds: `{ [k in keyof S]: Optional<S[k]> }`)
             if step == ":":
                 return entity
             member = self.step(value, step) if is_ident(step) else None
-            return ("S", member[1]) if member is not None and member[0] == "s" else None
-        if tag == "S":  # such a member: which one it is is known, what it holds is not
-            return None
+            held = entity[2] if len(entity) > 2 else None
+            if member is not None and member[0] == "s":
+                return ("S", member[1]) if held is None else ("S", member[1], held)
+            # (which member is not known, as before, but what it holds is)
+            return ("H", held) if held is not None else None
+        if tag == "S":  # such a member: which one it is is known, what it holds is not (or is
+            # the third item: a member of a mapped type)
+            return self.step(entity[2], step) if len(entity) > 2 else None
+        if tag == "H":  # a member of a mapped type not known by name (a name hit), holding `value`
+            return self.step(value, step)
         if tag == "b":  # a standard global (`Object`) or its instance: its members are the library's
             return ("b", value) if step == ":" else ("z", f"{value}.{step}") if is_ident(step) else None
         if tag == "z":  # such a member: what the lib declares it gives, when that is one plain type
@@ -1090,7 +1116,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                     and sym.symbol_path in self.table(sym.path).parents
                 ):
                     return entity  # `[A, B]` with `const B = { setup() {} }`: the object itself
-                typed = self.typed(sym, "vtypes", bound)
+                # (a getter's value is what it returns: `T["shape"]` of a class with `get shape()`)
+                typed = self.typed(sym, "rtypes" if kind == "getter" else "vtypes", bound)
                 if typed is not None and typed[0] == "s" and typed[1] == value:
                     return None  # (`const X: X`, the chain meaning the value: as untyped)
                 return self.step(typed, ":")
@@ -1674,6 +1701,8 @@ class TsLinker:
                     entity = seen[target] = resolver.resolve(path, target)
                 if entity is not None and entity[0] == "S":  # a member known by name only
                     entity = ("s", entity[1])
+                if entity is not None and entity[0] == "H":  # which member is not known
+                    entity = None
                 if entity is not None and entity[0] == "v":
                     row = (file_id, target, name, line, col, end_col, kind, owner)
                     entity = _union_symbol(entity, out, row)
@@ -1799,7 +1828,8 @@ def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tupl
     out whose member has that name, adds a row of no symbol (confidence ``none``) with the same
     target at the same place: the rename guard refuses to rename the project's member read there."""
     found: list[int] = []
-    leaves = list(_alternatives(entity))
+    # (a member of a mapped type not known by name is as unknown as any other)
+    leaves = [None if alt is not None and alt[0] == "H" else alt for alt in _alternatives(entity)]
     for alt in leaves:
         if alt is not None and alt[0] in ("s", "S") and alt[1] not in found:
             found.append(alt[1])
