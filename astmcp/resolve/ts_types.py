@@ -80,6 +80,7 @@ class TypeSteps:
 
     syms: dict[int, Sym]
     file_ids: dict[str, int]
+    deps: set[str]  # what the link being made reads (the resolver's tracking)
 
     # implemented by the resolver (astmcp.resolve.typescript.Resolver)
     def facts(self, path: str) -> dict[str, Any]:
