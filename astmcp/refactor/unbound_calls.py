@@ -43,9 +43,9 @@ def unbound_call_hits(
             conn, "f.path = ? AND s.parent_path = ? AND s.kind = 'method'", (cls.file, cls.symbol_path)
         ):
             node = function_node(parsed.scopes.tree, method)
-            if node is None or not node.args.args:
+            me = _self_parameter(node) if node is not None else None
+            if node is None or me is None:
                 continue
-            me = node.args.args[0].arg
             for call in ast.walk(node):
                 if not (
                     isinstance(call, ast.Call)
@@ -161,11 +161,11 @@ def _unbound_caller(
         if not isinstance(cls, ast.ClassDef) or not cls.lineno <= line <= (cls.end_lineno or cls.lineno):
             continue
         for node in cls.body:
-            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not node.args.args:
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 continue
-            if not node.lineno <= line <= (node.end_lineno or node.lineno):
+            me = _self_parameter(node)
+            if me is None or not node.lineno <= line <= (node.end_lineno or node.lineno):
                 continue
-            me = node.args.args[0].arg
             for call in ast.walk(node):
                 if (
                     isinstance(call, ast.Call)
@@ -183,3 +183,15 @@ def _unbound_caller(
                     if found and not any(c.id in classes for c in found):
                         return cls.name
     return None
+
+
+def _self_parameter(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
+    """The parameter a method's instance (or a classmethod's class) is given as; None for a
+    ``staticmethod``, whose first parameter is a plain argument (mistune's test helper
+    ``def parse(text): …; md.parse(text)`` calls nothing unbound)."""
+    static = any(
+        (isinstance(d, ast.Name) and d.id == "staticmethod")
+        or (isinstance(d, ast.Attribute) and d.attr == "staticmethod")
+        for d in node.decorator_list
+    )
+    return None if static or not node.args.args else node.args.args[0].arg
