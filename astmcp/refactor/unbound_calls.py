@@ -18,6 +18,7 @@ from astmcp.query.parameter_calls import PythonFiles
 from astmcp.query.parameters import function_node
 from astmcp.refactor.collisions import related_classes
 from astmcp.refactor.rename_refs import Hit
+from astmcp.resolve.python_resolver import Resolver as PythonResolver
 from astmcp.workspace import Workspace
 
 __all__ = ["unbound_call_hits", "unbound_callee_reads"]
@@ -33,6 +34,7 @@ def unbound_call_hits(
     own, related = related_classes(conn, row)
     classes = own | related
     files = PythonFiles(ws)
+    receivers = _Receivers(conn)
     out: list[Hit] = []
     seen: set[int] = set()
     for cls in query_symbols(conn, f"s.id IN ({','.join('?' * len(classes))})", tuple(sorted(classes))):
@@ -59,11 +61,11 @@ def unbound_call_hits(
                 line = call.func.end_lineno or call.func.lineno
                 column = parsed.scopes.column_of(line, (call.func.end_col_offset or 0) - len(call.func.attr))
                 target = conn.execute(
-                    "SELECT r.symbol_id FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ?"
-                    " AND r.line = ? AND r.col = ? AND r.symbol_id IS NOT NULL LIMIT 1",
+                    "SELECT r.symbol_id, r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
+                    " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.symbol_id IS NOT NULL LIMIT 1",
                     (cls.file, line, column),
                 ).fetchone()
-                if target is None or target[0] in seen:
+                if target is None or target[0] in seen or receivers.bound(cls.file, target[1]):
                     continue
                 seen.add(target[0])
                 out += _self_reads(files, conn, int(target[0]), classes, row.name, cls.name)
@@ -124,13 +126,14 @@ def unbound_callee_reads(
     if not methods:
         return hits
     files = PythonFiles(ws)
+    receivers = _Receivers(conn)
     called: dict[int, str] = {}  # method id -> a class calling it unbound on its own instance
-    for method_id, path, line in conn.execute(
-        f"SELECT r.symbol_id, f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id"
+    for method_id, path, line, target in conn.execute(
+        f"SELECT r.symbol_id, f.path, r.line, r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
         f" WHERE r.symbol_id IN ({','.join('?' * len(methods))}) AND r.kind = 'call'",
         tuple(methods),
     ):
-        if method_id in called:
+        if method_id in called or receivers.bound(path, target):
             continue
         caller = _unbound_caller(files, conn, path, line, methods[method_id].name, classes)
         if caller is not None:
@@ -195,3 +198,19 @@ def _self_parameter(node: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:
         for d in node.decorator_list
     )
     return None if static or not node.args.args else node.args.args[0].arg
+
+
+class _Receivers:
+    """Whether a method call's receiver is an instance (``md.registerExtension(self)`` of a
+    parameter ``md: Markdown``: a bound call, handing ``self`` on as a plain argument), from the
+    call's stored chain; a class, or a receiver not known, may be an unbound call."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.resolver = PythonResolver(conn, {})
+
+    def bound(self, path: str, target: str | None) -> bool:
+        head, sep, _ = (target or "").rpartition("/")
+        if not sep or not head:
+            return False
+        found = self.resolver.resolve(path, head)
+        return found is not None and found[0] == "i"
