@@ -439,12 +439,14 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
 
     def mapped_type(self, path: str, chain: str, subst: Subst | None) -> Entity:
         """``Y:<key>``: a mapped object type whose members each hold what the second chain gives
-        (``("K", keys, held)``); without the keys' type, nothing known."""
+        (``("K", keys, held)``; ``("K", keys)`` when that is not known); without the keys' type,
+        nothing known."""
         parts = self.facts(path).get("unions", {}).get(chain[len(MAPPED) :], ())
-        if len(parts) != 2 or not parts[0] or not parts[1]:
+        if len(parts) != 2 or not parts[0]:
             return None
         keys, held = (
-            self.resolve_in(path, part, subst) if subst else self.resolve(path, part) for part in parts
+            (self.resolve_in(path, part, subst) if subst else self.resolve(path, part)) if part else None
+            for part in parts
         )
         if keys is None:
             return None
