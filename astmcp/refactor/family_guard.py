@@ -56,6 +56,14 @@ def unresolved_bases(conn: sqlite3.Connection, family: Iterable[SymbolRow]) -> l
     return out
 
 
+def unknown_based(conn: sqlite3.Connection, class_ids: Iterable[int]) -> bool:
+    """Whether one of the Python classes or of their project ancestors has a base astmcp could not
+    resolve (which may give it any member)."""
+    classes = _Classes(conn)
+    ids = set(class_ids)
+    return any(classes.unknown_bases(c) for c in sorted(ids | classes.ancestors(ids)))
+
+
 def _python_bases(signature: str) -> list[str]:
     header = signature.strip().split("\n")[-1]
     try:

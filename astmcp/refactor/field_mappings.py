@@ -27,8 +27,9 @@ from astmcp.query.pytrees import parsed_tree, per_tree
 from astmcp.refactor.mro_walks import walked_classes
 from astmcp.refactor.pyscopes import FileScopes
 from astmcp.refactor.rename_refs import Hit
-from astmcp.resolve.python_lookups import alternatives
+from astmcp.resolve.python_lookups import Entity, alternatives
 from astmcp.resolve.python_resolver import Resolver as PythonResolver
+from astmcp.resolve.python_vocab import SLOT_NAME
 from astmcp.workspace import Workspace
 
 __all__ = ["dump_hits", "mapping_hits", "typed_dict_keys"]
@@ -496,6 +497,10 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     # (a property is no entry of an instance's `__dict__`; a data member set there by name is:
     # `self.__dict__.update(options)` in a base's `__init__` may set a subclass's `timeout`)
     properties_only = all(m.kind == "property" for m in family if m.kind in _FIELD_KINDS and m.parent_path)
+    # a member its class lists in `__slots__` is never an entry of an instance's `__dict__` (the
+    # slot takes every `obj.x = …`, and reads go past the mapping): `vars(o)`, `o.__dict__` hold no
+    # slot, whatever the class of o (parsimonious' `smoo.__dict__` of a slotted Expression)
+    slotted = _slotted(conn, family)
     files = PythonFiles(ws)
     out: list[Hit] = []
     for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
@@ -537,6 +542,8 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
                 continue
             if set_on_instances and id(node) not in objects:
                 continue
+            if slotted and _attribute_map(node):
+                continue
             if (
                 isinstance(node, ast.Attribute)
                 and node.attr == "__dict__"
@@ -551,6 +558,8 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
                 continue  # `self.__dict__.update(kw)` in an unrelated class: its own attributes only
             if own is None and not foreign and _outside_instance(resolver, conn, path, node, parsed.scopes):
                 continue  # `record.__dict__` of a `logging.LogRecord`: no project class's attributes
+            if own is None and _unrelated_instance(resolver, conn, path, node, parsed.scopes, related):
+                continue  # `smoo.__dict__` of a `Smoo()`: that class's attributes, none of the family's
             walked = walked_classes(conn, path, parsed.scopes, node) if own is None else None
             if walked is not None and not walked & declaring:
                 continue  # `base.__dict__` over a schema's MRO: the classes in it declare no such member
@@ -562,6 +571,41 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
             note = "a record's fields listed or turned into a mapping: the field's name is data there"
             out.append(Hit(path, line, end - len(name), end, "call", "name", note=note))
     return out
+
+
+def _slotted(conn: sqlite3.Connection, family: list[SymbolRow]) -> bool:
+    """Whether every data member of ``family`` is a slot its class or a project class above it
+    lists in ``__slots__``."""
+    fields = [m for m in family if m.kind in _FIELD_KINDS and m.parent_path]
+    if not fields:
+        return False
+    for member in fields:
+        owners = query_symbols(
+            conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (member.file, member.parent_path)
+        )
+        above, _ = ancestry(conn, [c.id for c in owners])
+        if not above or not any(_lists_slot(conn, cls, member.name) for cls in sorted(above)):
+            return False
+    return True
+
+
+def _lists_slot(conn: sqlite3.Connection, class_id: int, name: str) -> bool:
+    """Whether the class's ``__slots__`` lists ``name`` (a slot string the index stored)."""
+    return (
+        conn.execute(
+            "SELECT 1 FROM refs r JOIN symbols s ON s.file_id = r.file_id WHERE s.id = ? AND r.name = ?"
+            " AND r.target_key = ? || s.symbol_path LIMIT 1",
+            (class_id, name, SLOT_NAME),
+        ).fetchone()
+        is not None
+    )
+
+
+def _attribute_map(node: ast.AST) -> bool:
+    """Whether a listing node is ``x.__dict__`` or the callee of ``vars(x)``."""
+    return (isinstance(node, ast.Attribute) and node.attr == "__dict__") or (
+        isinstance(node, ast.Name) and node.id == "vars"
+    )
 
 
 def _vars_arguments(tree: ast.AST) -> dict[int, ast.expr]:
@@ -741,8 +785,40 @@ def _outside_instance(
 ) -> bool:
     """Whether ``x.__dict__`` (``node``) is the mapping of an object the index types as an
     instance of an outside class only (``record: logging.LogRecord``)."""
+    found = _receiver(resolver, conn, path, node, scopes)
+    if found is None:
+        return False
+    return all(alt is not None and alt[0] == "x" and alt[1].endswith(".()") for alt in alternatives(found))
+
+
+def _unrelated_instance(
+    resolver: PythonResolver,
+    conn: sqlite3.Connection,
+    path: str,
+    node: ast.expr,
+    scopes: FileScopes,
+    related: set[int],
+) -> bool:
+    """Whether ``x.__dict__`` (``node``) is the mapping of an object the index types as an
+    instance of project classes none of which is related to the renamed member's (neither one of
+    its classes nor above them; a class deriving from one of those is among them, so no
+    instance of these may be one of theirs)."""
+    found = _receiver(resolver, conn, path, node, scopes)
+    if found is None:
+        return False
+    classes = {alt[1] if alt is not None and alt[0] == "i" else None for alt in alternatives(found)}
+    if None in classes or classes & related:
+        return False
+    # (a base nothing resolves may be a class of the family's: a module loaded at run time)
+    return not unresolved_base(conn, ancestry(conn, sorted(c for c in classes if isinstance(c, int)))[0])
+
+
+def _receiver(
+    resolver: PythonResolver, conn: sqlite3.Connection, path: str, node: ast.expr, scopes: FileScopes
+) -> Entity:
+    """What the receiver of ``x.__dict__`` (``node``) resolves to, by the chain the index stored."""
     if not isinstance(node, ast.Attribute):
-        return False  # `vars(x)`: the argument is not typed here
+        return None  # `vars(x)`: the argument is not typed here
     line = node.end_lineno or node.lineno
     column = scopes.column_of(line, node.end_col_offset or 0) - len(node.attr)
     row = conn.execute(
@@ -751,15 +827,12 @@ def _outside_instance(
         (path, line, column),
     ).fetchone()
     if row is None or not row[0]:
-        return False
+        return None
     chain = row[0].removeprefix("?")
     head, _, step = chain.rpartition("/")
     if step != "__dict__" or not head:
-        return False
-    found = resolver.resolve(path, head)
-    if found is None:
-        return False
-    return all(alt is not None and alt[0] == "x" and alt[1].endswith(".()") for alt in alternatives(found))
+        return None
+    return resolver.resolve(path, head)
 
 
 def _own_attribute_maps(tree: ast.AST) -> dict[int, str]:

@@ -27,6 +27,7 @@ from astmcp.refactor.family_guard import (
     forwarded_members,
     forwarding_members,
     outside_reads,
+    unknown_based,
     unresolved_bases,
 )
 from astmcp.refactor.identifiers import language_of
@@ -77,28 +78,85 @@ class Hit:
 
 
 def structural_partners(
-    conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow], structural: frozenset[str]
+    conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow], memo: Any, engine: Any
 ) -> list[SymbolRow]:
     """Same-named members of the project's Protocol classes outside ``family`` (a class member's
     rename): a class implements a Protocol by having its members, so a call through a value typed
-    as the Protocol (``self.serializer.loads``) may reach this member without naming its class."""
+    as the Protocol (``self.serializer.loads``) may reach this member without naming its class.
+    A Protocol no class of the family (nor a project class below one) can implement, lacking
+    another of its members, is left out (``data: Data`` with ``keys`` and ``__getitem__`` is no
+    exception class whose ``keys`` attribute lists names)."""
     if not row.parent_path:
         return []
     known = {m.id for m in family}
     protocols = conn.execute(
-        "SELECT s.symbol_path, f.path FROM edges e JOIN symbols s ON s.id = e.src_symbol_id"
+        "SELECT s.id, s.symbol_path, f.path FROM edges e JOIN symbols s ON s.id = e.src_symbol_id"
         f" JOIN files f ON f.id = s.file_id WHERE e.kind = 'inherits' AND e.dst_key IN"
-        f" ({','.join('?' * len(structural))})",
-        tuple(sorted(structural)),
+        f" ({','.join('?' * len(engine.STRUCTURAL_BASES))})",
+        tuple(sorted(engine.STRUCTURAL_BASES)),
     ).fetchall()
     out: list[SymbolRow] = []
-    for class_path, path in protocols:
+    classes: list[int] | None = None
+    for protocol_id, class_path, path in protocols:
         for member in query_symbols(
             conn, "f.path = ? AND s.symbol_path = ?", (path, f"{class_path}.{row.name}")
         ):
-            if member.id not in known:
+            if member.id in known:
+                continue
+            if classes is None:
+                classes = _family_classes(conn, memo, family)
+            if _may_implement(conn, memo, engine, classes, protocol_id, row.name):
                 out.append(member)
     return out
+
+
+def _family_classes(conn: sqlite3.Connection, memo: Any, family: list[SymbolRow]) -> list[int]:
+    """The classes declaring a member of ``family`` and every project class below them."""
+    down = [
+        cls.id
+        for m in family
+        if m.parent_path
+        for cls in query_symbols(
+            conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (m.file, m.parent_path)
+        )
+    ]
+    seen: list[int] = []
+    while down:
+        cls_id = down.pop()
+        if cls_id not in seen:
+            seen.append(cls_id)
+            down.extend(memo.subclasses(cls_id))
+    return seen
+
+
+def _may_implement(
+    conn: sqlite3.Connection, memo: Any, engine: Any, classes: list[int], protocol_id: int, name: str
+) -> bool:
+    """Whether an instance of one of ``classes`` may have every member the Protocol declares
+    besides ``name``: its own or a project ancestor's, one an outside base has (or may have: a
+    base astmcp cannot read, one it could not resolve), or any through ``__getattr__``."""
+    protocol = query_symbols(conn, "s.id = ?", (protocol_id,))
+    if not protocol or not classes:
+        return True
+    required = {
+        m.name
+        for m in query_symbols(
+            conn, "f.path = ? AND s.parent_path = ?", (protocol[0].file, protocol[0].symbol_path)
+        )
+    } - {name}
+    for cls_id in classes:
+        if any(memo.defines_above(cls_id, hook) for hook in ("__getattr__", "__getattribute__")):
+            return True
+        outside = [key for _, key in memo.outside_bases([cls_id]) if key not in engine.STRUCTURAL_BASES]
+        if all(
+            memo.defines_above(cls_id, member)
+            or any(engine.external_defines(memo, key, member) is not False for key in outside)
+            for member in required
+        ):
+            return True
+        if unknown_based(conn, [cls_id]):
+            return True
+    return False
 
 
 _RUNTIME_CHECK = re.compile(r"\b(?:isinstance|issubclass)\s*\(")
@@ -275,7 +333,7 @@ def family_and_references(
             kind = "override" if hit.is_declaration else hit.kind
             best.setdefault((hit.file, hit.line, hit.column), replace(hit, kind=kind, confidence="name"))
     if language_of(row.file) == PYTHON:
-        for member in structural_partners(conn, row, family, engine.STRUCTURAL_BASES):
+        for member in structural_partners(conn, row, family, memo, engine):
             # a Protocol's member called where this class's instances may be passed as one
             for ref in engine.collect_references(ws, conn, member, include_name_hits=False, memo=memo):
                 hit = Hit.of(ref)
