@@ -21,7 +21,7 @@ from pathlib import Path
 
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.resolve.ts_config import TsConfigs
-from astmcp.resolve.ts_packages import project_root
+from astmcp.resolve.ts_packages import package_type_shape, project_root
 from astmcp.workspace import Workspace
 
 __all__ = [
@@ -92,6 +92,11 @@ class _Member:
             return self.unit == expected.unit
         if self.primitives is not None and expected.primitives is not None:
             return self.primitives <= expected.primitives
+        if self.unit is not None and expected.primitives is not None:
+            # `version: 1` is no `version?: string` (a literal's type is its primitive's)
+            primitive = _unit_primitive(self.unit)
+            if primitive is not None:
+                return primitive in expected.primitives
         if (self.callable and expected.primitives is not None) or (
             self.primitives is not None and expected.callable
         ):
@@ -99,6 +104,18 @@ class _Member:
         if expected.callable:
             return not (self.plain or self.unit is not None)
         return not (expected.plain and self.callable)
+
+
+def _unit_primitive(unit: str) -> str | None:
+    """The primitive type a literal type belongs to (``"a"``: string, ``3``: number), or None
+    (``typeof x``, an enum member)."""
+    if unit[0] in "\"'":
+        return "string"
+    if unit in ("true", "false"):
+        return "boolean"
+    if unit in ("null", "undefined"):
+        return unit
+    return "number" if unit[0] in "-0123456789" else None
 
 
 _EMPTY = frozenset({"null", "undefined"})
@@ -241,6 +258,41 @@ class _Types:
             found = self._closed[last] = bool(kinds) and kinds <= {"class", "interface", "enum"}
         return found
 
+    def memberwise(
+        self, type_id: int, helper: str, arguments: str
+    ) -> tuple[frozenset[str], frozenset[str]] | None:
+        """``(names, required)`` of ``Omit<B, "k">``, ``Pick<B, "k">``, ``Partial<B>``, … (``helper``
+        with its written ``arguments``) in the heritage of the type ``type_id``, when B is a class or
+        interface its file imports from a package whose declarations give its members; else None."""
+        parts = union_parts(arguments[1:-1], ",") if arguments.startswith("<") else None
+        if not parts or len(parts) > 2 or (len(parts) == 2) != (helper in ("Omit", "Pick")):
+            return None
+        base = _NAMED.match(parts[0])
+        if base is None or "." in base.group(1):
+            return None
+        keys: set[str] = set()
+        for key in union_parts(parts[1]) or () if len(parts) == 2 else ():
+            if not _STRING_KEY.match(key):
+                return None  # `Omit<B, keyof C>`: which keys is not read here
+            keys.add(key[1:-1])
+        imported = self.conn.execute(
+            "SELECT i.module, i.name FROM imports i JOIN symbols s ON s.file_id = i.file_id WHERE s.id = ?"
+            " AND i.external = 1 AND i.name IS NOT NULL AND COALESCE(i.alias, i.name) = ?",
+            (type_id, base.group(1)),
+        ).fetchone()
+        self._root = self._root or project_root(self.conn)
+        if imported is None or self._root is None:
+            return None
+        shape = package_type_shape(str(self._root), f"{imported[0]}.{imported[1]}")
+        if shape is None:
+            return None
+        names, required = shape
+        if helper == "Omit":
+            return names - keys, required - keys
+        if helper == "Pick":
+            return names & keys, required & keys
+        return names, (frozenset() if helper == "Partial" else names if helper == "Required" else required)
+
     def of(self, type_id: int, seen: frozenset[int] = frozenset()) -> _Type:
         found = self._types.get(type_id)
         if found is not None:
@@ -269,8 +321,19 @@ class _Types:
         marks = ",".join("?" * len(_MEMBER_KINDS))
         row = self.conn.execute("SELECT signature FROM symbols WHERE id = ?", (type_id,)).fetchone()
         params = _type_parameters(row[0] if row else "")
-        # `interface A extends Omit<B, "k">`: some of B's members, which no inherits edge names
-        open_ = open_ or _memberwise_base(row[0] if row else "")
+        # `interface A extends Omit<B, "k">`: some of B's members, which no inherits edge names;
+        # read from B's declarations when a package declares it, else any member may be there
+        for part in _extends_parts(row[0] if row else ""):
+            named = _NAMED.match(part)
+            if named is None or named.group(1) not in _MEMBERWISE:
+                continue
+            shape = self.memberwise(type_id, named.group(1), named.group(2) or "")
+            if shape is None:
+                open_ = True
+                continue
+            for name in shape[0]:
+                members.setdefault(name, _Member("property", name, ""))
+            required |= shape[1]
         for name, kind, signature in self.conn.execute(
             "SELECT m.name, m.kind, m.signature FROM symbols t JOIN symbols m ON m.file_id = t.file_id"
             f" AND m.symbol_path = t.symbol_path || '.' || m.name WHERE t.id = ? AND m.kind IN ({marks})",
@@ -358,14 +421,14 @@ def _type_parameters(signature: str) -> frozenset[str]:
 
 _INTERFACE_HEAD = re.compile(r"^\s*(?:export\s+)?(?:declare\s+)?interface\s+[\w$]+\s*")
 _MEMBERWISE = frozenset({"Omit", "Pick", "Partial", "Required", "Readonly", "NonNullable"})
+_STRING_KEY = re.compile(r"""^(?:"[\w$]+"|'[\w$]+')$""")
 
 
-def _memberwise_base(signature: str) -> bool:
-    """Whether an interface extends ``Omit<B, K>``, ``Pick<B, K>``, ``Partial<B>``, …: it has
-    (some of) B's members, which the index does not link as a base."""
+def _extends_parts(signature: str) -> tuple[str, ...]:
+    """The bases an interface's header extends, as written."""
     head = _INTERFACE_HEAD.match(signature)
     if head is None:
-        return False
+        return ()
     rest = signature[head.end() :]
     if rest.startswith("<"):  # its type parameters (`<T extends Partial<X> = {}>`)
         depth = 0
@@ -378,14 +441,12 @@ def _memberwise_base(signature: str) -> bool:
                     rest = rest[i + 1 :]
                     break
         else:
-            return False
+            return ()
     rest = rest.strip()
     if not rest.startswith("extends"):
-        return False
+        return ()
     # its bases, split at their top-level commas (a comma inside `Omit<B, "k">` splits nothing)
-    parts = union_parts(rest[len("extends") :].replace(",", "|")) or ()
-    named = [_NAMED.match(part) for part in parts]
-    return any(found is not None and found.group(1) in _MEMBERWISE for found in named)
+    return union_parts(rest[len("extends") :], ",") or ()
 
 
 def _optional(name: str, signature: str) -> bool:

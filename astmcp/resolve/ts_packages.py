@@ -233,7 +233,7 @@ def _stamp(path: str) -> int:
 
 def _read(root: str, qualified: str, kind: str) -> object:
     """What the package named at the front of ``qualified`` declares under its last name, read as
-    ``"type"`` (:func:`_type_members`), ``"names"``, ``"constructor"`` (:func:`_constructor`) or
+    ``"type"`` (:func:`_type_members`), ``"names"``, ``"shape"``, ``"constructor"`` (:func:`_constructor`) or
     ``"function"`` (:func:`_function`); kept once read."""
     head, _, name = qualified.rpartition(".")
     package = _export_assigned(root, head)  # `React.useRef` of `import React from "react"`
@@ -249,6 +249,8 @@ def _read(root: str, qualified: str, kind: str) -> object:
             if kind == "type"
             else _type_names(texts, name, 0)
             if kind == "names"
+            else _type_shape(texts, name, 0)
+            if kind == "shape"
             else _constructor(texts, name)
             if kind == "constructor"
             else _function(texts, name)
@@ -262,6 +264,54 @@ def package_type_names(root: str, qualified: str) -> frozenset[str] | None:
     installed or one of them is not a class or interface read here."""
     found = _read(root, qualified, "names")
     return found if isinstance(found, frozenset) else None
+
+
+def package_type_shape(root: str, qualified: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """As :func:`package_type_names`, with the names an instance must have (its members not
+    declared optional with ``?``): ``(names, required)``."""
+    found = _read(root, qualified, "shape")
+    return found if isinstance(found, tuple) else None
+
+
+def _type_shape(
+    texts: tuple[str, ...], name: str, depth: int
+) -> tuple[frozenset[str], frozenset[str]] | None:
+    if depth > 8:
+        return None
+    names: set[str] = set()
+    required: set[str] = set()
+    found = False
+    for node in _class_declarations(texts, name):
+        if node is None or node.type not in _TYPES:
+            return None
+        own = _public_names(node)
+        body = node.child_by_field_name("body")
+        if own is None or body is None or any(c.type == "index_signature" for c in body.named_children):
+            return None  # (`[key: string]: T`: any member may be there)
+        found = True
+        names.update(own)
+        required.update(own - _optional_names(node))
+        bases = _heritage(node)
+        if bases is None:
+            return None
+        for base, _ in bases:
+            inherited = _type_shape(texts, base, depth + 1)
+            if inherited is None:
+                return None
+            names.update(inherited[0])
+            required.update(inherited[1])
+    return (frozenset(names), frozenset(required)) if found else None
+
+
+def _optional_names(node: Node) -> set[str]:
+    """The names of a class or interface declaration's members declared optional (``x?: T``)."""
+    body = node.child_by_field_name("body")
+    out: set[str] = set()
+    for child in body.named_children if body is not None else ():
+        name = child.child_by_field_name("name")
+        if child.type in _MEMBERS and name is not None and any(c.type == "?" for c in child.children):
+            out.add(_text(name))
+    return out
 
 
 def _type_names(texts: tuple[str, ...], name: str, depth: int) -> frozenset[str] | None:
