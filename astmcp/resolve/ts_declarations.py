@@ -189,7 +189,7 @@ class Declarations(Occurrences):
         elif vtype is not None and vtype[0] == "f" and vtype[3] is None:
             binding = target.names.get(self.text(name))
             if binding is not None:
-                binding.vtype = ("f", vtype[1], vtype[2], self.inferred)
+                binding.vtype = ("f", vtype[1], vtype[2], self.inferred, *vtype[4:])
 
     def function_typed_parameters(self, node: Node) -> Iterator[tuple[int, Node]]:
         """A function's parameters declared with a function type written out: (the parameter's
@@ -246,13 +246,15 @@ class Declarations(Occurrences):
 
     def local_function(self, value: Node, scope: Scope) -> Desc:
         """A local name bound to a function value: ``("f", parameter types, callbacks' parameter
-        types, declared return type)`` (see :func:`~astmcp.resolve.ts_scopes.chain_of`)."""
+        types, declared return type, callbacks' declared return types)`` (see
+        :func:`~astmcp.resolve.ts_scopes.chain_of`)."""
         ret = value.child_by_field_name("return_type")
         return (
             "f",
             self.parameter_types(value.child_by_field_name("parameters"), scope),
             self.declared_callbacks(value, scope),
             self.instance(ret, scope) if ret is not None else None,
+            self.declared_callback_returns(value, scope),
         )
 
     def declared_value(self, annotation: Node | None, value: Node, scope: Scope) -> None:

@@ -380,15 +380,19 @@ def _local_function(callee: Desc) -> Desc:
 
 
 def _local_type(local: tuple[Any, ...], tag: str, desc: tuple[Any, ...]) -> Desc:
-    """For a call of a local function ``("f", parameters, callbacks, returned)``: its declared return
-    type (``c``), the declared type of parameter k (``p``), or of parameter j of its function-typed
-    parameter k (``a``)."""
+    """For a call of a local function ``("f", parameters, callbacks, returned[, callbacks'
+    returns])``: its declared return type (``c``), the declared type of parameter k (``p``), or of
+    parameter j of its function-typed parameter k, or that parameter's declared return type (``a``:
+    what an object literal the function passed there returns is)."""
     if tag == "c":
         returned: Desc = local[3]
         return returned
     k = desc[2]
     if tag == "p":
         return local[1][k] if 0 <= k < len(local[1]) else None
+    if desc[3] == "return":
+        returns: dict[int, Desc] = local[4] if len(local) > 4 else {}
+        return returns.get(k) if k >= 0 else None
     params = local[2].get(k) if k >= 0 else None
     if params is None or not isinstance(desc[3], int):  # `this` of the callback: not recorded for locals
         return None
