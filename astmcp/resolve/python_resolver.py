@@ -1244,8 +1244,25 @@ class Resolver(ModuleLookups):
         chain = self.facts(sym.path).get("dtypes", {}).get(sym.symbol_path)
         made = self.deref(self.resolve(sym.path, chain)) if chain else None
         if made is None or made[0] not in ("i", "e"):
+            if chain is None and sym.kind in ("function", "method") and self.plain_function(sym):
+                # `_decorator._args = ()`, `f.__name__`: an attribute of the function object
+                # itself, which no project class declares
+                return ("x", "")
             return None
         return self.step(made, step)
+
+    def plain_function(self, sym: Sym) -> bool:
+        """Whether the name of a ``def`` holds that function: no decorator (which may make it
+        anything) and no other binding (``f = wrap(f)``, ``if …: def f(): …``)."""
+        facts = self.facts(sym.path)
+        if sym.symbol_path in facts.get("redefs", ()) or sym.symbol_path in facts.get("rebound", ()):
+            return False
+        if self.bound_again(sym):
+            return False
+        found = self.conn.execute(
+            "SELECT start_line, name_line FROM symbols WHERE id = ?", (sym.id,)
+        ).fetchone()
+        return found is not None and found[0] == found[1]
 
     def item_step(self, entity: Entity, step: str) -> Entity:
         """Steps through annotated containers: ``*s`` / ``*m`` make a sequence of / a mapping
