@@ -19,7 +19,7 @@ from typing import Any
 from astmcp.errors import AstmcpError, InternalError, MutationBlocked
 from astmcp.lang import optional_module
 from astmcp.model import PYTHON
-from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.query.common import SymbolRow, ancestry, query_symbols
 from astmcp.query.parameters import parse_python
 from astmcp.query.pytrees import parsed_tree
 from astmcp.refactor.family_guard import (
@@ -147,6 +147,8 @@ def _may_implement(
     for cls_id in classes:
         if any(memo.defines_above(cls_id, hook) for hook in ("__getattr__", "__getattribute__")):
             return True
+        if _made_members(conn, cls_id):
+            return True
         outside = [key for _, key in memo.outside_bases([cls_id]) if key not in engine.STRUCTURAL_BASES]
         if all(
             memo.defines_above(cls_id, member)
@@ -157,6 +159,16 @@ def _may_implement(
         if unknown_based(conn, [cls_id]):
             return True
     return False
+
+
+def _made_members(conn: sqlite3.Connection, cls_id: int) -> bool:
+    """Whether the class or a project class above it has a decorator or a metaclass, which may
+    give it members its body does not declare (``@total_ordering`` its ``__lt__``)."""
+    above, _ = ancestry(conn, [cls_id])
+    return any(
+        sym.signature.lstrip().startswith("@") or "metaclass" in sym.signature
+        for sym in query_symbols(conn, f"s.id IN ({','.join('?' * len(above))})", tuple(sorted(above)))
+    )
 
 
 _RUNTIME_CHECK = re.compile(r"\b(?:isinstance|issubclass)\s*\(")
