@@ -67,6 +67,21 @@ _MAKES_ANYTHING = frozenset(
         "contextlib.AsyncExitStack.enter_context",
         "contextlib.AsyncExitStack.enter_async_context",
         "weakref.ref",
+        # functions giving back one of the items they are given, or (a proxy) the object itself:
+        # a heap or sequence of project objects hands them out (cachetools' `heapq.heappop(order)`
+        # of `_Item`s, whose list the index sees no item of)
+        "weakref.proxy",
+        "heapq.heappop",
+        "heapq.heapreplace",
+        "heapq.heappushpop",
+        "random.choice",
+        "random.Random.choice",
+        "secrets.choice",
+        "statistics.median_low",
+        "statistics.median_high",
+        "statistics.mode",
+        "operator.getitem",
+        "functools.reduce",
         *(f"weakref.{kind}.{get}" for kind in ("WeakValueDictionary", "WeakKeyDictionary") for get in ("get", "pop", "setdefault")),
         *(f"collections.{kind}.{get}" for kind in ("ChainMap", "UserDict") for get in ("get", "pop", "setdefault")),
         "collections.UserList.pop",
