@@ -29,6 +29,12 @@ from astmcp.resolve.python_vocab import BUILTINS, CLOSED_ORIGINS, IDENT, MODULE_
 _ITEM_GIVERS = ("g", "g1")
 # builtin containers of untyped items (`L:dict` of a `**kwargs` or a `{}` literal)
 _LITERAL_CONTAINERS = frozenset({"dict", "list", "tuple", "set", "frozenset"})
+# instances of the standard library's containers: what their methods hand out is what the program
+# put in (cachetools' `item = self.__items.pop(key)` of an `OrderedDict` of its `_Item`s)
+_OUTSIDE_CONTAINERS = frozenset(
+    f"collections.{name}.()"
+    for name in ("OrderedDict", "defaultdict", "Counter", "deque", "ChainMap", "UserDict", "UserList")
+)
 # decoders given a hook (or a decoder class) give whatever it makes (a call's shape names them)
 _HOOKED_DECODERS = frozenset(
     {"json.loads", "json.load", "json.JSONDecoder", "simplejson.loads", "simplejson.load"}
@@ -898,6 +904,8 @@ class Resolver(ModuleLookups):
                 # `click.get_current_context().obj.load_app()`: an attribute of what an outside
                 # function returns, its class unknown, may hold a project object
                 return None
+            if entity[1] in _OUTSIDE_CONTAINERS and step != "()":
+                return self.container_method(step, None)  # `od.pop(k)`: an item of any kind
             if entity[1] in _LITERAL_CONTAINERS:
                 if step in ("()", "(i)"):
                     # `dict(pairs)`, `set()`, `x: list`: a builtin container, as a literal is
