@@ -1491,11 +1491,17 @@ def _declared_in(member: Sym, cls: Sym) -> bool:
     return member.path == cls.path and member.symbol_path.rpartition(".")[0] == cls.symbol_path
 
 
-_RESULT_ATTRIBUTE = re.compile(r"^(?P<callee>[\w.]+)\.\(\)\.(?P<attribute>[A-Za-z_]\w*)$")
+_RESULT_ATTRIBUTE = re.compile(
+    r"^(?P<callee>[\w.]+(?:\.\(\)\.[A-Za-z_]\w*)?)\.\(\)\.(?P<attribute>[A-Za-z_]\w*)$"
+)
 
 
 def _untyped_result_attribute(value: str) -> bool:
     """``click.get_current_context.().obj``: an attribute of the result of calling an outside
-    callable that is no class astmcp can read (a function: what it returns is not typed here)."""
+    callable that is no class astmcp can read (a function: what it returns is not typed here); or
+    of what a method of an outside instance returns (``parser.parse_args().job``, where a
+    namespace holds what the program set)."""
     found = _RESULT_ATTRIBUTE.match(value)
-    return found is not None and class_defines(found["callee"], "__init__") is None
+    if found is None:
+        return False
+    return ".()." in found["callee"] or class_defines(found["callee"], "__init__") is None
