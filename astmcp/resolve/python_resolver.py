@@ -103,6 +103,10 @@ _MAKES_ANYTHING = frozenset(
         ) for get in ("get", "get_nowait")),
     }
 )  # fmt: skip
+# event loops and futures (however reached: `asyncio.new_event_loop().run_until_complete`) and
+# their methods giving back what the program's coroutines and functions returned
+_RUNNERS = ("asyncio.", "concurrent.futures.")
+_RUN_RESULTS = frozenset({"run", "run_until_complete", "result", "wait_for", "shield"})
 # mocks stand in for project objects: every attribute (and what calling one gives) is anything
 _MOCKS = tuple(
     f"{module}.{name}"
@@ -873,6 +877,9 @@ class Resolver(ModuleLookups):
             made_by = entity[1].lstrip("?").replace(".()", "")
             if step == "()" and (
                 made_by in _MAKES_ANYTHING
+                # what an event loop runs or a future holds: the value a coroutine or a function
+                # of the program gave (`loop.run_until_complete(make())`, `ex.submit(f).result()`)
+                or (made_by.startswith(_RUNNERS) and made_by.rpartition(".")[2] in _RUN_RESULTS)
                 # a builtin (`G:__import__`) is named without its module
                 or ("." not in made_by and f"builtins.{made_by}" in _MAKES_ANYTHING)
                 # `json.loads(s, object_hook=make)`: what the hook makes
