@@ -806,11 +806,12 @@ def _unrelated_instance(
     found = _receiver(resolver, conn, path, node, scopes)
     if found is None:
         return False
-    classes = {alt[1] if alt is not None and alt[0] == "i" else None for alt in alternatives(found)}
-    if None in classes or classes & related:
+    choices = alternatives(found)
+    if not all(alt is not None and alt[0] == "i" for alt in choices):
         return False
+    classes: set[int] = {alt[1] for alt in choices if alt is not None}
     # (a base nothing resolves may be a class of the family's: a module loaded at run time)
-    return not unresolved_base(conn, ancestry(conn, sorted(c for c in classes if isinstance(c, int)))[0])
+    return not classes & related and not unresolved_base(conn, ancestry(conn, sorted(classes))[0])
 
 
 def _receiver(

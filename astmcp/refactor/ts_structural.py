@@ -270,11 +270,10 @@ class _Types:
         base = _NAMED.match(parts[0])
         if base is None or "." in base.group(1):
             return None
-        keys: set[str] = set()
-        for key in union_parts(parts[1]) or () if len(parts) == 2 else ():
-            if not _STRING_KEY.match(key):
-                return None  # `Omit<B, keyof C>`: which keys is not read here
-            keys.add(key[1:-1])
+        written = union_parts(parts[1]) if len(parts) == 2 else ()
+        if written is None or not all(_STRING_KEY.match(key) for key in written):
+            return None  # `Omit<B, keyof C>`: which keys is not read here
+        keys = {key[1:-1] for key in written}
         imported = self.conn.execute(
             "SELECT i.module, i.name FROM imports i JOIN symbols s ON s.file_id = i.file_id WHERE s.id = ?"
             " AND i.external = 1 AND i.name IS NOT NULL AND COALESCE(i.alias, i.name) = ?",

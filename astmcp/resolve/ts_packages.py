@@ -233,7 +233,7 @@ def _stamp(path: str) -> int:
 
 def _read(root: str, qualified: str, kind: str) -> object:
     """What the package named at the front of ``qualified`` declares under its last name, read as
-    ``"type"`` (:func:`_type_members`), ``"names"``, ``"shape"``, ``"constructor"`` (:func:`_constructor`) or
+    ``"type"`` (:func:`_type_members`), ``"shape"`` (:func:`_type_shape`), ``"constructor"`` (:func:`_constructor`) or
     ``"function"`` (:func:`_function`); kept once read."""
     head, _, name = qualified.rpartition(".")
     package = _export_assigned(root, head)  # `React.useRef` of `import React from "react"`
@@ -247,8 +247,6 @@ def _read(root: str, qualified: str, kind: str) -> object:
         _READ[key] = (
             _type_members(texts, name)
             if kind == "type"
-            else _type_names(texts, name, 0)
-            if kind == "names"
             else _type_shape(texts, name, 0)
             if kind == "shape"
             else _constructor(texts, name)
@@ -262,35 +260,43 @@ def package_type_names(root: str, qualified: str) -> frozenset[str] | None:
     """Every member name an instance of the class or interface ``qualified`` has: its own (static
     ones aside) and those of the bases it extends in the same package; None when the package is not
     installed or one of them is not a class or interface read here."""
-    found = _read(root, qualified, "names")
-    return found if isinstance(found, frozenset) else None
+    found = _read(root, qualified, "shape")
+    return found[0] if isinstance(found, tuple) else None
 
 
 def package_type_shape(root: str, qualified: str) -> tuple[frozenset[str], frozenset[str]] | None:
     """As :func:`package_type_names`, with the names an instance must have (its members not
-    declared optional with ``?``): ``(names, required)``."""
+    declared optional with ``?``): ``(names, required)``; None also when the type or a base it
+    extends declares an index signature (``[key: string]: T``: any member may be there)."""
     found = _read(root, qualified, "shape")
-    return found if isinstance(found, tuple) else None
+    return found[:2] if isinstance(found, tuple) and not found[2] else None
 
 
-def _type_shape(
-    texts: tuple[str, ...], name: str, depth: int
-) -> tuple[frozenset[str], frozenset[str]] | None:
+_Shape = tuple[frozenset[str], frozenset[str], bool]  # names, required names, an index signature
+
+
+def _type_shape(texts: tuple[str, ...], name: str, depth: int) -> _Shape | None:
+    """The public instance members of the class or interface ``name`` and of the bases it extends
+    in the same package (see :data:`_Shape`); None when one of them is not read here."""
     if depth > 8:
         return None
     names: set[str] = set()
     required: set[str] = set()
+    indexed = False
     found = False
     for node in _class_declarations(texts, name):
         if node is None or node.type not in _TYPES:
             return None
         own = _public_names(node)
-        body = node.child_by_field_name("body")
-        if own is None or body is None or any(c.type == "index_signature" for c in body.named_children):
-            return None  # (`[key: string]: T`: any member may be there)
+        if own is None:
+            return None
         found = True
         names.update(own)
         required.update(own - _optional_names(node))
+        body = node.child_by_field_name("body")
+        indexed = indexed or (
+            body is not None and any(c.type == "index_signature" for c in body.named_children)
+        )
         bases = _heritage(node)
         if bases is None:
             return None
@@ -300,7 +306,8 @@ def _type_shape(
                 return None
             names.update(inherited[0])
             required.update(inherited[1])
-    return (frozenset(names), frozenset(required)) if found else None
+            indexed = indexed or inherited[2]
+    return (frozenset(names), frozenset(required), indexed) if found else None
 
 
 def _optional_names(node: Node) -> set[str]:
@@ -312,32 +319,6 @@ def _optional_names(node: Node) -> set[str]:
         if child.type in _MEMBERS and name is not None and any(c.type == "?" for c in child.children):
             out.add(_text(name))
     return out
-
-
-def _type_names(texts: tuple[str, ...], name: str, depth: int) -> frozenset[str] | None:
-    if depth > 8:
-        return None
-    names: set[str] = set()
-    found = False
-    for node in _class_declarations(texts, name):
-        if node is None:
-            return None
-        if node.type not in _TYPES:
-            return None
-        own = _public_names(node)
-        if own is None:
-            return None
-        found = True
-        names.update(own)
-        bases = _heritage(node)
-        if bases is None:
-            return None
-        for base, _ in bases:
-            inherited = _type_names(texts, base, depth + 1)
-            if inherited is None:
-                return None
-            names.update(inherited)
-    return frozenset(names) if found else None
 
 
 def _public_names(node: Node) -> set[str] | None:
