@@ -524,6 +524,8 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
         )
         selves = _own_attribute_maps(parsed.scopes.tree) if dumps else {}
         copies = _instance_copies(parsed.scopes.tree) if dumps else set()
+        if dumps:  # (`__setstate__` putting back what pickle or copy took: same names both sides)
+            copies |= _restored_states(parsed.scopes.tree)
         modules = _module_dicts(parsed.scopes.tree) if dumps else set()
         given = _vars_arguments(parsed.scopes.tree) if dumps else {}
         base_maps = (  # in a base's file alone, an object's attribute mapping holds no property
@@ -888,6 +890,40 @@ def _instance_copies(tree: ast.AST) -> set[int]:
             values = made.get(copy or "", [])
             if copy and original and len(values) == 1 and _copy_of(values[0], original):
                 out.update((id(target), id(source)))
+    return out
+
+
+def _restored_states(tree: ast.AST) -> set[int]:
+    """The ``self.__dict__`` of ``self.__dict__.update(state)`` in ``def __setstate__(self, state)``
+    (neither name rebound there): pickle's or copy's restore of what ``__getstate__`` gave, by
+    default the instance's own ``__dict__``, so its keys are the attributes' names on both sides.
+    A state made by hand spells a field's name as a string or keyword (``dict(total=self.total)``,
+    ``del state["_lock"]``), each a hit of its own, or takes it from the instance again."""
+    out: set[int] = set()
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef) or function.name != "__setstate__":
+            continue
+        positional = [*function.args.posonlyargs, *function.args.args]
+        if len(positional) != 2:
+            continue
+        me, state = positional[0].arg, positional[1].arg
+        if any(
+            isinstance(n, ast.Name) and n.id in (me, state) and not isinstance(n.ctx, ast.Load)
+            for n in ast.walk(function)
+        ):
+            continue
+        for node in ast.walk(function):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "update"
+                and len(node.args) == 1
+                and not node.keywords
+                and isinstance(node.args[0], ast.Name)
+                and node.args[0].id == state
+                and _dict_of(node.func.value) == me
+            ):
+                out.add(id(node.func.value))
     return out
 
 
