@@ -765,7 +765,9 @@ def _roots(memo: FamilyMemo, start: int, name: str, kind: str) -> tuple[list[int
                     # `dumps` protocol): the implementations outside the family keep the old name.
                     # A name the protocol does not declare is no part of it: `class Once(WithFunc)`
                     # implements `WithFunc(Protocol)`, and `Once.called` is its own
-                    if memo.defines_above(cls, name):
+                    # A protocol the project only ever derives from (no annotation, `isinstance`
+                    # or value names it) types no value: nothing outside stands in for it
+                    if memo.defines_above(cls, name) and memo.named_beyond_bases(cls):
                         external.append(f"{key}.{name}")
                 elif key and external_defines(memo, key, name):
                     external.append(f"{_shown(key)}.{name}")
@@ -1161,6 +1163,19 @@ class FamilyMemo:
             ).fetchone()
             self._self_reads[key] = found is not None and self.member(class_id, name) is None
         return self._self_reads[key]
+
+    def named_beyond_bases(self, class_id: int) -> bool:
+        """Whether the project names the class anywhere but its definition, class statements'
+        bases, imports and exports (by reference, by its name left unresolved, or in a string)."""
+        row = self.conn.execute("SELECT name FROM symbols WHERE id = ?", (class_id,)).fetchone()
+        return row is None or (
+            self.conn.execute(
+                "SELECT 1 FROM refs WHERE (symbol_id = ? OR (name = ? AND (symbol_id IS NULL OR kind = 'string')))"
+                " AND kind NOT IN ('definition', 'inherit', 'import', 'export') LIMIT 1",
+                (class_id, row[0]),
+            ).fetchone()
+            is not None
+        )
 
     def defines_above(self, class_id: int, name: str) -> bool:
         """Whether the class or one of its project ancestors defines ``name``."""
