@@ -56,7 +56,7 @@ from astmcp.resolve.python_namespace import (
     reachable,
     split_strings,
 )
-from astmcp.resolve.python_pytest import module_displays, pytest_module_marks
+from astmcp.resolve.python_pytest import module_aliases, module_displays, pytest_module_marks
 from astmcp.resolve.python_records import AttributeString, DoctestName, PatternKeyword, type_guards
 from astmcp.resolve.python_runner_names import FIXTURE, namespace_values
 from astmcp.resolve.python_scope import (
@@ -614,6 +614,8 @@ def analyze(path: str, text: str, tree: ast.Module, embedded: bool = False) -> d
     analyzer = _Analyzer(path, text)
     analyzer.embedded = embedded
     analyzer.module_marks = pytest_module_marks(tree)
+    if "parametrize" in text:
+        analyzer.module_aliases = module_aliases(tree)
     analyzer.guards = type_guards(tree)
     analyzer.module_strings = module_strings(tree)
     if "return" in text and ("attr(" in text or "methodcaller" in text):  # getattr(x, f(…))

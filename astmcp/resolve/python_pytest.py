@@ -94,7 +94,7 @@ class PytestFacts(Chains):
         ``indirect`` they name fixtures, which may be project functions: not taken."""
         out: list[ast.Constant] = []
         for mark in marks:
-            if not isinstance(mark, ast.Call) or self.chain(scope, mark.func) not in PARAMETRIZE:
+            if not isinstance(mark, ast.Call) or self.mark_chain(scope, mark.func) not in PARAMETRIZE:
                 continue
             options = {k.arg: k.value for k in mark.keywords if k.arg}
             if "indirect" in options:
@@ -103,6 +103,52 @@ class PytestFacts(Chains):
             elements = first.elts if isinstance(first, ast.List | ast.Tuple) else [first]
             out.extend(e for e in elements if isinstance(e, ast.Constant) and isinstance(e.value, str))
         return out
+
+    def mark_chain(self, scope: Scope, func: ast.expr) -> str | None:
+        """The chain of a mark's callee, through a module's alias of it (``parametrize =
+        pytest.mark.parametrize``, then ``@parametrize("a", …)``)."""
+        chain = self.chain(scope, func)
+        if (
+            chain not in PARAMETRIZE
+            and isinstance(func, ast.Name)
+            and func.id in self.module_aliases
+            and self.lookup(scope, func.id)[1] is self.module
+        ):
+            return self.chain(self.module, self.module_aliases[func.id])
+        return chain
+
+
+def module_aliases(tree: ast.Module) -> dict[str, ast.expr]:
+    """Names the module binds once, to a name or attribute (``parametrize =
+    pytest.mark.parametrize``): name -> that value. Bindings inside functions and classes are
+    their own; any other binding of the name at module level (a second assignment, an import, a
+    ``def``, a loop target) leaves it out."""
+    values: dict[str, ast.expr] = {}
+    bound: dict[str, int] = {}
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound[node.name] = bound.get(node.name, 0) + 1
+            pending.extend(node.decorator_list)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            for alias in node.names:
+                name = (alias.asname or alias.name).partition(".")[0]
+                bound[name] = bound.get(name, 0) + 1
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound[node.id] = bound.get(node.id, 0) + 1
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Attribute | ast.Name)
+        ):
+            values[node.targets[0].id] = node.value
+        pending.extend(ast.iter_child_nodes(node))
+    return {name: value for name, value in values.items() if bound.get(name) == 1}
 
 
 def _parametrize_marks(

@@ -239,8 +239,14 @@ class Statements(Expressions):
             # `make = functools.lru_cache(make)`, `make = staticmethod(make)`, `C = dataclass(C)`:
             # the name keeps what it held (as under the decorator), no other binding
             self.accessor_lines.add((scope.path, first.id, self.line))
-        if scope.kind == "module" and isinstance(first, ast.Name) and first.id == "pytestmark":
-            marks = value.elts if isinstance(value, ast.List | ast.Tuple) else [value]
+        if scope.kind == "module" and isinstance(first, ast.Name):
+            # `pytestmark = [...]`, or a mark kept to decorate tests with (`param_prop =
+            # pytest.mark.parametrize("prop", [...])`, then `@param_prop`)
+            marks = (
+                value.elts
+                if first.id == "pytestmark" and isinstance(value, ast.List | ast.Tuple)
+                else [value]
+            )
             self.key_strings.update((id(s), []) for s in self.argnames(marks, scope))
         if scope.kind == "class" and isinstance(first, ast.Name) and first.id == "__slots__":
             listed = value.elts if isinstance(value, ast.Tuple | ast.List | ast.Set) else [value]
