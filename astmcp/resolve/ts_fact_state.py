@@ -119,6 +119,7 @@ class FactState:
         self.tparams: dict[str, tuple[Desc, Desc]] = {}  # type parameter -> (constraint, default)
         self.generics: dict[str, list[str]] = {}  # function -> its type parameters
         self.ptypes: dict[str, list[Desc]] = {}  # function -> declared parameter types (instances)
+        self.thtypes: dict[str, Desc] = {}  # function -> its declared `this` (`function f(this: T)`)
         # (function value node id, key): the field or variable a generic function value is held by
         self.value_key: tuple[int, str] | None = None
         self.psigs: dict[str, str] = {}  # overload signature -> its parameter list as written

@@ -465,6 +465,9 @@ class _Walker(ModuleFacts):
         ptypes = {k: [chain_of(d) for d in ds] for k, ds in self.ptypes.items()}
         if any(any(v) for v in ptypes.values()):
             out["ptypes"] = {k: v for k, v in ptypes.items() if any(v)}
+        thtypes = {k: chain_of(d) for k, d in self.thtypes.items()}
+        if any(thtypes.values()):
+            out["thtypes"] = {k: v for k, v in thtypes.items() if v}
         rgen: dict[str, Any] = {}
         for k, (head, args) in self.rgen.items():
             chains = [chain_of(d) for d in args]

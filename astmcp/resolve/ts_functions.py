@@ -367,6 +367,16 @@ class Functions(Declarations):
         types = self.parameter_types(params, scope)
         if any(t is not None for t in types):
             self.ptypes[key] = types
+        this = next(
+            (
+                self.instance(param.child_by_field_name("type"), scope)
+                for param in named_nodes(params)
+                if (pattern := param.child_by_field_name("pattern")) is not None and pattern.type == "this"
+            ),
+            None,
+        )
+        if this is not None:  # what `f.call(o)`, `f.bind(o)` and `f.apply(o)` check `o` against
+            self.thtypes[key] = this
         if key not in self.generics:
             return
         ret = node.child_by_field_name("return_type")
@@ -472,6 +482,12 @@ class Functions(Declarations):
                     )
                 )
                 self.given_functions.append((target, k, given_desc, new, site))
+            bound = _bound_function(callee) if k == 0 and arg.type == "object" else None
+            if bound is not None:
+                # `computedOper.bind({ value: undefined, … })` of `function computedOper(this:
+                # ComputedNode)`: the literal is the function's `this`, checked against its type
+                self.object(arg, scope, typed=("p", self.desc(bound, scope), "this", False, None))
+                continue
             if assigned is not None and k > 0 and arg.type == "object":
                 # `Object.assign(row, { groupingColumnId: id })`: keys the target's type declares are
                 # its members (one it does not declare stays a name hit)
@@ -706,6 +722,17 @@ def _implements_overloads(node: Node, name: Node | None) -> bool:
 # `const name = {` somewhere in a function body (else it holds no literal to follow)
 _HELD_LITERAL = re.compile(rb"\bconst\s+[\w$]+\s*=\s*\{")
 _MAX_SINKS = 8  # places one held literal goes on, at most
+
+
+def _bound_function(callee: Node | None) -> Node | None:
+    """``f`` of a callee ``f.call``, ``f.bind`` or ``f.apply`` (whose first argument is the
+    ``this`` f runs with), else None."""
+    if callee is None or callee.type != "member_expression":
+        return None
+    prop = callee.child_by_field_name("property")
+    if prop is None or prop.text not in (b"call", b"bind", b"apply"):
+        return None
+    return callee.child_by_field_name("object")
 
 
 def _held_literals(function: Node) -> list[tuple[Node, list[Node]]]:

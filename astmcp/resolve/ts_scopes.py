@@ -388,8 +388,8 @@ def _local_type(local: tuple[Any, ...], tag: str, desc: tuple[Any, ...]) -> Desc
         returned: Desc = local[3]
         return returned
     k = desc[2]
-    if tag == "p":
-        return local[1][k] if 0 <= k < len(local[1]) else None
+    if tag == "p":  # (`this`, of `f.call(o)`: a local arrow has none)
+        return local[1][k] if isinstance(k, int) and 0 <= k < len(local[1]) else None
     if desc[3] == "return":
         returns: dict[int, Desc] = local[4] if len(local) > 4 else {}
         return returns.get(k) if k >= 0 else None

@@ -676,6 +676,20 @@ class TypeSteps:
                 return decl, chains[index] if index < len(chains) else None
         return sym, None
 
+    def this_parameter(self, entity: Entity) -> Entity:
+        """``&this``: the declared ``this`` of a function (``function f(this: Node)``), which a
+        literal given to ``f.call``, ``f.bind`` or ``f.apply`` is checked against."""
+        if entity is None or entity[0] != "s":
+            return None
+        sym = self.syms[entity[1]]
+        fn = self.callable(sym) or sym
+        chains = self.facts(fn.path).get("thtypes", {})
+        for decl in self.table(fn.path).by_path.get(fn.symbol_path, (fn,)):
+            chain = chains.get(decl.key)
+            if chain:
+                return self.resolve(decl.path, chain)
+        return None
+
     def parameter_type(self, entity: Entity, step: str, path: str, site: str) -> Entity:
         """``&k``: the declared type of the callee's parameter k (an object literal passed there
         is checked against it); ``&&k`` of a constructor: the class's constructor, or the construct

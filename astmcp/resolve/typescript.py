@@ -309,6 +309,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.type_argument_constraint(entity, int(step[2:]), path, site, subst)
         if step[0] == "%":
             return self.function_type_parameter(entity, step, path, site)
+        if step == "&this":  # `f.call(o)`: the declared `this` of f
+            return self.this_parameter(entity)
         if step[0] == "&":
             if entity is not None and entity[0] == "l":  # `xs.push({…})`: the element type of the array
                 if entity[1][0] == "g":  # `m.set(k, {…})`: the map's key and value types
