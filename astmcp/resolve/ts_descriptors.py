@@ -23,7 +23,7 @@ from astmcp.resolve.ts_fact_state import (
     package_import,
     unparenthesized,
 )
-from astmcp.resolve.ts_packages import keyof_part
+from astmcp.resolve.ts_packages import keyof_part, no_infer
 from astmcp.resolve.ts_scopes import GLOBAL, MAPPED, NAMESPACE, Desc, Scope, Site
 
 _NULLISH = {"null", "undefined", "void"}
@@ -763,11 +763,14 @@ class Descriptors(FactState):
         return (name, arg) if arg.type == "type_query" else None
 
     def unwrapped(self, node: Node | None) -> Node | None:
-        """The type a (parenthesized) annotation or a distributive conditional type stands for."""
+        """The type a (parenthesized) annotation, ``NoInfer<T>`` or a distributive conditional type
+        stands for."""
         while node is not None:
             if node.type in ("type_annotation", "parenthesized_type"):
                 inner = named_nodes(node)
                 node = inner[0] if inner else None
+            elif (held := no_infer(node)) is not None:  # `NoInfer<T>`: T
+                node = held
             elif node.type == "conditional_type":
                 branch = self.distributed(node)
                 if branch is None:
@@ -1235,11 +1238,7 @@ def spread_tuple(node: Node | None) -> Node | None:
         if node.type in ("type_annotation", "readonly_type", "parenthesized_type") and named_nodes(node):
             node = named_nodes(node)[0]
         elif node.type == "generic_type":
-            head = node.child_by_field_name("name")
-            args = named_nodes(node.child_by_field_name("type_arguments"))
-            if head is None or head.text != b"NoInfer" or len(args) != 1:
-                return None
-            node = args[0]
+            node = no_infer(node)
         elif node.type == "tuple_type":
             parts = named_nodes(node)
             if len(parts) != 1 or parts[0].type != "rest_type" or not named_nodes(parts[0]):

@@ -809,9 +809,28 @@ def _index(node: Node | None, tparams: tuple[str, ...]) -> int | None:
 
 
 def _unwrapped(node: Node | None) -> Node | None:
-    while node is not None and node.type in ("type_annotation", "parenthesized_type"):
-        node = node.named_children[0] if node.named_children else None
+    """The type an annotation, parentheses or ``NoInfer<T>`` (T itself, only kept from inference)
+    stand for."""
+    while node is not None:
+        if node.type in ("type_annotation", "parenthesized_type"):
+            node = node.named_children[0] if node.named_children else None
+        elif (inner := no_infer(node)) is not None:
+            node = inner
+        else:
+            return node
     return node
+
+
+def no_infer(node: Node) -> Node | None:
+    """T of ``NoInfer<T>`` (the lib's intrinsic, or a project's older stand-in for it: each is T
+    to whatever reads the type, kept from inferring the function's type parameters), else None."""
+    if node.type != "generic_type":
+        return None
+    head, args = node.child_by_field_name("name"), node.child_by_field_name("type_arguments")
+    if head is None or head.text != b"NoInfer" or args is None:
+        return None
+    given = [a for a in args.named_children if a.type != "comment"]
+    return given[0] if len(given) == 1 else None
 
 
 def _mentions(node: Node, tparams: tuple[str, ...]) -> bool:
