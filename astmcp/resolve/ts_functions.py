@@ -465,6 +465,8 @@ class Functions(Declarations):
         for k, arg in enumerate(given):
             if target is not None and arg.type in ("arrow_function", "function_expression"):
                 self.callback = (target, k, new, site)
+                if site is not None:
+                    site.given_functions = True
             handed = _handed_function(arg)
             if target is not None and handed is not None:
                 # `onKey`, `this.onKey`, `this.onKey.bind(this)`: a function handed on by name

@@ -30,6 +30,7 @@ from astmcp.lang.ts_parse import parse_bytes
 
 __all__ = [
     "PackageConstructor",
+    "FunctionOverload",
     "PackageFunction",
     "PackageMember",
     "TypeRef",
@@ -39,6 +40,7 @@ __all__ = [
     "own_package_names",
     "package_constructor",
     "package_function",
+    "package_overloads",
     "package_member",
     "package_name",
     "package_parameter_closed",
@@ -78,6 +80,15 @@ class PackageFunction:
     params: tuple[TypeRef | None, ...]  # per parameter: its declared type
     callbacks: tuple[Callback | None, ...]  # per parameter: a function type's parameters and return
     returns: TypeRef | None
+
+
+@dataclass(frozen=True)
+class FunctionOverload:
+    """One declaration of a package's overloaded function, with how many arguments it takes."""
+
+    function: PackageFunction
+    least: int
+    most: int | None  # (None: a rest parameter takes any number)
 
 
 @dataclass(frozen=True)
@@ -251,6 +262,8 @@ def _read(root: str, qualified: str, kind: str) -> object:
             if kind == "shape"
             else _constructor(texts, name)
             if kind == "constructor"
+            else _overloads(texts, name)
+            if kind == "overloads"
             else _function(texts, name)
         )
     return _READ[key]
@@ -356,6 +369,31 @@ def package_function(root: str, qualified: str) -> PackageFunction | None:
     when its overloads read differently."""
     found = _read(root, qualified, "function")
     return found if isinstance(found, PackageFunction) else None
+
+
+def package_overloads(root: str, qualified: str) -> tuple[FunctionOverload, ...] | None:
+    """Each declaration of the function ``qualified`` in the order written (the order TypeScript
+    tries them in): None when not installed or not declared as functions only."""
+    found = _read(root, qualified, "overloads")
+    return found if isinstance(found, tuple) else None
+
+
+def _overloads(texts: tuple[str, ...], name: str) -> tuple[FunctionOverload, ...] | None:
+    out: list[FunctionOverload] = []
+    for node in _declared_as(texts, name):
+        if node.type not in ("function_signature", "function_declaration"):
+            return None
+        tparams = _names(node.child_by_field_name("type_parameters"))
+        _, callbacks = _signature(node, tparams, hides=False)
+        params = _parameters(node.child_by_field_name("parameters"))
+        types = tuple(
+            None if _rest(p) else _ref(p.child_by_field_name("type"), tparams, taken=True) for p in params
+        )
+        ref = _ref(node.child_by_field_name("return_type"), tparams)
+        least = sum(1 for p in params if p.type == "required_parameter" and not _rest(p))
+        most = None if any(_rest(p) for p in params) else len(params)
+        out.append(FunctionOverload(PackageFunction(len(tparams), types, callbacks, ref), least, most))
+    return tuple(out) or None
 
 
 def package_constructor(root: str, qualified: str) -> PackageConstructor | None:

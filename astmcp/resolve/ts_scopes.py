@@ -166,6 +166,7 @@ class Site:
         "bodies",
         "called",
         "expected",
+        "given_functions",
         "goes",
         "held",
         "key",
@@ -193,6 +194,7 @@ class Site:
         self.bodies: list[Desc] = []  # per argument: what it returns, a function without parameters
         self.held: list[Desc] = []  # what the object and array literals given hold
         self.called = False  # a call (not `new`)
+        self.given_functions = False  # a function is written as one of its arguments
         self.goes: Desc = None  # what calling the call's value must give, where it goes
         self.stored: Desc = None  # the declared type of the variable the call's value initialises
         self._chains: dict[str, Any] | None = None
@@ -219,8 +221,10 @@ class Site:
                 out["h"] = held
             if any(_untyped_value(d) for d in (*self.args, *self.held)):
                 out["u"] = 1  # (an argument no declaration types: `each(routes, …)` of JS)
-            elif "t" in out and args:
-                out["n"] = len(args)  # how many arguments (a package constructor's overloads: their count)
+            elif ("t" in out or self.given_functions) and args:
+                # how many arguments (the overloads of a package constructor, or of a function
+                # given a callback: their count picks)
+                out["n"] = len(args)
             bodies = [chain_of(d) for d in self.bodies]
             if any(bodies):
                 out["b"] = bodies

@@ -56,6 +56,7 @@ from astmcp.resolve.ts_packages import (
     own_package_names,
     package_constructor,
     package_function,
+    package_overloads,
     package_member,
     package_name,
     package_parameter_closed,
@@ -649,6 +650,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if step[:2] == "&&":
             return self.package_construct(qualified, int(step[2:]), path, site, subst)
         fn = package_function(self.root, qualified) if self.root else None
+        if fn is None and step[:1] == "@":
+            fn = self.callback_overload(qualified, step, path, site)
         if fn is None:
             return None
         ref: Any = None
@@ -671,6 +674,30 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return None
         bound = self.package_bindings(fn, path, site, subst)
         return self.package_type(ref, bound, qualified.rpartition(".")[0])
+
+    def callback_overload(self, qualified: str, step: str, path: str, site: str) -> PackageFunction | None:
+        """For ``@k.j`` (what the function given as argument k takes or returns) of an overloaded
+        package function: the overload TypeScript picks, the first taking as many arguments as the
+        call gives, when it declares a function type for parameter k and every later one that
+        takes as many and a function there types the callback alike (``createStore<T>(getValue:
+        (prev?: NoInfer<T>) => T)`` before ``createStore<T>(initialValue: T)``: given a function,
+        ``prev`` is a T). A later overload picked instead, where a plain type parameter takes the
+        function, would leave its parameters untyped, which a strict project does not allow."""
+        overloads = package_overloads(self.root, qualified) if self.root else None
+        call = self.facts(path).get("calls", {}).get(site, {})
+        given = len(call.get("a", ())) or call.get("n", 0)
+        k_text, _, j = step[1:].partition(".")
+        if overloads is None or not k_text.isdigit():
+            return None
+        k = int(k_text)
+        fitting = [o.function for o in overloads if o.least <= given and (o.most is None or given <= o.most)]
+        typed = [f for f in fitting if k < len(f.callbacks) and f.callbacks[k] is not None]
+        if not typed or typed[0] is not fitting[0]:
+            return None
+        first = typed[0].callbacks[k]
+        if any(f.tparams != typed[0].tparams or f.callbacks[k] != first for f in typed):
+            return None  # (the overloads taking a function there read it differently)
+        return typed[0]
 
     def package_construct(self, qualified: str, k: int, path: str, site: str, subst: Subst | None) -> Entity:
         """``&&k`` of ``new Store<State>({…})``: the type the package class's constructor declares
