@@ -29,8 +29,8 @@ from tree_sitter import Node, Tree
 from astmcp.lang.ts_parse import parse_bytes
 
 __all__ = [
-    "PackageConstructor",
     "FunctionOverload",
+    "PackageConstructor",
     "PackageFunction",
     "PackageMember",
     "TypeRef",
@@ -40,9 +40,9 @@ __all__ = [
     "own_package_names",
     "package_constructor",
     "package_function",
-    "package_overloads",
     "package_member",
     "package_name",
+    "package_overloads",
     "package_parameter_closed",
     "package_shapes",
     "package_type_names",

@@ -56,9 +56,9 @@ from astmcp.resolve.ts_packages import (
     own_package_names,
     package_constructor,
     package_function,
-    package_overloads,
     package_member,
     package_name,
+    package_overloads,
     package_parameter_closed,
     project_root,
     qualified_spec,
@@ -686,7 +686,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         overloads = package_overloads(self.root, qualified) if self.root else None
         call = self.facts(path).get("calls", {}).get(site, {})
         given = len(call.get("a", ())) or call.get("n", 0)
-        k_text, _, j = step[1:].partition(".")
+        k_text = step[1:].partition(".")[0]
         if overloads is None or not k_text.isdigit():
             return None
         k = int(k_text)
