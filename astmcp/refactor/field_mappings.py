@@ -399,6 +399,60 @@ def _unpacked_attributes(node: ast.AST) -> list[ast.expr]:
     return found
 
 
+def _plain_functions(tree: ast.AST) -> frozenset[str]:
+    """Names the file binds once, by an undecorated ``def`` (no other assignment, parameter,
+    import, class or ``def`` of the name anywhere in it): wherever read, a function object."""
+    bound: dict[str, int] = {}
+    plain: set[str] = set()
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.append(node.name)
+            if not isinstance(node, ast.ClassDef) and not node.decorator_list:
+                plain.add(node.name)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.append(node.id)
+        elif isinstance(node, ast.arg):
+            names.append(node.arg)
+        elif isinstance(node, ast.alias):
+            names.append((node.asname or node.name).partition(".")[0])
+        elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name:
+            names.append(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.append(node.rest)
+        for name in names:
+            bound[name] = bound.get(name, 0) + 1
+    return frozenset(name for name in plain if bound.get(name) == 1)
+
+
+def _function_object(node: ast.AST, functions: frozenset[str]) -> bool:
+    """Whether ``node`` lists a plain function's own annotations or attributes, no record's fields:
+    ``f.__annotations__``, ``f.__dict__``, ``vars(f)``, ``get_type_hints(f)``,
+    ``inspect.get_annotations(f)`` of a name :func:`_plain_functions` found."""
+    if isinstance(node, ast.Attribute):
+        return (
+            node.attr in ("__annotations__", "__dict__")
+            and isinstance(node.value, ast.Name)
+            and node.value.id in functions
+        )
+    return (
+        isinstance(node, ast.Call)
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Name)
+        and node.args[0].id in functions
+        and (
+            (
+                isinstance(node.func, ast.Name)
+                and node.func.id in ("vars", "get_type_hints", "get_annotations")
+            )
+            or (
+                isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("get_type_hints", "get_annotations")
+            )
+        )
+    )
+
+
 @per_tree
 def _dumps(tree: ast.AST) -> tuple[tuple[ast.expr, bool], ...]:
     """Each conversion to a mapping (False) or listing of a record's fields (True) (per tree: the
@@ -439,7 +493,14 @@ def _dumps(tree: ast.AST) -> tuple[tuple[ast.expr, bool], ...]:
             isinstance(node, ast.Attribute) and node.attr in _FIELD_TABLES and isinstance(node.ctx, ast.Load)
         ):
             out.append((node, True))  # `cls.__annotations__`, `Model.model_fields`
-    return tuple(out)
+    # `p_set.__annotations__`, `get_type_hints(handler)`: a function's parameters, no record's fields
+    functions = _plain_functions(tree)
+    own = {
+        id(node.func if isinstance(node, ast.Call) else node)
+        for node in ast.walk(tree)
+        if functions and _function_object(node, functions)
+    }
+    return tuple(entry for entry in out if id(entry[0]) not in own)
 
 
 def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:
