@@ -135,6 +135,7 @@ class Bindings:
         self.displays: dict[str, ast.List | ast.Tuple] = {}  # module constants parametrize may name
         self.module_marks: list[ast.expr] = []  # `pytestmark = pytest.mark.parametrize(...)`
         self.module_aliases: dict[str, ast.expr] = {}  # `parametrize = pytest.mark.parametrize`
+        self.packed: list[ast.expr] = []  # `tuple[T, ...]` made for `*args: T` (see bind_params)
         self.class_marks: dict[str, list[ast.expr]] = {}  # class path -> its decorators
         self.generates = False  # the module defines pytest_generate_tests: any argument may be given
         # a conftest's `doctest_namespace["X"] = v`: (X, v) in the order written

@@ -473,8 +473,13 @@ class Expressions(Records):
         )
         for n, arg in enumerate(params):
             if arg is args.vararg or arg is args.kwarg:
-                # `*args` is a tuple, `**kwargs` a dict, whatever their items are annotated as
-                self.bind(inner, arg.arg, "", ("chain", "L:tuple" if arg is args.vararg else "L:dict"))
+                # `*args: T` is a `tuple[T, ...]`, `**kwargs: T` a `dict[str, T]`; unannotated, a
+                # tuple and a dict of unknown items
+                held = self.packed_annotation(arg, arg is args.vararg, inner)
+                if held is not None:
+                    self.bind(inner, arg.arg, "", ("ann", held), inner.parent)
+                else:
+                    self.bind(inner, arg.arg, "", ("chain", "L:tuple" if arg is args.vararg else "L:dict"))
             elif n == 0 and inner.self_chain and arg in positional[:1]:
                 inner.self_name = arg.arg
                 self.bind(inner, arg.arg, "", ("chain", inner.self_chain))
@@ -493,6 +498,33 @@ class Expressions(Records):
                 self.bind(inner, arg.arg, "", ("expr", captured[arg.arg]), inner.parent)
             else:
                 self.bind(inner, arg.arg, "")
+
+    def packed_annotation(self, arg: ast.arg, positional: bool, inner: Scope) -> ast.expr | None:
+        """``tuple[T, ...]`` for ``*args: T``, ``dict[str, T]`` for ``**kwargs: T`` (made here, at
+        the annotation's place), when the builtin is what the name means there; None unannotated,
+        for ``Unpack[…]`` (``**kwargs: Unpack[Movie]`` is the TypedDict itself) and a starred
+        ``*args: *Ts``."""
+        annotation = arg.annotation
+        if annotation is None or isinstance(annotation, ast.Starred) or inner.parent is None:
+            return None
+        head = annotation.value if isinstance(annotation, ast.Subscript) else None
+        if (
+            isinstance(head, ast.Name | ast.Attribute)
+            and (head.id if isinstance(head, ast.Name) else head.attr) == "Unpack"
+        ):
+            return None
+        builtin = "tuple" if positional else "dict"
+        if self.lookup(inner.parent, builtin)[0] != "G:" + builtin:
+            return None  # (the module binds a `tuple` or `dict` of its own)
+        other: ast.expr = ast.Constant(Ellipsis) if positional else ast.Name("str", ast.Load())
+        parts = [annotation, other] if positional else [other, annotation]
+        head = ast.Name(builtin, ast.Load())
+        items = ast.Tuple(parts, ast.Load())
+        made = ast.Subscript(head, items, ast.Load())
+        for node in (made, head, items, other):  # (the annotation keeps its own place)
+            ast.copy_location(node, annotation)
+        self.packed.append(made)  # (kept alive: chains are memoized by node id)
+        return made
 
     def pattern(self, node: ast.pattern, scope: Scope) -> None:
         if isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
