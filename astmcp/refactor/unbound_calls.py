@@ -18,6 +18,7 @@ from astmcp.query.parameter_calls import PythonFiles
 from astmcp.query.parameters import function_node
 from astmcp.refactor.collisions import related_classes
 from astmcp.refactor.rename_refs import Hit
+from astmcp.resolve.python_lookups import VALUED, alternatives
 from astmcp.resolve.python_resolver import Resolver as PythonResolver
 from astmcp.workspace import Workspace
 
@@ -213,4 +214,9 @@ class _Receivers:
         if not sep or not head:
             return False
         found = self.resolver.resolve(path, head)
-        return found is not None and found[0] == "i"
+        if found is not None and found[0] == "s" and len(found) == 2:
+            # `self.loader.load(self, name)`: what the attribute holds (`loader: BaseLoader | None`)
+            held = self.resolver.syms.get(found[1])
+            if held is not None and held.kind in VALUED:
+                found = self.resolver.value_of(held)
+        return found is not None and all(alt is not None and alt[0] == "i" for alt in alternatives(found))
