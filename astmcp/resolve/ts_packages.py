@@ -451,20 +451,8 @@ def _is_function_type(node: Node | None) -> bool:
 
 
 def _function(texts: tuple[str, ...], name: str) -> PackageFunction | None:
-    found: set[PackageFunction] = set()
-    for node in _declared_as(texts, name):
-        if node.type not in ("function_signature", "function_declaration"):
-            return None  # also a type, a class or a variable of that name: not read here
-        tparams = _names(node.child_by_field_name("type_parameters"))
-        _, callbacks = _signature(node, tparams, hides=False)
-        types = tuple(
-            None
-            if any(c.type == "rest_pattern" for c in param.named_children)
-            else _ref(param.child_by_field_name("type"), tparams, taken=True)
-            for param in _parameters(node.child_by_field_name("parameters"))
-        )
-        ref = _ref(node.child_by_field_name("return_type"), tparams)
-        found.add(PackageFunction(len(tparams), types, callbacks, ref))
+    overloads = _overloads(texts, name)  # (None also: a type, a class or a variable of that name)
+    found = {o.function for o in overloads or ()}
     if len(found) <= 1:
         return found.pop() if found else None
     # overloads that differ in their parameters only (`useState<S>(initial: S | (() => S))` and
