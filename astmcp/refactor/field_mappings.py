@@ -29,6 +29,7 @@ from astmcp.refactor.pyscopes import FileScopes
 from astmcp.refactor.rename_refs import Hit
 from astmcp.resolve.python_lookups import Entity, alternatives
 from astmcp.resolve.python_resolver import Resolver as PythonResolver
+from astmcp.resolve.python_scope import all_args
 from astmcp.resolve.python_vocab import SLOT_NAME
 from astmcp.workspace import Workspace
 
@@ -399,17 +400,18 @@ def _unpacked_attributes(node: ast.AST) -> list[ast.expr]:
     return found
 
 
-def _plain_functions(tree: ast.AST) -> frozenset[str]:
+def _plain_functions(tree: ast.AST) -> dict[str, frozenset[str]]:
     """Names the file binds once, by an undecorated ``def`` (no other assignment, parameter,
-    import, class or ``def`` of the name anywhere in it): wherever read, a function object."""
+    import, class or ``def`` of the name anywhere in it), wherever read a function object: each
+    with the keys its annotations may have (its parameters' names and ``return``)."""
     bound: dict[str, int] = {}
-    plain: set[str] = set()
+    plain: dict[str, frozenset[str]] = {}
     for node in ast.walk(tree):
         names: list[str] = []
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names.append(node.name)
             if not isinstance(node, ast.ClassDef) and not node.decorator_list:
-                plain.add(node.name)
+                plain[node.name] = frozenset({"return", *(a.arg for a in all_args(node.args))})
         elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             names.append(node.id)
         elif isinstance(node, ast.arg):
@@ -422,35 +424,44 @@ def _plain_functions(tree: ast.AST) -> frozenset[str]:
             names.append(node.rest)
         for name in names:
             bound[name] = bound.get(name, 0) + 1
-    return frozenset(name for name in plain if bound.get(name) == 1)
+    return {name: keys for name, keys in plain.items() if bound.get(name) == 1}
 
 
-def _function_object(node: ast.AST, functions: frozenset[str]) -> bool:
-    """Whether ``node`` lists a plain function's own annotations or attributes, no record's fields:
-    ``f.__annotations__``, ``f.__dict__``, ``vars(f)``, ``get_type_hints(f)``,
-    ``inspect.get_annotations(f)`` of a name :func:`_plain_functions` found."""
-    if isinstance(node, ast.Attribute):
-        return (
-            node.attr in ("__annotations__", "__dict__")
-            and isinstance(node.value, ast.Name)
-            and node.value.id in functions
-        )
-    return (
-        isinstance(node, ast.Call)
-        and len(node.args) == 1
-        and isinstance(node.args[0], ast.Name)
-        and node.args[0].id in functions
-        and (
-            (
-                isinstance(node.func, ast.Name)
-                and node.func.id in ("vars", "get_type_hints", "get_annotations")
+@per_tree
+def _function_listings(tree: ast.AST) -> dict[int, frozenset[str]]:
+    """The listings and mappings :func:`_dumps` finds that are a plain function's own, by node id
+    (the attribute, or a call's callee), each with the names it may hold: ``f.__annotations__``,
+    ``get_type_hints(f)`` and ``inspect.get_annotations(f)`` hold f's parameters' names (a field
+    of the same name may be read through them), ``f.__dict__`` and ``vars(f)`` the function's own
+    attributes, no class member's (see :func:`_plain_functions`)."""
+    functions = _plain_functions(tree)
+    out: dict[int, frozenset[str]] = {}
+    if not functions:
+        return out
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            keys = functions.get(node.value.id)
+            if keys is not None and node.attr in ("__annotations__", "__dict__"):
+                out[id(node)] = keys if node.attr == "__annotations__" else frozenset()
+        elif (
+            isinstance(node, ast.Call)
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id in functions
+        ):
+            func = node.func
+            called = (
+                func.id
+                if isinstance(func, ast.Name)
+                else func.attr
+                if isinstance(func, ast.Attribute)
+                else ""
             )
-            or (
-                isinstance(node.func, ast.Attribute)
-                and node.func.attr in ("get_type_hints", "get_annotations")
-            )
-        )
-    )
+            if called == "vars" and isinstance(func, ast.Name):
+                out[id(func)] = frozenset()
+            elif called in ("get_type_hints", "get_annotations"):
+                out[id(func)] = functions[node.args[0].id]
+    return out
 
 
 @per_tree
@@ -493,14 +504,7 @@ def _dumps(tree: ast.AST) -> tuple[tuple[ast.expr, bool], ...]:
             isinstance(node, ast.Attribute) and node.attr in _FIELD_TABLES and isinstance(node.ctx, ast.Load)
         ):
             out.append((node, True))  # `cls.__annotations__`, `Model.model_fields`
-    # `p_set.__annotations__`, `get_type_hints(handler)`: a function's parameters, no record's fields
-    functions = _plain_functions(tree)
-    own = {
-        id(node.func if isinstance(node, ast.Call) else node)
-        for node in ast.walk(tree)
-        if functions and _function_object(node, functions)
-    }
-    return tuple(entry for entry in out if id(entry[0]) not in own)
+    return tuple(out)
 
 
 def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:
@@ -562,6 +566,7 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
     # slot takes every `obj.x = …`, and reads go past the mapping): `vars(o)`, `o.__dict__` hold no
     # slot, whatever the class of o (parsimonious' `smoo.__dict__` of a slotted Expression)
     slotted = _slotted(conn, family)
+    names = {m.name for m in family}
     files = PythonFiles(ws)
     out: list[Hit] = []
     for path in sorted(p for p in by_kind[True] | by_kind[False] if p.endswith(".py")):
@@ -598,9 +603,13 @@ def dump_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) 
             if path in bases_only and path not in by_kind[False] and properties_only
             else set()
         )
+        functions = _function_listings(parsed.scopes.tree) if dumps else {}
         for node, listing in dumps:
             if path not in by_kind[listing] or id(node) in copies or id(node) in base_maps:
                 continue
+            held = functions.get(id(node))
+            if held is not None and not held & names:
+                continue  # `p_set.__annotations__` with no parameter of the name: the function's own
             if records_only and isinstance(node, ast.Attribute) and node.attr in _OUTSIDE_TABLES:
                 continue
             if set_on_instances and id(node) not in objects:
