@@ -346,6 +346,14 @@ def check_collected_name(ws: Workspace, row: SymbolRow, new_name: str) -> None:
     a name), so a rename changes the command line."""
     if not row.file.endswith(".py") or row.kind not in ("function", "method", "class"):
         return
+    if row.name.startswith("pytest_") and row.kind in ("function", "method") and new_name != row.name:
+        # (a hook implementation is found by its exact name: `pytest_configureRn` is no hook, and
+        # pluggy refuses a plugin declaring an unknown `pytest_*` hook)
+        raise MutationBlocked(
+            f"pytest calls the hook {row.name!r} by that exact name (a `pytest_*` function of a"
+            " conftest.py or a plugin): renaming it unhooks it; keep the name",
+            {"symbol": row.selector},
+        )
     if _test_file(row.file) or row.name.startswith("pytest_") or row.name in _UNITTEST_HOOKS:
         owner = row.parent_path.rsplit(".", 1)[-1] if row.parent_path else ""
         in_test_class = owner.startswith("Test")
