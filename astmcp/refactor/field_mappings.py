@@ -29,7 +29,7 @@ from astmcp.refactor.pyscopes import FileScopes
 from astmcp.refactor.rename_refs import Hit
 from astmcp.resolve.python_lookups import Entity, alternatives
 from astmcp.resolve.python_resolver import Resolver as PythonResolver
-from astmcp.resolve.python_scope import all_args
+from astmcp.resolve.python_scope import all_args, func_name
 from astmcp.resolve.python_vocab import SLOT_NAME
 from astmcp.workspace import Workspace
 
@@ -450,13 +450,7 @@ def _function_listings(tree: ast.AST) -> dict[int, frozenset[str]]:
             and node.args[0].id in functions
         ):
             func = node.func
-            called = (
-                func.id
-                if isinstance(func, ast.Name)
-                else func.attr
-                if isinstance(func, ast.Attribute)
-                else ""
-            )
+            called = func_name(func)
             if called == "vars" and isinstance(func, ast.Name):
                 out[id(func)] = frozenset()
             elif called in ("get_type_hints", "get_annotations"):
@@ -963,7 +957,8 @@ def _instance_copies(tree: ast.AST) -> set[int]:
     return out
 
 
-def _restored_states(tree: ast.AST) -> set[int]:
+@per_tree
+def _restored_states(tree: ast.AST) -> frozenset[int]:
     """The ``self.__dict__`` of ``self.__dict__.update(state)`` in ``def __setstate__(self, state)``
     (neither name rebound there): pickle's or copy's restore of what ``__getstate__`` gave, by
     default the instance's own ``__dict__``, so its keys are the attributes' names on both sides.
@@ -994,7 +989,7 @@ def _restored_states(tree: ast.AST) -> set[int]:
                 and _dict_of(node.func.value) == me
             ):
                 out.add(id(node.func.value))
-    return out
+    return frozenset(out)
 
 
 def _dict_of(node: ast.expr) -> str | None:

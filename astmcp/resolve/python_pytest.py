@@ -118,39 +118,6 @@ class PytestFacts(Chains):
         return chain
 
 
-def module_aliases(tree: ast.Module) -> dict[str, ast.expr]:
-    """Names the module binds once, to a name or attribute (``parametrize =
-    pytest.mark.parametrize``): name -> that value. Bindings inside functions and classes are
-    their own; any other binding of the name at module level (a second assignment, an import, a
-    ``def``, a loop target) leaves it out."""
-    values: dict[str, ast.expr] = {}
-    bound: dict[str, int] = {}
-    pending: list[ast.AST] = list(tree.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            bound[node.name] = bound.get(node.name, 0) + 1
-            pending.extend(node.decorator_list)
-            continue
-        if isinstance(node, ast.Lambda):
-            continue
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            for alias in node.names:
-                name = (alias.asname or alias.name).partition(".")[0]
-                bound[name] = bound.get(name, 0) + 1
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            bound[node.id] = bound.get(node.id, 0) + 1
-        if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
-            and isinstance(node.targets[0], ast.Name)
-            and isinstance(node.value, ast.Attribute | ast.Name)
-        ):
-            values[node.targets[0].id] = node.value
-        pending.extend(ast.iter_child_nodes(node))
-    return {name: value for name, value in values.items() if bound.get(name) == 1}
-
-
 def _parametrize_marks(
     marks: list[ast.expr],
 ) -> Iterator[tuple[dict[str, ast.expr], ast.expr | None, ast.expr | None]]:
@@ -232,19 +199,33 @@ def _unpacked(args: list[ast.expr], displays: dict[str, ast.List | ast.Tuple]) -
 
 def module_displays(tree: ast.Module) -> dict[str, ast.List | ast.Tuple]:
     """Module-level names bound once, to a list or tuple display, and never rebound or changed
-    in place anywhere in the module (no store, ``del``, item store or mutating method call)."""
-    found: dict[str, ast.List | ast.Tuple] = {}
+    in place anywhere in the module (see :func:`_bound_once`)."""
+    return {
+        name: value for name, value in _bound_once(tree).items() if isinstance(value, ast.List | ast.Tuple)
+    }
+
+
+def module_aliases(tree: ast.Module) -> dict[str, ast.expr]:
+    """Module-level names bound once, to a name or attribute (``parametrize =
+    pytest.mark.parametrize``), and never rebound or changed anywhere in the module."""
+    return {
+        name: value
+        for name, value in _bound_once(tree).items()
+        if isinstance(value, ast.Name | ast.Attribute)
+    }
+
+
+def _bound_once(tree: ast.Module) -> dict[str, ast.expr]:
+    """Names a module statement assigns (``NAME = value``) and nothing else binds or changes
+    anywhere in the module: no other store, ``del`` or ``global`` rebinding, no module-level
+    import, ``def`` or ``class`` of the name, no item store or mutating method call on it."""
+    found: dict[str, ast.expr] = {}
     for stmt in tree.body:
-        if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-            and isinstance(stmt.value, ast.List | ast.Tuple)
-        ):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             name = stmt.targets[0].id
             found[name] = stmt.value if name not in found else _REBOUND
-    displays = {name: value for name, value in found.items() if value is not _REBOUND}
-    if not displays:
+    values = {name: value for name, value in found.items() if value is not _REBOUND}
+    if not values:
         return {}
     stores: dict[str, int] = {}
     for node in ast.walk(tree):
@@ -259,7 +240,27 @@ def module_displays(tree: ast.Module) -> dict[str, ast.List | ast.Tuple]:
             )
             if changed:
                 stores[node.value.id] = stores.get(node.value.id, 0) + 2
-    return {name: value for name, value in displays.items() if stores.get(name, 0) == 1}
+    for name in _module_bindings(tree):  # (`def NAME`, `import NAME` at module level)
+        stores[name] = stores.get(name, 0) + 2
+    return {name: value for name, value in values.items() if stores.get(name, 0) == 1}
+
+
+def _module_bindings(tree: ast.Module) -> Iterator[str]:
+    """The names module-level ``def``, ``class`` and import statements bind (also inside
+    module-level ``if``/``try``/``with`` blocks; not inside functions or classes)."""
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.name
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            yield from ((a.asname or a.name).partition(".")[0] for a in node.names)
+        elif isinstance(node, ast.stmt | ast.excepthandler | ast.match_case):
+            pending.extend(
+                child
+                for child in ast.iter_child_nodes(node)
+                if isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
+            )
 
 
 _REBOUND = ast.Tuple(elts=[])
