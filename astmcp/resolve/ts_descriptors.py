@@ -115,6 +115,16 @@ def _element_type(annotation: Node) -> Node | None:
     return None
 
 
+def _type_name(annotation: Node) -> Node | None:
+    """The type named by an annotation that is a plain name (``: Items``), else None."""
+    node = (
+        named_nodes(annotation)[0]
+        if annotation.type == "type_annotation" and named_nodes(annotation)
+        else annotation
+    )
+    return node if node is not None and node.type == "type_identifier" else None
+
+
 class Descriptors(FactState):
     # -- descriptors -----------------------------------------------------------
     def spread_object(self, node: Node, parts: list[Node], scope: Scope, suffix: str = "") -> Desc:
@@ -708,6 +718,11 @@ class Descriptors(FactState):
                 continue
             declared = param.child_by_field_name("type")
             if pattern is not None and pattern.type == "rest_pattern":
+                named = _type_name(declared) if declared is not None else None
+                if named is not None:  # `...items: Items`: the arguments from here on are its parts
+                    found = self.tdesc(named, scope)
+                    out.append(("m", found, REST_PARTS) if found is not None else None)
+                    continue
                 # `...args: Array<Partial<T>>`: an argument there is one element of it
                 out.append(self.instance(_element_type(declared), scope) if declared is not None else None)
                 continue
@@ -1006,6 +1021,7 @@ class Descriptors(FactState):
         found.bodies = bodies if any(b is not None for b in bodies) else []
         found.held = held
         found.called = node.type == "call_expression"
+        found.spread = next((k for k, a in enumerate(values) if a.type == "spread_element"), None)
         found.goes = self.value_types.pop(node.id, None)
         stored = self.stored_as.get(node.id)
         found.stored = self.tdesc(stored, scope) if stored is not None else None

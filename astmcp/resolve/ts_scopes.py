@@ -172,6 +172,7 @@ class Site:
         "key",
         "mapped",
         "returns",
+        "spread",
         "stored",
         "targs",
     )
@@ -194,6 +195,7 @@ class Site:
         self.bodies: list[Desc] = []  # per argument: what it returns, a function without parameters
         self.held: list[Desc] = []  # what the object and array literals given hold
         self.called = False  # a call (not `new`)
+        self.spread: int | None = None  # the first argument spread out (`f(a, ...xs)`: 1)
         self.given_functions = False  # a function is written as one of its arguments
         self.goes: Desc = None  # what calling the call's value must give, where it goes
         self.stored: Desc = None  # the declared type of the variable the call's value initialises
@@ -216,6 +218,8 @@ class Site:
             args = [chain_of(d) for d in self.args]
             if any(args):
                 out["a"] = args
+                if self.spread is not None:  # (the arguments from there on are at no known place)
+                    out["s"] = self.spread
             held = [c for d in self.held if (c := chain_of(d))]
             if held:
                 out["h"] = held

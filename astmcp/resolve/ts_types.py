@@ -17,6 +17,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from astmcp.model import JAVASCRIPT, LANGUAGE_BY_SUFFIX
+from astmcp.resolve.ts_descriptors import REST_PARTS
 from astmcp.resolve.ts_library import ARRAY_CALLBACKS, ARRAY_RESULTS
 from astmcp.resolve.ts_scopes import MAPPED, SAME_RETURNS, UNTYPED_KEY
 
@@ -312,7 +313,11 @@ class TypeSteps:
         # a type parameter, or a generic type whose type arguments may be (`Box<T>`)
         if target is None or not chain or not (chain.startswith("T:") or "/" in chain):
             return None
-        return self.resolve_in(target.path, chain, self.substitution(target, path, site))
+        # (with what the callee was reached through binds: the type parameters of the generic
+        # instance it is a member of, the receiver for `this` in `refine(…): Effects<this>`)
+        reached = dict(entity[2]) if len(entity) > 2 else {}
+        subst = self.substitution(target, path, site)
+        return self.resolve_in(target.path, chain, {**reached, **subst} if subst else reached or None)
 
     def substitution(self, fn: Sym, path: str, site: str) -> dict[str, Entity] | None:
         """What the call at ``site`` of ``path`` binds ``fn``'s type parameters to: explicit type
@@ -352,9 +357,14 @@ class TypeSteps:
             if declared and declared[0].startswith("T:") and declared[0].endswith("|:") and "|" not in key:
                 subst.setdefault(key, ("V", path, tuple(parts)))
         elements: dict[str, list[Entity]] = {}
-        for declared_type, arg in zip(
-            facts.get("ptypes", {}).get(fn.key, ()), call.get("a", ()), strict=False
-        ):
+        declared_types, args = facts.get("ptypes", {}).get(fn.key, ()), call.get("a", ())
+        rest = declared_types[-1] if declared_types else None
+        if rest and rest.startswith("T:") and rest.endswith(f"|{REST_PARTS}") and "s" not in call:
+            # `args<Items extends …>(...items: Items)`: Items is the tuple of the arguments from there
+            key = rest[2 : -len(REST_PARTS) - 1]
+            if "|" not in key and key not in subst:
+                subst[key] = ("V", path, tuple(args[len(declared_types) - 1 :]))
+        for declared_type, arg in zip(declared_types, args[: call.get("s")], strict=False):
             if not declared_type or not arg or not declared_type.endswith("|:"):
                 continue
             key = declared_type[2:-2]

@@ -979,6 +979,8 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if tag == "N":  # a member name: what `keyof T` holds is a string of no project type
             return entity if step == ":" else None
         if tag == "V":  # the values of an array literal, a tuple type parameter was bound to
+            if step == ":":
+                return entity
             parts = entity[2]
             index = int(step[1:]) if step[:1] == "#" and step[1:].isdigit() else -1
             chain = parts[index] if 0 <= index < len(parts) else None
