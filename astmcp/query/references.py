@@ -272,6 +272,7 @@ def collect_references(
     data_keys = DataKeys(conn, symbol) if python and symbol.parent_path else None
     texts: dict[str, list[str]] = {}
     keys = {f"{s.file}::{s.symbol_path}" for s in same}
+    family_keys = keys | {f"{s.file}::{s.symbol_path}" for s in family or ()}
     files = {s.file for s in same}
     # a class's private `__name` is `_Class__name`: only code in a class of that name spells it so
     private = (
@@ -330,8 +331,13 @@ def collect_references(
                     continue  # no module holding it reaches a receiver nobody typed
             # (Python targets: a TS chain's head is never judged so)
             either = python and target is not None and target.startswith(EITHER_MEMBER)
-            if either and not keys & set(judged(str(target))[len(EITHER_MEMBER) :].split("\n")):
+            listed = set(judged(str(target))[len(EITHER_MEMBER) :].split("\n")) if either else set()
+            if either and not keys & listed:
                 continue  # a value of one of several project types: a hit of the members it may be
+            if either and listed <= family_keys:
+                # ... each of them renamed with the family (rename_refs.either_partners): certain
+                out[key] = Reference(path, line, col, end_col, kind, "certain", False)
+                continue
             if python and target is not None and target.startswith(OUTSIDE_INSTANCE):
                 # an outside class's instance lacking the member: a hit of its project subclasses'
                 if outside is None:

@@ -35,6 +35,7 @@ from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes, resolve
 from astmcp.refactor.ts_structural import static_partners
 from astmcp.refactor.ts_structural import structural_partners as ts_structural_partners
+from astmcp.resolve.python import EITHER_MEMBER, judged
 from astmcp.resolve.python_modules import module_names
 from astmcp.workspace import Workspace
 
@@ -293,15 +294,19 @@ def family_and_references(
             # `from ._make import Factory` in `attr/__init__.py`, described by `attr/__init__.pyi`'s
             # own `def Factory`: the stub's declaration is the re-exported name's, renamed with it
             stubs = [s for s in reexport_stubs(ws, conn, row, best.values()) if s.id not in known]
-            if not stubs:
-                break
             family += stubs
             family += _same_path(conn, stubs)
-            continue
-        # `x.old` with `x: A | B` reads both: B's member (and its family) is renamed with A's
-        joined = union_partners(conn, row, family, best)
-        if not joined:
-            break
+            # `child.canonical()` with `child: Leaf | Node`: Node's member is renamed with Leaf's
+            joined = either_partners(conn, row, family)
+            if not joined:
+                if stubs:
+                    continue
+                break
+        else:
+            # `x.old` with `x: A | B` reads both: B's member (and its family) is renamed with A's
+            joined = union_partners(conn, row, family, best)
+            if not joined:
+                break
         for partner in joined:
             relatives, outside = engine.override_family(conn, partner, memo)
             if outside:
@@ -434,6 +439,29 @@ def union_partners(
     if not partners:
         return []
     return query_symbols(conn, f"s.id IN ({','.join('?' * len(partners))})", tuple(sorted(partners)))
+
+
+def either_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow]) -> list[SymbolRow]:
+    """Python: the members outside ``family`` read at the same places as one of it, where a value
+    is one of several project types whose members are of unrelated override families (``child:
+    Leaf | Node``, then ``child.canonical()``; stored as ``E:`` and the members' keys, each
+    alternative known): renaming one alone would leave the read failing for the others."""
+    if row.kind not in _MEMBER_KINDS:
+        return []
+    keys = {f"{m.file}::{m.symbol_path}" for m in family}
+    wanted: set[str] = set()
+    for (target,) in conn.execute(
+        "SELECT r.target_key FROM refs r WHERE r.name = ? AND r.confidence = 'name' AND r.target_key LIKE ?",
+        (row.name, f"{EITHER_MEMBER}%"),
+    ):
+        listed = set(judged(str(target))[len(EITHER_MEMBER) :].split("\n"))
+        if listed & keys:
+            wanted |= listed - keys
+    found: list[SymbolRow] = []
+    for key in sorted(wanted):
+        path, _, symbol_path = key.partition("::")
+        found += query_symbols(conn, "f.path = ? AND s.symbol_path = ?", (path, symbol_path))[:1]
+    return found
 
 
 def check_union_partners(
