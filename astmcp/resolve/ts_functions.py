@@ -186,19 +186,22 @@ class Functions(Declarations):
         tokens = {c.type for c in node.children}
         if "*" in tokens:
             return None
-        if "async" in tokens:  # `async (): Promise<Cfg>` returns Cfgs
-            return self.promised(ret, scope) if ret is not None else None
+        if "async" in tokens and ret is not None:  # `async (): Promise<Cfg>` returns Cfgs
+            return self.promised(ret, scope)
+        found: Desc = None
         if ret is not None:
-            return self.instance(ret, scope)
-        if ftype is not None:
+            found = self.instance(ret, scope)
+        elif ftype is not None:
             head = ftype[0].child_by_field_name("return_type")
-            return self.instance(head, ftype[1]) if head is not None else None
-        if callback is not None and callback[1] >= 0:
-            return ("a", callback[0], callback[1], "return", callback[2], callback[3])
-        if callback is not None and callback[0] is not None:
+            found = self.instance(head, ftype[1]) if head is not None else None
+        elif callback is not None and callback[1] >= 0:
+            found = ("a", callback[0], callback[1], "return", callback[2], callback[3])
+        elif callback is not None and callback[0] is not None:
             # the value of a typed member or variable (`getContext: () => ({ … })`): what calling it gives
-            return ("m", callback[0], "()")
-        return None
+            found = ("m", callback[0], "()")
+        # (an async function typed by its context: what awaiting the promise it must give gives,
+        # `readFile: async (p) => ({ … })` for `readFile: (p: string) => Promise<{ … }>`)
+        return ("w", found) if "async" in tokens and found is not None else found
 
     def promised(self, ret: Node, scope: Scope) -> Desc:
         """``T`` of a declared return type ``Promise<T>`` (None for any other)."""
