@@ -173,6 +173,7 @@ _UNIONS = re.compile(r"\b[UC]:(\d+)")
 _MAX_TEST_SUBCLASSES = 64  # test classes followed below one that requests a fixture
 # marks an outside generic class given a project type (`contextvars.ContextVar[*]`): see `parameterized`
 _HOLDS_PROJECT = "[*]"
+_PLAIN_LOOKUP = frozenset({"object.__getattribute__", "builtins.object.__getattribute__"})
 _MAX_SUBCLASSES = 512  # classes followed below one reading a member only its subclasses declare
 # a class's own code reading a member off its instances or itself: `S:<class>/(i)/x` (`self.x`),
 # `S:<class>/()/x`, `S:<class>/x`
@@ -709,17 +710,35 @@ class Resolver(ModuleLookups):
         return any("F:" in "\n".join(unions[int(n)]) for n in _UNIONS.findall(chain) if int(n) < len(unions))
 
     def subclass_member(self, class_id: int, name: str) -> Entity:
-        """A member ``name`` no class at or above ``class_id`` declares, which the class reads off
-        its own instances or itself (``self.validation_attrs`` in wtforms' ``Input.__call__``,
-        declared by each input subclass): the nearest declaration on each path down, one override
-        family with the class as its root (:func:`python_families.family_member`); None when the
-        class does not read it so, or no subclass declares it."""
-        if name not in self.self_reads(class_id):
+        """A member ``name`` no class at or above ``class_id`` declares: the nearest declaration on
+        each path down. Where the class reads it off its own instances or itself
+        (``self.validation_attrs`` in wtforms' ``Input.__call__``, declared by each input
+        subclass), they are one override family with the class as its root
+        (:func:`python_families.family_member`); read off an instance typed as the class
+        elsewhere (``isinstance(v, Item) and v.pretty()``), the value is one of those subclasses'
+        (``python_families``). None when no subclass declares it, or the class may make
+        attributes up (``__getattr__``, ``__getattribute__``; a base outside the project may:
+        then only its own reads are taken so)."""
+        made = self.makes_attributes(class_id)
+        if made or (made is None and name not in self.self_reads(class_id)):
             return None
         found = self.declared_below(class_id, name)
         if not found:
             return None
         return ("s", found[0]) if len(found) == 1 else either([("s", i) for i in found])
+
+    def makes_attributes(self, class_id: int) -> bool | None:
+        """Whether the class, or a base, declares ``__getattr__`` or ``__getattribute__``: a member
+        no class declares may be one of its making; None when a base outside the project may."""
+        found: bool | None = False
+        for hook in ("__getattr__", "__getattribute__"):
+            member = self.class_member(class_id, hook, skip_self=False)
+            if member is not None and member[0] == "s":
+                return True
+            # (`class Item(object)`: object's own `__getattribute__` makes nothing up)
+            if member is not None and str(member[1]).lstrip("?") not in _PLAIN_LOOKUP:
+                found = None
+        return found
 
     def self_reads(self, class_id: int) -> set[str]:
         """The names the class's own code reads off its instances or itself (``self.x``,
