@@ -372,6 +372,23 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return None
         return self.step(entity, step)
 
+    def literal_key_call(self, sym: Sym) -> Entity:
+        """What calling a function-valued key of an object literal gives, when its own function
+        says nothing (no declared return type, none inferred) and the literal initialises a
+        variable declared with a type (``const files: Files = { load: async (p) => … }``): what
+        the declared type's member gives, as TypeScript reads ``files.load(p)``."""
+        owner_path, dot, name = sym.symbol_path.rpartition(".")
+        owner = self.symbol(sym.path, owner_path) if dot and sym.kind in ("method", "property") else None
+        if owner is None or owner.kind != "variable" or "." in owner_path:
+            return None
+        declared = self.facts(owner.path).get("vtypes", {}).get(owner.key)
+        if not declared:
+            return None
+        member = self.step(self.resolve(owner.path, declared), name)
+        if member is None or member[0] != "s" or member[1] == sym.id:
+            return None
+        return self.step(member, "()")
+
     def type_argument_constraint(
         self, entity: Entity, index: int, path: str, site: str, subst: Subst | None
     ) -> Entity:
@@ -1157,7 +1174,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return None
         if step == "()":
             if kind in ("function", "method"):
-                return self.returned(sym, bound) or self.declared_call(sym, bound)
+                return (
+                    self.returned(sym, bound) or self.declared_call(sym, bound) or self.literal_key_call(sym)
+                )
             if kind in CALLABLE:
                 return self.typed(sym, "rtypes", bound)
             if kind in ("variable", "property"):
@@ -1166,6 +1185,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                     or self.call_alias(sym, bound)
                     or self.declared_call(sym, bound)
                     or self.written_call(sym, bound)
+                    or self.literal_key_call(sym)
                 )
             twin = self.twin(sym, CALLABLE)
             if twin is not None:
