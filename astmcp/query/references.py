@@ -53,7 +53,7 @@ from astmcp.query.stdlib_members import stdlib_class_members
 from astmcp.query.string_reach import namespace_escapes, strings_cannot_reach
 from astmcp.query.ts_outside_fed import TsOutsideFed
 from astmcp.query.ts_parts import ModuleParts
-from astmcp.resolve.python import EITHER_MEMBER, OUTSIDE_INSTANCE, UNKNOWN_RECEIVER, judged, untyped
+from astmcp.resolve.python import OUTSIDE_INSTANCE, UNKNOWN_RECEIVER, either_keys, judged, untyped
 from astmcp.resolve.python_external import (
     class_ancestors,
     class_defines,
@@ -330,8 +330,8 @@ def collect_references(
                 if not reach.escapes and not reach.keeps(_line(texts, conn, path, line), col):
                     continue  # no module holding it reaches a receiver nobody typed
             # (Python targets: a TS chain's head is never judged so)
-            either = python and target is not None and target.startswith(EITHER_MEMBER)
-            listed = set(judged(str(target))[len(EITHER_MEMBER) :].split("\n")) if either else set()
+            listed = either_keys(target) if python else set()
+            either = bool(listed)
             if either and not keys & listed:
                 continue  # a value of one of several project types: a hit of the members it may be
             if either and listed <= family_keys:

@@ -35,7 +35,7 @@ from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes, resolve
 from astmcp.refactor.ts_structural import static_partners
 from astmcp.refactor.ts_structural import structural_partners as ts_structural_partners
-from astmcp.resolve.python import EITHER_MEMBER, judged
+from astmcp.resolve.python import EITHER_MEMBER, either_keys
 from astmcp.resolve.python_modules import module_names
 from astmcp.workspace import Workspace
 
@@ -454,7 +454,7 @@ def either_partners(conn: sqlite3.Connection, row: SymbolRow, family: list[Symbo
         "SELECT r.target_key FROM refs r WHERE r.name = ? AND r.confidence = 'name' AND r.target_key LIKE ?",
         (row.name, f"{EITHER_MEMBER}%"),
     ):
-        listed = set(judged(str(target))[len(EITHER_MEMBER) :].split("\n"))
+        listed = either_keys(target)
         if listed & keys:
             wanted |= listed - keys
     found: list[SymbolRow] = []

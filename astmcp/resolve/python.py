@@ -79,6 +79,13 @@ def judged(target: str) -> str:
     return target.partition(CHAIN_KEPT)[0]
 
 
+def either_keys(target: str | None) -> set[str]:
+    """The members (``<file>::<symbol path>``) a stored ``E:`` target lists; none for another."""
+    if target is None or not target.startswith(EITHER_MEMBER):
+        return set()
+    return set(judged(target)[len(EITHER_MEMBER) :].split("\n"))
+
+
 _EDGE_KIND = {
     "call": "calls",
     "import": "imports",
