@@ -93,14 +93,16 @@ def _accumulator_declared(state: FactState, call: Node, targs: Node | None, call
 _CALLBACKS = ("arrow_function", "function_expression", "function")
 
 
+def _annotated(annotation: Node) -> Node:
+    """The type an annotation (``: X``) writes; any other node as it is."""
+    parts = named_nodes(annotation) if annotation.type == "type_annotation" else []
+    return parts[0] if parts else annotation
+
+
 def _element_type(annotation: Node) -> Node | None:
     """The element type of a rest parameter's array type (``X[]``, ``Array<X>``,
     ``ReadonlyArray<X>``); None for any other (a tuple: each argument its own part)."""
-    node = (
-        named_nodes(annotation)[0]
-        if annotation.type == "type_annotation" and named_nodes(annotation)
-        else annotation
-    )
+    node: Node | None = _annotated(annotation)
     while node is not None and node.type == "parenthesized_type" and named_nodes(node):
         node = named_nodes(node)[0]
     if node is None:
@@ -117,12 +119,8 @@ def _element_type(annotation: Node) -> Node | None:
 
 def _type_name(annotation: Node) -> Node | None:
     """The type named by an annotation that is a plain name (``: Items``), else None."""
-    node = (
-        named_nodes(annotation)[0]
-        if annotation.type == "type_annotation" and named_nodes(annotation)
-        else annotation
-    )
-    return node if node is not None and node.type == "type_identifier" else None
+    node = _annotated(annotation)
+    return node if node.type == "type_identifier" else None
 
 
 class Descriptors(FactState):
