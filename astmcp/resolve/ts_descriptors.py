@@ -31,6 +31,7 @@ _ARRAYS = {"Array", "ReadonlyArray"}
 _PROMISES = {"Promise", "PromiseLike"}
 _MAPS = {"Map", "ReadonlyMap", "WeakMap"}  # (a WeakMap: `get`, `set`, `has`, `delete` alike)
 _CONTAINERS = _ARRAYS | _PROMISES | _MAPS | {"Set", "ReadonlySet"}
+_EMPTY_CONTAINERS = frozenset({"Map", "Set", "WeakMap", "WeakSet", "Array"})
 _COMBINATORS = frozenset({"Promise.all", "Promise.allSettled"})  # (their array literals: tuples)
 # Library types whose members are those of their first type argument (``Pick<T, K>`` has some of
 # T's; reading one of them reads T's member): found only when the name is not the project's own.
@@ -320,9 +321,9 @@ class Descriptors(FactState):
         ``null``/``undefined`` or an empty array or object literal (``state.queries || []``: an
         array of no elements holds nothing the other's do not; ``context?.options ?? {}``: an
         object of no members has none the other lacks); unknown when a side is."""
-        if self.nullish(other, scope) or _empty_literal(other):
+        if self.nullish(other, scope) or self.empty(other, scope):
             return self.desc(one, scope)
-        if self.nullish(one, scope) or _empty_literal(one):
+        if self.nullish(one, scope) or self.empty(one, scope):
             return self.desc(other, scope)
         sides = [self.desc(one, scope), self.desc(other, scope)]
         if sides[0] is None or sides[1] is None:
@@ -339,6 +340,24 @@ class Descriptors(FactState):
             return True
         return (
             node.type == "identifier" and self.text(node) == "undefined" and scope.lookup("undefined") is None
+        )
+
+    def empty(self, node: Node, scope: Scope) -> bool:
+        """``[]``, ``{}`` or a new empty container without type arguments (``new Map()``, ``new
+        Set()``: beside another value, TypeScript infers its type arguments from that value's type,
+        ``(state.appends ||= new Map())``), the container's name not the project's own."""
+        if _empty_literal(node):
+            return True
+        inner = unparenthesized(node)
+        if inner is None or inner.type != "new_expression" or inner.child_by_field_name("type_arguments"):
+            return False
+        ctor, args = inner.child_by_field_name("constructor"), inner.child_by_field_name("arguments")
+        return (
+            ctor is not None
+            and ctor.type == "identifier"
+            and self.text(ctor) in _EMPTY_CONTAINERS
+            and scope.lookup(self.text(ctor)) is None
+            and (args is None or not named_nodes(args))
         )
 
     def const_value(self, node: Node, scope: Scope) -> Desc:

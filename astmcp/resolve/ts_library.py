@@ -210,8 +210,9 @@ ARRAY_CALLBACKS: dict[str, tuple[tuple[int, ...], int | None]] = {
     **dict.fromkeys(("reduce", "reduceRight"), ((1,), 3)),
     **dict.fromkeys(("sort", "toSorted"), ((0, 1), None)),
 }  # fmt: skip
-# ... and which take elements as their arguments (an object literal passed there has the element type).
-ARRAY_TAKERS = frozenset({"push", "unshift"})
+# ... and which take elements as their arguments (an object literal passed there has the element type;
+# a ``Set<T>`` is read as an array of T's, whose ``add`` takes one).
+ARRAY_TAKERS = frozenset({"push", "unshift", "add"})
 ARRAY_METHODS = frozenset(ARRAY_RESULTS) | frozenset(ARRAY_CALLBACKS) | ARRAY_TAKERS
 # Methods of ``Map<K, V>`` the linker follows: ``get`` gives a V, ``values``/``keys``/``entries`` iterate
 # the values, keys, entries, ``forEach((value, key) => …)``, ``set(k, v)`` takes a K and a V and gives
