@@ -169,7 +169,9 @@ class Descriptors(FactState):
             parts = [c for c in named_nodes(node) if c.type != "comment"]
             if len(parts) == 1 and parts[0].type == "spread_element" and named_nodes(parts[0]):
                 return self.desc(named_nodes(parts[0])[0], scope)
-            return self.spread_object(node, parts, scope)
+            return self.spread_object(node, parts, scope) or self.held_types.get(
+                (node.start_byte, node.end_byte)
+            )
         if kind == "super":
             return self.super
         if kind == "member_expression":

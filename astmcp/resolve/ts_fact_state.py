@@ -161,6 +161,8 @@ class FactState:
         self.returning: tuple[str, Any] | None = None  # what types the function values returned here
         self.return_type: Desc = None  # the declared return type: what object literals returned here are
         self.expected_objects: dict[tuple[int, int], Desc] = {}  # returned object literal span -> its type
+        # an object literal a const holds and hands on only to typed places (span) -> what they are
+        self.held_types: dict[tuple[int, int], Desc] = {}
         # a function passed in a branch of a conditional argument (span) -> its callback typing
         self.expected_callbacks: dict[tuple[int, int], tuple[Any, ...]] = {}
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value

@@ -88,6 +88,14 @@ class Functions(Declarations):
                         break
                     sinks.append(self.return_type)
                     continue
+                if use.type == "assignment_expression":  # `current = frame`: what current holds
+                    left = use.child_by_field_name("left")
+                    # (TS only: in JS, `this.frame = frame` may be what declares the member)
+                    held = self.desc(left, inner) if left is not None and not self.javascript else None
+                    if held is None:
+                        break
+                    sinks.append(held)
+                    continue
                 call = use.parent.parent if use.parent is not None else None
                 callee = call.child_by_field_name("function") if call is not None else None
                 if callee is None or use.parent is None:
@@ -102,6 +110,9 @@ class Functions(Declarations):
                     where = self.key(literal)
                     self.unions[where] = sinks
                     self.expected_objects.setdefault(span, ("k", f"{EVERY_SINK}{where}"))
+                if span in self.expected_objects:
+                    # (`frame.nested`: the const is read as what it is handed on as, as its keys are)
+                    self.held_types[span] = self.expected_objects[span]
         declared = (
             self.parameter_types(ftype[0].child_by_field_name("parameters"), ftype[1]) if ftype else None
         )
@@ -745,8 +756,9 @@ def _held_literals(function: Node) -> list[tuple[Node, list[Node]]]:
     the places each goes on as a whole: ``return info`` (the return statement) or
     ``records.push(record)`` / ``show(record)`` (the call, a direct argument) in the function's own
     statements, or in a closure of it that sees the callee the function sees (``() =>
-    close(record)``). A const read as a whole anywhere else (``{ record }``, ``x = record``)
-    gives nothing: the literal may go where no type is known."""
+    close(record)``), or ``current = frame`` (the assignment, in the function's own statements).
+    A const read as a whole anywhere else (``{ record }``, ``[record]``) gives nothing: the literal
+    may go where no type is known."""
     body = function.child_by_field_name("body")
     if body is None or body.type != "statement_block" or not _HELD_LITERAL.search(body.text or b""):
         return []
@@ -804,6 +816,8 @@ def _sink(use: Node, function: Node) -> Node | None:
     if where is None:
         return None
     if where.type == "return_statement" and named_nodes(where) == [use]:
+        return where if _own_statement(where, function) else None
+    if where.type == "assignment_expression" and where.child_by_field_name("right") == use:
         return where if _own_statement(where, function) else None
     call = where.parent
     if where.type != "arguments" or call is None or call.type != "call_expression":
