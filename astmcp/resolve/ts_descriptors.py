@@ -600,11 +600,11 @@ class Descriptors(FactState):
         return self.targ(node, scope)
 
     def function_value(self, node: Node, scope: Scope, depth: int = 0) -> Desc:
-        """A value of the function type ``node`` writes out, as a type of its own (``L:<key>``:
+        """A value of the function type ``node`` writes out (or a method signature), as a type of its own (``L:<key>``:
         its parameter types in ``ftypes``, what calling it gives in ``sigrets``, a function type
         there alike: ``(): (s: number) => () => Ctx``), so calling it is typed; None otherwise."""
         inner = self.unwrapped(node)
-        if inner is None or inner.type != "function_type" or depth > 4:
+        if inner is None or inner.type not in ("function_type", "method_signature") or depth > 4:
             return None
         key = self.key(inner)
         self.ftypes.setdefault(key, self.parameter_types(inner.child_by_field_name("parameters"), scope))
@@ -615,8 +615,8 @@ class Descriptors(FactState):
 
     def anonymous(self, node: Node, scope: Scope) -> Desc:
         """An object type written out (``{ a: A; f(): void }``): ``L:<key>``, its members' declared
-        types in ``objects`` (a method's or an index signature's: none), its call signature's
-        parameter types in ``ftypes``."""
+        types in ``objects`` (a method's: a function of its signature, see :meth:`function_value`;
+        an index signature's: none), its call signature's parameter types in ``ftypes``."""
         key = self.key(node)
         if key not in self.objects:
             members: dict[str, Desc] = {}
@@ -642,6 +642,12 @@ class Descriptors(FactState):
                         step = f"[{self.text(parts[0])}]"
                         members[step] = self.instance(annotation, scope)
                         self.ckeys[f"{key}.{step}"] = ("n", scope, self.text(parts[0]))
+                    continue
+                if name.type in MEMBER_NAMES and member.type == "method_signature":
+                    # `{ unwatched(sub: Node): void }`: a function of that signature (overloaded: of
+                    # no known one)
+                    label = self.text(name)
+                    members[label] = None if label in members else self.function_value(member, scope)
                     continue
                 if name.type in MEMBER_NAMES:
                     annotation = member.child_by_field_name("type")
