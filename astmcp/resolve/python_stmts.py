@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from typing import Any
 
 from astmcp.resolve.python_exprs import Expressions
@@ -406,6 +407,10 @@ class Statements(Expressions):
             # `except (A, B) as e`: e is an A or a B (``exc``); `except A as e` narrows e to an A
             # in the handler, whatever other handlers of the scope bind e to
             self.bind(scope, node.name, "", ("exc", node.type) if node.type is not None else None)
+        if node.type is not None and self.lookup(scope, "sys")[0] == _SYS:
+            for read in _exception_reads(node.body):
+                # `e = sys.exc_info()[1]`, `sys.exception()`: the exception caught, as `except A as e`
+                self.typed_uses[id(read)] = (node.type, scope, False)
         saved = self.narrowed
         if node.name and node.type is not None and is_class_expr(node.type):
             self.narrow([(node.name, node.type)], node.body, scope)
@@ -630,3 +635,40 @@ def _returns_receivers_kind(function: ast.FunctionDef | ast.AsyncFunctionDef, cl
         if not made:
             return False
     return True
+
+
+_SYS = "I:0:sys:"  # what `import sys` binds
+
+
+def _exception_reads(body: list[ast.stmt]) -> Iterator[ast.expr]:
+    """``sys.exc_info()[1]`` and ``sys.exception()`` in a handler's own statements (not in the
+    functions, classes or lambdas it defines, which may run after it)."""
+    pending: list[ast.AST] = list(body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+            continue
+        if isinstance(node, ast.expr) and _caught_read(node):
+            yield node
+        pending.extend(ast.iter_child_nodes(node))
+
+
+def _caught_read(node: ast.expr) -> bool:
+    """Whether ``node`` is ``sys.exc_info()[1]`` or ``sys.exception()``."""
+    if isinstance(node, ast.Subscript):
+        index = node.slice
+        return isinstance(index, ast.Constant) and index.value == 1 and _sys_call(node.value, "exc_info")
+    return _sys_call(node, "exception")
+
+
+def _sys_call(node: ast.expr, name: str) -> bool:
+    """Whether ``node`` is ``sys.<name>()``, without arguments."""
+    return (
+        isinstance(node, ast.Call)
+        and not node.args
+        and not node.keywords
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == name
+        and isinstance(node.func.value, ast.Name)
+        and node.func.value.id == "sys"
+    )
