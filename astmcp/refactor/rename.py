@@ -88,6 +88,7 @@ from astmcp.refactor.ts_inline_types import (
     inline_type_hits,
     json_key_hits,
     literal_key_hits,
+    literal_member_reads,
     not_sole,
     remapped_key_hits,
     spread_key_hits,
@@ -358,6 +359,7 @@ def prepare_rename(
             h for h in hits[shaped:] if h.confidence != "name" or not trees.apart(h.file, declaring)
         ]
         hits += json_key_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
+        hits = literal_member_reads(ts_files, hits)
         hits += enum_name_hits(ts_files, conn, row)
         hits += jsdoc_hits(ts_files, conn, row, hits)
         hits += decorator_hits(ts_files, conn, family)
