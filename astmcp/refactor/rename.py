@@ -359,7 +359,7 @@ def prepare_rename(
             h for h in hits[shaped:] if h.confidence != "name" or not trees.apart(h.file, declaring)
         ]
         hits += json_key_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
-        hits = literal_member_reads(ts_files, hits)
+        hits = literal_member_reads(ts_files, conn, hits)
         hits += enum_name_hits(ts_files, conn, row)
         hits += jsdoc_hits(ts_files, conn, row, hits)
         hits += decorator_hits(ts_files, conn, family)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from typing import Any
 
 import tree_sitter
 
@@ -31,6 +32,8 @@ from astmcp.refactor.ts_structural import (
     owner_types,
 )
 from astmcp.refactor.tsscopes import TsFile
+from astmcp.resolve.python import UNKNOWN_RECEIVER
+from astmcp.resolve.typescript import MISSING_NAMESPACE, Resolver
 from astmcp.workspace import Workspace
 
 __all__ = [
@@ -137,144 +140,49 @@ def foreign_literal_keys(
 _TYPED = (".ts", ".tsx", ".mts", ".cts")
 
 
-def literal_member_reads(files: TsFiles, hits: list[Hit]) -> list[Hit]:
-    """``hits`` without the uncertain reads of a member of an object literal a ``const`` holds
-    (``const o = { name: "x", size: 1 }; o.name``) whose key is no hit: the read is of the
-    literal's own key, which is renamed or kept with it (a key judged foreign to the family, or
-    typed as another type's member). A read of a member the literal does not write is of none
-    (TS files only: TypeScript rejects it, unless the literal may gain members later, merged
-    with ``Object.assign`` or spread, or it is exported)."""
+def literal_member_reads(files: TsFiles, conn: sqlite3.Connection, hits: list[Hit]) -> list[Hit]:
+    """``hits`` without the uncertain reads of a member of an object literal's own type (``const
+    o = { name: "x", size: 1 }; o.name``, ``rows[0].name`` of ``const rows = [{ name }]``, what
+    a function returning a literal gives; the linker leaves them name hits, fact ``olits``)
+    whose key is no hit: the read is of the literal's own key, which is renamed or kept with it
+    (a key judged foreign to the family stays as it is)."""
     keys = {(h.file, h.line, h.column) for h in hits}
+    resolver: Resolver | None = None
     out: list[Hit] = []
     for hit in hits:
-        held = _held_literal(files, hit) if hit.confidence == "name" else None
-        if held is None:
+        if hit.confidence != "name" or hit.kind not in ("attribute", "write", "call"):
             out.append(hit)
             continue
-        ts, literal, name, exported = held
-        key = literal_keys(literal).get(name)
-        if key is None:
-            if not hit.file.endswith(_TYPED) or exported or _merged_later(ts, literal):
-                out.append(hit)
-        elif (hit.file, key.start_point[0] + 1, ts.column_of(key)) in keys:
+        row = conn.execute(
+            "SELECT r.target_key FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE f.path = ? AND r.line = ? AND r.col = ? AND r.symbol_id IS NULL",
+            (hit.file, hit.line, hit.column),
+        ).fetchone()
+        target = row[0] if row is not None else None
+        if not target or "|" not in target or target.startswith((UNKNOWN_RECEIVER, MISSING_NAMESPACE)):
+            out.append(hit)  # (no chain, or one judged through an unknown receiver or namespace)
+            continue
+        resolver = resolver or Resolver(conn, {})
+        entity = resolver.resolve(hit.file, target)
+        key = _literal_key(files, entity) if resolver.own_literal(entity) else None
+        if key is None or key in keys:
             out.append(hit)
     return out
 
 
-def _returned_literal(ts: TsFile, call: tree_sitter.Node) -> tree_sitter.Node | None:
-    """The object literal ``call`` returns: the callee is a function the file declares once at
-    its top level (``build(2)``), or a method of the class around the call (``this.build()``),
-    without a declared return type, whose one ``return`` gives an object literal."""
-    callee = call.child_by_field_name("function")
-    found: list[tree_sitter.Node] = []
-    if callee is not None and callee.type == "identifier":
-        found = [
-            f
-            for f in captures(ts, "(program (function_declaration) @f)", "f")
-            if (f.child_by_field_name("name") or f).text == callee.text
-        ]
-    elif callee is not None and callee.type == "member_expression":
-        receiver, method = callee.child_by_field_name("object"), callee.child_by_field_name("property")
-        body = call.parent
-        while body is not None and body.type != "class_body":
-            body = body.parent
-        if receiver is not None and receiver.type == "this" and method is not None and body is not None:
-            found = [
-                m
-                for m in body.named_children
-                if m.type != "comment" and (m.child_by_field_name("name") or m).text == method.text
-            ]
-    if len(found) != 1 or found[0].type not in ("function_declaration", "method_definition"):
+def _literal_key(files: TsFiles, entity: Any) -> tuple[str, int, int] | None:
+    """(file, line, column) of the key of the object literal member ``("a", path, "line:col",
+    name)``, None where it is not found."""
+    path, where, name = entity[1], entity[2], entity[3]
+    ts = files.get(path)
+    line, _, column = where.partition(":")
+    node = ts.node_at(int(line), int(column)) if ts is not None and column.isdigit() else None
+    while node is not None and node.type != "object":
+        node = node.parent
+    key = literal_keys(node).get(name) if node is not None else None
+    if key is None or ts is None:
         return None
-    function = found[0]
-    body = function.child_by_field_name("body")
-    if function.child_by_field_name("return_type") is not None or body is None:
-        return None
-    returns = _own_returns(body)
-    value = returns[0].named_children[0] if len(returns) == 1 and returns[0].named_children else None
-    while value is not None and value.type == "parenthesized_expression" and value.named_children:
-        value = value.named_children[0]
-    return value if value is not None and value.type == "object" else None
-
-
-def _own_returns(body: tree_sitter.Node) -> list[tree_sitter.Node]:
-    """The ``return`` statements of a function body (not of the functions and classes in it)."""
-    out: list[tree_sitter.Node] = []
-    pending = list(body.named_children)
-    while pending:
-        node = pending.pop()
-        if node.type == "return_statement":
-            out.append(node)
-        elif node.type not in _FUNCTION_NODES:
-            pending.extend(node.named_children)
-    return out
-
-
-_FUNCTION_NODES = frozenset(
-    {
-        "function_declaration",
-        "function_expression",
-        "function",
-        "arrow_function",
-        "method_definition",
-        "generator_function",
-        "generator_function_declaration",
-        "class_declaration",
-        "class",
-    }
-)
-
-
-def _held_literal(files: TsFiles, hit: Hit) -> tuple[TsFile, tree_sitter.Node, str, bool] | None:
-    """(file, literal, member name, exported) when ``hit`` is the member of ``o.m`` with ``o`` a
-    ``const`` declared once without a type, holding an object literal of plain keys and no spread."""
-    ts = files.get(hit.file)
-    node = ts.node_at(hit.line, hit.column) if ts is not None else None
-    access = node.parent if node is not None else None
-    if (
-        ts is None
-        or node is None
-        or node.type != "property_identifier"
-        or access is None
-        or access.type != "member_expression"
-        or access.child_by_field_name("property") != node
-    ):
-        return None
-    holder = access.child_by_field_name("object")
-    if holder is None or holder.type != "identifier":
-        return None
-    name = (holder.text or b"").decode("utf-8")
-    home = next((scope for scope in ts.chain(holder) if name in ts.declared(scope)), None)
-    if home is None:
-        return None
-    found = [
-        d
-        for d in captures(ts, "(variable_declarator name: (identifier) @n)", "n")
-        if d.text == holder.text
-        and d.start_byte >= home.start_byte
-        and d.end_byte <= home.end_byte
-        and next((scope for scope in ts.chain(d) if name in ts.declared(scope)), None) == home
-    ]
-    declarator = found[0].parent if len(found) == 1 else None
-    statement = declarator.parent if declarator is not None else None
-    if (
-        declarator is None
-        or statement is None
-        or statement.type != "lexical_declaration"
-        or (statement.child(0) or statement).type != "const"
-        or declarator.child_by_field_name("type") is not None
-    ):
-        return None
-    literal = declarator.child_by_field_name("value")
-    if literal is not None and literal.type == "call_expression":
-        literal = _returned_literal(ts, literal)  # `const built = build(2)`
-    if literal is None or literal.type != "object":
-        return None
-    members = [m for m in literal.named_children if m.type != "comment"]
-    if len(literal_keys(literal)) != len(members):
-        return None  # a spread, a computed or quoted key, a getter's or setter's twin
-    exported = statement.parent is not None and statement.parent.type == "export_statement"
-    return ts, literal, (node.text or b"").decode("utf-8"), exported
+    return path, key.start_point[0] + 1, ts.column_of(key)
 
 
 def _merged_later(ts: TsFile | None, literal: tree_sitter.Node) -> bool:

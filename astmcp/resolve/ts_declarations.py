@@ -172,7 +172,9 @@ class Declarations(Occurrences):
                         # `const c: Config = s ? { url: s } : given`: the literals are Configs
                         self.expect_objects(value, vtype)
                     self.declared_value(annotation, value, scope)
-                    if value.type in FUNCTION_VALUES and self.inferred is not None:
+                    if value.type in FUNCTION_VALUES and self.inferred is not None and annotation is None:
+                        # (declared with a type, `const create: Create = (m) => ({ … })`: what that
+                        # type's call gives)
                         self.inferred_return(target, name, key, vtype)
             self.owner = outer
             return

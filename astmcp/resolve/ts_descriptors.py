@@ -169,9 +169,10 @@ class Descriptors(FactState):
             parts = [c for c in named_nodes(node) if c.type != "comment"]
             if len(parts) == 1 and parts[0].type == "spread_element" and named_nodes(parts[0]):
                 return self.desc(named_nodes(parts[0])[0], scope)
-            return self.spread_object(node, parts, scope) or self.held_types.get(
+            made = self.spread_object(node, parts, scope) or self.held_types.get(
                 (node.start_byte, node.end_byte)
             )
+            return made if made is not None or self.javascript else self.own_object(node, parts, scope)
         if kind == "super":
             return self.super
         if kind == "member_expression":
@@ -343,6 +344,35 @@ class Descriptors(FactState):
         return (
             node.type == "identifier" and self.text(node) == "undefined" and scope.lookup("undefined") is None
         )
+
+    def own_object(self, node: Node, parts: list[Node], scope: Scope) -> Desc:
+        """The type TypeScript gives an object literal of no contextual type (``const o = { name:
+        "x" }``, ``[{ name }]``, ``() => ({ name })``): an object type of its own keys (``L:<key>``,
+        as one written out; fact ``olits``), each holding what its value is (a method: no known
+        value); reading another member is no project member's read, and reading one of these is
+        judged with the literal's key (the linker leaves it a name hit). None for ``{}``, or a
+        literal with a key not written as a name (``[k]: v``, ``"a-b": 1``), a getter or a setter."""
+        key = self.key(node)
+        if key in self.objects:
+            return ("k", f"L:{key}")
+        if not parts:
+            return None  # `{}`: filled later (`Object.assign({}, a)`, `reduce(…, {})`), or a placeholder
+        members: dict[str, Desc] = {}
+        for part in parts:
+            name = own_key(part)
+            if name is None or name in members:
+                return None
+            if part.type == "method_definition":
+                if any(child.type in ("get", "set") for child in part.children):
+                    return None
+                members[name] = None
+            elif part.type == "pair":
+                members[name] = self.desc(part.child_by_field_name("value"), scope)
+            else:
+                members[name] = self.desc(part, scope)
+        self.objects[key] = members
+        self.olits.add(key)
+        return ("k", f"L:{key}")
 
     def empty(self, node: Node, scope: Scope) -> bool:
         """``[]``, ``{}`` or a new empty container without type arguments (``new Map()``, ``new

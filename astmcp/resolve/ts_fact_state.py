@@ -146,6 +146,7 @@ class FactState:
         self.sigrets: dict[str, Desc] = {}
         self.shapes: list[str] = []  # type aliases of an object type (their members are symbols)
         self.objects: dict[str, dict[str, Desc]] = {}  # object types written out -> member types
+        self.olits: set[str] = set()  # ... of them, those an object literal has as its own type
         self.tuples: dict[str, list[Desc]] = {}  # tuple types -> their parts (declarations)
         self.trests: dict[str, Desc] = {}  # tuple types with a rest part (`[A, ...B[]]`) -> B
         self.spreads: dict[str, list[Desc]] = {}  # object-literal variables -> what they spread

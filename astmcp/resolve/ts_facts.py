@@ -454,6 +454,8 @@ class _Walker(ModuleFacts):
         ckeys = {key: _bound_once([desc]) for key, desc in self.ckeys.items()}
         if any(ckeys.values()):
             out["ckeys"] = {key: chain for key, chain in ckeys.items() if chain}
+        if self.olits:
+            out["olits"] = sorted(self.olits)
         if self.objects:
             out["objects"] = {
                 k: {n: chain_of(d) for n, d in members.items()} for k, members in self.objects.items()

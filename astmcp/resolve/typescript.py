@@ -164,6 +164,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         self._root: str | None = None
         self._augmented: frozenset[str] | None = None
         self._own: frozenset[str] | None = None
+        self._olits: dict[str, frozenset[str]] = {}  # per file, the keys of its literals' own types
         # A result cut short by a cycle (a barrel re-exporting a module that imports it) is kept
         # too: recomputing it for every caller is exponential in the cycle's length.
         Tracking.__init__(self, keep_cut_short=True)
@@ -1288,7 +1289,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if source is None:
                 return None
             member = self.step(source, name)
-            if member is None:
+            if member is None or member == _UNDECLARED:  # (a part whose type lacks it: not there)
                 continue
             if found is not None and member[:2] != found[:2]:
                 return None
@@ -1371,6 +1372,16 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 if cls.kind in CLASSLIKE and cls.id not in out:
                     out.append(cls.id)
         return out
+
+    def own_literal(self, entity: Entity) -> bool:
+        """Whether ``entity`` is a member of an object literal's own type (``("a", path, key,
+        name)`` with key in fact ``olits``): no symbol, judged with the literal's key."""
+        if entity is None or entity[0] != "a":
+            return False
+        found = self._olits.get(entity[1])
+        if found is None:
+            found = self._olits[entity[1]] = frozenset(self.facts(entity[1]).get("olits", ()))
+        return entity[2] in found
 
     def anonymous_member(self, entity: tuple[Any, ...]) -> Entity:
         """The value of a member of an object type written out (``("a", path, key, name)``)."""
@@ -1756,9 +1767,11 @@ class TsLinker:
                     entity = ("s", entity[1])
                 if entity is not None and entity[0] == "H":  # which member is not known
                     entity = None
+                if resolver.own_literal(entity):
+                    entity = None  # an object literal's own member: judged with its key (a name hit)
                 if entity is not None and entity[0] == "v":
                     row = (file_id, target, name, line, col, end_col, kind, owner)
-                    entity = _union_symbol(entity, out, row)
+                    entity = _union_symbol(entity, out, row, resolver.own_literal)
                 if entity is None:
                     confidence = "name" if "|" in target else "none"
                     if confidence == "name" and resolver.through_missing_namespace(path, target):
@@ -1873,7 +1886,12 @@ def _array_of(parts: tuple[Entity, ...]) -> Entity:
     return ("r", parts[0] if one_alternative(parts) else ("v", parts))
 
 
-def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tuple[Any, ...]) -> Entity:
+def _union_symbol(
+    entity: tuple[str, Any],
+    out: list[tuple[Any, ...]],
+    row: tuple[Any, ...],
+    own_literal: Callable[[Entity], bool],
+) -> Entity:
     """A member of a union type is a reference of the member of every alternative that has
     it in the project (TypeScript's union property; nested unions and intersections alike): rows
     for all but the first are added here, the first is returned. None when no alternative resolved.
@@ -1883,6 +1901,8 @@ def _union_symbol(entity: tuple[str, Any], out: list[tuple[Any, ...]], row: tupl
     found: list[int] = []
     # (a member of a mapped type not known by name is as unknown as any other)
     leaves = [None if alt is not None and alt[0] == "H" else alt for alt in _alternatives(entity)]
+    if any(own_literal(alt) for alt in leaves):
+        return None  # (an object literal's own member: a name hit, judged with the literal's key)
     for alt in leaves:
         if alt is not None and alt[0] in ("s", "S") and alt[1] not in found:
             found.append(alt[1])
