@@ -481,8 +481,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         chain = self.facts(path).get("calls", {}).get(site, {}).get("m")
         made = self.resolve(path, chain) if chain else None
         value = self.value_type(made)
-        if value is None and made is not None and made[0] == "p":
-            return ("r", made)  # `ids.map((id) => load(id))`: an array of promises
+        if value is None and made is not None and made[0] in ("p", "o"):
+            # `ids.map((id) => load(id))`: an array of promises; `(id) => ({ id })`: of those objects
+            return ("r", made)
         return ("r", value) if value is not None else None
 
     def library_call(self, entity: tuple[Any, ...], path: str, site: str, subst: Subst | None) -> Entity:
