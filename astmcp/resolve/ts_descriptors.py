@@ -371,7 +371,8 @@ class Descriptors(FactState):
             else:
                 members[name] = self.desc(part, scope)
         self.objects[key] = members
-        self.olits.add(key)
+        if (node.start_byte, node.end_byte) not in self.closed_literals:
+            self.olits.add(key)
         return ("k", f"L:{key}")
 
     def empty(self, node: Node, scope: Scope) -> bool:

@@ -164,6 +164,8 @@ class FactState:
         self.expected_objects: dict[tuple[int, int], Desc] = {}  # returned object literal span -> its type
         # an object literal a const holds and hands on only to typed places (span) -> what they are
         self.held_types: dict[tuple[int, int], Desc] = {}
+        # ... and those (span) read only by their members: of their own type, which nothing else is
+        self.closed_literals: set[tuple[int, int]] = set()
         # a function passed in a branch of a conditional argument (span) -> its callback typing
         self.expected_callbacks: dict[tuple[int, int], tuple[Any, ...]] = {}
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value

@@ -81,6 +81,13 @@ class Functions(Declarations):
             # `const info = { … }; return info` from a function declared `(): Info`: the literal is
             # an Info; `records.push(record)`, `show(record)`: what that argument is declared as;
             # several such places: each of their types (fact `unions`, chain `V:<key>`)
+            if not uses:
+                # `const o = { name: "x" }; o.name`, read only by its members: a value of no other
+                # type, its keys its own (not fact `olits`: no name hits)
+                span = (literal.start_byte, literal.end_byte)
+                self.closed_literals.add(span)
+                self.expected_objects.setdefault(span, ("k", f"L:{self.key(literal)}"))
+                continue
             sinks: list[Desc] = []
             for use in uses:
                 if use.type == "return_statement":
@@ -758,7 +765,8 @@ def _held_literals(function: Node) -> list[tuple[Node, list[Node]]]:
     statements, or in a closure of it that sees the callee the function sees (``() =>
     close(record)``), or ``current = frame`` (the assignment, in the function's own statements).
     A const read as a whole anywhere else (``{ record }``, ``[record]``) gives nothing: the literal
-    may go where no type is known."""
+    may go where no type is known. One read as a whole nowhere (only ``o.name``) goes on nowhere
+    (and spreads nothing): given with no places."""
     body = function.child_by_field_name("body")
     if body is None or body.type != "statement_block" or not _HELD_LITERAL.search(body.text or b""):
         return []
@@ -801,7 +809,11 @@ def _held_literals(function: Node) -> list[tuple[Node, list[Node]]]:
     out: list[tuple[Node, list[Node]]] = []
     for key in sorted(held):
         holders, read = held[key], uses.get(key, [])
-        if len(holders) != 1 or holders[0] is None or not read or len(read) > _MAX_SINKS:
+        if len(holders) != 1 or holders[0] is None or len(read) > _MAX_SINKS:
+            continue
+        if not read:  # read only by its members (or not at all)
+            if not any(part.type == "spread_element" for part in holders[0].named_children):
+                out.append((holders[0], []))
             continue
         sinks = [_sink(use, function) for use in read]
         if all(sink is not None for sink in sinks):
