@@ -812,13 +812,22 @@ def _held_literals(function: Node) -> list[tuple[Node, list[Node]]]:
         if len(holders) != 1 or holders[0] is None or len(read) > _MAX_SINKS:
             continue
         if not read:  # read only by its members (or not at all)
-            if not any(part.type == "spread_element" for part in holders[0].named_children):
+            if not any(_spreads_or_has_this(part) for part in holders[0].named_children):
                 out.append((holders[0], []))
             continue
         sinks = [_sink(use, function) for use in read]
         if all(sink is not None for sink in sinks):
             out.append((holders[0], [sink for sink in sinks if sink is not None]))
     return out
+
+
+def _spreads_or_has_this(part: Node) -> bool:
+    """Whether a part of an object literal spreads a value, or is a method or a function (whose
+    ``this``, the object, may be handed on whole: ``greet() { register(this) }``)."""
+    if part.type in ("spread_element", "method_definition"):
+        return True
+    value = part.child_by_field_name("value") if part.type == "pair" else None
+    return value is not None and value.type in ("function_expression", "function", "generator_function")
 
 
 def _sink(use: Node, function: Node) -> Node | None:
