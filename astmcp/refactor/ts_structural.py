@@ -333,11 +333,13 @@ class _Types:
             for name in shape[0]:
                 members.setdefault(name, _Member("property", name, ""))
             required |= shape[1]
+        declares = False  # (an alias declaring members is an object type written out)
         for name, kind, signature in self.conn.execute(
             "SELECT m.name, m.kind, m.signature FROM symbols t JOIN symbols m ON m.file_id = t.file_id"
             f" AND m.symbol_path = t.symbol_path || '.' || m.name WHERE t.id = ? AND m.kind IN ({marks})",
             (type_id, *_MEMBER_KINDS),
         ):
+            declares = True
             if name.startswith("#") or _PRIVATE.match(signature):
                 nominal = True
                 continue
@@ -353,6 +355,7 @@ class _Types:
         if (
             kind_row is not None
             and kind_row[0] == "type"
+            and not declares
             and not _OBJECT_ALIAS.match(signature)
             and not _named_alias(self.declaration(type_id, signature), linked)
         ):
@@ -689,5 +692,6 @@ def _owner(conn: sqlite3.Connection, member: SymbolRow) -> SymbolRow | None:
         f"f.path = ? AND s.symbol_path = ? AND s.kind IN ({','.join('?' * (len(_TYPE_KINDS) + 1))})",
         (member.file, member.parent_path, *_TYPE_KINDS, "type"),
     )
-    found = [t for t in found if t.kind != "type" or _OBJECT_ALIAS.match(t.signature)]
+    # (an alias has members only where it is an object type written out, whatever its signature,
+    # clipped when long, shows: `type Params<T extends object = Record<…>, …> = { … }`)
     return found[0] if found else None
