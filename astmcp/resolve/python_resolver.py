@@ -979,11 +979,6 @@ class Resolver(ModuleLookups):
                 call = self.class_member(value, "__call__", skip_self=False)
                 if call is None or call[0] != "s" or self.syms[call[1]].kind not in _CALLABLE:
                     return None
-                method = self.syms[call[1]]
-                if method.kind == "method" and method.symbol_path in self.facts(method.path).get(
-                    "selfrets", ()
-                ):
-                    return entity  # `return self` in a base's `__call__`: the instance called, of its class
                 return self.step(call, "()" if shape is None else f"(){shape}")
             if tag != "s":
                 return None
