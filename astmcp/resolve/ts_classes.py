@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, named_nodes
+from astmcp.resolve.ts_fact_state import FUNCTION_VALUES, MEMBER_NAMES, UNREAD, named_nodes
 from astmcp.resolve.ts_functions import Functions
 from astmcp.resolve.ts_scopes import Binding, Desc, Scope
 
@@ -199,10 +199,14 @@ class Classes(Functions):
     def interface(self, node: Node, scope: Scope) -> None:
         name = node.child_by_field_name("name")
         inner = Scope(scope, False)
-        # a local interface is no symbol: a value of it is untyped (its uses are name hits)
+        # a local interface is no symbol: a value of it holds nothing known, yet it is typed (its
+        # members' uses are name hits that never become `likely`, as a local alias's are: the
+        # interface's own members may share the name of the project's one member of it)
         local = not scope.symbolic
         key = (
-            self.declare(scope, name, None, not local, type_only=True) if name is not None else self.key(node)
+            self.declare(scope, name, UNREAD if local else None, not local, type_only=True)
+            if name is not None
+            else self.key(node)
         )
         if name is not None and self.augmenting is not None and self.augmenting[0] is scope:
             # merged into the interface of that name the augmented module exports: a reference

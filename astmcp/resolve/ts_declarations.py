@@ -13,6 +13,7 @@ from astmcp.resolve.ts_fact_state import (
     ANYTHING,
     FUNCTION_VALUES,
     MEMBER_NAMES,
+    UNREAD,
     is_ident,
     named_nodes,
     own_key,
@@ -106,6 +107,8 @@ class Declarations(Occurrences):
             if inner and inner[0].type in ("type_identifier", "nested_type_identifier", "generic_type"):
                 self.stored_as[value.id] = inner[0]
         vtype = self.declared(annotation, scope) if annotation is not None else self.desc(value, scope)
+        if vtype is None and annotation is not None:
+            vtype = UNREAD
         if annotation is not None and value is not None:
             self.keyed_strings(annotation, value, scope)
         if vtype == ANYTHING and value is not None and value.type == "new_expression" and _const(node):
@@ -493,6 +496,8 @@ class Declarations(Occurrences):
                 vtype = declared[index]
             if vtype is None and pattern is not None and _destructured(pattern):
                 vtype = _untyped_parameter(scope, index)
+            if vtype is None and annotation is not None:
+                vtype = UNREAD  # (`x: Parameters<typeof f>[0]`: typed, though by nothing read here)
             index += 1
             if pattern is not None and pattern.type == "identifier":
                 self.declare(scope, pattern, vtype, False, value_only=True)

@@ -999,6 +999,10 @@ class Descriptors(FactState):
         parts = named_nodes(inner) if inner is not None and inner.type == "array_type" else []
         if parts and parts[0].type == "predefined_type" and self.text(parts[0]) in _ANY:
             return ("i", ("k", f"{GLOBAL}Array"))
+        if inner is not None and inner.type == "constructor_type":
+            # `make: new () => User`: a class-like value, `new make()` a User (as of a class held)
+            made = inner.child_by_field_name("type")
+            return self.tdesc(made, scope) if made is not None else None
         return self.instance(node, scope)
 
     def instance(self, node: Node | None, scope: Scope) -> Desc:

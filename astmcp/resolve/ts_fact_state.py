@@ -16,6 +16,9 @@ from astmcp.resolve.ts_scopes import UNTYPED_KEY, Binding, Desc, Scope, Site
 # what a value typed `any` or `unknown` (a catch clause's variable too) holds: anything, its
 # members name hits that never become `likely` (a Node error's `e.code` is no project member)
 ANYTHING: Desc = ("k", UNTYPED_KEY)
+# what a value declared with a type astmcp cannot read holds (`x: Parameters<typeof f>[0]`, a
+# function-local interface): something typed, its members name hits that never become `likely`
+UNREAD: Desc = ("u", None)
 FUNCTIONS = {"function_declaration", "generator_function_declaration", "function_signature"}
 FUNCTION_VALUES = {"function_expression", "generator_function", "arrow_function", "function"}
 MEMBER_NAMES = {"property_identifier", "private_property_identifier"}
