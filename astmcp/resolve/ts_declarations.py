@@ -258,7 +258,7 @@ class Declarations(Occurrences):
             "f",
             self.parameter_types(value.child_by_field_name("parameters"), scope),
             self.declared_callbacks(value, scope),
-            self.instance(ret, scope) if ret is not None else None,
+            self.return_value(ret, scope),
             self.declared_callback_returns(value, scope),
         )
 

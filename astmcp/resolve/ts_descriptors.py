@@ -14,6 +14,7 @@ from astmcp.resolve.ts_fact_state import (
     FUNCTIONS,
     MEMBER_NAMES,
     QUOTED_NAME,
+    UNREAD,
     FactState,
     is_ident,
     member_property,
@@ -453,7 +454,7 @@ class Descriptors(FactState):
         if kind == "function_type":  # `(a: A) => R`: a value of it is a function (calling it gives an R)
             ret = node.child_by_field_name("return_type")
             params = self.parameter_types(node.child_by_field_name("parameters"), scope)
-            return ("f", params, {}, self.instance(ret, scope) if ret is not None else None)
+            return ("f", params, {}, self.return_value(ret, scope))
         if kind == "predefined_type":  # `string`: a String (the library's members, unless extended)
             wrapper = _PRIMITIVES.get(self.text(node))
             return ("k", f"{GLOBAL}{wrapper}") if wrapper is not None else None
@@ -1004,6 +1005,15 @@ class Descriptors(FactState):
             made = inner.child_by_field_name("type")
             return self.tdesc(made, scope) if made is not None else None
         return self.instance(node, scope)
+
+    def return_value(self, node: Node | None, scope: Scope) -> Desc:
+        """What calling a function whose return type is ``node`` gives: an instance of it; when it
+        is not read (`() => Parameters<typeof f>[0]`), something typed all the same (``UNREAD``),
+        never a receiver nobody typed; None where no return type is written."""
+        if node is None:
+            return None
+        found = self.instance(node, scope)
+        return found if found is not None else UNREAD
 
     def instance(self, node: Node | None, scope: Scope) -> Desc:
         """An instance of the type ``node`` names; a generic reference's type arguments ride

@@ -1857,6 +1857,8 @@ def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
     anything = receiver.startswith(UNTYPED_KEY + "|")  # an element of a value typed `any`: anything
     if not element or anything or resolver.resolve(path, receiver) is not None:
         return False
+    if last == "[i]" and re.search(r"\|\[\]\|:(/[^|]*)?$", receiver.rpartition("|")[0]):
+        return False  # an element of an array written `X[]`: an X, typed though X is not read
     # an element of what a package gives (`const [todo] = useState<Todo>(…)`) is no receiver
     # nobody typed: the package's type may give anything there, so the one project member of a
     # name is no likely reference of it
