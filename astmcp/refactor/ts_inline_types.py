@@ -245,13 +245,32 @@ def _member_types(conn: sqlite3.Connection, row: SymbolRow) -> list[tuple[set[st
 
 
 def _object_types(ts: TsFile) -> list[tree_sitter.Node]:
+    """Object types no symbol stands for: written inline, and the bodies of interfaces and type
+    aliases declared inside a function or block (the index holds no symbol for those)."""
     found = []
     for node in captures(ts, "(object_type) @shape", "shape"):
         parent = node.parent
-        if parent is not None and parent.type == "type_alias_declaration":
+        if parent is not None and parent.type == "type_alias_declaration" and not _local(parent):
             continue  # `type Named = { … }`: a symbol, judged as a named type
         found.append(node)
+    for node in captures(ts, "(interface_declaration body: (_) @shape)", "shape"):
+        if node.parent is not None and _local(node.parent):
+            found.append(node)
     return found
+
+
+def _local(declaration: tree_sitter.Node) -> bool:
+    """Whether a declaration is made inside a function or block, not a module or namespace."""
+    node = declaration.parent
+    while node is not None:
+        if node.type == "statement_block":
+            return node.parent is None or node.parent.type not in (
+                "internal_module",
+                "module",
+                "ambient_declaration",
+            )
+        node = node.parent
+    return False
 
 
 def _shape(node: tree_sitter.Node, name: str) -> tuple[set[str], set[str], tree_sitter.Node | None]:
