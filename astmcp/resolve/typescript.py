@@ -1845,6 +1845,11 @@ class TsLinker:
         )
 
 
+# an instance of an array type written `X[]`, of a tuple type written out (`[A, B]`)
+_WRITTEN_ARRAY = re.compile(r"\|\[\]\|:(/[^|]*)?$")
+_WRITTEN_TUPLE = re.compile(r"Q:[^|]*\|:(/[^|]*)?$")
+
+
 def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
     """A member of an element (``xs[i].m``, ``xs[0].m``, ``for (x of xs) x.m``) of something not known to be an
     array (a record, an index signature), narrowed or not: the receiver is as unknown as one without a chain."""
@@ -1857,8 +1862,9 @@ def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
     anything = receiver.startswith(UNTYPED_KEY + "|")  # an element of a value typed `any`: anything
     if not element or anything or resolver.resolve(path, receiver) is not None:
         return False
-    if last == "[i]" and re.search(r"\|\[\]\|:(/[^|]*)?$", receiver.rpartition("|")[0]):
-        return False  # an element of an array written `X[]`: an X, typed though X is not read
+    container = receiver.rpartition("|")[0]
+    if _WRITTEN_ARRAY.search(container) or _WRITTEN_TUPLE.match(container):
+        return False  # an element of an array written `X[]` (a part of a tuple written out): typed, though not read
     # an element of what a package gives (`const [todo] = useState<Todo>(…)`) is no receiver
     # nobody typed: the package's type may give anything there, so the one project member of a
     # name is no likely reference of it
