@@ -1374,6 +1374,15 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                     out.append(cls.id)
         return out
 
+    def declared_chain(self, entity: Entity) -> str | None:
+        """The chain of the type a symbol's declaration writes (``list: D[]``: ``P:…|[]|:``), as
+        the file's facts hold it; None for anything else."""
+        if entity is None or entity[0] != "s":
+            return None
+        sym = self.syms[entity[1]]
+        chain = self.facts(sym.path).get("vtypes", {}).get(sym.key)
+        return chain if isinstance(chain, str) else None
+
     def own_literal(self, entity: Entity) -> bool:
         """Whether ``entity`` is a member of an object literal's own type (``("a", path, key,
         name)`` with key in fact ``olits``): no symbol, judged with the literal's key."""
@@ -1863,13 +1872,20 @@ def _unknown_element(resolver: Resolver, path: str, target: str) -> bool:
     if not element or anything or resolver.resolve(path, receiver) is not None:
         return False
     container = receiver.rpartition("|")[0]
-    if _WRITTEN_ARRAY.search(container) or _WRITTEN_TUPLE.match(container):
+    if _written_elements(container):
         return False  # an element of an array written `X[]` (a part of a tuple written out): typed, though not read
     # an element of what a package gives (`const [todo] = useState<Todo>(…)`) is no receiver
     # nobody typed: the package's type may give anything there, so the one project member of a
     # name is no likely reference of it
-    held = resolver.resolve(path, receiver.rpartition("|")[0])
+    held = resolver.resolve(path, container)
+    if _written_elements(resolver.declared_chain(held) or ""):
+        return False  # (of a member declared so: `items: D[]`, then `o.items[0].m`)
     return not (held is not None and held[0] == "x" and str(held[1]).startswith(HOLDS_PROJECT))
+
+
+def _written_elements(chain: str) -> bool:
+    """Whether ``chain`` is an instance of an array type written ``X[]`` or of a tuple type written out."""
+    return _WRITTEN_ARRAY.search(chain) is not None or _WRITTEN_TUPLE.match(chain) is not None
 
 
 def _as_untyped(target: str) -> bool:
