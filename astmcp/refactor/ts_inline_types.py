@@ -82,11 +82,14 @@ def not_sole(files: TsFiles, conn: sqlite3.Connection, row: SymbolRow, hits: lis
     other project member has its name) made uncertain when an object type written inline declares
     the name: that type's values have the member too, and no symbol stands for it. (hotkeys'
     `symbols.modifiers`, with `symbols: boolean | { modifiers?: boolean }` narrowed, was renamed
-    as `ParsedModifiers.modifiers`.)"""
+    as `ParsedModifiers.modifiers`.) So does an interface or type alias declared inside a function:
+    no symbol stands for it either. (Those are no structural partners of the member: values of
+    them are read through name hits, which block, and zod's test-local `type Outer = { data: C }`,
+    never given a value of the member's type, would block every `data`.)"""
     if not any(h.confidence == "likely" for h in hits):
         return hits
     for _path, ts in files.holding(conn, row.name):
-        if any(_shape(shape, row.name)[2] is not None for shape in _object_types(ts)):
+        if any(_shape(shape, row.name)[2] is not None for shape in _object_types(ts, local=True)):
             note = f"an object type written inline elsewhere also declares {row.name!r}"
             return unsure_likely(hits, note)
     return hits
@@ -244,18 +247,20 @@ def _member_types(conn: sqlite3.Connection, row: SymbolRow) -> list[tuple[set[st
     return owner_types(conn, row)
 
 
-def _object_types(ts: TsFile) -> list[tree_sitter.Node]:
-    """Object types no symbol stands for: written inline, and the bodies of interfaces and type
-    aliases declared inside a function or block (the index holds no symbol for those)."""
+def _object_types(ts: TsFile, local: bool = False) -> list[tree_sitter.Node]:
+    """Object types no symbol stands for, written inline; with ``local``, also the bodies of
+    interfaces and type aliases declared inside a function or block (the index holds no symbol
+    for those either)."""
     found = []
     for node in captures(ts, "(object_type) @shape", "shape"):
         parent = node.parent
-        if parent is not None and parent.type == "type_alias_declaration" and not _local(parent):
+        if parent is not None and parent.type == "type_alias_declaration" and not (local and _local(parent)):
             continue  # `type Named = { … }`: a symbol, judged as a named type
         found.append(node)
-    for node in captures(ts, "(interface_declaration body: (_) @shape)", "shape"):
-        if node.parent is not None and _local(node.parent):
-            found.append(node)
+    if local:
+        for node in captures(ts, "(interface_declaration body: (_) @shape)", "shape"):
+            if node.parent is not None and _local(node.parent):
+                found.append(node)
     return found
 
 
