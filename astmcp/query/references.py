@@ -282,8 +282,8 @@ def collect_references(
     printed: PrintedNames | None = None
     slots: SlotNames | None = None
     if include_name_hits or likely:
-        for path, line, col, end_col, kind, target, scope in conn.execute(
-            "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key, r.scope_path FROM refs r"
+        for path, line, col, end_col, kind, target, scope, language in conn.execute(
+            "SELECT f.path, r.line, r.col, r.end_col, r.kind, r.target_key, r.scope_path, f.language FROM refs r"
             " JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.confidence = 'name'"
             " AND f.language IN (?, ?)",
             (symbol.name, languages[0], languages[-1]),
@@ -379,6 +379,10 @@ def collect_references(
             confidence = (
                 "likely"
                 if likely
+                # (TypeScript types every receiver: one astmcp could not type holds a value of a
+                # type it did not read, which may declare the name; seen on a handful of the
+                # thousands of renames measured, each a break. JS and Python receivers may be untyped)
+                and language != "typescript"
                 and kind != "string"
                 and end_col - col == len(symbol.name)  # (not a name made at run time there)
                 and untyped(target)
