@@ -4,7 +4,8 @@ The index stores such occurrences as ``name`` hits (``target_key`` NULL or ``?<c
 is ``likely`` depends on every symbol of the project, so it is decided when asked,
 with the rule ``ast_find_references`` applies (:func:`astmcp.query.references.single_candidate`):
 an edge is ``likely`` exactly when find_references lists the
-occurrence as a ``likely`` reference of the edge's target.
+occurrence as a ``likely`` reference of the edge's target, except in TypeScript files, where
+references hold no ``likely`` ones (a rename must not guess) and the graph keeps the edge as a hint.
 """
 
 from __future__ import annotations
