@@ -184,10 +184,14 @@ class Classes(Functions):
                 self.rtypes[key] = made
 
     def index_signature(self, member: Node, key: str, scope: Scope) -> None:
-        """An interface's or object type alias' index signature: what ``x[k]`` gives (``indexes``)."""
+        """An interface's or object type alias' index signature: what ``x[k]`` gives (``indexes``;
+        a number index signature, what ``x[0]`` gives: ``nindexes``)."""
         value = self.index_value(member, scope)
         if value is not None:
             self.indexes[key] = value
+        value = self.index_value(member, scope, "number")
+        if value is not None:
+            self.nindexes[key] = value
 
     def discriminant(self, key: str, annotation: Node | None) -> None:
         """A member declared with string literal types (``code: "a" | "b"``) can tell a union's

@@ -695,11 +695,12 @@ class Descriptors(FactState):
         index = member.child_by_field_name("index_type")
         return index is not None and self.text(index) == "number"
 
-    def index_value(self, member: Node, scope: Scope) -> Desc:
+    def index_value(self, member: Node, scope: Scope, keys: str = "string") -> Desc:
         """What a string index signature (``[k: string]: V``, not a mapped type's) gives: a V (for
-        ``x[k]`` and for any member the type does not declare)."""
+        ``x[k]`` and for any member the type does not declare); with ``keys`` "number", what a
+        number index signature gives (for ``x[0]`` alone)."""
         index = member.child_by_field_name("index_type") if member.type == "index_signature" else None
-        if index is None or self.text(index) != "string":
+        if index is None or self.text(index) != keys:
             return None
         return self.instance(member.child_by_field_name("type"), scope)
 

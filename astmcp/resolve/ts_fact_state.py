@@ -157,6 +157,7 @@ class FactState:
         self.indexes: dict[
             str, Desc
         ] = {}  # interfaces/object type aliases -> what their index signature gives
+        self.nindexes: dict[str, Desc] = {}  # ... what their number index signature gives (`x[0]`)
         self.lits: dict[str, list[str]] = {}  # members declared with string literal types -> the literals
         # `x[KEY]` read by a name: KEY's descriptors (the name it binds, fact `ikeys`), and the members
         # declared `[KEY]: T` -> that name (fact `ckeys`)

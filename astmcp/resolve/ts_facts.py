@@ -377,6 +377,7 @@ class _Walker(ModuleFacts):
             ("rtypes", self.rtypes),
             ("exports", self.exports),
             ("indexes", self.indexes),
+            ("nindexes", self.nindexes),
             ("sigrets", self.sigrets),
         ):
             resolved = {k: c for k, d in table.items() if (c := chain_of(d)) is not None}

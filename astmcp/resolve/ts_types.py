@@ -600,12 +600,15 @@ class TypeSteps:
             return self.step(array[1], ":")
         return array if int(j) == whole else None
 
-    def indexed(self, instance: tuple[Any, ...], depth: int = 0) -> Entity:
+    def indexed(self, instance: tuple[Any, ...], depth: int = 0, number: bool = False) -> Entity:
         """What ``x[k]`` gives for an instance of an interface or object type alias: its index
-        signature's value (``[k: string]: V``), its own or a base's; None without one."""
+        signature's value (``[k: string]: V``), its own or a base's; None without one. With
+        ``number`` (``x[0]``), a number index signature's value (``[i: number]: V``) comes first."""
         sym = self.syms[instance[1]]
         facts = self.facts(sym.path)
-        chain = facts.get("indexes", {}).get(sym.key)
+        chain = (facts.get("nindexes", {}).get(sym.key) if number else None) or facts.get("indexes", {}).get(
+            sym.key
+        )
         if chain:
             return self.resolve_in(sym.path, chain, dict(instance[2]) if len(instance) > 2 else None)
         if depth > 8 or sym.kind not in CLASSLIKE:
@@ -613,7 +616,7 @@ class TypeSteps:
         for base in facts.get("bases", {}).get(sym.key, ()):
             found = self.resolve(sym.path, base)
             if found is not None and found[0] == "s" and self.syms[found[1]].kind in CLASSLIKE:
-                value = self.indexed(("i", found[1]), depth + 1)
+                value = self.indexed(("i", found[1]), depth + 1, number)
                 if value is not None:
                     return value
         return None

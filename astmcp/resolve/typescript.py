@@ -1110,7 +1110,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return self.combined(value, "", None, None)  # (of values not known)
             return self.lib_result(value, step)
         if step == "[i]" and tag == "i":  # `x[k]`: what the index signature of x's type gives
-            return self.indexed(entity)
+            return self.indexed(entity) or self.indexed(entity, number=True)
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
             return None  # an element of something not known to be an array (a typed symbol may be)
         if tag == "x":
@@ -1135,6 +1135,10 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
         if tag == "i":
             if step in ("()", ":"):
                 return entity if step == ":" else self.signature_return(entity)
+            if step[:1] == "#" and step[1:].isdigit():  # `x[0]`: what a (number) index signature gives
+                found = self.indexed(entity, number=True)
+                if found is not None:
+                    return found
             member = self.class_member(value, step)
             if member is None and is_ident(step):  # a member it does not declare: its index signature's
                 return self.indexed(entity)
