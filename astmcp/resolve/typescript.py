@@ -1136,9 +1136,9 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if step in ("()", ":"):
                 return entity if step == ":" else self.signature_return(entity)
             if step[:1] == "#" and step[1:].isdigit():  # `x[0]`: what a (number) index signature gives
-                found = self.indexed(entity, number=True)
-                if found is not None:
-                    return found
+                element = self.indexed(entity, number=True)
+                if element is not None:
+                    return element
             member = self.class_member(value, step)
             if member is None and is_ident(step):  # a member it does not declare: its index signature's
                 return self.indexed(entity)
