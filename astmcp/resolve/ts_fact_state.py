@@ -173,6 +173,9 @@ class FactState:
         # a function passed in a branch of a conditional argument (span) -> its callback typing
         self.expected_callbacks: dict[tuple[int, int], tuple[Any, ...]] = {}
         self.ftype: tuple[Node, Scope] | None = None  # a written-out function type of the next function value
+        # the declared types of the next function value's parameters where no function type is
+        # written (a `ProxyHandler<T>` trap's: its target is a T)
+        self.given_params: list[Desc] | None = None
         self.literal_this: Desc = None  # `this` of the next object-literal method
         self.assigned_this: Desc = None  # `this` of the next function expression (`exports.f = function`)
         self.returns: list[Desc] | None = None  # what the function being visited returns

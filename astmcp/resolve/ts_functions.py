@@ -19,7 +19,7 @@ from astmcp.resolve.ts_fact_state import (
     unparenthesized,
 )
 from astmcp.resolve.ts_reach import reexported_module
-from astmcp.resolve.ts_scopes import EVERY_SINK, SAME_RETURNS, Binding, Desc, Scope, Site, chain_of
+from astmcp.resolve.ts_scopes import EVERY_SINK, SAME_RETURNS, Binding, Desc, Scope, Site, bound, chain_of
 
 
 class Functions(Declarations):
@@ -53,6 +53,9 @@ class Functions(Declarations):
         if callback is None and self.expected_callbacks:
             callback = self.expected_callbacks.pop((node.start_byte, node.end_byte), None)
         ftype, self.ftype = self.ftype, None
+        given_params, self.given_params = self.given_params, None
+        if given_params is not None:
+            callback = None  # (what the lib's declaration gives the others is not read)
         literal_this, self.literal_this = self.literal_this, None
         assigned_this, self.assigned_this = self.assigned_this, None
         outer_returns, self.returns = self.returns, []
@@ -121,7 +124,9 @@ class Functions(Declarations):
                     # (`frame.nested`: the const is read as what it is handed on as, as its keys are)
                     self.held_types[span] = self.expected_objects[span]
         declared = (
-            self.parameter_types(ftype[0].child_by_field_name("parameters"), ftype[1]) if ftype else None
+            self.parameter_types(ftype[0].child_by_field_name("parameters"), ftype[1])
+            if ftype
+            else given_params
         )
         # the implementation of overloads: callers see only the overload signatures' return types
         hidden = key is not None and _implements_overloads(node, name)
@@ -606,6 +611,7 @@ class Functions(Declarations):
                 if typed is not None and name is not None and name.type in MEMBER_NAMES:
                     # its parameters are those of the declared type's member
                     self.callback = (("m", typed, self.text(name)), -1, False, None)
+                    self.given_params = _trap_target(typed)
                 if members and name is not None and name.type in MEMBER_NAMES:
                     self.function(child, scope, None, member=True)
                     if typed is not None:  # it also provides a member of the declared type
@@ -1051,3 +1057,15 @@ def _generator(node: Node) -> bool:
     return node.type in ("generator_function", "generator_function_declaration") or any(
         c.type == "*" for c in node.children
     )
+
+
+def _trap_target(typed: Desc) -> list[Desc] | None:
+    """``[T]`` where ``typed`` is the lib's ``ProxyHandler<T>`` (a trap's first parameter is the
+    proxy's target, a T: `get(state, prop)` of `const traps: ProxyHandler<State> = { … }`)."""
+    if typed is None or typed[0] != "i" or len(typed) < 3 or not isinstance(typed[2], Site):
+        return None
+    named = typed[1]
+    if named is None or named[0] != "n" or named[2] != "ProxyHandler" or bound(named) is not None:
+        return None
+    targs = typed[2].targs
+    return [("i", targs[0])] if len(targs) == 1 and targs[0] is not None else None
