@@ -600,15 +600,16 @@ class TypeSteps:
             return self.step(array[1], ":")
         return array if int(j) == whole else None
 
-    def indexed(self, instance: tuple[Any, ...], depth: int = 0, number: bool = False) -> Entity:
+    def indexed(
+        self, instance: tuple[Any, ...], depth: int = 0, signatures: tuple[str, ...] = ("indexes",)
+    ) -> Entity:
         """What ``x[k]`` gives for an instance of an interface or object type alias: its index
-        signature's value (``[k: string]: V``), its own or a base's; None without one. With
-        ``number`` (``x[0]``), a number index signature's value (``[i: number]: V``) comes first."""
+        signature's value (``[k: string]: V``), its own or a base's; None without one.
+        ``signatures``: the facts to read, first found first (``nindexes``: a number index
+        signature's value, ``[i: number]: V``)."""
         sym = self.syms[instance[1]]
         facts = self.facts(sym.path)
-        chain = (facts.get("nindexes", {}).get(sym.key) if number else None) or facts.get("indexes", {}).get(
-            sym.key
-        )
+        chain = next((c for field in signatures if (c := facts.get(field, {}).get(sym.key))), None)
         if chain:
             return self.resolve_in(sym.path, chain, dict(instance[2]) if len(instance) > 2 else None)
         if depth > 8 or sym.kind not in CLASSLIKE:
@@ -616,7 +617,7 @@ class TypeSteps:
         for base in facts.get("bases", {}).get(sym.key, ()):
             found = self.resolve(sym.path, base)
             if found is not None and found[0] == "s" and self.syms[found[1]].kind in CLASSLIKE:
-                value = self.indexed(("i", found[1]), depth + 1, number)
+                value = self.indexed(("i", found[1]), depth + 1, signatures)
                 if value is not None:
                     return value
         return None

@@ -1110,7 +1110,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
                 return self.combined(value, "", None, None)  # (of values not known)
             return self.lib_result(value, step)
         if step == "[i]" and tag == "i":  # `x[k]`: what the index signature of x's type gives
-            return self.indexed(entity) or self.indexed(entity, number=True)
+            return self.indexed(entity, signatures=("indexes", "nindexes"))
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
             return None  # an element of something not known to be an array (a typed symbol may be)
         if tag == "x":
@@ -1136,7 +1136,7 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             if step in ("()", ":"):
                 return entity if step == ":" else self.signature_return(entity)
             if step[:1] == "#" and step[1:].isdigit():  # `x[0]`: what a (number) index signature gives
-                element = self.indexed(entity, number=True)
+                element = self.indexed(entity, signatures=("nindexes", "indexes"))
                 if element is not None:
                     return element
             member = self.class_member(value, step)
