@@ -1111,6 +1111,16 @@ class Resolver(TypeSteps, Tracking[tuple[Any, ...]]):
             return self.lib_result(value, step)
         if step == "[i]" and tag == "i":  # `x[k]`: what the index signature of x's type gives
             return self.indexed(entity, signatures=("indexes", "nindexes"))
+        if (
+            step == "[i]"
+            and tag == "x"
+            and value
+            and not value.startswith(HOLDS_PROJECT)
+            and len(entity) == 2
+        ):
+            # an element of a package's value given no project type (`for (const m of tx.mutations)`):
+            # the package's, as its part `#0` and its members are
+            return ("x", f"{value}.[i]")
         if step == "[i]" and tag != "v" and (tag != "s" or self.syms[value].kind not in TYPED):
             return None  # an element of something not known to be an array (a typed symbol may be)
         if tag == "x":
