@@ -33,6 +33,7 @@ from astmcp.refactor.family_guard import (
 from astmcp.refactor.identifiers import language_of
 from astmcp.refactor.prepare import load_file
 from astmcp.refactor.pyscopes import FileScopes, resolve
+from astmcp.refactor.ts_namespaces import namespace_partners
 from astmcp.refactor.ts_structural import static_partners
 from astmcp.refactor.ts_structural import structural_partners as ts_structural_partners
 from astmcp.resolve.python import EITHER_MEMBER, either_keys
@@ -341,6 +342,8 @@ def family_and_references(
             for m in (*ts_structural_partners(conn, row, family, ws), *static_partners(ws, conn, row, family))
             if m not in maybe and not memo.parts.apart(m.file, files)
         ]
+        # (a module's namespace object used as the type: `const r: Resolver = impl`)
+        maybe += [m for m in namespace_partners(conn, row, family) if m not in maybe]
     for member in maybe:
         # `class Other(serializer.signer)`: Other.old may override it or not (TS: a type usable as
         # the member's type or the other way round); it and its uses are uncertain (kind

@@ -28,6 +28,7 @@ __all__ = [
     "derived_types",
     "member_fits",
     "member_owner",
+    "owner_requirements",
     "owner_types",
     "static_partners",
     "structural_partners",
@@ -507,6 +508,24 @@ def structural_partners(
             for mine in mines
         ):
             out.append(other)
+    return out
+
+
+def owner_requirements(conn: sqlite3.Connection, family: list[SymbolRow]) -> list[frozenset[str]]:
+    """Per type owning a member of ``family`` (a class, interface or object type alias; never one
+    with a private member, which only its subclasses satisfy): the names of the members a value
+    must have to be used as it (own and inherited; optional and static ones aside)."""
+    types = _Types(conn)
+    seen: set[int] = set()
+    out: list[frozenset[str]] = []
+    for member in family:
+        owner = _owner(conn, member) if member.parent_path and not _hidden(member) else None
+        if owner is None or owner.id in seen:
+            continue
+        seen.add(owner.id)
+        found = types.of(owner.id)
+        if not found.nominal:
+            out.append(frozenset(found.required))
     return out
 
 

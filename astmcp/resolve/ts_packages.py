@@ -46,6 +46,7 @@ __all__ = [
     "package_parameter_closed",
     "package_shapes",
     "package_type_names",
+    "package_value_names",
     "project_root",
     "qualified_spec",
 ]
@@ -180,6 +181,36 @@ def _read_declarations(root: str, package: str) -> tuple[str, ...]:
         if texts:
             break
     return tuple(texts)
+
+
+# a value a declaration file may export: `export declare function f`, `const c`, `class K`, … (any
+# nesting: an ambient namespace's members are its exports)
+_VALUE_DECLARATION = re.compile(r"\b(?:function\*?|const|let|var|class|enum|namespace)\s+([A-Za-z_$][\w$]*)")
+_EXPORT_LIST = re.compile(r"\bexport\s+(?:type\s+)?\{([^}]*)\}")
+_VALUES: dict[tuple[str, str], frozenset[str] | None] = {}
+
+
+def package_value_names(root: str, spec: str) -> frozenset[str] | None:
+    """The names of the values the module ``spec`` may export (what ``import * as ns from spec``
+    may have), over-read: every function, variable, class, enum and namespace any of the package's
+    declaration files declares, and every name an export list gives; None when the package is not
+    installed."""
+    package = package_name(spec)
+    key = (root, package)
+    if key not in _VALUES:
+        if len(_VALUES) > 64:
+            _VALUES.clear()
+        texts = declarations(root, package)
+        names: set[str] = set()
+        for text in texts:
+            names.update(_VALUE_DECLARATION.findall(text))
+            for listed in _EXPORT_LIST.findall(text):
+                for item in listed.split(","):
+                    words = item.split()
+                    if words:
+                        names.add(words[-1])  # (`a as b` exports b)
+        _VALUES[key] = frozenset(names) if texts else None
+    return _VALUES[key]
 
 
 _READ: dict[tuple[str, str, str, str], object] = {}

@@ -1,0 +1,217 @@
+"""TS/JS: a module's namespace object used as a value of a type (SPEC §3: the members a type must
+keep to be used as another).
+
+``import * as impl from "./impl"; const resolver: UriResolver = impl`` compiles because the
+module's exports ``parse``, ``resolve`` and ``serialize`` are every member ``UriResolver``
+requires. Renaming ``UriResolver.resolve`` alone leaves ``impl`` without it: ajv does so with the
+``fast-uri`` package (``const uriResolver = o.uriResolver ?? DefaultUriResolver``, seed 6868, a new
+tsc error). Where a file reads a namespace import other than as ``ns.name`` (passed, assigned,
+returned, cast, spread, ``typeof ns``), the module's export of the member's name is a partner of
+the rename whenever the module exports every member an owner of the family requires: a project
+module's export is an uncertain hit (kind ``override``, its uses with it), renamed only with
+``uncertain: include``; a package's (or a name the module only re-exports from one) refuses the
+rename with ``MUTATION_BLOCKED``. A namespace re-exported (``export * as ns``) or loaded with
+``import()`` is not followed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+import tree_sitter
+
+from astmcp.errors import MutationBlocked
+from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.refactor.ts_structural import owner_requirements
+from astmcp.refactor.tsparse import parse
+from astmcp.resolve.ts_packages import package_value_names, project_root
+
+__all__ = ["namespace_partners"]
+
+_MEMBER_KINDS = ("method", "property", "getter", "setter")
+_LANGUAGES = "('typescript', 'javascript')"
+_DEPTH = 6  # re-exports followed
+# where reading the namespace's name is not the namespace object given away
+_MEMBER_READS = ("member_expression", "nested_identifier", "nested_type_identifier")
+_NAMES = ("identifier", "shorthand_property_identifier")  # (`{ ns }` gives it as a property too)
+
+
+def namespace_partners(
+    conn: sqlite3.Connection, row: SymbolRow, family: Iterable[SymbolRow]
+) -> list[SymbolRow]:
+    """The project exports named as the member whose module's namespace is used as a value that may
+    be an owner's type; MUTATION_BLOCKED when such a module's export of the name is not the
+    project's (a package's)."""
+    if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
+        return []
+    members = [m for m in (row, *family) if m.kind in _MEMBER_KINDS and m.parent_path]
+    requirements = owner_requirements(conn, members)
+    root = project_root(conn) if requirements else None
+    if root is None:
+        return []
+    known = {m.id for m in members}
+    exports = _Exports(conn, root)
+    used: dict[tuple[str, str], int | None] = {}
+    out: list[SymbolRow] = []
+    for path, alias, resolved, external, module in conn.execute(
+        "SELECT f.path, i.alias, i.resolved_path, i.external, i.module FROM imports i"
+        " JOIN files f ON f.id = i.file_id WHERE i.kind = 'import' AND i.name IS NULL"
+        f" AND i.alias IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
+    ):
+        if external:
+            names = package_value_names(str(root), str(module)) if module else None
+            if names is None or row.name not in names:
+                continue
+            partner: SymbolRow | None = None
+            fits = any(required <= names for required in requirements)
+        elif resolved:
+            table, open_ = exports.of(str(resolved))
+            if row.name not in table:
+                continue
+            partner = table[row.name]
+            fits = open_ or any(required <= table.keys() for required in requirements)
+        else:
+            continue
+        if not fits:
+            continue
+        key = (str(path), str(alias))
+        if key not in used:
+            used[key] = _given_away(root, str(path), str(alias))
+        line = used[key]
+        if line is None:
+            continue
+        if partner is None:
+            raise MutationBlocked(
+                f"{row.name!r} is a member of a type the namespace of {module!r} may be used as ({path}:{line}"
+                f" reads `{alias}` as a value, and the module exports every member the type requires, its"
+                f" own {row.name!r} among them, which is not the project's): renaming the member would"
+                " leave that value without it",
+                {"module": module, "file": path, "line": line},
+            )
+        if partner.id not in known and partner not in out:
+            out.append(partner)
+    return out
+
+
+class _Exports:
+    """What a project module exports: each name's declaration (None: not the project's own, or not
+    found), and whether names may be missing (``export *`` of a package, re-exports too deep)."""
+
+    def __init__(self, conn: sqlite3.Connection, root: Path) -> None:
+        self.conn = conn
+        self.root = root
+        self._memo: dict[str, tuple[dict[str, SymbolRow | None], bool]] = {}
+
+    def of(self, path: str, depth: int = 0) -> tuple[dict[str, SymbolRow | None], bool]:
+        if path in self._memo:
+            return self._memo[path]
+        if depth > _DEPTH:
+            return {}, True
+        self._memo[path] = ({}, True)  # (a cycle of re-exports: unknown until read)
+        table: dict[str, SymbolRow | None] = {}
+        open_ = False
+        top = {s.name: s for s in query_symbols(self.conn, "f.path = ? AND s.parent_path IS NULL", (path,))}
+        for name, symbol in top.items():
+            if symbol.exported:
+                table[name] = symbol
+        local, assigned = self._export_clauses(path)
+        open_ = open_ or assigned
+        for name, exported in local:
+            table.setdefault(exported, top.get(name))
+        for name, alias, resolved, kind in self.conn.execute(
+            "SELECT i.name, i.alias, i.resolved_path, i.kind FROM imports i JOIN files f ON f.id = i.file_id"
+            " WHERE f.path = ? AND i.kind IN ('reexport', 'star') ORDER BY i.line",
+            (path,),
+        ):
+            if kind == "star":
+                if not resolved:
+                    open_ = True
+                    continue
+                inner, inner_open = self.of(str(resolved), depth + 1)
+                open_ = open_ or inner_open
+                for exported, held in inner.items():
+                    if exported != "default":
+                        table.setdefault(exported, held)
+                continue
+            exported = alias or name
+            if not exported:
+                continue
+            found: SymbolRow | None = None
+            if name and resolved:  # (`export * as ns from`: a namespace, no symbol)
+                found = self.of(str(resolved), depth + 1)[0].get(str(name))
+            table.setdefault(str(exported), found)
+        self._memo[path] = (table, open_)
+        return table, open_
+
+    def _export_clauses(self, path: str) -> tuple[list[tuple[str, str]], bool]:
+        """The module's ``export { a as b }`` of its own names (``(a, b)``), and whether it assigns
+        its exports (``export = x``: any names)."""
+        try:
+            source = (self.root / path).read_bytes()
+        except OSError:
+            return [], True
+        out: list[tuple[str, str]] = []
+        assigned = False
+        for node in parse(path, source).root_node.named_children:
+            if node.type != "export_statement" or node.child_by_field_name("source") is not None:
+                continue
+            assigned = assigned or any(c.type == "=" for c in node.children)
+            for clause in node.named_children:
+                for spec in clause.named_children if clause.type == "export_clause" else ():
+                    name = spec.child_by_field_name("name")
+                    alias = spec.child_by_field_name("alias") or name
+                    if name is not None and alias is not None:
+                        out.append(((name.text or b"").decode(), (alias.text or b"").decode()))
+        return out, assigned
+
+
+def _given_away(root: Path, path: str, alias: str) -> int | None:
+    """The first line where ``path``, importing a namespace as ``alias``, reads it as a value other
+    than ``alias.name`` / ``alias["name"]`` (a default import is no namespace); None when it does
+    not."""
+    try:
+        source = (root / path).read_bytes()
+    except OSError:
+        return None
+    tree = parse(path, source)
+    wanted = alias.encode()
+    if not any(node.text == wanted for node in _namespace_imports(tree.root_node)):
+        return None
+    found: list[int] = []
+    pending = [tree.root_node]
+    while pending:
+        node = pending.pop()
+        if node.type in ("import_statement", "comment", "string", "template_string"):
+            continue
+        if node.type in _NAMES and node.text == wanted and _as_value(node):
+            found.append(node.start_point.row + 1)
+        pending.extend(node.children)
+    return min(found, default=None)
+
+
+def _namespace_imports(root: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The names ``import * as name`` statements of a module bind."""
+    out: list[tree_sitter.Node] = []
+    for statement in root.named_children:
+        if statement.type != "import_statement":
+            continue
+        for clause in statement.named_children:
+            for part in clause.named_children if clause.type == "import_clause" else ():
+                if part.type == "namespace_import":
+                    out += [c for c in part.named_children if c.type == "identifier"]
+    return out
+
+
+def _as_value(node: tree_sitter.Node) -> bool:
+    """Whether an identifier naming the namespace gives the namespace object away."""
+    parent = node.parent
+    if parent is None:
+        return False
+    if parent.type in _MEMBER_READS and parent.named_children and parent.named_children[0] == node:
+        return False  # `ns.name`, `ns.Type`
+    if parent.type == "subscript_expression" and parent.child_by_field_name("object") == node:
+        index = parent.child_by_field_name("index")
+        return index is None or index.type != "string"  # `ns["name"]`: one export
+    return True
