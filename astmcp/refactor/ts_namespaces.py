@@ -46,8 +46,13 @@ def namespace_partners(
     project's (a package's)."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
         return []
+    imports = conn.execute(
+        "SELECT f.path, i.alias, i.resolved_path, i.external, i.module FROM imports i"
+        " JOIN files f ON f.id = i.file_id WHERE i.kind = 'import' AND i.name IS NULL"
+        f" AND i.alias IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
+    ).fetchall()  # (default imports too: which ones are namespaces, the files say)
     members = [m for m in (row, *family) if m.kind in _MEMBER_KINDS and m.parent_path]
-    requirements = owner_requirements(conn, members)
+    requirements = owner_requirements(conn, members) if imports else []
     root = project_root(conn) if requirements else None
     if root is None:
         return []
@@ -55,11 +60,7 @@ def namespace_partners(
     exports = _Exports(conn, root)
     used: dict[tuple[str, str], int | None] = {}
     out: list[SymbolRow] = []
-    for path, alias, resolved, external, module in conn.execute(
-        "SELECT f.path, i.alias, i.resolved_path, i.external, i.module FROM imports i"
-        " JOIN files f ON f.id = i.file_id WHERE i.kind = 'import' AND i.name IS NULL"
-        f" AND i.alias IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
-    ):
+    for path, alias, resolved, external, module in imports:
         if external:
             names = package_value_names(str(root), str(module)) if module else None
             if names is None or row.name not in names:
