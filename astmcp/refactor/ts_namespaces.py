@@ -10,8 +10,9 @@ returned, cast, spread, ``typeof ns``), the module's export of the member's name
 the rename whenever the module exports every member an owner of the family requires: a project
 module's export is an uncertain hit (kind ``override``, its uses with it), renamed only with
 ``uncertain: include``; a package's (or a name the module only re-exports from one) refuses the
-rename with ``MUTATION_BLOCKED``. A namespace re-exported (``export * as ns``) or loaded with
-``import()`` is not followed.
+rename with ``MUTATION_BLOCKED``. A namespace a module re-exports by name (``export * as ns from
+"./impl"``) is followed to where it is imported by name; one loaded with ``import()`` or
+``require`` is not.
 """
 
 from __future__ import annotations
@@ -46,29 +47,43 @@ def namespace_partners(
     project's (a package's)."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
         return []
-    imports = conn.execute(
-        "SELECT f.path, i.alias, i.resolved_path, i.external, i.module FROM imports i"
-        " JOIN files f ON f.id = i.file_id WHERE i.kind = 'import' AND i.name IS NULL"
-        f" AND i.alias IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
-    ).fetchall()  # (default imports too: which ones are namespaces, the files say)
+    # (importing file, local name, module file, from a package, specifier, imported by name)
+    imports: list[tuple[str, str, str | None, bool, str, bool]] = [
+        (str(path), str(alias), resolved, bool(external), str(module or ""), False)
+        for path, alias, resolved, external, module in conn.execute(
+            "SELECT f.path, i.alias, i.resolved_path, i.external, i.module FROM imports i"
+            " JOIN files f ON f.id = i.file_id WHERE i.kind = 'import' AND i.name IS NULL"
+            f" AND i.alias IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
+        )
+    ]  # (default imports too: which ones are namespaces, the files say)
+    named = conn.execute(
+        "SELECT f.path, i.name, COALESCE(i.alias, i.name), i.resolved_path, i.module FROM imports i"
+        " JOIN files f ON f.id = i.file_id WHERE i.kind = 'import' AND i.name IS NOT NULL"
+        f" AND i.resolved_path IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
+    ).fetchall()
     members = [m for m in (row, *family) if m.kind in _MEMBER_KINDS and m.parent_path]
-    requirements = owner_requirements(conn, members) if imports else []
+    requirements = owner_requirements(conn, members) if imports or named else []
     root = project_root(conn) if requirements else None
     if root is None:
         return []
     known = {m.id for m in members}
     exports = _Exports(conn, root)
+    # `export * as ns from "./impl"` in a module, and `import { ns }` of it: that namespace
+    for path, name, local, resolved, module in named:
+        held = exports.namespaces(str(resolved)).get(str(name))
+        if held is not None:
+            imports.append((str(path), str(local), held, False, f"{module} ({name})", True))
     used: dict[tuple[str, str], int | None] = {}
     out: list[SymbolRow] = []
-    for path, alias, resolved, external, module in imports:
+    for path, alias, resolved, external, module, by_name in imports:
         if external:
-            names = package_value_names(str(root), str(module)) if module else None
+            names = package_value_names(str(root), module) if module else None
             if names is None or row.name not in names:
                 continue
             partner: SymbolRow | None = None
             fits = any(required <= names for required in requirements)
         elif resolved:
-            table, open_ = exports.of(str(resolved))
+            table, open_ = exports.of(resolved)
             if row.name not in table:
                 continue
             partner = table[row.name]
@@ -77,9 +92,9 @@ def namespace_partners(
             continue
         if not fits:
             continue
-        key = (str(path), str(alias))
+        key = (path, alias)
         if key not in used:
-            used[key] = _given_away(root, str(path), str(alias))
+            used[key] = _given_away(root, path, alias, by_name)
         line = used[key]
         if line is None:
             continue
@@ -104,6 +119,13 @@ class _Exports:
         self.conn = conn
         self.root = root
         self._memo: dict[str, tuple[dict[str, SymbolRow | None], bool]] = {}
+        self._namespaces: dict[str, dict[str, str]] = {}  # module -> its `export * as name`: module
+
+    def namespaces(self, path: str) -> dict[str, str]:
+        """The namespaces a module exports by name (``export * as ns from "./impl"``, also through
+        ``export *``): their modules."""
+        self.of(path)
+        return self._namespaces.get(path, {})
 
     def of(self, path: str, depth: int = 0) -> tuple[dict[str, SymbolRow | None], bool]:
         if path in self._memo:
@@ -112,6 +134,7 @@ class _Exports:
             return {}, True
         self._memo[path] = ({}, True)  # (a cycle of re-exports: unknown until read)
         table: dict[str, SymbolRow | None] = {}
+        spaces: dict[str, str] = {}
         open_ = False
         top = {s.name: s for s in query_symbols(self.conn, "f.path = ? AND s.parent_path IS NULL", (path,))}
         for name, symbol in top.items():
@@ -132,6 +155,8 @@ class _Exports:
                     continue
                 inner, inner_open = self.of(str(resolved), depth + 1)
                 open_ = open_ or inner_open
+                for exported, held_path in self._namespaces.get(str(resolved), {}).items():
+                    spaces.setdefault(exported, held_path)
                 for exported, held in inner.items():
                     if exported != "default":
                         table.setdefault(exported, held)
@@ -142,8 +167,11 @@ class _Exports:
             found: SymbolRow | None = None
             if name and resolved:  # (`export * as ns from`: a namespace, no symbol)
                 found = self.of(str(resolved), depth + 1)[0].get(str(name))
+            elif resolved:
+                spaces.setdefault(str(exported), str(resolved))
             table.setdefault(str(exported), found)
         self._memo[path] = (table, open_)
+        self._namespaces[path] = spaces
         return table, open_
 
     def _export_clauses(self, path: str) -> tuple[list[tuple[str, str]], bool]:
@@ -168,17 +196,17 @@ class _Exports:
         return out, assigned
 
 
-def _given_away(root: Path, path: str, alias: str) -> int | None:
-    """The first line where ``path``, importing a namespace as ``alias``, reads it as a value other
-    than ``alias.name`` / ``alias["name"]`` (a default import is no namespace); None when it does
-    not."""
+def _given_away(root: Path, path: str, alias: str, by_name: bool = False) -> int | None:
+    """The first line where ``path``, importing a namespace as ``alias`` (``by_name``: ``import {
+    alias }`` of a namespace a module re-exports), reads it as a value other than ``alias.name`` /
+    ``alias["name"]`` (a default import is no namespace); None when it does not."""
     try:
         source = (root / path).read_bytes()
     except OSError:
         return None
     tree = parse(path, source)
     wanted = alias.encode()
-    if not any(node.text == wanted for node in _namespace_imports(tree.root_node)):
+    if not by_name and not any(node.text == wanted for node in _namespace_imports(tree.root_node)):
         return None
     found: list[int] = []
     pending = [tree.root_node]
