@@ -17,6 +17,7 @@ rename with ``MUTATION_BLOCKED``. A namespace a module re-exports by name (``exp
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
@@ -36,6 +37,9 @@ _LANGUAGES = "('typescript', 'javascript')"
 _DEPTH = 6  # re-exports followed
 # where reading the namespace's name is not the namespace object given away
 _MEMBER_READS = ("member_expression", "nested_identifier", "nested_type_identifier")
+# `export { a, b as c }` of a module's own names (not `export { … } from "…"`), `export = x`
+_LOCAL_EXPORTS = re.compile(r"\bexport\s+(?:type\s+)?\{([^}]*)\}(?!\s*from\b)")
+_ASSIGNED_EXPORTS = re.compile(r"\bexport\s*=")
 _NAMES = ("identifier", "shorthand_property_identifier")  # (`{ ns }` gives it as a property too)
 
 
@@ -56,11 +60,28 @@ def namespace_partners(
             f" AND i.alias IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
         )
     ]  # (default imports too: which ones are namespaces, the files say)
-    named = conn.execute(
-        "SELECT f.path, i.name, COALESCE(i.alias, i.name), i.resolved_path, i.module FROM imports i"
-        " JOIN files f ON f.id = i.file_id WHERE i.kind = 'import' AND i.name IS NOT NULL"
-        f" AND i.resolved_path IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
-    ).fetchall()
+    stars = _star_importers(conn)
+    # the modules that may re-export a namespace by name (`export * as ns from`), and import rows
+    # of a name from one
+    spaces = _reached(
+        stars,
+        {
+            str(p)
+            for (p,) in conn.execute(
+                "SELECT DISTINCT f.path FROM imports i JOIN files f ON f.id = i.file_id"
+                " WHERE i.kind = 'reexport' AND i.name IS NULL AND i.resolved_path IS NOT NULL"
+            )
+        },
+    )
+    named = [
+        found
+        for found in conn.execute(
+            "SELECT f.path, i.name, COALESCE(i.alias, i.name), i.resolved_path, i.module FROM imports i"
+            " JOIN files f ON f.id = i.file_id WHERE i.kind = 'import' AND i.name IS NOT NULL"
+            f" AND i.resolved_path IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
+        )
+        if found[3] in spaces
+    ]
     members = [m for m in (row, *family) if m.kind in _MEMBER_KINDS and m.parent_path]
     requirements = owner_requirements(conn, members) if imports or named else []
     root = project_root(conn) if requirements else None
@@ -68,6 +89,7 @@ def namespace_partners(
         return []
     known = {m.id for m in members}
     exports = _Exports(conn, root)
+    holding = _holding(conn, root, row.name, stars)  # the modules that may export the name
     # `export * as ns from "./impl"` in a module, and `import { ns }` of it: that namespace
     for path, name, local, resolved, module in named:
         held = exports.namespaces(str(resolved)).get(str(name))
@@ -83,6 +105,8 @@ def namespace_partners(
             partner: SymbolRow | None = None
             fits = any(required <= names for required in requirements)
         elif resolved:
+            if resolved not in holding:
+                continue
             table, open_ = exports.of(resolved)
             if row.name not in table:
                 continue
@@ -101,14 +125,72 @@ def namespace_partners(
         if partner is None:
             raise MutationBlocked(
                 f"{row.name!r} is a member of a type the namespace of {module!r} may be used as ({path}:{line}"
-                f" reads `{alias}` as a value, and the module exports every member the type requires, its"
-                f" own {row.name!r} among them, which is not the project's): renaming the member would"
-                " leave that value without it",
+                f" reads `{alias}` as a value, and the module exports every member the type requires,"
+                f" {row.name!r} among them, which is not a project declaration of that name: a package's,"
+                " or one exported under another name): renaming the member would leave that value"
+                " without it",
                 {"module": module, "file": path, "line": line},
             )
         if partner.id not in known and partner not in out:
             out.append(partner)
     return out
+
+
+def _star_importers(conn: sqlite3.Connection) -> dict[str, set[str]]:
+    """Per module, the modules re-exporting all of it (``export * from "./m"``)."""
+    out: dict[str, set[str]] = {}
+    for path, resolved in conn.execute(
+        "SELECT f.path, i.resolved_path FROM imports i JOIN files f ON f.id = i.file_id"
+        " WHERE i.kind = 'star' AND i.resolved_path IS NOT NULL"
+    ):
+        out.setdefault(str(resolved), set()).add(str(path))
+    return out
+
+
+def _reached(stars: dict[str, set[str]], seeds: set[str]) -> set[str]:
+    """``seeds`` and the modules re-exporting all of one of them, however indirectly."""
+    out = set(seeds)
+    pending = list(seeds)
+    while pending:
+        for importer in stars.get(pending.pop(), ()):
+            if importer not in out:
+                out.add(importer)
+                pending.append(importer)
+    return out
+
+
+def _holding(conn: sqlite3.Connection, root: Path, name: str, stars: dict[str, set[str]]) -> set[str]:
+    """The project modules whose exports may include ``name``: declaring it at the top level,
+    re-exporting it (``export { x as name } from``), exporting it under that name (``export { x as
+    name }``, ``export =``), or re-exporting all of such a module."""
+    seeds = {
+        str(p)
+        for (p,) in conn.execute(
+            "SELECT DISTINCT f.path FROM symbols s JOIN files f ON f.id = s.file_id"
+            f" WHERE s.name = ? AND s.parent_path IS NULL AND f.language IN {_LANGUAGES}",
+            (name,),
+        )
+    }
+    seeds |= {
+        str(p)
+        for (p,) in conn.execute(
+            "SELECT DISTINCT f.path FROM imports i JOIN files f ON f.id = i.file_id"
+            " WHERE i.kind = 'reexport' AND COALESCE(i.alias, i.name) = ?",
+            (name,),
+        )
+    }
+    wanted = re.compile(rf"\bas\s+{re.escape(name)}\b|\bexport\s*=")
+    for (path,) in conn.execute(f"SELECT path FROM files WHERE language IN {_LANGUAGES}"):
+        if str(path) in seeds:
+            continue
+        try:
+            text = (root / str(path)).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        # (plain searches first: a pattern over every file of a large project is slow)
+        if (f"as {name}" in text or "export =" in text or "export=" in text) and wanted.search(text):
+            seeds.add(str(path))
+    return _reached(stars, seeds)
 
 
 class _Exports:
@@ -142,8 +224,8 @@ class _Exports:
                 table[name] = symbol
         local, assigned = self._export_clauses(path)
         open_ = open_ or assigned
-        for name, exported in local:
-            table.setdefault(exported, top.get(name))
+        for name, exported in local:  # (one exported under another name is no symbol of it)
+            table.setdefault(exported, top.get(name) if name == exported else None)
         for name, alias, resolved, kind in self.conn.execute(
             "SELECT i.name, i.alias, i.resolved_path, i.kind FROM imports i JOIN files f ON f.id = i.file_id"
             " WHERE f.path = ? AND i.kind IN ('reexport', 'star') ORDER BY i.line",
@@ -165,9 +247,9 @@ class _Exports:
             if not exported:
                 continue
             found: SymbolRow | None = None
-            if name and resolved:  # (`export * as ns from`: a namespace, no symbol)
+            if name == exported and resolved:  # (`export * as ns from`: a namespace, no symbol)
                 found = self.of(str(resolved), depth + 1)[0].get(str(name))
-            elif resolved:
+            elif not name and resolved:
                 spaces.setdefault(str(exported), str(resolved))
             table.setdefault(str(exported), found)
         self._memo[path] = (table, open_)
@@ -176,24 +258,19 @@ class _Exports:
 
     def _export_clauses(self, path: str) -> tuple[list[tuple[str, str]], bool]:
         """The module's ``export { a as b }`` of its own names (``(a, b)``), and whether it assigns
-        its exports (``export = x``: any names)."""
+        its exports (``export = x``: any names); read from its text (a comment's too: more names,
+        never fewer)."""
         try:
-            source = (self.root / path).read_bytes()
+            text = (self.root / path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             return [], True
         out: list[tuple[str, str]] = []
-        assigned = False
-        for node in parse(path, source).root_node.named_children:
-            if node.type != "export_statement" or node.child_by_field_name("source") is not None:
-                continue
-            assigned = assigned or any(c.type == "=" for c in node.children)
-            for clause in node.named_children:
-                for spec in clause.named_children if clause.type == "export_clause" else ():
-                    name = spec.child_by_field_name("name")
-                    alias = spec.child_by_field_name("alias") or name
-                    if name is not None and alias is not None:
-                        out.append(((name.text or b"").decode(), (alias.text or b"").decode()))
-        return out, assigned
+        for listed in _LOCAL_EXPORTS.findall(text):
+            for item in listed.split(","):
+                words = item.replace("type ", " ").split()
+                if words:
+                    out.append((words[0], words[-1]))  # (`a as b`: a, exported as b)
+        return out, bool(_ASSIGNED_EXPORTS.search(text))
 
 
 def _given_away(root: Path, path: str, alias: str, by_name: bool = False) -> int | None:
