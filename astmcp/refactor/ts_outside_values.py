@@ -93,7 +93,9 @@ def check_outside_values(
             for where, where_ts, value in given:
                 # an outside value used as a container: only a standard global object's parts are
                 # outside values for sure (`new Map<string, Query>()` holds the project's Queries)
-                outside = _outside_type(conn, where, where_ts, value, globals_only=holder is not owner)
+                outside = _outside_type(
+                    conn, where, where_ts, value, globals_only=holder is not owner, files=files
+                )
                 if outside is not None and outside.partition("<")[0].partition(".")[0] not in fits:
                     at = f"{where}:{value.start_point[0] + 1}"
                     used = owner.name if holder is owner else f"{holder.name} (a type holding {owner.name})"
@@ -342,12 +344,14 @@ def _outside_type(
     value: tree_sitter.Node,
     hops: int = 0,
     globals_only: bool = False,
+    files: TsFiles | None = None,
 ) -> str | None:
     """The outside type ``value`` is made of: ``Map`` for ``new Map<…>()`` of a class no project
     declaration binds, ``Array`` for an array literal, ``JSON`` / ``window.localStorage`` for a
     standard global object; of either side of ``a || b`` / ``a ?? b`` and either branch of a
-    conditional, and of what a local ``const`` was declared with; None otherwise. With
-    ``globals_only``, only a standard global object counts."""
+    conditional, and of what a local ``const`` was declared with (an imported one's too, in the
+    module exporting it: ``import tool from "./tool"`` of ``export default new UriTool() as Tool``);
+    None otherwise. With ``globals_only``, only a standard global object counts."""
     while value.type in _WRAPPERS and value.named_children:
         value = value.named_children[0]
     if value.type == "array":
@@ -360,11 +364,11 @@ def _outside_type(
     elif value.type == "ternary_expression":
         sides = [value.child_by_field_name("consequence"), value.child_by_field_name("alternative")]
     for side in sides:
-        found = _outside_type(conn, path, ts, side, hops, globals_only) if side is not None else None
+        found = _outside_type(conn, path, ts, side, hops, globals_only, files) if side is not None else None
         if found is not None:
             return found
     if value.type in ("identifier", "member_expression"):
-        return _global_value(conn, path, ts, value, hops, globals_only)
+        return _global_value(conn, path, ts, value, hops, globals_only, files)
     if value.type != "new_expression" or globals_only:
         return None
     made = value.child_by_field_name("constructor")
@@ -405,7 +409,13 @@ def _head(node: tree_sitter.Node) -> tree_sitter.Node | None:
 
 
 def _global_value(
-    conn: sqlite3.Connection, path: str, ts: TsFile, value: tree_sitter.Node, hops: int, globals_only: bool
+    conn: sqlite3.Connection,
+    path: str,
+    ts: TsFile,
+    value: tree_sitter.Node,
+    hops: int,
+    globals_only: bool,
+    files: TsFiles | None = None,
 ) -> str | None:
     """``JSON``, ``window.localStorage``: a standard global object (or a member of one) no project
     declaration binds; for a local variable, what it was declared with (``const p = c.p || JSON``)."""
@@ -418,12 +428,61 @@ def _global_value(
         if value.type != "identifier" or hops >= _HOPS:
             return None
         initial = _declared_with(declared[0], name)
-        return _outside_type(conn, path, ts, initial, hops + 1, globals_only) if initial is not None else None
+        if initial is None and declared[0].type == "program" and files is not None:
+            imported = _imported_value(conn, files, path, ts, name)
+            if imported is not None:
+                where, where_ts, exported = imported
+                return _outside_type(conn, where, where_ts, exported, hops + 1, globals_only, files)
+        return (
+            _outside_type(conn, path, ts, initial, hops + 1, globals_only, files)
+            if initial is not None
+            else None
+        )
     if name not in _GLOBAL_VALUES:
         return None
     if query_symbols(conn, "f.path = ? AND s.name = ? AND s.parent_path IS NULL", (path, name)):
         return None  # declared in the file itself
     return (value.text or b"").decode("utf-8")
+
+
+def _imported_value(
+    conn: sqlite3.Connection, files: TsFiles, path: str, ts: TsFile, local: str
+) -> tuple[str, TsFile, tree_sitter.Node] | None:
+    """What the project module ``path`` imports as ``local`` was declared with there: its default
+    export (``export default tool`` of ``const tool = …``, or the value exported), or the named
+    export's ``const`` (not a namespace import: a module object)."""
+    if any(
+        part.type == "namespace_import" and any(c.text == local.encode("utf-8") for c in part.named_children)
+        for statement in ts.tree.root_node.named_children
+        if statement.type == "import_statement"
+        for clause in statement.named_children
+        if clause.type == "import_clause"
+        for part in clause.named_children
+    ):
+        return None
+    found = conn.execute(
+        "SELECT i.name, i.resolved_path FROM imports i JOIN files f ON f.id = i.file_id WHERE f.path = ?"
+        " AND i.kind = 'import' AND COALESCE(i.alias, i.name) = ? AND i.resolved_path IS NOT NULL",
+        (path, local),
+    ).fetchone()
+    target = files.get(str(found[1])) if found is not None else None
+    if found is None or target is None:
+        return None
+    program = target.tree.root_node
+    name = found[0]
+    if name is not None and name != "default":
+        value = _declared_with(program, str(name))
+        return (str(found[1]), target, value) if value is not None else None
+    for statement in program.named_children:
+        if statement.type != "export_statement" or not any(c.type == "default" for c in statement.children):
+            continue
+        value = statement.child_by_field_name("value") or next(
+            (c for c in statement.named_children if c.type != "comment"), None
+        )
+        if value is not None and value.type == "identifier":
+            value = _declared_with(program, (value.text or b"").decode("utf-8"))
+        return (str(found[1]), target, value) if value is not None else None
+    return None
 
 
 def _declared_with(scope: tree_sitter.Node, name: str) -> tree_sitter.Node | None:
