@@ -12,8 +12,12 @@ refused with ``MUTATION_BLOCKED`` naming the outside type and the place. So is o
 value is an argument the project gives a parameter of that type (``use(new Map())`` for
 ``use(s: Store)``, ``new Cache(new Map())`` for its constructor's). A standard global object is
 such a value too (``parser: Parser = JSON``, ``storage: Storage = window.localStorage``), also as
-a default (``config.parser || JSON``, ``ok ? window : null``) and through the local variable
-holding it (``const parser = config.parser || JSON; sync(parser)``).
+a default (``config.parser || JSON``, ``ok ? window : null``), through the local variable
+holding it (``const parser = config.parser || JSON; sync(parser)``) and through an import of
+another module's (``import tool from "./tool"``: its default export's value). A property an
+interface or object type alias declares with the type (``storage: StorageLike``) is given values
+too: an object literal's key linked to it (``{ storage: localStorage }``, ``{ storage }``) and
+``x.storage = value``.
 
 The member's type may also be reached inside another project type: a property's type, a method's
 or a function type's return (``Promise<…>`` and arrays of it too), an alias of it. An outside value
@@ -89,6 +93,8 @@ def check_outside_values(
             given = [(path, ts, value) for value in _values_given(declaration)]
             if declaration is not None and declaration.type in _PARAMETERS:
                 given += _arguments(ws, conn, files, path, ts, declaration)
+            if declaration is not None and declaration.type == "property_signature":
+                given += _properties_given(conn, files, path, ts, declaration)
             fits = _declared_outside(declaration)
             for where, where_ts, value in given:
                 # an outside value used as a container: only a standard global object's parts are
@@ -224,6 +230,50 @@ def _arguments(
             argument = _argument(use, position)
             if argument is not None:
                 found.append((where, where_ts, argument))
+    return found
+
+
+def _properties_given(
+    conn: sqlite3.Connection, files: TsFiles, path: str, ts: TsFile, member: tree_sitter.Node
+) -> list[tuple[str, TsFile, tree_sitter.Node]]:
+    """The values the project gives a property an interface or object type alias declares with
+    the type (``resolver: UriResolver``): an object literal's ``resolver: value`` or ``{ resolver
+    }`` where the index links the key to it, and ``x.resolver = value``."""
+    name = member.child_by_field_name("name")
+    if name is None:
+        return []
+    found: list[tuple[str, TsFile, tree_sitter.Node]] = []
+    for (symbol_id,) in conn.execute(
+        "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE f.path = ? AND s.name_line = ? AND s.name_col = ?",
+        (path, name.start_point[0] + 1, ts.column_of(name)),
+    ).fetchall():
+        for where, line, col in conn.execute(
+            "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+            " WHERE r.symbol_id = ? AND r.kind != 'definition'",
+            (symbol_id,),
+        ).fetchall():
+            where_ts = files.get(str(where))
+            use = where_ts.node_at(line, col) if where_ts is not None else None
+            if where_ts is None or use is None:
+                continue
+            parent = use.parent
+            value: tree_sitter.Node | None = None
+            if use.type == "shorthand_property_identifier":
+                value = use  # `{ resolver }`: the local of that name
+            elif parent is not None and parent.type == "pair" and parent.child_by_field_name("key") == use:
+                value = parent.child_by_field_name("value")
+            elif (
+                parent is not None
+                and parent.type == "member_expression"
+                and parent.child_by_field_name("property") == use
+                and parent.parent is not None
+                and parent.parent.type == "assignment_expression"
+                and parent.parent.child_by_field_name("left") == parent
+            ):
+                value = parent.parent.child_by_field_name("right")
+            if value is not None:
+                found.append((str(where), where_ts, value))
     return found
 
 
@@ -367,7 +417,7 @@ def _outside_type(
         found = _outside_type(conn, path, ts, side, hops, globals_only, files) if side is not None else None
         if found is not None:
             return found
-    if value.type in ("identifier", "member_expression"):
+    if value.type in ("identifier", "member_expression", "shorthand_property_identifier"):
         return _global_value(conn, path, ts, value, hops, globals_only, files)
     if value.type != "new_expression" or globals_only:
         return None
@@ -405,7 +455,7 @@ def _head(node: tree_sitter.Node) -> tree_sitter.Node | None:
         if inner is None:
             return None
         node = inner
-    return node if node.type == "identifier" else None
+    return node if node.type in ("identifier", "shorthand_property_identifier") else None
 
 
 def _global_value(
@@ -425,7 +475,7 @@ def _global_value(
     name = (head.text or b"").decode("utf-8")
     declared = [scope for scope in ts.chain(head) if name in ts.declared(scope)]
     if declared:
-        if value.type != "identifier" or hops >= _HOPS:
+        if value.type not in ("identifier", "shorthand_property_identifier") or hops >= _HOPS:
             return None
         initial = _declared_with(declared[0], name)
         if initial is None and declared[0].type == "program" and files is not None:
