@@ -56,10 +56,11 @@ def namespace_partners(
         (str(path), str(alias), resolved, bool(external), str(module or ""), False)
         for path, alias, resolved, external, module in conn.execute(
             "SELECT f.path, i.alias, i.resolved_path, i.external, i.module FROM imports i"
-            " JOIN files f ON f.id = i.file_id WHERE i.kind = 'import' AND i.name IS NULL"
+            " JOIN files f ON f.id = i.file_id WHERE i.kind = 'import'"
+            " AND (i.name IS NULL OR (i.name = 'default' AND i.external = 1))"
             f" AND i.alias IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
         )
-    ]  # (default imports too: which ones are namespaces, the files say)
+    ]  # (a package's default import too; which ones are namespaces, the files say)
     stars = _star_importers(conn)
     # the modules that may re-export a namespace by name (`export * as ns from`), and import rows
     # of a name from one
@@ -118,7 +119,7 @@ def namespace_partners(
             continue
         key = (path, alias)
         if key not in used:
-            used[key] = _given_away(root, path, alias, by_name)
+            used[key] = _given_away(root, path, alias, by_name, default=external)
         line = used[key]
         if line is None:
             continue
@@ -273,17 +274,20 @@ class _Exports:
         return out, bool(_ASSIGNED_EXPORTS.search(text))
 
 
-def _given_away(root: Path, path: str, alias: str, by_name: bool = False) -> int | None:
+def _given_away(
+    root: Path, path: str, alias: str, by_name: bool = False, default: bool = False
+) -> int | None:
     """The first line where ``path``, importing a namespace as ``alias`` (``by_name``: ``import {
     alias }`` of a namespace a module re-exports), reads it as a value other than ``alias.name`` /
-    ``alias["name"]`` (a default import is no namespace); None when it does not."""
+    ``alias["name"]``, or calling it (a default import is no namespace, unless ``default``: a
+    package's default export may be its ``export =`` namespace); None when it does not."""
     try:
         source = (root / path).read_bytes()
     except OSError:
         return None
     tree = parse(path, source)
     wanted = alias.encode()
-    if not by_name and not any(node.text == wanted for node in _namespace_imports(tree.root_node)):
+    if not by_name and not any(node.text == wanted for node in _namespace_imports(tree.root_node, default)):
         return None
     found: list[int] = []
     pending = [tree.root_node]
@@ -297,8 +301,9 @@ def _given_away(root: Path, path: str, alias: str, by_name: bool = False) -> int
     return min(found, default=None)
 
 
-def _namespace_imports(root: tree_sitter.Node) -> list[tree_sitter.Node]:
-    """The names ``import * as name`` statements of a module bind."""
+def _namespace_imports(root: tree_sitter.Node, default: bool = False) -> list[tree_sitter.Node]:
+    """The names ``import * as name`` statements of a module bind (``default``: and ``import name
+    from``)."""
     out: list[tree_sitter.Node] = []
     for statement in root.named_children:
         if statement.type != "import_statement":
@@ -307,6 +312,8 @@ def _namespace_imports(root: tree_sitter.Node) -> list[tree_sitter.Node]:
             for part in clause.named_children if clause.type == "import_clause" else ():
                 if part.type == "namespace_import":
                     out += [c for c in part.named_children if c.type == "identifier"]
+                elif default and part.type == "identifier":
+                    out.append(part)
     return out
 
 
@@ -317,6 +324,10 @@ def _as_value(node: tree_sitter.Node) -> bool:
         return False
     if parent.type in _MEMBER_READS and parent.named_children and parent.named_children[0] == node:
         return False  # `ns.name`, `ns.Type`
+    if parent.type == "call_expression" and parent.child_by_field_name("function") == node:
+        return False  # `ns()` (a default import called)
+    if parent.type == "new_expression" and parent.child_by_field_name("constructor") == node:
+        return False
     if parent.type == "subscript_expression" and parent.child_by_field_name("object") == node:
         index = parent.child_by_field_name("index")
         return index is None or index.type != "string"  # `ns["name"]`: one export
