@@ -17,7 +17,9 @@ holding it (``const parser = config.parser || JSON; sync(parser)``) and through 
 another module's (``import tool from "./tool"``: its default export's value). A property an
 interface or object type alias declares with the type (``storage: StorageLike``) is given values
 too: an object literal's key linked to it (``{ storage: localStorage }``, ``{ storage }``) and
-``x.storage = value``.
+``x.storage = value``; a method declared to return the type (``make(): UriResolver``), what the
+literal's function or method for it returns. An array declared of the type (``UriResolver[]``,
+``Array<UriResolver>``) is given the elements of the array literals it is given.
 
 The member's type may also be reached inside another project type: a property's type, a method's
 or a function type's return (``Promise<…>`` and arrays of it too), an alias of it. An outside value
@@ -93,8 +95,15 @@ def check_outside_values(
             given = [(path, ts, value) for value in _values_given(declaration)]
             if declaration is not None and declaration.type in _PARAMETERS:
                 given += _arguments(ws, conn, files, path, ts, declaration)
-            if declaration is not None and declaration.type == "property_signature":
+            if declaration is not None and declaration.type in ("property_signature", "method_signature"):
                 given += _properties_given(conn, files, path, ts, declaration)
+            elements = _element_declaration(node)
+            if elements is not None:  # `all: UriResolver[] = [new UriTool()]`
+                given += [
+                    (path, ts, element)
+                    for value in _values_given(elements)
+                    for element in _array_elements(value)
+                ]
             fits = _declared_outside(declaration)
             for where, where_ts, value in given:
                 # an outside value used as a container: only a standard global object's parts are
@@ -238,7 +247,9 @@ def _properties_given(
 ) -> list[tuple[str, TsFile, tree_sitter.Node]]:
     """The values the project gives a property an interface or object type alias declares with
     the type (``resolver: UriResolver``): an object literal's ``resolver: value`` or ``{ resolver
-    }`` where the index links the key to it, and ``x.resolver = value``."""
+    }`` where the index links the key to it, and ``x.resolver = value``; for a method declared to
+    return the type (``make(): UriResolver``), what the literal's function or method returns."""
+    method = member.type == "method_signature"
     name = member.child_by_field_name("name")
     if name is None:
         return []
@@ -272,9 +283,48 @@ def _properties_given(
                 and parent.parent.child_by_field_name("left") == parent
             ):
                 value = parent.parent.child_by_field_name("right")
-            if value is not None:
+            elif method and parent is not None and parent.type == "method_definition":
+                value = parent  # `{ make() { return new UriTool(); } }`
+            if value is not None and method:
+                found += [
+                    (str(where), where_ts, v)
+                    for v in _values_given(value if value.type in FUNCTION_NODES else None)
+                ]
+            elif value is not None:
                 found.append((str(where), where_ts, value))
     return found
+
+
+def _element_declaration(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    """The variable, field or function declared as an array of the type named by ``node``
+    (``UriResolver[]``, ``readonly UriResolver[]``, ``Array<UriResolver>``)."""
+    parent = node.parent
+    if parent is None:
+        return None
+    if parent.type == "array_type":
+        current = parent
+    elif (
+        parent.type == "type_arguments" and parent.parent is not None and parent.parent.type == "generic_type"
+    ):
+        head = parent.parent.child_by_field_name("name")
+        if head is None or head.text not in (b"Array", b"ReadonlyArray") or len(parent.named_children) != 1:
+            return None
+        current = parent.parent
+    else:
+        return None
+    while current.parent is not None and current.parent.type in ("readonly_type", "parenthesized_type"):
+        current = current.parent
+    annotation = current.parent
+    return annotation.parent if annotation is not None and annotation.type == "type_annotation" else None
+
+
+def _array_elements(value: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The elements an array literal writes out (spread ones aside)."""
+    while value.type in _WRAPPERS and value.named_children:
+        value = value.named_children[0]
+    if value.type != "array":
+        return []
+    return [e for e in value.named_children if e.type not in ("comment", "spread_element")]
 
 
 def _argument(use: tree_sitter.Node, position: int) -> tree_sitter.Node | None:
