@@ -19,7 +19,9 @@ interface or object type alias declares with the type (``storage: StorageLike``)
 too: an object literal's key linked to it (``{ storage: localStorage }``, ``{ storage }``) and
 ``x.storage = value``; a method declared to return the type (``make(): UriResolver``), what the
 literal's function or method for it returns. An array declared of the type (``UriResolver[]``,
-``Array<UriResolver>``) is given the elements of the array literals it is given.
+``Array<UriResolver>``) is given the elements of the array literals it is given, and a property of
+an object type written out where a variable or return is declared (``(): { resolver: UriResolver
+}``), the key's value in the object literals given there.
 
 The member's type may also be reached inside another project type: a property's type, a method's
 or a function type's return (``Promise<…>`` and arrays of it too), an alias of it. An outside value
@@ -97,6 +99,7 @@ def check_outside_values(
                 given += _arguments(ws, conn, files, path, ts, declaration)
             if declaration is not None and declaration.type in ("property_signature", "method_signature"):
                 given += _properties_given(conn, files, path, ts, declaration)
+                given += [(path, ts, value) for value in _inline_given(declaration)]
             elements = _element_declaration(node)
             if elements is not None:  # `all: UriResolver[] = [new UriTool()]`
                 given += [
@@ -293,6 +296,35 @@ def _properties_given(
             elif value is not None:
                 found.append((str(where), where_ts, value))
     return found
+
+
+def _inline_given(member: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The values given to a property of an object type written out where a variable, field or
+    function's return is declared (``(): { resolver: UriResolver }``, which no symbol holds): the
+    key's value in each object literal given there (``return { resolver: x }``, ``{ resolver }``)."""
+    body = member.parent
+    annotation = body.parent if body is not None and body.type == "object_type" else None
+    declaration = (
+        annotation.parent if annotation is not None and annotation.type == "type_annotation" else None
+    )
+    name = member.child_by_field_name("name")
+    if declaration is None or name is None or member.type != "property_signature":
+        return []
+    out: list[tree_sitter.Node] = []
+    for value in _values_given(declaration):
+        while value.type in _WRAPPERS and value.named_children:
+            value = value.named_children[0]
+        if value.type != "object":
+            continue
+        for entry in value.named_children:
+            if entry.type == "shorthand_property_identifier" and entry.text == name.text:
+                out.append(entry)
+            elif entry.type == "pair":
+                key = entry.child_by_field_name("key")
+                found = entry.child_by_field_name("value")
+                if key is not None and key.text == name.text and found is not None:
+                    out.append(found)
+    return out
 
 
 def _element_declaration(node: tree_sitter.Node) -> tree_sitter.Node | None:
