@@ -390,23 +390,59 @@ def _type_uses(conn: sqlite3.Connection, owner: SymbolRow) -> Iterator[tuple[str
 
 
 def _declaration(node: tree_sitter.Node) -> tree_sitter.Node | None:
-    """The variable, field or function whose declared type ``node`` (the owner's name) is."""
+    """The variable, field or function whose declared type ``node`` (the owner's name) is (an
+    async function's too, declared to return ``Promise<Store>``)."""
     current = node
+    promised = False
     if current.type in ("type_identifier", "identifier", "nested_type_identifier"):
         parent = current.parent
-        while parent is not None and parent.type in _TYPE_WRAPPERS:
+        while parent is not None and (parent.type in _TYPE_WRAPPERS or parent.type == "type_arguments"):
+            if parent.type == "type_arguments":
+                generic = parent.parent
+                head = generic.child_by_field_name("name") if generic is not None else None
+                if (
+                    generic is None
+                    or promised
+                    or head is None
+                    or head.text not in _PROMISES
+                    or len(parent.named_children) != 1
+                ):
+                    return None
+                promised = True  # `Promise<Store>`: what an async function returns is a Store
+                current, parent = generic, generic.parent
+                continue
             # `Array<Store>` holds Stores: only the generic's own name is the type
-            if parent.type == "generic_type" and parent.child_by_field_name("name") != current:
+            elif (
+                parent.type == "generic_type"
+                and parent.child_by_field_name("name") != current
+                and not promised
+            ):
                 return None
             current, parent = parent, parent.parent
         if parent is None or parent.type != "type_annotation":
             return None
-        return parent.parent
+        declaration = parent.parent
+        if promised and (declaration is None or not _is_async(declaration)):
+            return None
+        return declaration
     return None
+
+
+_PROMISES = (b"Promise", b"PromiseLike")
+
+
+def _is_async(node: tree_sitter.Node) -> bool:
+    """Whether ``node`` is a function declared ``async``."""
+    return node.type in FUNCTION_NODES and any(c.type == "async" for c in node.children)
 
 
 def _values_given(declaration: tree_sitter.Node | None) -> Iterator[tree_sitter.Node]:
     if declaration is None:
+        return
+    if declaration.type in _PARAMETERS:
+        value = declaration.child_by_field_name("value")
+        if value is not None:
+            yield value  # `(r: Store = new Map())`
         return
     if declaration.type in ("variable_declarator", "public_field_definition"):
         value = declaration.child_by_field_name("value")
