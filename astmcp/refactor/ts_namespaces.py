@@ -5,12 +5,13 @@ keep to be used as another).
 module's exports ``parse``, ``resolve`` and ``serialize`` are every member ``UriResolver``
 requires. Renaming ``UriResolver.resolve`` alone leaves ``impl`` without it: ajv does so with the
 ``fast-uri`` package (``const uriResolver = o.uriResolver ?? DefaultUriResolver``, seed 6868, a new
-tsc error). Where a file reads a namespace import other than as ``ns.name`` (passed, assigned,
-returned, cast, spread, ``typeof ns``), the module's export of the member's name is a partner of
-the rename whenever the module exports every member an owner of the family requires: a project
-module's export is an uncertain hit (kind ``override``, its uses with it), renamed only with
-``uncertain: include``; a package's (or a name the module only re-exports from one) refuses the
-rename with ``MUTATION_BLOCKED``. A namespace a module re-exports by name (``export * as ns from
+tsc error). Where a file reads a namespace import (or a package's default import, which may be
+its ``export =`` namespace) other than as ``ns.name`` / ``ns["name"]`` or a call (passed,
+assigned, returned, cast, spread, ``typeof ns``), the module's export of the member's name is a
+partner of the rename whenever the module exports every member an owner of the family requires: a
+project module's export is an uncertain hit (kind ``override``, its uses with it), renamed only
+with ``uncertain: include``; a package's, or one the module exports under another name, refuses
+the rename with ``MUTATION_BLOCKED``. A namespace a module re-exports by name (``export * as ns from
 "./impl"``) is followed to where it is imported by name; one loaded with ``import()`` or
 ``require`` is not.
 """
