@@ -21,7 +21,9 @@ too: an object literal's key linked to it (``{ storage: localStorage }``, ``{ st
 literal's function or method for it returns. An array declared of the type (``UriResolver[]``,
 ``Array<UriResolver>``) is given the elements of the array literals it is given, and a property of
 an object type written out where a variable or return is declared (``(): { resolver: UriResolver
-}``), the key's value in the object literals given there.
+}``), the key's value in the object literals given there. A library container made or declared to hold
+the type (``new Map<string, Store>()``, ``items: Set<Store>``, ``all: Store[]``) is given what its
+``set`` / ``add`` / ``push`` calls on that variable or field store.
 
 The member's type may also be reached inside another project type: a property's type, a method's
 or a function type's return (``Promise<…>`` and arrays of it too), an alias of it. An outside value
@@ -107,6 +109,9 @@ def check_outside_values(
                     for value in _values_given(elements)
                     for element in _array_elements(value)
                 ]
+                given += [(path, ts, value) for value in _pushed(elements)]  # `all.push(v)`
+            # `new Map<string, UriResolver>()`, then `registry.set("a", new UriTool())`
+            given += [(path, ts, value) for value in _stored_in_container(node)]
             fits = _declared_outside(declaration)
             for where, where_ts, value in given:
                 # an outside value used as a container: only a standard global object's parts are
@@ -296,6 +301,99 @@ def _properties_given(
             elif value is not None:
                 found.append((str(where), where_ts, value))
     return found
+
+
+# a library container's type parameter that holds the values, and the methods that store them
+# (argument index; None: every argument)
+_CONTAINERS: dict[bytes, tuple[int, dict[bytes, int | None]]] = {
+    b"Map": (1, {b"set": 1}),
+    b"WeakMap": (1, {b"set": 1}),
+    b"Set": (0, {b"add": 0}),
+    b"WeakSet": (0, {b"add": 0}),
+    b"Array": (0, {b"push": None, b"unshift": None}),
+}
+
+
+def _stored_in_container(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """The values stored into a library container whose held type ``node`` names, declared or
+    made so (``registry: Map<string, Store>``, ``const registry = new Map<string, Store>()``,
+    ``this.f = new Set<Store>()``): the arguments of ``registry.set(k, v)`` / ``.add(v)`` /
+    ``.push(v)`` on that variable (or ``this.f`` in its class)."""
+    arguments = node.parent
+    made = arguments.parent if arguments is not None and arguments.type == "type_arguments" else None
+    if arguments is None or made is None or made.type not in ("generic_type", "new_expression"):
+        return []
+    head = made.child_by_field_name("name" if made.type == "generic_type" else "constructor")
+    spec = _CONTAINERS.get(head.text or b"") if head is not None else None
+    if spec is None:
+        return []
+    position, methods = spec
+    given = [c for c in arguments.named_children if c.type != "comment"]
+    if position >= len(given) or given[position] != node:
+        return []
+    holder = made.parent
+    if made.type == "generic_type":  # `registry: Map<string, Store>`
+        holder = holder.parent if holder is not None and holder.type == "type_annotation" else None
+    elif holder is not None and holder.type == "assignment_expression":  # `this.f = new Map<…>()`
+        left = holder.child_by_field_name("left")
+        member = left if left is not None and left.type == "member_expression" else None
+        prop = member.child_by_field_name("property") if member is not None else None
+        obj = member.child_by_field_name("object") if member is not None else None
+        if prop is None or obj is None or obj.type != "this":
+            return []
+        return _stores(_class_of(holder), prop.text or b"", True, methods)
+    if holder is None or holder.type not in ("variable_declarator", "public_field_definition"):
+        return []
+    name = holder.child_by_field_name("name")
+    if name is None:
+        return []
+    field = holder.type == "public_field_definition"
+    scope = _class_of(holder) if field else _enclosing_scope(holder)
+    return _stores(scope, name.text or b"", field, methods)
+
+
+def _pushed(declaration: tree_sitter.Node) -> list[tree_sitter.Node]:
+    """What ``all.push(v)`` / ``.unshift(v)`` gives an array variable or field declared of the type."""
+    name = declaration.child_by_field_name("name")
+    if declaration.type not in ("variable_declarator", "public_field_definition") or name is None:
+        return []
+    field = declaration.type == "public_field_definition"
+    scope = _class_of(declaration) if field else _enclosing_scope(declaration)
+    return _stores(scope, name.text or b"", field, _CONTAINERS[b"Array"][1])
+
+
+def _class_of(node: tree_sitter.Node) -> tree_sitter.Node | None:
+    current = node.parent
+    while current is not None and current.type != "class_body":
+        current = current.parent
+    return current
+
+
+def _stores(
+    scope: tree_sitter.Node | None, name: bytes, field: bool, methods: dict[bytes, int | None]
+) -> list[tree_sitter.Node]:
+    """The arguments ``name.set(k, v)`` (``this.name`` for a field) gives the storing methods."""
+    out: list[tree_sitter.Node] = []
+    stack = [scope] if scope is not None else []
+    while stack:
+        current = stack.pop()
+        stack.extend(current.named_children)
+        if current.type != "call_expression":
+            continue
+        callee = current.child_by_field_name("function")
+        if callee is None or callee.type != "member_expression":
+            continue
+        method = callee.child_by_field_name("property")
+        target = callee.child_by_field_name("object")
+        if method is None or target is None or (method.text or b"") not in methods:
+            continue
+        if not _names(target, name, field):
+            continue
+        args = current.child_by_field_name("arguments")
+        values = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+        index = methods[method.text or b""]
+        out += values if index is None else values[index : index + 1]
+    return out
 
 
 def _inline_given(member: tree_sitter.Node) -> list[tree_sitter.Node]:
