@@ -98,6 +98,7 @@ def namespace_partners(
         if held is not None:
             imports.append((str(path), str(local), held, False, f"{module} ({name})", True))
     used: dict[tuple[str, str], int | None] = {}
+    trees: dict[str, tree_sitter.Tree | None] = {}  # (each importing file parsed once)
     out: list[SymbolRow] = []
     for path, alias, resolved, external, module, by_name in imports:
         if external:
@@ -120,7 +121,10 @@ def namespace_partners(
             continue
         key = (path, alias)
         if key not in used:
-            used[key] = _given_away(root, path, alias, by_name, default=external)
+            if path not in trees:
+                trees[path] = _parsed(root, path)
+            tree = trees[path]
+            used[key] = _given_away(tree, alias, by_name, default=external) if tree is not None else None
         line = used[key]
         if line is None:
             continue
@@ -275,18 +279,21 @@ class _Exports:
         return out, bool(_ASSIGNED_EXPORTS.search(text))
 
 
-def _given_away(
-    root: Path, path: str, alias: str, by_name: bool = False, default: bool = False
-) -> int | None:
-    """The first line where ``path``, importing a namespace as ``alias`` (``by_name``: ``import {
-    alias }`` of a namespace a module re-exports), reads it as a value other than ``alias.name`` /
-    ``alias["name"]``, or calling it (a default import is no namespace, unless ``default``: a
-    package's default export may be its ``export =`` namespace); None when it does not."""
+def _parsed(root: Path, path: str) -> tree_sitter.Tree | None:
     try:
-        source = (root / path).read_bytes()
+        return parse(path, (root / path).read_bytes())
     except OSError:
         return None
-    tree = parse(path, source)
+
+
+def _given_away(
+    tree: tree_sitter.Tree, alias: str, by_name: bool = False, default: bool = False
+) -> int | None:
+    """The first line where a module (``tree``), importing a namespace as ``alias`` (``by_name``:
+    ``import { alias }`` of a namespace a module re-exports), reads it as a value other than
+    ``alias.name`` / ``alias["name"]``, or calling it (a default import is no namespace, unless
+    ``default``: a package's default export may be its ``export =`` namespace); None when it does
+    not."""
     wanted = alias.encode()
     if not by_name and not any(node.text == wanted for node in _namespace_imports(tree.root_node, default)):
         return None

@@ -235,19 +235,26 @@ def _arguments(
             ids.append(symbol_id)
     found: list[tuple[str, TsFile, tree_sitter.Node]] = []
     for symbol_id in ids:
-        for where, line, col in conn.execute(
-            "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
-            " WHERE r.symbol_id = ? AND r.kind != 'definition'",
-            (symbol_id,),
-        ):
-            where_ts = files.get(where)
-            use = where_ts.node_at(line, col) if where_ts is not None else None
-            if where_ts is None or use is None:
-                continue
+        for where, where_ts, use in _uses(conn, files, symbol_id):
             argument = _argument(use, position)
             if argument is not None:
                 found.append((where, where_ts, argument))
     return found
+
+
+def _uses(
+    conn: sqlite3.Connection, files: TsFiles, symbol_id: int
+) -> Iterator[tuple[str, TsFile, tree_sitter.Node]]:
+    """The places the index links to a symbol (its definition aside), as nodes of their files."""
+    for where, line, col in conn.execute(
+        "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
+        " WHERE r.symbol_id = ? AND r.kind != 'definition'",
+        (symbol_id,),
+    ).fetchall():
+        where_ts = files.get(str(where))
+        use = where_ts.node_at(line, col) if where_ts is not None else None
+        if where_ts is not None and use is not None:
+            yield str(where), where_ts, use
 
 
 def _properties_given(
@@ -267,15 +274,7 @@ def _properties_given(
         " WHERE f.path = ? AND s.name_line = ? AND s.name_col = ?",
         (path, name.start_point[0] + 1, ts.column_of(name)),
     ).fetchall():
-        for where, line, col in conn.execute(
-            "SELECT f.path, r.line, r.col FROM refs r JOIN files f ON f.id = r.file_id"
-            " WHERE r.symbol_id = ? AND r.kind != 'definition'",
-            (symbol_id,),
-        ).fetchall():
-            where_ts = files.get(str(where))
-            use = where_ts.node_at(line, col) if where_ts is not None else None
-            if where_ts is None or use is None:
-                continue
+        for where, where_ts, use in _uses(conn, files, symbol_id):
             parent = use.parent
             value: tree_sitter.Node | None = None
             if use.type == "shorthand_property_identifier":
@@ -295,11 +294,11 @@ def _properties_given(
                 value = parent  # `{ make() { return new UriTool(); } }`
             if value is not None and method:
                 found += [
-                    (str(where), where_ts, v)
+                    (where, where_ts, v)
                     for v in _values_given(value if value.type in FUNCTION_NODES else None)
                 ]
             elif value is not None:
-                found.append((str(where), where_ts, value))
+                found.append((where, where_ts, value))
     return found
 
 
@@ -342,24 +341,22 @@ def _stored_in_container(node: tree_sitter.Node) -> list[tree_sitter.Node]:
         if prop is None or obj is None or obj.type != "this":
             return []
         return _stores(_class_of(holder), prop.text or b"", True, methods)
-    if holder is None or holder.type not in ("variable_declarator", "public_field_definition"):
-        return []
-    name = holder.child_by_field_name("name")
-    if name is None:
-        return []
-    field = holder.type == "public_field_definition"
-    scope = _class_of(holder) if field else _enclosing_scope(holder)
-    return _stores(scope, name.text or b"", field, methods)
+    return _stored_into(holder, methods) if holder is not None else []
 
 
 def _pushed(declaration: tree_sitter.Node) -> list[tree_sitter.Node]:
     """What ``all.push(v)`` / ``.unshift(v)`` gives an array variable or field declared of the type."""
-    name = declaration.child_by_field_name("name")
-    if declaration.type not in ("variable_declarator", "public_field_definition") or name is None:
+    return _stored_into(declaration, _CONTAINERS[b"Array"][1])
+
+
+def _stored_into(holder: tree_sitter.Node, methods: dict[bytes, int | None]) -> list[tree_sitter.Node]:
+    """What the storing ``methods`` called on a variable or field (``holder``, its declaration) give."""
+    name = holder.child_by_field_name("name")
+    if holder.type not in ("variable_declarator", "public_field_definition") or name is None:
         return []
-    field = declaration.type == "public_field_definition"
-    scope = _class_of(declaration) if field else _enclosing_scope(declaration)
-    return _stores(scope, name.text or b"", field, _CONTAINERS[b"Array"][1])
+    field = holder.type == "public_field_definition"
+    scope = _class_of(holder) if field else _enclosing_scope(holder)
+    return _stores(scope, name.text or b"", field, methods)
 
 
 def _class_of(node: tree_sitter.Node) -> tree_sitter.Node | None:
