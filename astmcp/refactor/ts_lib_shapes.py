@@ -8,6 +8,13 @@ reference ties them to ``MemoryStorage.getItem``. Renaming it would leave the cl
 type declares (the object prototype's aside), that type declares the member's name, the project
 does not declare a type of that name itself, and a TS/JS file of the project names it, the rename
 is refused with ``MUTATION_BLOCKED`` naming the type and the file.
+
+The other way round, a lib type with every member a value needs to be used as the owner (its
+required ones, at least three with the renamed one among them: ``Store { get; set; has; delete }``
+and ``Map``): the project's values of it may reach the owner through flows the outside-values check
+does not follow (a generic call, a callback's return, ``Promise.resolve``), so where a file of the
+project names the lib type the rename is refused the same way, unless a member's declared
+returns cannot agree (``Map.set`` returns the map: no ``set`` returning ``Promise<void>``).
 """
 
 from __future__ import annotations
@@ -19,27 +26,30 @@ from collections.abc import Iterable
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.ts_literals import TsFiles
-from astmcp.resolve.ts_library import lib_types_declaring
+from astmcp.refactor.ts_returns import returned_type, returns_disagree
+from astmcp.refactor.ts_structural import owner_shapes
+from astmcp.resolve.ts_library import lib_member_result, lib_types_declaring
 from astmcp.workspace import Workspace
 
 __all__ = ["check_lib_shapes", "member_names"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _OWNER_KINDS = ("interface", "type", "class")
+_LEAST = 3  # members a value must need before a lib type having them all is taken for one
 
 
 def check_lib_shapes(
     ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, family: Iterable[SymbolRow]
 ) -> None:
-    """MUTATION_BLOCKED when a renamed member's owner has the shape of a lib type the project names."""
+    """MUTATION_BLOCKED when a renamed member's owner has the shape of a lib type the project
+    names, or that type has every member the owner requires."""
     files: TsFiles | None = None
-    for member in [row, *family]:
-        if (
-            member.kind not in _MEMBER_KINDS
-            or member.parent_path is None
-            or member.file.endswith((".py", ".pyi"))
-        ):
-            continue
+    members = [
+        m
+        for m in (row, *family)
+        if m.kind in _MEMBER_KINDS and m.parent_path is not None and not m.file.endswith((".py", ".pyi"))
+    ]
+    for member in members:
         declaring = lib_types_declaring(member.name)
         if not declaring:
             continue
@@ -49,12 +59,11 @@ def check_lib_shapes(
             if owner.kind not in _OWNER_KINDS:
                 continue
             own = member_names(conn, owner)
-            for lib_type, members in declaring:
-                if not members <= own or _declared_in_project(conn, lib_type):
+            for lib_type, theirs in declaring:
+                if not theirs <= own or _declared_in_project(conn, lib_type):
                     continue
                 files = files or TsFiles(ws)
-                named = re.compile(rf"(?<![\w$.]){re.escape(lib_type)}(?![\w$])")
-                where = next((path for path, _ in files.holding(conn, lib_type, fits=named)), None)
+                where = _named_in(conn, files, lib_type)
                 if where is not None:
                     raise MutationBlocked(
                         f"{row.name!r} is a member of {owner.name}, which has every member of {lib_type}, a"
@@ -63,6 +72,47 @@ def check_lib_shapes(
                         f" the member would leave {owner.name} short of a {lib_type}",
                         {"library_type": lib_type, "named_in": where, "owner": owner.selector},
                     )
+    for shape in owner_shapes(conn, members):
+        member, owner, required = shape.member, shape.owner, shape.required
+        if member.name not in required or len(required) < _LEAST:
+            continue  # (an optional member: a value without it still fits once renamed)
+        for lib_type, theirs in lib_types_declaring(member.name):
+            if (
+                not required <= theirs
+                or _declared_in_project(conn, lib_type)
+                or any(
+                    returns_disagree(
+                        returned_type(key, shape.signatures.get(key, "")), _lib_promised(lib_type, key)
+                    )
+                    for key in required
+                )
+            ):
+                continue
+            files = files or TsFiles(ws)
+            where = _named_in(conn, files, lib_type)
+            if where is not None:
+                raise MutationBlocked(
+                    f"{row.name!r} is a member of {owner.name}, and {lib_type}, a type TypeScript's"
+                    f" library declares and {where} names, has every member a value needs to be used as"
+                    f" one: its values may be (TypeScript checks the shape), and they keep their"
+                    f" {member.name!r}, so renaming the member would break that",
+                    {"library_type": lib_type, "named_in": where, "owner": owner.selector},
+                )
+
+
+def _lib_promised(lib_type: str, member: str) -> bool | None:
+    """Whether a lib type's method returns a ``Promise`` (as :func:`ts_returns.promised`): the
+    lib's table names what some return (``()Boolean``, ``()this``), never a ``Promise``."""
+    result = lib_member_result(lib_type, member)
+    if result is None or not result.startswith("()"):
+        return None
+    return result[2:] in ("Promise", "PromiseLike")
+
+
+def _named_in(conn: sqlite3.Connection, files: TsFiles, lib_type: str) -> str | None:
+    """A TS/JS file of the project that names the lib type, or None."""
+    named = re.compile(rf"(?<![\w$.]){re.escape(lib_type)}(?![\w$])")
+    return next((path for path, _ in files.holding(conn, lib_type, fits=named)), None)
 
 
 def member_names(conn: sqlite3.Connection, owner: SymbolRow) -> frozenset[str]:

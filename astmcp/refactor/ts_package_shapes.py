@@ -14,6 +14,15 @@ either side. A class whose instances are written as an argument of a package's f
 (``persist(new Memo())``, also through a variable it initialises) is refused whenever it has all
 the members of such a type, however few:
 the parameter may be declared as that type (``persist(storage: StorageLike)`` of two members).
+
+The other way round needs no mirror: where the package's type has every member a value needs to be
+used as the owner (its required ones, own and inherited, at least three with the renamed one among
+them), a value of the package's type may reach the owner through any flow (a generic call, a
+``Promise``, a callback's return, a spread: forty-four probes of such flows, twenty-eight of
+which the outside-values check does not follow, broke), so the rename is refused however many more
+members the package's type has, unless a member's declared returns cannot agree (a ``Promise``
+expected, none given, or the other way round: ``SortedMap.set`` returns the map, so it is no
+``StorageAdapter`` whose ``set`` returns ``Promise<void>``).
 """
 
 from __future__ import annotations
@@ -26,9 +35,15 @@ import tree_sitter
 
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
-from astmcp.refactor.ts_lib_shapes import member_names
+from astmcp.refactor.ts_returns import promised, returned_type, returns_disagree
+from astmcp.refactor.ts_structural import owner_shapes
 from astmcp.refactor.tsparse import parse
-from astmcp.resolve.ts_packages import own_package_names, package_name, package_shapes, project_root
+from astmcp.resolve.ts_packages import (
+    own_package_names,
+    package_name,
+    package_shape_members,
+    project_root,
+)
 
 __all__ = ["check_package_shapes"]
 
@@ -50,22 +65,25 @@ def check_package_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
     packages = imported_packages(conn, str(root))
     if not packages:
         return
+    _check_fitting(conn, str(root), packages, row, members)
     for member in members:
         for owner in query_symbols(
             conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path)
         ):
             if owner.kind not in _OWNER_KINDS:
                 continue
-            own = member_names(conn, owner)
+            ours = _own_signatures(conn, owner)
+            own = frozenset(ours)
             given = owner.kind == "class" and _given_to_package(conn, root, owner)
             if len(own) < _LEAST and not given:
                 continue
             for package in packages:
-                for name, theirs in package_shapes(str(root), package, member.name):
+                for name, theirs in package_shape_members(str(root), package, member.name):
                     # (a class whose instances a package's function is given, `persist(new
                     # Memo())`: one of the package's types it has all the members of may be the
                     # parameter's, whatever their number)
-                    if _mirrors(own, theirs) or (given and theirs <= own):
+                    names = frozenset(theirs)
+                    if (_mirrors(own, names) or (given and names <= own)) and not _never_cross(ours, theirs):
                         raise MutationBlocked(
                             f"{row.name!r} is a member of {owner.name}, which has the shape of {name} that"
                             f" {package} declares (the members of one all belong to the other): TypeScript"
@@ -73,6 +91,58 @@ def check_package_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
                             f" {member.name!r}; renaming the member would break that",
                             {"package": package, "package_type": name, "owner": owner.selector},
                         )
+
+
+def _check_fitting(
+    conn: sqlite3.Connection, root: str, packages: list[str], row: SymbolRow, members: list[SymbolRow]
+) -> None:
+    """MUTATION_BLOCKED when a package's type has every member a value needs to be used as an
+    owner of the family (at least ``_LEAST``, the renamed one among them)."""
+    for shape in owner_shapes(conn, members):
+        member, owner, required = shape.member, shape.owner, shape.required
+        if member.name not in required or len(required) < _LEAST:
+            continue  # (an optional member: a value without it still fits once renamed)
+        for package in packages:
+            for name, theirs in package_shape_members(root, package, member.name):
+                if required <= theirs.keys() and not any(
+                    returns_disagree(
+                        returned_type(key, shape.signatures.get(key, "")),
+                        promised(returned_type(key, theirs[key])),
+                    )
+                    for key in required
+                ):
+                    raise MutationBlocked(
+                        f"{row.name!r} is a member of {owner.name}, and {name}, which {package}"
+                        f" declares, has every member a value needs to be used as one: TypeScript"
+                        f" checks shapes, so its values may be, and they keep their {member.name!r};"
+                        f" renaming the member would break that",
+                        {"package": package, "package_type": name, "owner": owner.selector},
+                    )
+
+
+def _own_signatures(conn: sqlite3.Connection, owner: SymbolRow) -> dict[str, str]:
+    """The members a project type declares itself, by name, with their signatures."""
+    prefix = f"{owner.symbol_path}."
+    out: dict[str, str] = {}
+    for path, signature in conn.execute(
+        "SELECT s.symbol_path, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE f.path = ? AND substr(s.symbol_path, 1, ?) = ?",
+        (owner.file, len(prefix), prefix),
+    ):
+        name = str(path)[len(prefix) :]
+        if "." not in name:
+            out.setdefault(name, str(signature or ""))
+    return out
+
+
+def _never_cross(ours: dict[str, str], theirs: dict[str, str]) -> bool:
+    """Whether a member both types declare returns what the other's can never stand for, either
+    way (a ``Promise`` on one side, surely none on the other)."""
+    for key in ours.keys() & theirs.keys():
+        mine, other = returned_type(key, ours[key]), returned_type(key, theirs[key])
+        if returns_disagree(mine, promised(other)) and returns_disagree(other, promised(mine)):
+            return True
+    return False
 
 
 def _given_to_package(conn: sqlite3.Connection, root: Path, owner: SymbolRow) -> bool:

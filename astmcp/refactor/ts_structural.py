@@ -18,6 +18,7 @@ import re
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.resolve.ts_config import TsConfigs
@@ -25,10 +26,12 @@ from astmcp.resolve.ts_packages import package_type_shape, project_root
 from astmcp.workspace import Workspace
 
 __all__ = [
+    "OwnerShape",
     "derived_types",
     "member_fits",
     "member_owner",
     "owner_requirements",
+    "owner_shapes",
     "owner_types",
     "static_partners",
     "structural_partners",
@@ -55,6 +58,7 @@ class _Member:
 
     def __init__(self, kind: str, name: str, signature: str, params: frozenset[str] = frozenset()) -> None:
         self.callable = kind == "method"
+        self.signature = signature
         rest = signature[signature.find(name) + len(name) :] if name in signature else ""
         self.optional = rest.startswith("?")
         rest = rest.removeprefix("?").strip()
@@ -515,9 +519,24 @@ def owner_requirements(conn: sqlite3.Connection, family: list[SymbolRow]) -> lis
     """Per type owning a member of ``family`` (a class, interface or object type alias; never one
     with a private member, which only its subclasses satisfy): the names of the members a value
     must have to be used as it (own and inherited; optional and static ones aside)."""
+    return [shape.required for shape in owner_shapes(conn, family)]
+
+
+class OwnerShape(NamedTuple):
+    """A type owning a member of a family, as a value must be to be used as it."""
+
+    member: SymbolRow  # the family's member it owns
+    owner: SymbolRow
+    required: frozenset[str]  # the members a value must have (own and inherited)
+    signatures: dict[str, str]  # each required member's signature as the index keeps it
+
+
+def owner_shapes(conn: sqlite3.Connection, family: list[SymbolRow]) -> list[OwnerShape]:
+    """Per type owning a member of ``family``, as :func:`owner_requirements`, with the signatures
+    of the members it requires."""
     types = _Types(conn)
     seen: set[int] = set()
-    out: list[frozenset[str]] = []
+    out: list[OwnerShape] = []
     for member in family:
         owner = _owner(conn, member) if member.parent_path and not _hidden(member) else None
         if owner is None or owner.id in seen:
@@ -525,7 +544,10 @@ def owner_requirements(conn: sqlite3.Connection, family: list[SymbolRow]) -> lis
         seen.add(owner.id)
         found = types.of(owner.id)
         if not found.nominal:
-            out.append(frozenset(found.required))
+            signatures = {
+                name: found.members[name].signature for name in found.required if name in found.members
+            }
+            out.append(OwnerShape(member, owner, frozenset(found.required), signatures))
     return out
 
 

@@ -44,6 +44,7 @@ __all__ = [
     "package_name",
     "package_overloads",
     "package_parameter_closed",
+    "package_shape_members",
     "package_shapes",
     "package_type_names",
     "package_value_names",
@@ -649,13 +650,20 @@ _PARSED: dict[str, tuple[Tree, dict[str, list[Node]]]] = {}
 _PARSED_LIMIT = 32  # declaration files kept parsed (a package's big index.d.ts is read for many names)
 
 
-_SHAPES: dict[str, dict[str, tuple[tuple[str, frozenset[str]], ...]]] = {}  # text -> member -> shapes
+# text -> member -> shapes, each (type name, {member name: its declaration's text})
+_SHAPES: dict[str, dict[str, tuple[tuple[str, dict[str, str]], ...]]] = {}
 
 
 def package_shapes(root: str, package: str, member: str) -> list[tuple[str, frozenset[str]]]:
     """The interfaces, classes and object type aliases the declarations of ``package`` hold that
     declare ``member``, each as (its name, its own member names; bases are not followed)."""
-    out: list[tuple[str, frozenset[str]]] = []
+    return [(name, frozenset(members)) for name, members in package_shape_members(root, package, member)]
+
+
+def package_shape_members(root: str, package: str, member: str) -> list[tuple[str, dict[str, str]]]:
+    """As :func:`package_shapes`, each type's own members with the text declaring them
+    (``get(key: K): V | undefined;``)."""
+    out: list[tuple[str, dict[str, str]]] = []
     for text in declarations(root, package):
         if member not in text:
             continue
@@ -664,22 +672,23 @@ def package_shapes(root: str, package: str, member: str) -> list[tuple[str, froz
             if len(_SHAPES) >= _PARSED_LIMIT * 4:
                 _SHAPES.clear()
             shapes = _SHAPES[text] = _shapes_in(text)
-        out.extend((name, names) for name, names in shapes.get(member, ()))
+        out.extend(shapes.get(member, ()))
     return out
 
 
-def _shapes_in(text: str) -> dict[str, tuple[tuple[str, frozenset[str]], ...]]:
-    by_member: dict[str, list[tuple[str, frozenset[str]]]] = {}
+def _shapes_in(text: str) -> dict[str, tuple[tuple[str, dict[str, str]], ...]]:
+    by_member: dict[str, list[tuple[str, dict[str, str]]]] = {}
     for name, nodes in _declarations_in(text).items():
         for node in nodes:
-            names = _shape_members(node)
-            for member in names:
-                by_member.setdefault(member, []).append((name, names))
+            members = _shape_members(node)
+            for member in members:
+                by_member.setdefault(member, []).append((name, members))
     return {member: tuple(found) for member, found in by_member.items()}
 
 
-def _shape_members(node: Node) -> frozenset[str]:
-    """The names of the members a class, interface or object type alias declares itself."""
+def _shape_members(node: Node) -> dict[str, str]:
+    """The members a class, interface or object type alias declares itself, by name, each with the
+    text declaring it."""
     if node.type in _TYPES:
         body = node.child_by_field_name("body")
     elif node.type == "type_alias_declaration":
@@ -687,12 +696,12 @@ def _shape_members(node: Node) -> frozenset[str]:
         body = body if body is not None and body.type == "object_type" else None
     else:
         body = None
-    names: set[str] = set()
+    members: dict[str, str] = {}
     for child in body.named_children if body is not None else ():
         found = child.child_by_field_name("name") if child.type in _MEMBERS else None
         if found is not None and found.type == "property_identifier":
-            names.add(_text(found))
-    return frozenset(names)
+            members.setdefault(_text(found), " ".join(_text(child).split()))
+    return members
 
 
 def _declarations_in(text: str) -> dict[str, list[Node]]:
