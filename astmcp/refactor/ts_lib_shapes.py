@@ -7,7 +7,8 @@ reference ties them to ``MemoryStorage.getItem``. Renaming it would leave the cl
 ``Storage`` wherever one is used as such. When the renamed member's owner has every member a lib
 type declares (the object prototype's aside), that type declares the member's name, the project
 does not declare a type of that name itself, and a TS/JS file of the project names it, the rename
-is refused with ``MUTATION_BLOCKED`` naming the type and the file.
+is refused with ``MUTATION_BLOCKED`` naming the type and the file (a name in a comment or a string
+does not count).
 
 The other way round, a lib type with every member a value needs to be used as the owner (its
 required ones, at least three with the renamed one among them: ``Store { get; set; has; delete }``
@@ -110,9 +111,31 @@ def _lib_promised(lib_type: str, member: str) -> bool | None:
 
 
 def _named_in(conn: sqlite3.Connection, files: TsFiles, lib_type: str) -> str | None:
-    """A TS/JS file of the project that names the lib type, or None."""
+    """A TS/JS file of the project whose code names the lib type (a comment or a string saying
+    "Storage key" does not; a JSDoc comment of a JS file, where its types are written, does), or
+    None."""
     named = re.compile(rf"(?<![\w$.]){re.escape(lib_type)}(?![\w$])")
-    return next((path for path, _ in files.holding(conn, lib_type, fits=named)), None)
+    spelled = lib_type.encode()
+    for path, parsed in files.holding(conn, lib_type, fits=named):
+        pending = [parsed.tree.root_node]
+        while pending:
+            node = pending.pop()
+            if node.type in _NAMES and node.text == spelled:
+                return path
+            if (
+                node.type == "comment"
+                and not path.endswith((".ts", ".tsx", ".mts", ".cts"))
+                and (node.text or b"").startswith(b"/**")
+                and named.search((node.text or b"").decode("utf-8", "replace"))
+            ):
+                return path
+            if node.type not in _PROSE:
+                pending.extend(node.children)
+    return None
+
+
+_NAMES = frozenset({"identifier", "type_identifier"})
+_PROSE = frozenset({"comment", "string", "template_string"})
 
 
 def member_names(conn: sqlite3.Connection, owner: SymbolRow) -> frozenset[str]:

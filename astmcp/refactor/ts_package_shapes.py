@@ -17,12 +17,13 @@ the parameter may be declared as that type (``persist(storage: StorageLike)`` of
 
 The other way round needs no mirror: where the package's type has every member a value needs to be
 used as the owner (its required ones, own and inherited, at least three with the renamed one among
-them), a value of the package's type may reach the owner through any flow (a generic call, a
-``Promise``, a callback's return, a spread: forty-four probes of such flows, twenty-eight of
-which the outside-values check does not follow, broke), so the rename is refused however many more
-members the package's type has, unless a member's declared returns cannot agree (a ``Promise``
-expected, none given, or the other way round: ``SortedMap.set`` returns the map, so it is no
-``StorageAdapter`` whose ``set`` returns ``Promise<void>``).
+them; the package type's members include those its bases in the package declare), a value of the
+package's type may reach the owner through any flow (a generic call, a ``Promise``, a callback's
+return, a spread: of forty-four probes of such flows, twenty-eight the outside-values check does
+not follow broke), so the rename is refused however many more members the package's type has,
+unless a member's declared returns cannot agree (a ``Promise`` expected, none given, or the other
+way round: ``SortedMap.set`` returns the map, so it is no ``StorageAdapter`` whose ``set``
+returns ``Promise<void>``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from astmcp.resolve.ts_packages import (
     own_package_names,
     package_name,
     package_shape_members,
+    package_type_names,
     project_root,
 )
 
@@ -103,11 +105,11 @@ def _check_fitting(
         if member.name not in required or len(required) < _LEAST:
             continue  # (an optional member: a value without it still fits once renamed)
         for package in packages:
-            for name, theirs in package_shape_members(root, package, member.name):
-                if required <= theirs.keys() and not any(
+            for name, theirs, names in _candidates(root, package, required):
+                if required <= names and not any(
                     returns_disagree(
                         returned_type(key, shape.signatures.get(key, "")),
-                        promised(returned_type(key, theirs[key])),
+                        promised(returned_type(key, theirs[key])) if key in theirs else None,
                     )
                     for key in required
                 ):
@@ -118,6 +120,24 @@ def _check_fitting(
                         f" renaming the member would break that",
                         {"package": package, "package_type": name, "owner": owner.selector},
                     )
+
+
+def _candidates(
+    root: str, package: str, required: frozenset[str]
+) -> list[tuple[str, dict[str, str], frozenset[str]]]:
+    """(name, its own members' texts, every member name it has, its bases' in the package
+    included) of the package's types declaring one of ``required`` themselves."""
+    own: dict[str, dict[str, str]] = {}
+    for key in sorted(required):
+        for name, theirs in package_shape_members(root, package, key):
+            own.setdefault(name, {}).update(theirs)
+    out: list[tuple[str, dict[str, str], frozenset[str]]] = []
+    for name, theirs in own.items():
+        names = frozenset(theirs)
+        if not required <= names:
+            names |= package_type_names(root, f"{package}.{name}") or frozenset()
+        out.append((name, theirs, names))
+    return out
 
 
 def _own_signatures(conn: sqlite3.Connection, owner: SymbolRow) -> dict[str, str]:
