@@ -14,8 +14,9 @@ The other way round, a lib type with every member a value needs to be used as th
 required ones, at least three with the renamed one among them: ``Store { get; set; has; delete }``
 and ``Map``): the project's values of it may reach the owner through flows the outside-values check
 does not follow (a generic call, a callback's return, ``Promise.resolve``), so where a file of the
-project names the lib type the rename is refused the same way, unless a member's declared
-returns cannot agree (``Map.set`` returns the map: no ``set`` returning ``Promise<void>``).
+project names the lib type, or reads a global variable of it (``localStorage``), the rename is
+refused the same way, unless a member's declared returns cannot agree (``Map.set`` returns the
+map: no ``set`` returning ``Promise<void>``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.ts_literals import TsFiles
 from astmcp.refactor.ts_returns import returned_type, returns_disagree
 from astmcp.refactor.ts_structural import owner_shapes
-from astmcp.resolve.ts_library import lib_member_result, lib_types_declaring
+from astmcp.resolve.ts_library import lib_global_values, lib_member_result, lib_types_declaring
 from astmcp.workspace import Workspace
 
 __all__ = ["check_lib_shapes", "member_names"]
@@ -111,30 +112,33 @@ def _lib_promised(lib_type: str, member: str) -> bool | None:
 
 
 def _named_in(conn: sqlite3.Connection, files: TsFiles, lib_type: str) -> str | None:
-    """A TS/JS file of the project whose code names the lib type (a comment or a string saying
-    "Storage key" does not; a JSDoc comment of a JS file, where its types are written, does), or
-    None."""
-    named = re.compile(rf"(?<![\w$.]){re.escape(lib_type)}(?![\w$])")
-    spelled = lib_type.encode()
-    for path, parsed in files.holding(conn, lib_type, fits=named):
-        pending = [parsed.tree.root_node]
-        while pending:
-            node = pending.pop()
-            if node.type in _NAMES and node.text == spelled:
-                return path
-            if (
-                node.type == "comment"
-                and not path.endswith((".ts", ".tsx", ".mts", ".cts"))
-                and (node.text or b"").startswith(b"/**")
-                and named.search((node.text or b"").decode("utf-8", "replace"))
-            ):
-                return path
-            if node.type not in _PROSE:
-                pending.extend(node.children)
+    """A TS/JS file of the project whose code names the lib type or reads a global variable the
+    lib declares of it (``localStorage``: a ``Storage``), or None. A comment or a string saying
+    "Storage key" does not count; a JSDoc comment of a JS file, where its types are written, does."""
+    for needle in (lib_type, *sorted(lib_global_values(lib_type))):
+        kinds = _NAMES if needle == lib_type else _VALUES
+        named = re.compile(rf"(?<![\w$]){re.escape(needle)}(?![\w$])")
+        spelled = needle.encode()
+        for path, parsed in files.holding(conn, needle, fits=named):
+            pending = [parsed.tree.root_node]
+            while pending:
+                node = pending.pop()
+                if node.type in kinds and node.text == spelled:
+                    return path
+                if (
+                    node.type == "comment"
+                    and not path.endswith((".ts", ".tsx", ".mts", ".cts"))
+                    and (node.text or b"").startswith(b"/**")
+                    and named.search((node.text or b"").decode("utf-8", "replace"))
+                ):
+                    return path
+                if node.type not in _PROSE:
+                    pending.extend(node.children)
     return None
 
 
 _NAMES = frozenset({"identifier", "type_identifier"})
+_VALUES = frozenset({"identifier", "property_identifier"})  # `localStorage`, `window.localStorage`
 _PROSE = frozenset({"comment", "string", "template_string"})
 
 

@@ -20,6 +20,7 @@ __all__ = [
     "MAP_METHODS",
     "lib_global",
     "lib_global_types",
+    "lib_global_values",
     "lib_instance_members",
     "lib_type_members",
     "lib_types_declaring",
@@ -374,6 +375,23 @@ def _declaring() -> dict[str, tuple[tuple[str, frozenset[str]], ...]]:
         for member in members:
             out.setdefault(member, []).append((name, frozenset(members)))
     return {member: tuple(sorted(found)) for member, found in out.items()}
+
+
+def lib_global_values(name: str) -> frozenset[str]:
+    """The global variables TypeScript's lib declares of the type ``name`` or of one extending it
+    (``Storage``: ``localStorage``, ``sessionStorage``)."""
+    return _global_values().get(name, frozenset())
+
+
+@cache
+def _global_values() -> dict[str, frozenset[str]]:
+    out: dict[str, set[str]] = {}
+    for name, (extended, own) in _lib_types().items():
+        if name[:1].islower() and extended and not own:  # `localStorage:Storage:`: a `declare var`
+            for current, _ in _lib_closure(name):
+                if current != name:
+                    out.setdefault(current, set()).add(name)
+    return {name: frozenset(found) for name, found in out.items()}
 
 
 def lib_types_declaring(member: str) -> tuple[tuple[str, frozenset[str]], ...]:
