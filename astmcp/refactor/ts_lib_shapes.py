@@ -76,7 +76,7 @@ def check_lib_shapes(
                     )
     for shape in owner_shapes(conn, members):
         member, owner, required = shape.member, shape.owner, shape.required
-        if member.name not in required or len(required) < _LEAST:
+        if shape.nominal or member.name not in required or len(required) < _LEAST:
             continue  # (an optional member: a value without it still fits once renamed)
         for lib_type, theirs in lib_types_declaring(member.name):
             if (

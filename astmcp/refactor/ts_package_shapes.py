@@ -37,13 +37,14 @@ import tree_sitter
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.ts_returns import promised, returned_type, returns_disagree
-from astmcp.refactor.ts_structural import owner_shapes
+from astmcp.refactor.ts_structural import OwnerShape, owner_shapes
 from astmcp.refactor.tsparse import parse
 from astmcp.resolve.ts_packages import (
     own_package_names,
     package_name,
     package_shape_members,
     package_type_names,
+    package_type_shape,
     project_root,
 )
 
@@ -67,7 +68,6 @@ def check_package_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
     packages = imported_packages(conn, str(root))
     if not packages:
         return
-    _check_fitting(conn, str(root), packages, row, members)
     for member in members:
         for owner in query_symbols(
             conn, "f.path = ? AND s.symbol_path = ?", (member.file, member.parent_path)
@@ -93,26 +93,20 @@ def check_package_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
                             f" {member.name!r}; renaming the member would break that",
                             {"package": package, "package_type": name, "owner": owner.selector},
                         )
+    _check_fitting(conn, str(root), packages, row, members)
 
 
 def _check_fitting(
     conn: sqlite3.Connection, root: str, packages: list[str], row: SymbolRow, members: list[SymbolRow]
 ) -> None:
     """MUTATION_BLOCKED when a package's type has every member a value needs to be used as an
-    owner of the family (at least ``_LEAST``, the renamed one among them)."""
+    owner of the family, or an owner (or a type deriving from it) has every member a value needs to
+    be used as the package's type (at least ``_LEAST``, the renamed one among them)."""
     for shape in owner_shapes(conn, members):
         member, owner, required = shape.member, shape.owner, shape.required
-        if member.name not in required or len(required) < _LEAST:
-            continue  # (an optional member: a value without it still fits once renamed)
         for package in packages:
-            for name, theirs, names in _candidates(root, package, required):
-                if required <= names and not any(
-                    returns_disagree(
-                        returned_type(key, shape.signatures.get(key, "")),
-                        promised(returned_type(key, theirs[key])) if key in theirs else None,
-                    )
-                    for key in required
-                ):
+            for name, theirs, names in _candidates(root, package, required | {member.name}):
+                if _fits(shape, required, names, theirs, into_project=True):
                     raise MutationBlocked(
                         f"{row.name!r} is a member of {owner.name}, and {name}, which {package}"
                         f" declares, has every member a value needs to be used as one: TypeScript"
@@ -120,6 +114,43 @@ def _check_fitting(
                         f" renaming the member would break that",
                         {"package": package, "package_type": name, "owner": owner.selector},
                     )
+                wanted = package_type_shape(root, f"{package}.{name}") if member.name in names else None
+                if wanted is not None and _fits(shape, wanted[1], None, theirs, into_project=False):
+                    raise MutationBlocked(
+                        f"{row.name!r} is a member of {owner.name}, whose values (or those of a type"
+                        f" deriving from it) have every member a value needs to be used as {name}, which"
+                        f" {package} declares: TypeScript checks shapes, so they may be given where one is"
+                        f" declared, and renaming the member would leave them short of its {member.name!r}",
+                        {"package": package, "package_type": name, "owner": owner.selector},
+                    )
+
+
+def _fits(
+    shape: OwnerShape,
+    required: frozenset[str],
+    names: frozenset[str] | None,
+    theirs: dict[str, str],
+    into_project: bool,
+) -> bool:
+    """Whether values may cross between the family's owner and a package's type: the package's
+    values into the owner (``into_project``: ``names``, the package type's, hold every member in
+    ``required``, the owner's), or the owner's (or a type's deriving from it) into the package's
+    type (each holder's names hold ``required``, the package type's). At least ``_LEAST`` required,
+    the renamed one among them, and no member's declared returns that cannot agree."""
+    if shape.member.name not in required or len(required) < _LEAST:
+        return False  # (an optional member: a value without it still fits once renamed)
+    if into_project:
+        if shape.nominal or names is None or not required <= names:
+            return False
+    elif not any(required <= held for held in shape.holders):
+        return False
+    for key in required:
+        ours = returned_type(key, shape.signatures.get(key, ""))
+        other = returned_type(key, theirs[key]) if key in theirs else None
+        given, expected = (other, ours) if into_project else (ours, other)
+        if returns_disagree(expected, promised(given)):
+            return False
+    return True
 
 
 def _candidates(

@@ -519,21 +519,24 @@ def owner_requirements(conn: sqlite3.Connection, family: list[SymbolRow]) -> lis
     """Per type owning a member of ``family`` (a class, interface or object type alias; never one
     with a private member, which only its subclasses satisfy): the names of the members a value
     must have to be used as it (own and inherited; optional and static ones aside)."""
-    return [shape.required for shape in owner_shapes(conn, family)]
+    return [shape.required for shape in owner_shapes(conn, family) if not shape.nominal]
 
 
 class OwnerShape(NamedTuple):
-    """A type owning a member of a family, as a value must be to be used as it."""
+    """A type owning a member of a family, as a value must be to be used as it, and what its
+    values (and those of the types deriving from it) have."""
 
     member: SymbolRow  # the family's member it owns
     owner: SymbolRow
     required: frozenset[str]  # the members a value must have (own and inherited)
-    signatures: dict[str, str]  # each required member's signature as the index keeps it
+    signatures: dict[str, str]  # each member's signature as the index keeps it
+    nominal: bool  # a private member: only its subclasses satisfy it
+    holders: tuple[frozenset[str], ...]  # the public member names of it and each type deriving from it
 
 
 def owner_shapes(conn: sqlite3.Connection, family: list[SymbolRow]) -> list[OwnerShape]:
-    """Per type owning a member of ``family``, as :func:`owner_requirements`, with the signatures
-    of the members it requires."""
+    """Per type owning a member of ``family``, as :func:`owner_requirements` (nominal ones too,
+    marked so), with its members' signatures and the members of the types deriving from it."""
     types = _Types(conn)
     seen: set[int] = set()
     out: list[OwnerShape] = []
@@ -543,11 +546,9 @@ def owner_shapes(conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Owne
             continue
         seen.add(owner.id)
         found = types.of(owner.id)
-        if not found.nominal:
-            signatures = {
-                name: found.members[name].signature for name in found.required if name in found.members
-            }
-            out.append(OwnerShape(member, owner, frozenset(found.required), signatures))
+        signatures = {name: found.members[name].signature for name in found.members}
+        holders = tuple(frozenset(types.of(type_id).members) for type_id in derived_types(conn, owner.id))
+        out.append(OwnerShape(member, owner, frozenset(found.required), signatures, found.nominal, holders))
     return out
 
 
