@@ -4,11 +4,11 @@
 is declared (``read(storage: Storage)``): TypeScript checks the shape, not an ``implements``
 clause, and reads through ``storage`` are the library's members (confidence ``none``), so no
 reference ties them to ``MemoryStorage.getItem``. Renaming it would leave the class short of a
-``Storage`` wherever one is used as such. When the renamed member's owner has every member a lib
-type declares (the object prototype's aside), that type declares the member's name, the project
-does not declare a type of that name itself, and a TS/JS file of the project names it, the rename
-is refused with ``MUTATION_BLOCKED`` naming the type and the file (a name in a comment or a string
-does not count).
+``Storage`` wherever one is used as such. When the renamed member's owner has every member a value
+of a lib type needs (the object prototype's aside, and those every declaration marks optional:
+``Iterator``'s ``return?``), that type needs the member, the project does not declare a type of
+that name itself, and a TS/JS file of the project names it, the rename is refused with
+``MUTATION_BLOCKED`` naming the type and the file (a name in a comment or a string does not count).
 
 The other way round, a lib type with every member a value needs to be used as the owner (its
 required ones, at least three with the renamed one among them: ``Store { get; set; has; delete }``
@@ -30,7 +30,12 @@ from astmcp.query.common import SymbolRow, query_symbols
 from astmcp.refactor.ts_literals import TsFiles
 from astmcp.refactor.ts_returns import returned_type, returns_disagree
 from astmcp.refactor.ts_structural import owner_shapes
-from astmcp.resolve.ts_library import lib_global_values, lib_member_result, lib_types_declaring
+from astmcp.resolve.ts_library import (
+    lib_global_values,
+    lib_member_result,
+    lib_required_members,
+    lib_types_declaring,
+)
 from astmcp.workspace import Workspace
 
 __all__ = ["check_lib_shapes", "member_names"]
@@ -62,14 +67,15 @@ def check_lib_shapes(
                 continue
             own = member_names(conn, owner)
             for lib_type, theirs in declaring:
-                if not theirs <= own or _declared_in_project(conn, lib_type):
+                needed = lib_required_members(lib_type) or theirs  # (`Iterator`: `next`, not `return?`)
+                if member.name not in needed or not needed <= own or _declared_in_project(conn, lib_type):
                     continue
                 files = files or TsFiles(ws)
                 where = _named_in(conn, files, lib_type)
                 if where is not None:
                     raise MutationBlocked(
-                        f"{row.name!r} is a member of {owner.name}, which has every member of {lib_type}, a"
-                        f" type TypeScript's library declares and {where} names: its values may be used as"
+                        f"{row.name!r} is a member of {owner.name}, which has every member a value of {lib_type}, a"
+                        f" type TypeScript's library declares and {where} names, needs: its values may be used as"
                         f" one (TypeScript checks the shape), which keeps its {member.name!r}, so renaming"
                         f" the member would leave {owner.name} short of a {lib_type}",
                         {"library_type": lib_type, "named_in": where, "owner": owner.selector},

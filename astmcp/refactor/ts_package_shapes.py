@@ -43,7 +43,6 @@ from astmcp.resolve.ts_packages import (
     own_package_names,
     package_name,
     package_shape_members,
-    package_type_names,
     package_type_shape,
     project_root,
 )
@@ -156,18 +155,19 @@ def _fits(
 def _candidates(
     root: str, package: str, required: frozenset[str]
 ) -> list[tuple[str, dict[str, str], frozenset[str]]]:
-    """(name, its own members' texts, every member name it has, its bases' in the package
-    included) of the package's types declaring one of ``required`` themselves."""
+    """(name, its own members' texts, the member names its values surely have) of the package's
+    types declaring one of ``required`` themselves: its required members, its bases' in the package
+    included (``duration?: number`` is no ``duration: number``); every member it declares where that
+    is not read (an object type alias, an index signature)."""
     own: dict[str, dict[str, str]] = {}
     for key in sorted(required):
         for name, theirs in package_shape_members(root, package, key):
             own.setdefault(name, {}).update(theirs)
     out: list[tuple[str, dict[str, str], frozenset[str]]] = []
     for name, theirs in own.items():
-        names = frozenset(theirs)
-        if not required <= names:
-            names |= package_type_names(root, f"{package}.{name}") or frozenset()
-        out.append((name, theirs, names))
+        shape = package_type_shape(root, f"{package}.{name}")
+        has = shape[1] if shape is not None else frozenset(theirs)
+        out.append((name, theirs, has))
     return out
 
 

@@ -22,6 +22,7 @@ __all__ = [
     "lib_global_types",
     "lib_global_values",
     "lib_instance_members",
+    "lib_required_members",
     "lib_type_members",
     "lib_types_declaring",
 ]
@@ -392,6 +393,37 @@ def _global_values() -> dict[str, frozenset[str]]:
                 if current != name:
                     out.setdefault(current, set()).add(name)
     return {name: frozenset(found) for name, found in out.items()}
+
+
+@cache
+def lib_required_members(name: str) -> frozenset[str] | None:
+    """The members of the lib type ``name`` (as :func:`lib_types_declaring` has them) a value of it
+    must have: those every declaration marks optional left out (``Iterator``: ``next``, not
+    ``return?``); None when the lib declares no such type."""
+    if name not in _lib_types():
+        return None
+    optional = _lib_optional()
+    members = (lib_type_members(name) or frozenset()) - set(_OBJECT_MEMBERS) - {"prototype"}
+    needed = {
+        member
+        for current, own in _lib_closure(name)
+        for member in own
+        if member not in optional.get(current, ())
+    }
+    return frozenset(members & needed)
+
+
+@cache
+def _lib_optional() -> dict[str, frozenset[str]]:
+    """name -> the members every declaration of that interface marks optional (``_OPTIONAL``)."""
+    from astmcp.resolve.ts_lib_types import _OPTIONAL
+
+    out: dict[str, frozenset[str]] = {}
+    for line in _OPTIONAL.split("\n"):
+        name, _, names = line.partition(":")
+        if name:
+            out[name] = frozenset(names.split())
+    return out
 
 
 def lib_types_declaring(member: str) -> tuple[tuple[str, frozenset[str]], ...]:
