@@ -42,6 +42,7 @@ _MEMBER_READS = ("member_expression", "nested_identifier", "nested_type_identifi
 _LOCAL_EXPORTS = re.compile(r"\bexport\s+(?:type\s+)?\{([^}]*)\}(?!\s*from\b)")
 _ASSIGNED_EXPORTS = re.compile(r"\bexport\s*=")
 _NAMES = ("identifier", "shorthand_property_identifier")  # (`{ ns }` gives it as a property too)
+_DYNAMIC = "import()@"  # the local name of a dynamic import's namespace: none, its line
 
 
 def namespace_partners(
@@ -62,6 +63,16 @@ def namespace_partners(
             f" AND i.alias IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
         )
     ]  # (a package's default import too; which ones are namespaces, the files say)
+    # `await import("./impl")`: a namespace object too (its local name: the line, see `_loaded`)
+    dynamic = [
+        (str(path), f"{_DYNAMIC}{line}", resolved, bool(external), str(module or ""), False)
+        for path, line, resolved, external, module in conn.execute(
+            "SELECT f.path, i.line, i.resolved_path, i.external, i.module FROM imports i"
+            " JOIN files f ON f.id = i.file_id WHERE i.kind = 'dynamic'"
+            f" AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
+        )
+    ]
+    imports += dynamic
     stars = _star_importers(conn)
     # the modules that may re-export a namespace by name (`export * as ns from`), and import rows
     # of a name from one
@@ -124,14 +135,19 @@ def namespace_partners(
             if path not in trees:
                 trees[path] = _parsed(root, path)
             tree = trees[path]
-            used[key] = _given_away(tree, alias, by_name, default=external) if tree is not None else None
+            if tree is None:
+                used[key] = None
+            elif alias.startswith(_DYNAMIC):
+                used[key] = _loaded(tree, int(alias.removeprefix(_DYNAMIC)))
+            else:
+                used[key] = _given_away(tree, alias, by_name, default=external)
         line = used[key]
         if line is None:
             continue
         if partner is None:
             raise MutationBlocked(
                 f"{row.name!r} is a member of a type the namespace of {module!r} may be used as ({path}:{line}"
-                f" reads `{alias}` as a value, and the module exports every member the type requires,"
+                f" reads `{'import(…)' if alias.startswith(_DYNAMIC) else alias}` as a value, and the module exports every member the type requires,"
                 f" {row.name!r} among them, which is not a project declaration of that name: a package's,"
                 " or one exported under another name): renaming the member would leave that value"
                 " without it",
@@ -306,6 +322,47 @@ def _given_away(
         if node.type in _NAMES and node.text == wanted and _as_value(node):
             found.append(node.start_point.row + 1)
         pending.extend(node.children)
+    return min(found, default=None)
+
+
+def _loaded(tree: tree_sitter.Tree, line: int) -> int | None:
+    """The line where the namespace an ``import("…")`` on ``line`` loads is read as a value other
+    than one export (``(await import("./m")).name``, ``const { name } = await import("./m")``, a
+    local it is given to read only so); None when it is not."""
+    row = line - 1
+    found: list[int] = []
+    pending = [tree.root_node]
+    while pending:
+        node = pending.pop()
+        if node.start_point.row > row or node.end_point.row < row:
+            continue
+        function = node.child_by_field_name("function") if node.type == "call_expression" else None
+        if function is None or function.type != "import" or node.start_point.row != row:
+            pending.extend(node.children)
+            continue
+        value = node
+        while value.parent is not None and value.parent.type in (
+            "await_expression",
+            "parenthesized_expression",
+        ):
+            value = value.parent
+        parent = value.parent
+        if parent is None:
+            continue
+        if parent.type in ("member_expression", "subscript_expression") and parent.named_children[0] == value:
+            index = parent.child_by_field_name("index")
+            if parent.type == "member_expression" or (index is not None and index.type == "string"):
+                continue  # one export
+        if parent.type == "variable_declarator" and parent.child_by_field_name("value") == value:
+            name = parent.child_by_field_name("name")
+            if name is not None and name.type == "object_pattern":
+                continue  # `const { resolve } = await import(…)`: exports by name
+            if name is not None and name.type == "identifier":
+                given = _given_away(tree, (name.text or b"").decode(), by_name=True)
+                if given is not None:
+                    found.append(given)
+                continue
+        found.append(node.start_point.row + 1)
     return min(found, default=None)
 
 
