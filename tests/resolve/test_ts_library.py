@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from astmcp.resolve.ts_library import lib_member_result, lib_type_members
+from astmcp.resolve.ts_library import (
+    lib_global_values,
+    lib_member_result,
+    lib_required_members,
+    lib_type_members,
+)
 
 
 def test_members_include_newer_library_methods() -> None:
@@ -51,3 +56,16 @@ def test_what_members_give_is_unknown_when_generic_or_split() -> None:
     assert lib_member_result("HTMLButtonElement", "addEventListener") is None  # gives `void`
     assert lib_member_result("AbortController", "nosuchmember") is None
     assert lib_member_result("NoSuchLibType", "signal") is None
+
+
+def test_required_members_leave_out_what_every_declaration_marks_optional() -> None:
+    assert lib_required_members("Iterator") == frozenset({"next"})  # `return?`, `throw?`
+    storage = lib_required_members("Storage")
+    assert storage is not None and {"getItem", "setItem", "removeItem", "clear", "key"} <= storage
+    assert lib_required_members("NoSuchLibType") is None
+
+
+def test_global_variables_of_a_type() -> None:
+    assert lib_global_values("Storage") == frozenset({"localStorage", "sessionStorage"})
+    assert "document" in lib_global_values("Document")
+    assert lib_global_values("Map") == frozenset()
