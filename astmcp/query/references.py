@@ -1207,7 +1207,8 @@ class FamilyMemo:
 
     def below(self, roots: tuple[int, ...], name: str) -> tuple[dict[int, SymbolRow], list[str]]:
         """Every definition of ``name`` (with its twins) in ``roots`` and the classes below them,
-        and the external bases of those defining classes that define it too."""
+        and the external bases of those classes (each has the member, its own or inherited) that
+        define it too."""
         key = (roots, name)
         if key in self._below:
             return self._below[key]
@@ -1224,9 +1225,11 @@ class FamilyMemo:
             if found is not None:
                 for twin in self.twins(found):
                     members[twin.id] = twin
-                for base_id, base_key in self.bases(cls):
-                    if base_id is None and base_key and external_defines(self, base_key, name):
-                        external.append(f"{_shown(base_key)}.{name}")
+            # (a class below a root has the family's member, its own or inherited: `class Tool
+            # extends Base implements PkgResolver` implements PkgResolver's with Base's)
+            for base_id, base_key in self.bases(cls):
+                if base_id is None and base_key and external_defines(self, base_key, name):
+                    external.append(f"{_shown(base_key)}.{name}")
             down.extend(self.subclasses(cls))
         self._below[key] = (members, external)
         return members, external
