@@ -74,10 +74,10 @@ def check_lib_shapes(
                 where = _named_in(conn, files, lib_type)
                 if where is not None:
                     raise MutationBlocked(
-                        f"{row.name!r} is a member of {owner.name}, which has every member a value of {lib_type}, a"
-                        f" type TypeScript's library declares and {where} names, needs: its values may be used as"
-                        f" one (TypeScript checks the shape), which keeps its {member.name!r}, so renaming"
-                        f" the member would leave {owner.name} short of a {lib_type}",
+                        f"{row.name!r} is a member of {owner.name}, which has every member a value of {lib_type}"
+                        f" needs ({lib_type}: a type TypeScript's library declares, which {where} names): its"
+                        f" values may be used as one (TypeScript checks the shape), which keeps its"
+                        f" {member.name!r}, so renaming the member would leave {owner.name} short of a {lib_type}",
                         {"library_type": lib_type, "named_in": where, "owner": owner.selector},
                     )
     for shape in owner_shapes(conn, members):
