@@ -81,6 +81,7 @@ from astmcp.refactor.star_imports import check_star_exports, check_star_importer
 from astmcp.refactor.stub_only import check_stub_only, stub_provider
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
 from astmcp.refactor.ts_combined import combined_clash, spread_clash, spread_into_hits
+from astmcp.refactor.ts_computed_keys import check_computed_keys
 from astmcp.refactor.ts_decorators import decorator_hits
 from astmcp.refactor.ts_dumps import enum_name_hits, namespace_shape_hits, template_key_hits, ts_dump_hits
 from astmcp.refactor.ts_inline_types import (
@@ -317,6 +318,7 @@ def prepare_rename(
     family, hits = family_and_references(ws, conn, row)
     check_outside_values(ws, conn, row, family)
     check_lib_shapes(ws, conn, row, family)
+    check_computed_keys(ws, conn, row, family)
     check_outside_shapes(conn, row, family)
     check_package_shapes(conn, row, family)
     check_literal_member(ws, conn, row)
