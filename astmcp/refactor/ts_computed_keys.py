@@ -9,7 +9,7 @@ type ``Owner[K]`` names an owner of the family and ``K`` is worked out from othe
 indexed access ``A[…]``, a ``typeof``, a type no project declaration or type parameter binds, a
 generic other than one over ``keyof``), the member's name may be one such key: the rename is
 refused with ``MUTATION_BLOCKED`` naming the place. Literal keys, ``keyof``, a type parameter
-(constrained where it is declared), ``string`` / ``number`` (an index signature) and a project's
+(constrained where it is declared; a mapped type's key, an ``infer`` name too), ``string`` / ``number`` (an index signature) and a project's
 own type alias (whose literals are name hits themselves) are keys the rename sees.
 """
 
@@ -33,7 +33,6 @@ _OWNER_KINDS = ("interface", "type", "class")
 _SEEN_KEYS = frozenset({"literal_type", "template_literal_type", "predefined_type", "index_type_query"})
 _COMPUTED = frozenset({"lookup_type", "type_query"})
 _GROUPS = frozenset({"union_type", "parenthesized_type", "intersection_type"})
-_SCOPES = ("type_parameters",)
 
 
 def check_computed_keys(
@@ -106,7 +105,8 @@ def _computed(
 
 
 def _parameters(node: tree_sitter.Node) -> set[str]:
-    """The type parameters the declarations around ``node`` bind."""
+    """The type parameters the declarations around ``node`` bind, with the keys of the mapped
+    types (``[K in keyof T]``) and the ``infer`` names of the conditional types around it."""
     out: set[str] = set()
     current: tree_sitter.Node | None = node
     while current is not None:
@@ -115,5 +115,16 @@ def _parameters(node: tree_sitter.Node) -> set[str]:
             name = param.child_by_field_name("name")
             if name is not None and name.text:
                 out.add(name.text.decode())
+        for clause in current.named_children if current.type == "index_signature" else ():
+            name = clause.child_by_field_name("name") if clause.type == "mapped_type_clause" else None
+            if name is not None and name.text:
+                out.add(name.text.decode())
+        if current.type == "conditional_type":
+            pending = list(current.named_children)
+            while pending:
+                inner = pending.pop()
+                if inner.type == "infer_type" and inner.named_children and inner.named_children[0].text:
+                    out.add(inner.named_children[0].text.decode())
+                pending.extend(inner.named_children)
         current = current.parent
     return out
