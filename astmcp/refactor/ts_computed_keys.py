@@ -7,7 +7,7 @@ TypeScript's lib declares for the typed arrays, so renaming ``SharedByName.Float
 the member there (a written ``X["key"]`` is a ``string`` name hit; SPEC §3). Where an indexed access
 type ``Owner[K]`` names an owner of the family and ``K`` is worked out from other types (an
 indexed access ``A[…]``, a ``typeof``, a type no project declaration or type parameter binds, a
-generic other than one over ``keyof``), the member's name may be one such key: the rename is
+generic of a package's, or one given such a type), the member's name may be one such key: the rename is
 refused with ``MUTATION_BLOCKED`` naming the place. Literal keys, ``keyof``, a type parameter
 (constrained where it is declared; a mapped type's key, an ``infer`` name too), ``string`` / ``number`` (an index signature) and a project's
 own type alias (whose literals are name hits themselves) are keys the rename sees.
@@ -33,6 +33,10 @@ _OWNER_KINDS = ("interface", "type", "class")
 _SEEN_KEYS = frozenset({"literal_type", "template_literal_type", "predefined_type", "index_type_query"})
 _COMPUTED = frozenset({"lookup_type", "type_query"})
 _GROUPS = frozenset({"union_type", "parenthesized_type", "intersection_type"})
+# lib generics whose keys are their arguments' (`Extract<K, string>`)
+_KEY_HELPERS = frozenset(
+    {"Extract", "Exclude", "NonNullable", "Capitalize", "Uncapitalize", "Uppercase", "Lowercase"}
+)
 
 
 def check_computed_keys(
@@ -100,7 +104,16 @@ def _computed(
             )
         return not declared[name]
     if key.type == "generic_type":
-        return b"keyof" not in (key.text or b"")
+        if b"keyof" in (key.text or b""):
+            return False
+        head = key.child_by_field_name("name")
+        arguments = next((c for c in key.named_children if c.type == "type_arguments"), None)
+        name = (head.text or b"").decode() if head is not None else ""
+        if name not in _KEY_HELPERS and (head is None or _computed(conn, head, params, declared)):
+            return True  # (a generic of a package's: what keys it makes is not read)
+        return any(
+            _computed(conn, a, params, declared) for a in (arguments.named_children if arguments else ())
+        )
     return False
 
 
