@@ -4,13 +4,14 @@ effect writes ``type Shared<A extends TypedArray> = SharedByName[A[typeof Symbol
 the keys of ``SharedByName`` (``Float32Array``, …) are the ``[Symbol.toStringTag]`` literals
 TypeScript's lib declares for the typed arrays, so renaming ``SharedByName.Float32Array`` made
 ``A[typeof Symbol.toStringTag]`` no key of it (seed 7676, a new tsc error). No project literal names
-the member there (a written ``X["key"]`` is a ``string`` name hit; SPEC §3). Where an indexed access
-type ``Owner[K]`` names an owner of the family and ``K`` is worked out from other types (an
+the member there (a written ``X["key"]`` is a ``string`` name hit; SPEC §3). Where an indexed
+access type ``Owner[K]`` names an owner of the family and ``K`` is worked out from other types (an
 indexed access ``A[…]``, a ``typeof``, a type no project declaration or type parameter binds, a
-generic of a package's, or one given such a type), the member's name may be one such key: the rename is
-refused with ``MUTATION_BLOCKED`` naming the place. Literal keys, ``keyof``, a type parameter
-(constrained where it is declared; a mapped type's key, an ``infer`` name too), ``string`` / ``number`` (an index signature) and a project's
-own type alias (whose literals are name hits themselves) are keys the rename sees.
+generic of a package's, or one given such a type), the member's name may be one such key: the
+rename is refused with ``MUTATION_BLOCKED`` naming the place. Literal keys, ``keyof``, a type
+parameter (constrained where it is declared; a mapped type's key, an ``infer`` name too),
+``string`` / ``number`` (an index signature), a project's own type alias (whose literals are name
+hits themselves) and a lib helper over such keys (``Extract<K, string>``) are keys the rename sees.
 """
 
 from __future__ import annotations
