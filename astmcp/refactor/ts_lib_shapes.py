@@ -38,7 +38,7 @@ from astmcp.resolve.ts_library import (
 )
 from astmcp.workspace import Workspace
 
-__all__ = ["check_lib_shapes", "member_names"]
+__all__ = ["check_lib_shapes", "member_names", "member_signatures"]
 
 _MEMBER_KINDS = ("method", "property", "getter", "setter")
 _OWNER_KINDS = ("interface", "type", "class")
@@ -150,16 +150,22 @@ _PROSE = frozenset({"comment", "string", "template_string"})
 
 def member_names(conn: sqlite3.Connection, owner: SymbolRow) -> frozenset[str]:
     """The names of the members a project type declares itself."""
+    return frozenset(member_signatures(conn, owner))
+
+
+def member_signatures(conn: sqlite3.Connection, owner: SymbolRow) -> dict[str, str]:
+    """The members a project type declares itself, by name, with their signatures."""
     prefix = f"{owner.symbol_path}."
-    return frozenset(
-        path[len(prefix) :]
-        for (path,) in conn.execute(
-            "SELECT s.symbol_path FROM symbols s JOIN files f ON f.id = s.file_id"
-            " WHERE f.path = ? AND substr(s.symbol_path, 1, ?) = ?",
-            (owner.file, len(prefix), prefix),
-        )
-        if "." not in path[len(prefix) :]
-    )
+    out: dict[str, str] = {}
+    for path, signature in conn.execute(
+        "SELECT s.symbol_path, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
+        " WHERE f.path = ? AND substr(s.symbol_path, 1, ?) = ?",
+        (owner.file, len(prefix), prefix),
+    ):
+        name = str(path)[len(prefix) :]
+        if "." not in name:
+            out.setdefault(name, str(signature or ""))
+    return out
 
 
 def _declared_in_project(conn: sqlite3.Connection, name: str) -> bool:

@@ -22,6 +22,7 @@ import re
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 import tree_sitter
 
@@ -42,7 +43,19 @@ _MEMBER_READS = ("member_expression", "nested_identifier", "nested_type_identifi
 _LOCAL_EXPORTS = re.compile(r"\bexport\s+(?:type\s+)?\{([^}]*)\}(?!\s*from\b)")
 _ASSIGNED_EXPORTS = re.compile(r"\bexport\s*=")
 _NAMES = ("identifier", "shorthand_property_identifier")  # (`{ ns }` gives it as a property too)
-_DYNAMIC = "import()@"  # the local name of a dynamic import's namespace: none, its line
+
+
+class _Import(NamedTuple):
+    """A namespace a file may hold: an ``import * as`` (a package's default import too), one a
+    module re-exports by name, or an ``import("…")`` (``loaded_at``: its line; 0 for the others)."""
+
+    path: str  # the importing file
+    alias: str  # its local name (`import(…)` for a dynamic import)
+    resolved: str | None  # the module's file
+    external: bool  # a package's
+    module: str  # the specifier
+    by_name: bool  # `import { ns }` of a namespace a module re-exports
+    loaded_at: int = 0
 
 
 def namespace_partners(
@@ -53,9 +66,8 @@ def namespace_partners(
     project's (a package's)."""
     if row.kind not in _MEMBER_KINDS or not row.parent_path or row.file.endswith((".py", ".pyi")):
         return []
-    # (importing file, local name, module file, from a package, specifier, imported by name)
-    imports: list[tuple[str, str, str | None, bool, str, bool]] = [
-        (str(path), str(alias), resolved, bool(external), str(module or ""), False)
+    imports = [
+        _Import(str(path), str(alias), resolved, bool(external), str(module or ""), False)
         for path, alias, resolved, external, module in conn.execute(
             "SELECT f.path, i.alias, i.resolved_path, i.external, i.module FROM imports i"
             " JOIN files f ON f.id = i.file_id WHERE i.kind = 'import'"
@@ -63,9 +75,9 @@ def namespace_partners(
             f" AND i.alias IS NOT NULL AND f.language IN {_LANGUAGES} ORDER BY f.path, i.line"
         )
     ]  # (a package's default import too; which ones are namespaces, the files say)
-    # `await import("./impl")`: a namespace object too (its local name: the line, see `_loaded`)
+    # `await import("./impl")`: a namespace object too (see `_loaded`)
     dynamic = [
-        (str(path), f"{_DYNAMIC}{line}", resolved, bool(external), str(module or ""), False)
+        _Import(str(path), "import(…)", resolved, bool(external), str(module or ""), False, int(line))
         for path, line, resolved, external, module in conn.execute(
             "SELECT f.path, i.line, i.resolved_path, i.external, i.module FROM imports i"
             " JOIN files f ON f.id = i.file_id WHERE i.kind = 'dynamic'"
@@ -107,11 +119,11 @@ def namespace_partners(
     for path, name, local, resolved, module in named:
         held = exports.namespaces(str(resolved)).get(str(name))
         if held is not None:
-            imports.append((str(path), str(local), held, False, f"{module} ({name})", True))
-    used: dict[tuple[str, str], int | None] = {}
+            imports.append(_Import(str(path), str(local), held, False, f"{module} ({name})", True))
+    used: dict[tuple[str, str, int], int | None] = {}
     trees: dict[str, tree_sitter.Tree | None] = {}  # (each importing file parsed once)
     out: list[SymbolRow] = []
-    for path, alias, resolved, external, module, by_name in imports:
+    for path, alias, resolved, external, module, by_name, loaded_at in imports:
         if external:
             names = package_value_names(str(root), module) if module else None
             if names is None or row.name not in names:
@@ -130,15 +142,15 @@ def namespace_partners(
             continue
         if not fits:
             continue
-        key = (path, alias)
+        key = (path, alias, loaded_at)
         if key not in used:
             if path not in trees:
                 trees[path] = _parsed(root, path)
             tree = trees[path]
             if tree is None:
                 used[key] = None
-            elif alias.startswith(_DYNAMIC):
-                used[key] = _loaded(tree, int(alias.removeprefix(_DYNAMIC)))
+            elif loaded_at:
+                used[key] = _loaded(tree, loaded_at)
             else:
                 used[key] = _given_away(tree, alias, by_name, default=external)
         line = used[key]
@@ -147,7 +159,7 @@ def namespace_partners(
         if partner is None:
             raise MutationBlocked(
                 f"{row.name!r} is a member of a type the namespace of {module!r} may be used as ({path}:{line}"
-                f" reads `{'import(…)' if alias.startswith(_DYNAMIC) else alias}` as a value, and the module exports every member the type requires,"
+                f" reads `{alias}` as a value, and the module exports every member the type requires,"
                 f" {row.name!r} among them, which is not a project declaration of that name: a package's,"
                 " or one exported under another name): renaming the member would leave that value"
                 " without it",

@@ -36,6 +36,7 @@ import tree_sitter
 
 from astmcp.errors import MutationBlocked
 from astmcp.query.common import SymbolRow, query_symbols
+from astmcp.refactor.ts_lib_shapes import member_signatures
 from astmcp.refactor.ts_returns import promised, returned_type, returns_disagree
 from astmcp.refactor.ts_structural import OwnerShape, owner_shapes
 from astmcp.refactor.tsparse import parse
@@ -73,7 +74,7 @@ def check_package_shapes(conn: sqlite3.Connection, row: SymbolRow, family: Itera
         ):
             if owner.kind not in _OWNER_KINDS:
                 continue
-            ours = _own_signatures(conn, owner)
+            ours = member_signatures(conn, owner)
             own = frozenset(ours)
             given = owner.kind == "class" and _given_to_package(conn, root, owner)
             if len(own) < _LEAST and not given:
@@ -104,7 +105,7 @@ def _check_fitting(
     for shape in owner_shapes(conn, members):
         member, owner, required = shape.member, shape.owner, shape.required
         for package in packages:
-            for name, theirs, names in _candidates(root, package, required | {member.name}):
+            for name, theirs, needed, names in _candidates(root, package, required | {member.name}):
                 if _fits(shape, required, names, theirs, into_project=True):
                     raise MutationBlocked(
                         f"{row.name!r} is a member of {owner.name}, and {name}, which {package}"
@@ -113,8 +114,7 @@ def _check_fitting(
                         f" renaming the member would break that",
                         {"package": package, "package_type": name, "owner": owner.selector},
                     )
-                wanted = package_type_shape(root, f"{package}.{name}") if member.name in names else None
-                if wanted is not None and _fits(shape, wanted[1], None, theirs, into_project=False):
+                if needed is not None and _fits(shape, needed, None, theirs, into_project=False):
                     raise MutationBlocked(
                         f"{row.name!r} is a member of {owner.name}, whose values (or those of a type"
                         f" deriving from it) have every member a value needs to be used as {name}, which"
@@ -154,35 +154,21 @@ def _fits(
 
 def _candidates(
     root: str, package: str, required: frozenset[str]
-) -> list[tuple[str, dict[str, str], frozenset[str]]]:
-    """(name, its own members' texts, the member names its values surely have) of the package's
-    types declaring one of ``required`` themselves: its required members, its bases' in the package
-    included (``duration?: number`` is no ``duration: number``); every member it declares where that
-    is not read (an object type alias, an index signature)."""
+) -> list[tuple[str, dict[str, str], frozenset[str] | None, frozenset[str]]]:
+    """(name, its own members' texts, the members a value of it must have or None where that is not
+    read (an object type alias, an index signature), the member names its values surely have) of
+    the package's types declaring one of ``required`` themselves. What a value must have counts its
+    bases' in the package (``duration?: number`` is no ``duration: number``); where it is not read,
+    every member the type declares is taken for one its values have."""
     own: dict[str, dict[str, str]] = {}
     for key in sorted(required):
         for name, theirs in package_shape_members(root, package, key):
             own.setdefault(name, {}).update(theirs)
-    out: list[tuple[str, dict[str, str], frozenset[str]]] = []
+    out: list[tuple[str, dict[str, str], frozenset[str] | None, frozenset[str]]] = []
     for name, theirs in own.items():
         shape = package_type_shape(root, f"{package}.{name}")
-        has = shape[1] if shape is not None else frozenset(theirs)
-        out.append((name, theirs, has))
-    return out
-
-
-def _own_signatures(conn: sqlite3.Connection, owner: SymbolRow) -> dict[str, str]:
-    """The members a project type declares itself, by name, with their signatures."""
-    prefix = f"{owner.symbol_path}."
-    out: dict[str, str] = {}
-    for path, signature in conn.execute(
-        "SELECT s.symbol_path, s.signature FROM symbols s JOIN files f ON f.id = s.file_id"
-        " WHERE f.path = ? AND substr(s.symbol_path, 1, ?) = ?",
-        (owner.file, len(prefix), prefix),
-    ):
-        name = str(path)[len(prefix) :]
-        if "." not in name:
-            out.setdefault(name, str(signature or ""))
+        needed = shape[1] if shape is not None else None
+        out.append((name, theirs, needed, needed if needed is not None else frozenset(theirs)))
     return out
 
 
