@@ -292,6 +292,41 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         ("msgpack==1.2.4", "ruamel.yaml==0.19.1", "tomli-w==1.2.0", "toon-format==1.2.0"),
         (),
     ),
+    # the sixty-fourth round, projects no rule was written against: markdown-it-py (block, inline
+    # and core rules registered by name in rulers, renderer methods found by token type), pyee
+    # (event emitters calling handlers registered by event name; its trio and twisted tests need
+    # those frameworks), dpath (path globbing over nested data; tests written for nose2),
+    # asttokens (token positions marked on `ast` and astroid trees) and jsonschema (validators
+    # built from keyword functions by keyword name; its installed metadata for its CLI tests, the
+    # code under test comes first, from src; the JSON-Schema-Test-Suite run wants a checkout of
+    # the suite beside the package, which moves under src/ here: left out)
+    "markdown-it-py": (
+        "markdown-it-py",
+        "4.3.0",
+        ("mdurl==0.1.2", "pytest-regressions==2.11.0", "pytest-datadir==1.9.0", "PyYAML==6.0.4"),
+        (),
+    ),
+    "pyee": (
+        "pyee",
+        "13.0.1",
+        ("pytest-asyncio==1.5.0", "typing_extensions==4.16.0"),
+        ("tests/test_trio.py", "tests/test_twisted.py"),
+    ),
+    "dpath": ("dpath", "2.2.0", ("nose2==0.16.0", "hypothesis==6.170.29"), ()),
+    "asttokens": ("asttokens", "3.0.2", ("astroid==4.4.0",), ()),
+    "jsonschema": (
+        "jsonschema",
+        "4.26.0",
+        (
+            "attrs==26.1.0",
+            "referencing==0.37.0",
+            "jsonschema-specifications==2025.9.1",
+            "rpds-py==2026.9.1",
+            "jsonpath-ng==1.17.0",
+            "jsonschema==4.26.0",
+        ),
+        ("jsonschema/tests/test_jsonschema_test_suite.py",),
+    ),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -520,6 +555,7 @@ PACKAGES = {
     "python-slugify": "slugify",
     "python-dotenv": "dotenv",
     "python-box": "box",
+    "markdown-it-py": "markdown_it",
 }
 TEST_DIRS = {
     "toolz": "src/toolz/tests",
@@ -539,6 +575,7 @@ TEST_DIRS = {
     "croniter": "src/croniter/tests",
     "icalendar": "src/icalendar/tests",
     "python-box": "test",
+    "jsonschema": "src/jsonschema/tests",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
