@@ -536,6 +536,27 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
          "@tanstack/ai-event-client@0.12.1", "@tanstack/ai-utils@0.4.1", "@opentelemetry/api@1.10.0"),
         {"lib": ["esnext", "dom"], "types": []},
     ),
+    # the sixty-fourth round, projects no rule was written against: Effect's typeclass and
+    # platform libraries (over effect's types), and TanStack Query for Solid (TSX)
+    "typeclass": ("@effect/typeclass", "0.41.0", ("effect@3.22.5",), {"lib": ["esnext", "dom"], "types": []}),
+    "platform": (
+        "@effect/platform",
+        "0.97.2",
+        ("effect@3.22.5", "find-my-way-ts@0.1.6", "msgpackr@1.11.10", "multipasta@0.2.8"),
+        # (imports itself by package name; two errors before any rename come from a newer lib's
+        # typed arrays)
+        {
+            "lib": ["esnext", "dom"],
+            "types": [],
+            "paths": {"@effect/platform": ["./src/index.ts"], "@effect/platform/*": ["./src/*.ts"]},
+        },
+    ),
+    "solid-query": (
+        "@tanstack/solid-query",
+        "5.107.1",
+        ("@tanstack/query-core@5.107.1", "solid-js@1.9.20", "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": ["node"], "jsx": "preserve", "jsxImportSource": "solid-js"},
+    ),
     "hotkeys": (
         "@tanstack/hotkeys",
         "0.9.0",
