@@ -61,6 +61,7 @@ from astmcp.resolve.python_records import AttributeString, DoctestName, PatternK
 from astmcp.resolve.python_runner_names import FIXTURE, namespace_values
 from astmcp.resolve.python_scope import (
     Scope,
+    decorator_name,
     generic_origin,
     instance_chain,
     is_empty_container,
@@ -234,6 +235,16 @@ class _Analyzer(Statements):
                 chain = f"{made}/*f" if made else None
             elif not is_ann and scope.kind == "class" and (getter := self.property_getter(scope, node)):
                 chain = getter  # `headers = property(_get, _set)`: an instance reads what `_get` returns
+            elif (
+                not is_ann
+                and scope.kind == "class"
+                and isinstance(node, ast.Call)
+                and self.fields_made(scope)
+            ):
+                # `_formatter = field()` of an attrs class: a declaration the decorator turns into
+                # an `__init__` parameter; instances hold what they are given, not what field() gives
+                unknown.add(path)
+                continue
             else:
                 chain = (
                     instance_chain(self.annotation_chain(scope, node)) if is_ann else self.chain(scope, node)
@@ -444,6 +455,14 @@ class _Analyzer(Statements):
             **({"namesites": [list(site) for site in namesites]} if namesites else {}),
         }
 
+    def fields_made(self, scope: Scope) -> bool:
+        """Whether the class ``scope`` may have its instances' attributes made from its class
+        attributes by a decorator (attrs' ``@define``, ``@attr.s``, a project's own): any decorator
+        but those known to leave the class as written."""
+        return any(
+            decorator_name(d) not in _PLAIN_CLASS_DECORATORS for d in self.class_marks.get(scope.path, ())
+        )
+
     def property_getter(self, scope: Scope, node: ast.expr) -> str | None:
         """What a class attribute made by calling a builtin descriptor gives when read: the return
         of the getter of ``property(fget, …)`` (or ``property(fget=…)``) and of
@@ -590,6 +609,11 @@ class _Analyzer(Statements):
         return f"{made}/*s"
 
 
+# class decorators that leave the class's attributes as written (`@dataclass` takes only annotated
+# fields, whose annotations say what instances hold)
+_PLAIN_CLASS_DECORATORS = frozenset(
+    {"dataclass", "total_ordering", "final", "runtime_checkable", "unique", "add_metaclass", "verify"}
+)
 # builtin descriptors a class body may make by a call (`headers = property(_get, _set)`)
 _DESCRIPTOR_CALLS = frozenset(
     {
