@@ -387,10 +387,13 @@ def check_collected_name(ws: Workspace, row: SymbolRow, new_name: str) -> None:
 
 def check_submodule_name(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> None:
     """MUTATION_BLOCKED for a package attribute that shares its name with a submodule: a name in
-    ``pkg/__init__.py`` beside ``pkg/config.py``, or ``config`` of ``pkg/config.py`` that the
-    package's ``__init__`` imports. ``pkg.config`` then means the module or the object depending
-    on what was imported first, and the dotted paths naming it (``import pkg.config``,
-    ``mock.patch("pkg.config.DEFAULT")``) cannot be told apart from uses of the object."""
+    ``pkg/__init__.py`` beside ``pkg/config.py`` (``pkg.config`` then means the module or the
+    object depending on what was imported first, and the dotted paths naming it cannot be told
+    apart from uses of the object), or ``config`` of ``pkg/config.py`` that the package's
+    ``__init__`` imports when a file imports the submodule under an alias: ``import pkg.config as
+    c`` binds what the package's attribute holds, the object, which the rename turns into the
+    module. Other dotted paths mean the object once the package has loaded and are renamed as its
+    uses; strings naming them (``mock.patch("pkg.config.DEFAULT")``) are name hits."""
     if row.parent_path or not row.file.endswith(".py"):
         return
     folder, base = posixpath.split(row.file)
@@ -399,26 +402,40 @@ def check_submodule_name(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow
         clash = conn.execute(
             "SELECT path FROM files WHERE path IN (?, ?) LIMIT 1", (f"{prefix}.py", f"{prefix}/__init__.py")
         ).fetchone()
-        where = clash[0] if clash is not None else None
-    elif base == f"{row.name}.py":
-        init = f"{folder}/__init__.py" if folder else "__init__.py"
-        try:
-            tree = parse_python(ws, init)
-        except (OSError, SyntaxError, ValueError):
-            return
-        imported = any(
-            (alias.asname or alias.name) == row.name
-            for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom)
-            for alias in node.names
-        )
-        where = init if imported else None
-    else:
+        if clash is not None:
+            raise MutationBlocked(
+                f"{row.name!r} is a package attribute with the name of the submodule"
+                f" {folder.replace('/', '.')}.{row.name} ({clash[0]}): dotted paths to that name mean the"
+                " module or this object depending on import order, so they cannot be renamed safely;"
+                " rename it by hand",
+                {"submodule": clash[0]},
+            )
         return
-    if where is not None:
+    if base != f"{row.name}.py":
+        return
+    aliased = conn.execute(
+        "SELECT f.path, i.line FROM imports i JOIN files f ON f.id = i.file_id WHERE i.resolved_path = ?"
+        " AND i.level = 0 AND COALESCE(i.name, '') = '' AND COALESCE(i.alias, '') != '' LIMIT 1",
+        (row.file,),
+    ).fetchone()
+    if aliased is None:
+        return
+    init = f"{folder}/__init__.py" if folder else "__init__.py"
+    try:
+        tree = parse_python(ws, init)
+    except (OSError, SyntaxError, ValueError):
+        return
+    if any(
+        (alias.asname or alias.name) == row.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    ):
+        where = f"{aliased[0]}:{aliased[1]}"
         raise MutationBlocked(
-            f"{row.name!r} is a package attribute with the name of the submodule {folder.replace('/', '.')}"
-            f".{row.name} ({where}): dotted paths to that name mean the module or this object depending on"
-            " import order, so they cannot be renamed safely; rename it by hand",
-            {"submodule": where},
+            f"{row.name!r} is a package attribute with the name of the submodule"
+            f" {row.file.removesuffix('.py').replace('/', '.')} ({init} imports it), and {where} imports"
+            " that submodule under another name, which binds the package's attribute: this object now,"
+            " the module after the rename; rename it by hand",
+            {"submodule": init, "aliased_import": where},
         )
