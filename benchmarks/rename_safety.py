@@ -313,6 +313,10 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         ("tests/test_trio.py", "tests/test_twisted.py"),
     ),
     "dpath": ("dpath", "2.2.0", ("nose2==0.16.0", "hypothesis==6.170.29"), ()),
+    # the sans-IO HTTP/2 and WebSocket state machines of python-hyper (frames and events as classes,
+    # handlers looked up by frame and event type)
+    "h2": ("h2", "4.4.1", ("hpack==4.2.0", "hyperframe==6.1.0", "hypothesis==6.170.29"), ()),
+    "wsproto": ("wsproto", "1.3.2", ("h11==0.16.0",), ()),
     "asttokens": ("asttokens", "3.0.2", ("astroid==4.4.0",), ()),
     "jsonschema": (
         "jsonschema",
