@@ -888,13 +888,20 @@ def run_tests(
 ) -> tuple[bool, str]:
     """The corpus's tests (the folder ``tests``); then, for a package whose docstrings are tested
     (``doctests``: its folder under ``src``), its doctests too (``--doctest-modules``, as its own
-    CI runs them)."""
+    CI runs them). A suite that picks its Hypothesis profile by ``HYPOTHESIS_PROFILE`` (dpath)
+    gets Hypothesis's own ``ci`` profile, without per-example deadlines: on a busy machine they fail
+    twice in a row, which is no break of a rename."""
     runs = [[tests], *([[f"src/{doctests}", "--doctest-modules"]] if doctests else [])]
     for args in runs:
         proc = subprocess.run(
             [python, "-m", "pytest", *args, "-x", "-q", "-p", "no:cacheprovider"],
             cwd=root,
-            env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
+            env={
+                "PYTHONPATH": str(root / "src"),
+                "PATH": "/usr/bin:/bin",
+                "PYTHONDONTWRITEBYTECODE": "1",
+                "HYPOTHESIS_PROFILE": "ci",
+            },
             capture_output=True,
             text=True,
             timeout=900,
