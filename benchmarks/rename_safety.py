@@ -317,6 +317,14 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     # handlers looked up by frame and event type)
     "h2": ("h2", "4.4.1", ("hpack==4.2.0", "hyperframe==6.1.0", "hypothesis==6.170.29"), ()),
     "wsproto": ("wsproto", "1.3.2", ("h11==0.16.0",), ()),
+    # code analysers walking `ast` trees by `visit_<node class>` (vulture: its pytest options need
+    # pytest-cov, and test_script.py runs vulture over its own folder, which moves under src/ here;
+    # radon: tests inside the package), docstring_parser (a parser per docstring style; tests inside
+    # the package) and python-json-logger (formatter classes)
+    "vulture": ("vulture", "2.16", ("pytest-cov==7.1.0",), ("tests/test_script.py",)),
+    "radon": ("radon", "6.0.1", ("mando==0.8.2", "colorama==0.4.6", "pytest-mock==3.17.0"), ()),
+    "docstring_parser": ("docstring_parser", "0.18.0", (), ()),
+    "python-json-logger": ("python-json-logger", "4.2.0", ("freezegun==1.5.5",), ()),
     "asttokens": ("asttokens", "3.0.2", ("astroid==4.4.0",), ()),
     "jsonschema": (
         "jsonschema",
@@ -581,6 +589,7 @@ PACKAGES = {
     "python-dotenv": "dotenv",
     "python-box": "box",
     "markdown-it-py": "markdown_it",
+    "python-json-logger": "pythonjsonlogger",
 }
 TEST_DIRS = {
     "toolz": "src/toolz/tests",
@@ -601,6 +610,8 @@ TEST_DIRS = {
     "icalendar": "src/icalendar/tests",
     "python-box": "test",
     "jsonschema": "src/jsonschema/tests",
+    "radon": "src/radon/tests",
+    "docstring_parser": "src/docstring_parser/tests",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
