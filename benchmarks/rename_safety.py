@@ -563,6 +563,23 @@ TS_INSTALLED: dict[str, tuple[str, str, tuple[str, ...], dict[str, Any]]] = {
             "paths": {"@effect/platform": ["./src/index.ts"], "@effect/platform/*": ["./src/*.ts"]},
         },
     ),
+    "cli": (
+        "@effect/cli",
+        "0.77.2",
+        ("effect@3.22.5", "@effect/platform@0.97.2", "@effect/printer@0.51.0", "@effect/printer-ansi@0.51.0",
+         "@effect/typeclass@0.41.0", "ini@4.1.3", "toml@4.3.0", "yaml@2.9.1", "@types/ini@4.1.1",
+         "find-my-way-ts@0.1.6", "msgpackr@1.11.10", "multipasta@0.2.8", "@types/node@22.20.7"),
+        {"lib": ["esnext", "dom"], "types": ["node"]},
+    ),
+    # wonka: push/pull streams written as functions over sources and sinks (its tests' packages
+    # installed; fifteen errors before any rename: its tests' untyped index reads and imports)
+    "wonka": (
+        "wonka",
+        "6.3.6",
+        ("vitest@1.6.1", "callbag-from-iter@1.2.0", "callbag-iterate@1.0.0", "callbag-take@1.5.0",
+         "zen-observable@0.10.0", "@types/zen-observable@0.8.7"),
+        {"lib": ["esnext", "dom"], "types": []},
+    ),
     "solid-query": (
         "@tanstack/solid-query",
         "5.107.1",
