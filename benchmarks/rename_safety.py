@@ -916,13 +916,16 @@ def run_tests(
 ) -> tuple[bool, str]:
     """The corpus's tests (the folder ``tests``); then, for a package whose docstrings are tested
     (``doctests``: its folder under ``src``), its doctests too (``--doctest-modules``, as its own
-    CI runs them). A suite that picks its Hypothesis profile by ``HYPOTHESIS_PROFILE`` (dpath)
-    gets Hypothesis's own ``ci`` profile, without per-example deadlines: on a busy machine they fail
-    twice in a row, which is no break of a rename."""
+    CI runs them). A suite whose requirements pin Hypothesis runs under Hypothesis's own ``ci``
+    profile (``--hypothesis-profile``, and ``HYPOTHESIS_PROFILE`` for one that picks its profile
+    so, as dpath's does): without per-example deadlines, which on a busy machine failed twice in a
+    row (h2, dpath) with no break of a rename behind them."""
     runs = [[tests], *([[f"src/{doctests}", "--doctest-modules"]] if doctests else [])]
+    marker = Path(python).parent.parent / "requirements.txt"
+    profile = ["--hypothesis-profile=ci"] if marker.is_file() and "hypothesis==" in marker.read_text() else []
     for args in runs:
         proc = subprocess.run(
-            [python, "-m", "pytest", *args, "-x", "-q", "-p", "no:cacheprovider"],
+            [python, "-m", "pytest", *args, *profile, "-x", "-q", "-p", "no:cacheprovider"],
             cwd=root,
             env={
                 "PYTHONPATH": str(root / "src"),

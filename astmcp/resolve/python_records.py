@@ -941,6 +941,12 @@ class Records(PytestFacts):
 
 
 # a format key: `%(name)s`, `{name}` / `{name!r}` / `{name:>4}` / `{name.attr}` / `{name[0]}`, `$name` / `${name}`
+# the text of a string right before a name an import statement in it brings: `from m import A, `
+# or `import m as ` (at the string's start, or after a `;` or a line break)
+_IMPORTED = re.compile(
+    r"(?:^|[;\n]|['\"])\s*(?:from\s+\.*[\w.]*\s+import\s+\(?\s*(?:\w+(?:\s+as\s+\w+)?\s*,\s*)*"
+    r"|import\s+[\w.]+\s+as\s+)(?:\w+\s+as\s+)?$"
+)
 _PLACEHOLDER = re.compile(r"%\((\w+)\)|(?<!\{)\{(\w+)(?=[}!:.\[])|\$\{?(\w+)")
 
 
@@ -948,8 +954,11 @@ def _code_at(text: str, at: int, end: int) -> bool:
     """Whether the word at ``at:end`` in a string's text reads as code or its printed form: a
     member (``x.word``), a keyword of a printed call (``"P(word=1)"``), a call (``word(``:
     ``"Regexp(regex=…)"`` is what a repr prints; not one letter, as a regex's ``T(?P<time>…)``
-    has) or a class's tag (``"<Regexp …>"``: a capital, not HTML's ``<style>``)."""
+    has), a class's tag (``"<Regexp …>"``: a capital, not HTML's ``<style>``) or a name an import
+    statement brings (``"from pkg.mod import Formatter"`` run by ``python -c``)."""
     if _member_at(text, at) or _repr_keyword(text, at, end) or _entry_object_at(text, at):
+        return True
+    if _IMPORTED.search(text, 0, at) is not None:
         return True
     if text[end : end + 1] == "(" and end - at > 1:
         return True
