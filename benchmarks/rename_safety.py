@@ -325,6 +325,8 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "radon": ("radon", "6.0.1", ("mando==0.8.2", "colorama==0.4.6", "pytest-mock==3.17.0"), ()),
     "docstring_parser": ("docstring_parser", "0.18.0", (), ()),
     "python-json-logger": ("python-json-logger", "4.2.0", ("freezegun==1.5.5",), ()),
+    # prompt_toolkit: key bindings, filters and layout containers (a large application framework)
+    "prompt_toolkit": ("prompt_toolkit", "3.0.53", ("wcwidth==0.9.5",), ()),
     "asttokens": ("asttokens", "3.0.2", ("astroid==4.4.0",), ()),
     "jsonschema": (
         "jsonschema",
