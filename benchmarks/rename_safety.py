@@ -26,7 +26,8 @@ the tree restored.
   ``start-client-core``, ``router-generator``, ``store``, ``query-db-collection``,
   ``query-persist-client-core``, ``trpc-react-query``, ``trpc-tanstack-react-query``, ``effect``,
   ``offline-transactions``, ``start-server-core``, ``react-pacer``, ``react-db``, ``ai``,
-  ``hotkeys``):
+  ``hotkeys``, and the sixty-fourth round's ``typeclass``, ``platform``, ``cli``, ``wonka``,
+  ``solid-query``):
   the package's sources with what they import installed from npm into ``node_modules``.
 
 Outcomes per symbol and tool: ``clean`` (applied, oracle passes), ``broken`` (applied, oracle fails:
