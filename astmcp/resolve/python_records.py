@@ -954,12 +954,18 @@ def _code_at(text: str, at: int, end: int) -> bool:
     """Whether the word at ``at:end`` in a string's text reads as code or its printed form: a
     member (``x.word``), a keyword of a printed call (``"P(word=1)"``), a call (``word(``:
     ``"Regexp(regex=…)"`` is what a repr prints; not one letter, as a regex's ``T(?P<time>…)``
-    has), a class's tag (``"<Regexp …>"``: a capital, not HTML's ``<style>``) or a name an import
-    statement brings (``"from pkg.mod import Formatter"`` run by ``python -c``)."""
+    has), a class's tag (``"<Regexp …>"``: a capital, not HTML's ``<style>``), a class whose
+    member is read (``"state=ConnectionState.OPEN"``: an enum member prints so; a capital, not a
+    file's name ``"Makefile.txt"``) or a name an import statement brings (``"from pkg.mod import
+    Formatter"`` run by ``python -c``)."""
     if _member_at(text, at) or _repr_keyword(text, at, end) or _entry_object_at(text, at):
         return True
     if _IMPORTED.search(text, 0, at) is not None:
         return True
+    if text[at].isupper() and text[end : end + 1] == ".":
+        after = IDENT.match(text, end + 1)
+        if after is not None and after.group().lower() not in _FILE_SUFFIXES:
+            return True
     if text[end : end + 1] == "(" and end - at > 1:
         return True
     return at >= 1 and text[at - 1] == "<" and text[at].isupper()
