@@ -72,13 +72,16 @@ def check_computed_keys(
     files = TsFiles(ws)
     keys = _Keys(conn, row.name, owners, owner_ids)
     for name in sorted(owners):
-        named = re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
-        for path, parsed in files.holding(conn, name, fits=named):
+        # a file indexing the owner's type (`Name[`), or one writing `keyof` (a value of it indexed
+        # by a key so typed there)
+        fits = re.compile(rf"(?<![\w$.]){re.escape(name)}\s*\[|(?<![\w$.])keyof(?![\w$])")
+        for path, parsed in files.holding(conn, name, fits=fits):
+            values = b"keyof" in (parsed.tree.root_node.text or b"")
             pending = [parsed.tree.root_node]
             while pending:
                 node = pending.pop()
                 pending.extend(node.named_children)
-                key = _owner_key(node, name)
+                key = _owner_key(node, name, values)
                 if key is not None and keys.computed(key, _parameters(node)):
                     line = node.start_point.row + 1
                     raise MutationBlocked(
@@ -89,16 +92,17 @@ def check_computed_keys(
                     )
 
 
-def _owner_key(node: tree_sitter.Node, owner: str) -> tree_sitter.Node | None:
-    """The type of the key ``node`` indexes the type ``owner`` by: ``Owner[K]``'s ``K``, or the
-    declared type of ``k`` in ``o[k]`` (``o`` declared an ``Owner``: a parameter or a variable
-    around it) or the type ``o[k as keyof Other]`` casts it to; None for any other node."""
+def _owner_key(node: tree_sitter.Node, owner: str, values: bool) -> tree_sitter.Node | None:
+    """The type of the key ``node`` indexes the type ``owner`` by: ``Owner[K]``'s ``K``, or, where
+    ``values`` (the file writes ``keyof``, which such a key's type needs), the declared type of
+    ``k`` in ``o[k]`` (``o`` declared an ``Owner``: a parameter or a variable around it) or the
+    type ``o[k as keyof Other]`` casts it to; None for any other node."""
     parts = node.named_children
     if node.type == "lookup_type":
         if len(parts) == 2 and parts[0].type == "type_identifier" and parts[0].text == owner.encode():
             return parts[1]
         return None
-    if node.type != "subscript_expression":
+    if node.type != "subscript_expression" or not values:
         return None
     target, index = node.child_by_field_name("object"), node.child_by_field_name("index")
     if target is None or index is None or target.type != "identifier":

@@ -940,13 +940,13 @@ class Records(PytestFacts):
                     self.rows.append((word, line, col, col + len(word), "string", target, scope.path))
 
 
-# a format key: `%(name)s`, `{name}` / `{name!r}` / `{name:>4}` / `{name.attr}` / `{name[0]}`, `$name` / `${name}`
 # the text of a string right before a name an import statement in it brings: `from m import A, `
 # or `import m as ` (at the string's start, or after a `;` or a line break)
 _IMPORTED = re.compile(
     r"(?:^|[;\n]|['\"])\s*(?:from\s+\.*[\w.]*\s+import\s+\(?\s*(?:\w+(?:\s+as\s+\w+)?\s*,\s*)*"
     r"|import\s+[\w.]+\s+as\s+)(?:\w+\s+as\s+)?$"
 )
+# a format key: `%(name)s`, `{name}` / `{name!r}` / `{name:>4}` / `{name.attr}` / `{name[0]}`, `$name` / `${name}`
 _PLACEHOLDER = re.compile(r"%\((\w+)\)|(?<!\{)\{(\w+)(?=[}!:.\[])|\$\{?(\w+)")
 
 
@@ -960,7 +960,7 @@ def _code_at(text: str, at: int, end: int) -> bool:
     Formatter"`` run by ``python -c``)."""
     if _member_at(text, at) or _repr_keyword(text, at, end) or _entry_object_at(text, at):
         return True
-    if _IMPORTED.search(text, 0, at) is not None:
+    if "import" in text and _IMPORTED.search(text, 0, at) is not None:
         return True
     if text[at].isupper() and text[end : end + 1] == ".":
         after = IDENT.match(text, end + 1)
