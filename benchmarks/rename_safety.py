@@ -342,6 +342,45 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         ),
         ("jsonschema/tests/test_jsonschema_test_suite.py",),
     ),
+    # the sixty-fifth round, projects no rule was written against: the PEG parser Arpeggio (visitors
+    # dispatching to `visit_<rule name>`; tests inside the package) and textX on it (metamodels
+    # building classes from grammar rule names; its tests of languages and generators registered
+    # through installed entry points are left out), parso (Python's syntax tree, node classes
+    # looked up by grammar symbol; tests in `test`), soupsieve (CSS selectors matched over
+    # BeautifulSoup trees) and beautifulsoup4 (tree builders registered by feature name; tests
+    # inside the package), PyHamcrest (matcher classes), hyperlink (URL objects; tests inside the
+    # package) and python-fire (CLIs calling members named by command-line strings; its
+    # `*_test.py` inside the package; the parser fuzz test fails before any rename here)
+    "arpeggio": ("Arpeggio", "2.0.3", (), ()),
+    "textx": (
+        "textX",
+        "4.2.2",
+        ("Arpeggio==2.0.3", "click==8.3.1", "html5lib==1.1", "memory_profiler==0.61.0", "textX==4.2.2"),
+        (
+            "tests/functional/registration/projects/data_dsl/tests/test_data_dsl.py",
+            "tests/functional/registration/projects/flow_dsl/tests/test_flow_dsl.py",
+            "tests/functional/registration/projects/flow_dsl/tests/test_issue196.py",
+            "tests/functional/registration/projects/types_dsl/tests/test_types_dsl.py",
+            "tests/functional/registration/test_check.py",
+            "tests/functional/registration/test_discovery.py",
+            "tests/functional/registration/test_generate.py",
+            "tests/functional/registration/test_registration.py",
+            "tests/functional/registration/test_version.py",
+            "tests/functional/subcommands/test_subcommands.py",
+            "tests/functional/test_examples.py",
+        ),
+    ),
+    "parso": ("parso", "0.8.5", (), ()),
+    "soupsieve": ("soupsieve", "2.7", ("beautifulsoup4==4.13.4",), ()),
+    "beautifulsoup4": ("beautifulsoup4", "4.13.4", ("soupsieve==2.7", "typing_extensions==4.15.0"), ()),
+    "pyhamcrest": ("PyHamcrest", "2.1.0", (), ()),
+    "hyperlink": ("hyperlink", "21.0.0", ("idna==3.10",), ()),
+    "fire": (
+        "fire",
+        "0.7.1",
+        ("termcolor==3.1.0", "hypothesis==6.151.9", "levenshtein==0.27.1"),
+        ("src/fire/parser_fuzz_test.py",),
+    ),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -610,6 +649,10 @@ PACKAGES = {
     "python-box": "box",
     "markdown-it-py": "markdown_it",
     "python-json-logger": "pythonjsonlogger",
+    "arpeggio": "arpeggio",
+    "textx": "textx",
+    "beautifulsoup4": "bs4",
+    "pyhamcrest": "hamcrest",
 }
 TEST_DIRS = {
     "toolz": "src/toolz/tests",
@@ -632,6 +675,11 @@ TEST_DIRS = {
     "jsonschema": "src/jsonschema/tests",
     "radon": "src/radon/tests",
     "docstring_parser": "src/docstring_parser/tests",
+    "arpeggio": "src/arpeggio/tests",
+    "parso": "test",
+    "beautifulsoup4": "src/bs4/tests",
+    "hyperlink": "src/hyperlink/test",
+    "fire": "src/fire",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too

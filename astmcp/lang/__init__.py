@@ -71,14 +71,21 @@ def extract_file(path: str, language: str, data: bytes) -> FileFacts:
     if text is None:
         diag = DiagnosticFact("ENCODING", "warning", 1, 1, "file is not UTF-8 text; not indexed")
         return FileFacts(language, data.count(b"\n"), diagnostics=(diag,), parse_error="not UTF-8 text")
-    tree, facts = parse_text(path, language, text)
-    if tree is not None:
-        for name in ANALYZERS.get(language, ()):
-            module = optional_module(name)
-            if module is None:
-                continue
-            try:
-                facts.extra[module.NAME] = module.analyze(path, text, tree)
-            except RecursionError:
-                print(f"astmcp: {path}: too deeply nested for {module.NAME}", file=sys.stderr)
+    try:
+        tree, facts = parse_text(path, language, text)
+        if tree is not None:
+            for name in ANALYZERS.get(language, ()):
+                module = optional_module(name)
+                if module is None:
+                    continue
+                try:
+                    facts.extra[module.NAME] = module.analyze(path, text, tree)
+                except RecursionError:
+                    print(f"astmcp: {path}: too deeply nested for {module.NAME}", file=sys.stderr)
+    except Exception as exc:  # a front-end bug costs one file, not the whole index
+        # the file is indexed as unparsed: its words stay uncertain references to any rename
+        why = f"astmcp failed on it ({type(exc).__name__}: {exc}); please report it"
+        print(f"astmcp: {path}: {why}", file=sys.stderr)
+        diag = DiagnosticFact("INDEX-FAILURE", "warning", 1, 1, f"not indexed: {why}")
+        return FileFacts(language, text.count("\n") + 1, diagnostics=(diag,), parse_error=why[:300])
     return facts

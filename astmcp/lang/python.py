@@ -137,10 +137,8 @@ def _first_doc_line(node: ast.AST) -> str | None:
         doc = ast.get_docstring(node, clean=True)  # type: ignore[arg-type]
     except TypeError:
         return None
-    if not doc:
-        return None
-    first = doc.strip().splitlines()[0].strip()
-    return first[:200] or None
+    lines = (doc or "").strip().splitlines()  # (a docstring of blank lines has none)
+    return lines[0].strip()[:200] or None if lines else None
 
 
 def _target_names(target: ast.expr) -> Iterator[ast.Name]:

@@ -997,17 +997,30 @@ def _template_file(folder: str, name: str) -> bool:
 
 
 def unparsed_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:
-    """Python: each whole-word occurrence of the name in a project file astmcp could not parse
-    (a syntax error, or syntax newer than the interpreter astmcp runs on: ``type X = …``,
-    ``def f[T]()``): name hits of kind ``unparsed``. Nothing in such a file was read, so any of
-    them may be a reference; none can be edited (a post-image must parse)."""
-    names = {m.name for m in family if m.file.endswith((".py", ".pyi"))}
-    if not names:
-        return []
-    pattern = _unparsed_spellings(names)
+    """Each whole-word occurrence of the name in a project file of its language astmcp could not
+    read (Python: a syntax error, or syntax newer than the interpreter astmcp runs on: ``type X =
+    …``, ``def f[T]()``; any: a file too deeply nested, or one astmcp's front end failed on): name
+    hits of kind ``unparsed``. Nothing in such a file was read, so any of them may be a
+    reference; none can be edited (a post-image must parse)."""
+    python = {m.name for m in family if m.file.endswith((".py", ".pyi"))}
+    scripts = {m.name for m in family if not m.file.endswith((".py", ".pyi"))}
+    found: list[Hit] = []
+    if python:
+        found += _unparsed_in(ws, conn, "language = 'python'", _unparsed_spellings(python))
+    if scripts:
+        words = "|".join(map(re.escape, sorted(scripts)))
+        found += _unparsed_in(
+            ws, conn, "language != 'python'", re.compile(rf"(?<![\w$])(?P<whole>{words})(?![\w$])")
+        )
+    return found
+
+
+def _unparsed_in(
+    ws: Workspace, conn: sqlite3.Connection, language: str, pattern: re.Pattern[str]
+) -> list[Hit]:
     found: list[Hit] = []
     for (path,) in conn.execute(
-        "SELECT path FROM files WHERE language = 'python' AND parse_error IS NOT NULL ORDER BY path"
+        f"SELECT path FROM files WHERE {language} AND parse_error IS NOT NULL ORDER BY path"
     ):
         try:
             text = load_file(ws, path).source.text

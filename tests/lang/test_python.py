@@ -104,6 +104,14 @@ def test_docstrings_give_their_first_line() -> None:
     assert "imports: os, .store(Store as S, helper)" in facts.outline_header
 
 
+def test_a_docstring_of_blank_lines_is_no_doc() -> None:
+    # (Arpeggio's tests hold one: indexing them raised IndexError)
+    source = 'def empty():\n    """\n    """\n\n\nclass Spaces:\n    """   \t  """\n'
+    symbols = {s.symbol_path: s for s in extract(source).symbols}
+    assert symbols["empty"].doc is None
+    assert symbols["Spaces"].doc is None
+
+
 def test_symbol_line_is_the_def_line_and_span_includes_decorators() -> None:
     symbols = {s.symbol_path: s for s in extract(SOURCE).symbols}
     make = symbols["Widget.make"]
