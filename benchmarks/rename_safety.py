@@ -379,7 +379,7 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         "fire",
         "0.7.1",
         ("termcolor==3.1.0", "hypothesis==6.151.9", "levenshtein==0.27.1"),
-        ("src/fire/parser_fuzz_test.py",),
+        ("fire/parser_fuzz_test.py",),
     ),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc

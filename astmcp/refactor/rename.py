@@ -16,6 +16,7 @@ from astmcp.query.ts_parts import ModuleParts
 from astmcp.refactor import collisions
 from astmcp.refactor.docstring_names import announced_name_hits, docstring_name_hits
 from astmcp.refactor.doctest_files import doctest_file_hits
+from astmcp.refactor.doubles import double_hits
 from astmcp.refactor.family_guard import (
     check_augmentation,
     check_borrowed_methods,
@@ -73,10 +74,12 @@ from astmcp.refactor.rename_refs import (
     config_hits,
     family_and_references,
     is_local,
+    local_lookups,
     prose_hits,
     template_hits,
     unparsed_hits,
 )
+from astmcp.refactor.rule_names import rule_name_hits
 from astmcp.refactor.star_imports import check_star_exports, check_star_importers
 from astmcp.refactor.stub_only import check_stub_only, stub_provider
 from astmcp.refactor.textio import TextEdit, apply_edits, offset_of
@@ -336,6 +339,8 @@ def prepare_rename(
     hits = [h for h in hits if h.confidence != "name" or (h.file, h.line, h.column) not in resolved]
     hits += doctested
     hits += template_hits(ws, family)
+    hits += double_hits(ws, conn, row, family)
+    hits += rule_name_hits(conn, row)
     hits += unparsed_hits(ws, conn, family)
     if language_of(row.file) != PYTHON:
         ts_files = TsFiles(ws)  # each file read and parsed once for both
@@ -387,7 +392,11 @@ def prepare_rename(
         hits += name_word_hits(ws, conn, row, {(h.file, h.line, h.column) for h in hits})
     hits += lookup_hits(ws, conn, row, new_name, hits)
     sure = [h for h in hits if h.confidence in ("certain", "likely")]
-    unsure = [h for h in hits if h.confidence == "name"] if not is_local(ws, conn, row) else []
+    unsure = (
+        [h for h in hits if h.confidence == "name"]
+        if not is_local(ws, conn, row)
+        else local_lookups(conn, row)
+    )
     # `base`: a class whose outside base could not be read; there is nothing to edit there
     # (nor in a file that could not be parsed: its post-image could not be checked)
     chosen = sure + (
@@ -427,11 +436,11 @@ def prepare_rename(
         bases = sum(1 for h in unsure if h.kind == "base")
         unparsed = sum(1 for h in unsure if h.kind == "unparsed")
         data = sum(1 for h in unsure if h.kind == "data")
+        doubles = sum(1 for h in unsure if h.kind == "double")
         parts = [f"{strings} in string(s)"] if strings else []
-        if len(unsure) > strings + overrides + bases + unparsed + data:
-            parts.append(
-                f"{len(unsure) - strings - overrides - bases - unparsed - data} on a receiver of unknown type"
-            )
+        unknown = len(unsure) - strings - overrides - bases - unparsed - data - doubles
+        if unknown:
+            parts.append(f"{unknown} on a receiver of unknown type")
         if data:
             parts.append(
                 f"{data} place(s) where the name itself is data the code does not hold (a decorator is"
@@ -440,15 +449,22 @@ def prepare_rename(
             )
         if unparsed:
             parts.append(
-                f"{unparsed} in file(s) astmcp could not parse (a syntax error, or syntax newer than the"
-                " Python astmcp runs on), which it cannot edit: fix them or run astmcp on that Python,"
-                " or rename there yourself"
+                f"{unparsed} in file(s) astmcp could not parse (a syntax error, syntax newer than the"
+                " Python astmcp runs on, nesting too deep, or a failure of astmcp's own, reported on"
+                " stderr), which it cannot edit: fix them or run astmcp on that Python, or rename there"
+                " yourself"
             )
         if bases:
             parts.append(
                 f"{bases} class(es) deriving from an outside class astmcp could not read (its package is not"
                 " installed where astmcp runs), which may define the member: install it there, or check it"
                 " yourself"
+            )
+        if doubles:
+            parts.append(
+                f"{doubles} same-named member(s) of classes given where a class of the renamed member is"
+                " declared (a test double standing in for it; see each note): rename them too"
+                " (uncertain: include) or keep them on purpose"
             )
         if overrides:
             parts.append(

@@ -784,6 +784,23 @@ def is_local(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> bool:
     return bool(parents) and all(p.kind in _FUNCTION_KINDS for p in parents)
 
 
+def local_lookups(conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
+    """Python: the places a function looks a name of its own up by a key made at run time
+    (``locals()[f"_{name}"]``) that may be the local ``row``: name hits, though no attribute or
+    string names a local otherwise (textx installs its nested ``_setattr`` so)."""
+    if not row.parent_path or language_of(row.file) != PYTHON:
+        return []
+    return [
+        Hit(row.file, line, col, end, "read", "name", note=f"{row.parent_path}'s locals() read by a made key")
+        for line, col, end in conn.execute(
+            "SELECT r.line, r.col, r.end_col FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ?"
+            " AND r.name = ? AND r.scope_path = ? AND r.kind = 'read' AND r.confidence = 'name'"
+            " AND r.symbol_id IS NULL AND r.target_key IS NULL ORDER BY r.line, r.col",
+            (row.file, row.name, row.parent_path),
+        )
+    ]
+
+
 # Project configuration files that name Python objects by dotted path (pytest's `filterwarnings`
 # and `addopts`, entry points `pkg.mod:main`, mypy plugins, tox commands), read at the root
 CONFIG_FILES = ("pyproject.toml", "setup.cfg", "tox.ini", "pytest.ini", "mypy.ini", ".flake8")

@@ -61,7 +61,7 @@ class Bindings:
         self.opaque_kwargs: dict[str, list[str]] = {}
         # reads of the module's namespace by a computed key (`globals()[f"_{name}"]`): (line, col,
         # end, the key's literal prefix and suffix, scope path)
-        self.dynamic: list[tuple[int, int, int, str, str, str, frozenset[str] | None]] = []
+        self.dynamic: list[tuple[int, int, int, str, str, str, frozenset[str] | None, Scope | None]] = []
         # names an enclosing `if name in {"a", "b"}:` (or `== "a"`) says hold one of those strings
         self.known_strings: dict[str, frozenset[str]] = {}
         # lists of strings the module keeps whole (python_namespace.listed_strings)

@@ -571,11 +571,14 @@ class Expressions(Records):
         gives each top-level name the key may be a name hit here. A parameter the module's calls
         give ``globals()`` (``module_globals.get(f"_DEPRECATED_{name}")``) is that namespace."""
         node = self.as_globals(node, scope)
+        # `locals()[f"_{name}"]` in a function: one of the function's own names (textx picks its
+        # nested `_setattr` so)
+        local = scope.kind == "function" and _reads_locals(node)
         found = namespace_key(
             node,
             lambda name: self.lookup(scope, name)[0] == "G:" + name,
             lambda expr: self.chain(scope, expr),
-            scope.kind == "module",
+            scope.kind == "module" or local,
         )
         if found is not None:
             # (the key: `globals()[k]`, `globals().get(k, d)`, `getattr(sys.modules[__name__], k)`)
@@ -588,7 +591,9 @@ class Expressions(Records):
                 else None
             )
             exact = _exact_names(key, self.known_strings) if key is not None else None
-            self.dynamic.append((*self.first_line_span(node), *found, scope.path, exact))
+            self.dynamic.append(
+                (*self.first_line_span(node), *found, scope.path, exact, scope if local else None)
+            )
 
     def as_globals(self, node: ast.Subscript | ast.Call, scope: Scope) -> ast.Subscript | ast.Call:
         """``node`` read off ``globals()`` instead of a parameter given it (see namespace_read)."""
@@ -946,3 +951,19 @@ _DYNAMIC_CALLS = (
     | _LISTERS
     | {"attrgetter", "methodcaller", "vars", "type", "eval", "exec", "compile"}
 )
+
+
+def _reads_locals(node: ast.Subscript | ast.Call) -> bool:
+    """Whether ``node`` reads the mapping ``locals()`` (or ``vars()``) gives: ``locals()[k]``,
+    ``locals().get(k)``."""
+    if isinstance(node, ast.Subscript):
+        mapping: ast.expr | None = node.value
+    else:
+        mapping = node.func.value if isinstance(node.func, ast.Attribute) else None
+    return (
+        isinstance(mapping, ast.Call)
+        and isinstance(mapping.func, ast.Name)
+        and mapping.func.id in ("locals", "vars")
+        and not mapping.args
+        and not mapping.keywords
+    )

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from astmcp.resolve.python_namespace import self_templates
+from astmcp.resolve.python_namespace import parameter_templates, self_templates
 
 _MAX_DEPTH = 6
 # folders searched after ``sys.path``: the site-packages of the project's own virtualenv, when
@@ -164,9 +164,10 @@ def _parse(path: str) -> _Module | None:
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
         return None
     classes: dict[str, _Class] = {}
+    given = _given_templates(tree)
     for node in _module_level(tree.body):
         if isinstance(node, ast.ClassDef) and node.name not in classes:
-            templates: set[str] = set()
+            templates: set[str] = set(given)
             for item in node.body:
                 if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
                     templates |= self_templates(item)
@@ -191,6 +192,24 @@ def _parse(path: str) -> _Module | None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     }
     return _Module(classes, imports, _module_values(tree.body), functions)
+
+
+def _given_templates(tree: ast.Module) -> set[str]:
+    """The computed member names the module's functions and methods read off objects they are
+    given (``parameter_templates``): a class of the module may be such an object (arpeggio's
+    visitors, whose ``visit_<rule name>`` a parse tree node's ``visit(visitor)`` calls), and so may
+    a project class deriving from one."""
+    found: set[str] = set()
+    methods: set[ast.AST] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            methods.update(
+                item for item in node.body if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
+            )
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found |= parameter_templates(node, node in methods)
+    return found
 
 
 def _parameter_reads(
@@ -941,9 +960,11 @@ def module_class_members(module: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=1024)
 def computed_members(qualified: str) -> tuple[str, ...]:
     """The member names the outside class ``qualified`` (or a class it derives from) computes
-    and reads from its own object, as ``python_namespace.member_template`` stores them:
-    ``ast.NodeVisitor`` calls ``visit_<node class name>``, ``cmd.Cmd`` ``do_<command>``. A
-    project subclass's ``visit_Name`` is reached from outside by that name."""
+    and reads from its own object, or its module's code from an object it is given, as
+    ``python_namespace.member_template`` stores them: ``ast.NodeVisitor`` calls ``visit_<node
+    class name>``, ``cmd.Cmd`` ``do_<command>``, arpeggio's parse tree nodes a
+    ``PTNodeVisitor``'s ``visit_<rule name>``. A project subclass's ``visit_Name`` is reached
+    from outside by that name."""
     return tuple(sorted({template for cls in _read_classes(qualified) for template in cls.templates}))
 
 

@@ -206,10 +206,11 @@ class _Analyzer(Statements):
                 rows.append((name, line, start, end, "string", target, ""))
         if self.dynamic:
             top = [name for name, chain in self.module.binds.items() if chain]
-            for line, col, end, prefix, suffix, owner, exact in self.dynamic:
+            for line, col, end, prefix, suffix, owner, exact, local in self.dynamic:
+                names = [name for name, chain in local.binds.items() if chain] if local is not None else top
                 rows.extend(
                     (n, line, col, end, "read", None, owner)
-                    for n in reachable(top, prefix, suffix)
+                    for n in reachable(names, prefix, suffix)
                     if exact is None or n in exact
                 )
         vtypes: dict[str, str] = {}

@@ -446,9 +446,21 @@ def self_templates(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
     with ``name = "visit_" + node.__class__.__name__`` or the template in place): stored targets
     as ``member_template`` gives them."""
     params = func.args.posonlyargs + func.args.args
-    if not params:
-        return set()
-    me = params[0].arg
+    return computed_reads(func, {params[0].arg}) if params else set()
+
+
+def parameter_templates(func: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> set[str]:
+    """The computed member names a function reads from an object it is given (arpeggio's
+    ``ParseTreeNode.visit(self, visitor)`` calls ``getattr(visitor, "visit_%s" % self.rule_name)``),
+    a method's own object (``self``) aside: as ``member_template`` gives them."""
+    params = func.args.posonlyargs + func.args.args + func.args.kwonlyargs
+    given = {a.arg for a in params[1:]} if method else {a.arg for a in params}
+    return computed_reads(func, given) if given else set()
+
+
+def computed_reads(func: ast.FunctionDef | ast.AsyncFunctionDef, receivers: set[str]) -> set[str]:
+    """The computed member names ``func`` reads (``getattr``, ``hasattr``) off the variables
+    ``receivers`` (a name made in place, or assigned once in the function before)."""
     assigned: dict[str, list[ast.expr]] = {}
     calls: list[ast.Call] = []
     for node in ast.walk(func):
@@ -460,7 +472,7 @@ def self_templates(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
             and node.func.id in ("getattr", "hasattr")
             and len(node.args) >= 2
             and isinstance(node.args[0], ast.Name)
-            and node.args[0].id == me
+            and node.args[0].id in receivers
         ):
             calls.append(node)
     found = set()

@@ -1,0 +1,226 @@
+"""Python: stand-ins given where a family's class is declared.
+
+A test builds a class of its own that has none of the family's classes among its bases and hands
+it, or an instance of it, to project code whose parameter is annotated with one of them
+(beautifulsoup4's ``class Mock: def initialize_soup(self, soup): …`` given as
+``BeautifulSoup("", builder=Mock)``, where ``builder: Optional[Union[TreeBuilder,
+Type[TreeBuilder]]]``). The project code then calls the stand-in's members by the declared class's
+names (``self.builder.initialize_soup(self)``), which the index reads as certain references of
+``TreeBuilder.initialize_soup``: renaming it leaves the stand-in's member behind and the test
+fails. Each same-named member of such a stand-in is an uncertain hit of kind ``double`` (never
+edited: it is another class's member, renamed on purpose or not at all), so the rename is blocked
+by default.
+
+A stand-in is found where it is given: in the file defining it and in each file reading it, a call
+with the class (``builder=Mock``), a new instance (``Mock()``) or a variable the file assigns one
+(``builder = Mock(**kw)``) as an argument, whose callee the index resolved to a project function,
+method or class (its ``__init__``), and whose parameter's annotation names a class of the family.
+"""
+
+from __future__ import annotations
+
+import ast
+import sqlite3
+from collections.abc import Iterator
+
+from astmcp.query.common import SymbolRow, ancestry, query_symbols
+from astmcp.query.parameters import parse_python
+from astmcp.refactor.rename_refs import Hit
+from astmcp.workspace import Workspace
+
+__all__ = ["double_hits"]
+
+
+def double_hits(
+    ws: Workspace, conn: sqlite3.Connection, row: SymbolRow, family: list[SymbolRow]
+) -> list[Hit]:
+    """Uncertain hits (kind ``double``) at the same-named members of classes given where a class
+    of the family is declared (see the module's docstring)."""
+    if not row.parent_path or not row.file.endswith((".py", ".pyi")):
+        return []
+    owners = _owner_classes(conn, family)
+    if not owners:
+        return []
+    related, _ = ancestry(conn, list(owners))
+    owner_names = {name for (name,) in _names(conn, owners)}
+    members = {m.id for m in family}
+    found: list[Hit] = []
+    for member in query_symbols(
+        conn,
+        "s.name_lower = ? AND s.name = ? AND s.parent_path IS NOT NULL AND f.language = 'python'",
+        (row.name.lower(), row.name),
+    ):
+        if member.id in members:
+            continue
+        stand_in = _class_of(conn, member)
+        if stand_in is None or stand_in.id in related or ancestry(conn, [stand_in.id])[0] & owners:
+            continue
+        declared = _given_as(ws, conn, stand_in, owner_names)
+        if declared is not None:
+            note = (
+                f"{stand_in.name} is given where {declared} is declared ({declared!r} names a class of"
+                f" the renamed member's family): code calling {row.name!r} on it calls this member"
+            )
+            found.append(
+                Hit(
+                    member.file,
+                    member.name_line,
+                    member.name_col,
+                    member.name_end_col,
+                    "double",
+                    "name",
+                    note=note,
+                )
+            )
+    return found
+
+
+def _owner_classes(conn: sqlite3.Connection, family: list[SymbolRow]) -> set[int]:
+    owners: set[int] = set()
+    for member in family:
+        if member.parent_path and member.file.endswith((".py", ".pyi")):
+            owner = _class_at(conn, member.file, member.parent_path)
+            if owner is not None:
+                owners.add(owner.id)
+    return owners
+
+
+def _names(conn: sqlite3.Connection, ids: set[int]) -> list[tuple[str]]:
+    marks = ",".join("?" * len(ids))
+    return list(conn.execute(f"SELECT name FROM symbols WHERE id IN ({marks})", tuple(ids)))
+
+
+def _class_at(conn: sqlite3.Connection, path: str, symbol_path: str) -> SymbolRow | None:
+    found = query_symbols(conn, "f.path = ? AND s.symbol_path = ? AND s.kind = 'class'", (path, symbol_path))
+    return found[0] if found else None
+
+
+def _class_of(conn: sqlite3.Connection, member: SymbolRow) -> SymbolRow | None:
+    return _class_at(conn, member.file, member.parent_path) if member.parent_path else None
+
+
+def _given_as(
+    ws: Workspace, conn: sqlite3.Connection, stand_in: SymbolRow, owner_names: set[str]
+) -> str | None:
+    """The annotation naming one of ``owner_names`` of a parameter the class ``stand_in`` (or an
+    instance of it) is given to, in the file defining it or one reading it; None when none is."""
+    spellings: dict[str, set[str]] = {stand_in.file: {stand_in.name}}
+    for path, name in conn.execute(
+        "SELECT DISTINCT f.path, r.name FROM refs r JOIN files f ON f.id = r.file_id WHERE r.symbol_id = ?",
+        (stand_in.id,),
+    ):
+        spellings.setdefault(path, set()).add(name)
+    for path, names in sorted(spellings.items()):
+        try:
+            tree = parse_python(ws, path)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for call, key in _calls_given(tree, names):
+            annotation = _parameter_annotation(ws, conn, path, call, key)
+            if annotation is not None and _named(annotation) & owner_names:
+                return ast.unparse(annotation)
+    return None
+
+
+def _calls_given(tree: ast.Module, names: set[str]) -> Iterator[tuple[ast.Call, int | str]]:
+    """Calls given the class called one of ``names``, an instance of it or a variable assigned one:
+    each with the argument's position or keyword."""
+    holders = set(names)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and _made(node.value, names):
+            holders.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        for n, arg in enumerate(node.args):
+            if isinstance(arg, ast.Starred):
+                break
+            if _given(arg, names, holders):
+                yield node, n
+        for keyword in node.keywords:
+            if keyword.arg is not None and _given(keyword.value, names, holders):
+                yield node, keyword.arg
+
+
+def _made(value: ast.expr, names: set[str]) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in names
+
+
+def _given(value: ast.expr, names: set[str], holders: set[str]) -> bool:
+    return (isinstance(value, ast.Name) and value.id in holders) or _made(value, names)
+
+
+def _parameter_annotation(
+    ws: Workspace, conn: sqlite3.Connection, path: str, call: ast.Call, key: int | str
+) -> ast.expr | None:
+    """The annotation of the parameter ``key`` of the project callable ``call`` calls (the index's
+    reference at its name), if any."""
+    func = call.func
+    name, line = (
+        (func.id, func.lineno)
+        if isinstance(func, ast.Name)
+        else (func.attr, func.end_lineno or func.lineno)
+        if isinstance(func, ast.Attribute)
+        else (None, 0)
+    )
+    if name is None:
+        return None
+    callees = query_symbols(
+        conn,
+        "s.id IN (SELECT r.symbol_id FROM refs r JOIN files g ON g.id = r.file_id"
+        " WHERE g.path = ? AND r.line = ? AND r.name = ?) AND s.kind IN ('class', 'function', 'method')",
+        (path, line, name),
+    )
+    for callee in callees:
+        method = callee.kind != "function"
+        if callee.kind == "class":
+            found = query_symbols(
+                conn, "f.path = ? AND s.symbol_path = ?", (callee.file, f"{callee.symbol_path}.__init__")
+            )
+            if not found:
+                continue
+            callee = found[0]
+        annotation = _annotation_in(ws, callee, key, method)
+        if annotation is not None:
+            return annotation
+    return None
+
+
+def _annotation_in(ws: Workspace, callee: SymbolRow, key: int | str, method: bool) -> ast.expr | None:
+    try:
+        tree = parse_python(ws, callee.file)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name == callee.name
+            and node.lineno == callee.line
+        ):
+            static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+            positional = node.args.posonlyargs + node.args.args
+            if isinstance(key, int):
+                at = key + (1 if method and not static else 0)
+                return positional[at].annotation if at < len(positional) else None
+            for arg in (*positional, *node.args.kwonlyargs):
+                if arg.arg == key:
+                    return arg.annotation
+            return None
+    return None
+
+
+def _named(annotation: ast.expr) -> set[str]:
+    """The names an annotation mentions (``Optional[Union[A, Type[b.B]]]``: Optional, Union, A,
+    Type, B), through string annotations too."""
+    names: set[str] = set()
+    for node in ast.walk(annotation):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+            try:
+                names |= _named(ast.parse(node.value, mode="eval").body)
+            except SyntaxError:
+                continue
+    return names
