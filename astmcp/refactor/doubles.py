@@ -209,18 +209,30 @@ def _annotation_in(ws: Workspace, callee: SymbolRow, key: int | str, method: boo
     return None
 
 
+# annotations whose arguments are what the value itself may be (`dict[str, Field]` holds Fields,
+# it is none)
+_WRAPPERS = frozenset({"Optional", "Union", "Type", "type", "Annotated", "Final", "ClassVar"})
+
+
 def _named(annotation: ast.expr) -> set[str]:
-    """The names an annotation mentions (``Optional[Union[A, Type[b.B]]]``: Optional, Union, A,
-    Type, B), through string annotations too."""
-    names: set[str] = set()
-    for node in ast.walk(annotation):
-        if isinstance(node, ast.Name):
-            names.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            names.add(node.attr)
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            try:
-                names |= _named(ast.parse(node.value, mode="eval").body)
-            except SyntaxError:
-                continue
-    return names
+    """The classes an annotation says the value itself may be, or be a class of
+    (``Optional[Union[A, Type[b.B]]]``: A, B; ``A | None``: A, None), through string annotations
+    too; not what a container it names holds (``list[A]``)."""
+    if isinstance(annotation, ast.Name):
+        return {annotation.id}
+    if isinstance(annotation, ast.Attribute):
+        return {annotation.attr}
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        return _named(annotation.left) | _named(annotation.right)
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            return _named(ast.parse(annotation.value, mode="eval").body)
+        except SyntaxError:
+            return set()
+    if isinstance(annotation, ast.Subscript) and _named(annotation.value) & _WRAPPERS:
+        inner = annotation.slice
+        parts = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+        if _named(annotation.value) == {"Annotated"}:
+            parts = parts[:1]
+        return set().union(*(_named(part) for part in parts))
+    return set()
