@@ -381,6 +381,27 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         ("termcolor==3.1.0", "hypothesis==6.151.9", "levenshtein==0.27.1"),
         ("fire/parser_fuzz_test.py",),
     ),
+    # configobj (config sections whose values a spec validates by check name), traitlets (observers
+    # and validators registered by trait name; its typing tests run mypy, and its pytest must be
+    # older than 8.2), jsonpickle (handlers by class, objects rebuilt from `py/object` names; its
+    # backend tests want simplejson), num2words (a converter class per language code; its CLI test
+    # runs the installed script) and doit (tasks from `task_<name>` functions; two tests run the
+    # installed `doit` or strace)
+    "configobj": ("configobj", "5.0.9", (), ()),
+    "traitlets": (
+        "traitlets",
+        "5.14.3",
+        ("pytest==8.1.2", "argcomplete==3.6.2", "pytest-mock==3.17.0"),
+        ("tests/test_typing.py",),
+    ),
+    "jsonpickle": ("jsonpickle", "4.1.1", ("simplejson==3.20.2",), ()),
+    "num2words": ("num2words", "0.5.14", ("docopt==0.6.2",), ("tests/test_cli.py",)),
+    "doit": (
+        "doit",
+        "0.36.0",
+        ("cloudpickle==3.1.1", "importlib-metadata==8.7.0"),
+        ("tests/test___main__.py", "tests/test_cmd_strace.py"),
+    ),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -680,6 +701,7 @@ TEST_DIRS = {
     "beautifulsoup4": "src/bs4/tests",
     "hyperlink": "src/hyperlink/test",
     "fire": "src/fire",
+    "configobj": "src/tests",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too

@@ -11,10 +11,13 @@ fails. Each same-named member of such a stand-in is an uncertain hit of kind ``d
 edited: it is another class's member, renamed on purpose or not at all), so the rename is blocked
 by default.
 
-A stand-in is found where it is given: in the file defining it and in each file reading it, a call
-with the class (``builder=Mock``), a new instance (``Mock()``) or a variable the file assigns one
-(``builder = Mock(**kw)``) as an argument, whose callee the index resolved to a project function,
-method or class (its ``__init__``), and whose parameter's annotation names a class of the family.
+A stand-in is found where it is given: in the file defining it (or a class deriving from it) and
+in each file reading one, a call with the class (``builder=Mock``), a new instance (``Mock()``) or
+a variable the file assigns one (``builder = Mock(**kw)``) as an argument, whose callee the index
+resolved to a project function, method or class (its ``__init__``), and whose parameter's
+annotation names a class of the family (through ``Optional``, ``Union``, ``Type``, ``|``: not a
+container's items); or a store of one into an attribute (``soup.builder = Mock()``) that a
+project class declares so (``builder: TreeBuilder``).
 """
 
 from __future__ import annotations
@@ -102,34 +105,64 @@ def _class_of(conn: sqlite3.Connection, member: SymbolRow) -> SymbolRow | None:
 def _given_as(
     ws: Workspace, conn: sqlite3.Connection, stand_in: SymbolRow, owner_names: set[str]
 ) -> str | None:
-    """The annotation naming one of ``owner_names`` of a parameter the class ``stand_in`` (or an
-    instance of it) is given to, in the file defining it or one reading it; None when none is."""
-    spellings: dict[str, set[str]] = {stand_in.file: {stand_in.name}}
-    for path, name in conn.execute(
-        "SELECT DISTINCT f.path, r.name FROM refs r JOIN files f ON f.id = r.file_id WHERE r.symbol_id = ?",
-        (stand_in.id,),
-    ):
-        spellings.setdefault(path, set()).add(name)
+    """The annotation naming one of ``owner_names`` of a parameter the class ``stand_in``, a
+    project class deriving from it or an instance of one is given to, or of a project attribute
+    one is stored into, in the file defining the class or one reading it; None when none is."""
+    spellings: dict[str, set[str]] = {}
+    for cls in [stand_in, *_descendants(conn, stand_in.id)]:
+        spellings.setdefault(cls.file, set()).add(cls.name)
+        for path, name in conn.execute(
+            "SELECT DISTINCT f.path, r.name FROM refs r JOIN files f ON f.id = r.file_id WHERE r.symbol_id = ?",
+            (cls.id,),
+        ):
+            spellings.setdefault(path, set()).add(name)
     for path, names in sorted(spellings.items()):
         try:
             tree = parse_python(ws, path)
         except (OSError, SyntaxError, ValueError):
             continue
-        for call, key in _calls_given(tree, names):
-            annotation = _parameter_annotation(ws, conn, path, call, key)
-            if annotation is not None and _named(annotation) & owner_names:
-                return ast.unparse(annotation)
+        for call, key in _uses_given(tree, names):
+            annotations = (
+                [_parameter_annotation(ws, conn, path, call, key)]
+                if call is not None
+                else _attribute_annotations(conn, str(key))
+            )
+            for annotation in annotations:
+                if annotation is not None and _named(annotation) & owner_names:
+                    return ast.unparse(annotation)
     return None
 
 
-def _calls_given(tree: ast.Module, names: set[str]) -> Iterator[tuple[ast.Call, int | str]]:
-    """Calls given the class called one of ``names``, an instance of it or a variable assigned one:
-    each with the argument's position or keyword."""
+def _descendants(conn: sqlite3.Connection, class_id: int) -> list[SymbolRow]:
+    """The project classes deriving from the class ``class_id``, however far below."""
+    found: dict[int, SymbolRow] = {}
+    queue = [class_id]
+    while queue and len(found) < 200:
+        current = queue.pop()
+        for sub in query_symbols(
+            conn,
+            "s.id IN (SELECT src_symbol_id FROM edges WHERE dst_symbol_id = ? AND kind = 'inherits')",
+            (current,),
+        ):
+            if sub.id not in found and sub.id != class_id:
+                found[sub.id] = sub
+                queue.append(sub.id)
+    return list(found.values())
+
+
+def _uses_given(tree: ast.Module, names: set[str]) -> Iterator[tuple[ast.Call | None, int | str]]:
+    """Calls given the class called one of ``names``, an instance of it or a variable assigned one
+    (each with the argument's position or keyword), and attributes one is stored into
+    (``soup.builder = Mock()``: None and the attribute's name)."""
     holders = set(names)
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and _made(node.value, names):
             holders.update(t.id for t in node.targets if isinstance(t, ast.Name))
     for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and _given(node.value, names, holders):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute):
+                    yield None, target.attr
         if not isinstance(node, ast.Call):
             continue
         for n, arg in enumerate(node.args):
@@ -140,6 +173,24 @@ def _calls_given(tree: ast.Module, names: set[str]) -> Iterator[tuple[ast.Call, 
         for keyword in node.keywords:
             if keyword.arg is not None and _given(keyword.value, names, holders):
                 yield node, keyword.arg
+
+
+def _attribute_annotations(conn: sqlite3.Connection, name: str) -> list[ast.expr]:
+    """The annotations of the project classes' attributes called ``name`` (``builder:
+    TreeBuilder``, ``self.builder: TreeBuilder = …``)."""
+    found: list[ast.expr] = []
+    for (signature,) in conn.execute(
+        "SELECT s.signature FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name_lower = ? AND s.name = ?"
+        " AND s.kind IN ('attribute', 'variable') AND s.parent_path IS NOT NULL AND f.language = 'python'",
+        (name.lower(), name),
+    ):
+        try:
+            statement = ast.parse(str(signature)).body
+        except SyntaxError:
+            continue
+        if statement and isinstance(statement[0], ast.AnnAssign):
+            found.append(statement[0].annotation)
+    return found
 
 
 def _made(value: ast.expr, names: set[str]) -> bool:
