@@ -402,6 +402,13 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         ("cloudpickle==3.1.1", "importlib-metadata==8.7.0"),
         ("tests/test___main__.py", "tests/test_cmd_strace.py"),
     ),
+    # pyte (a terminal emulator whose stream calls screen methods named in its escape tables),
+    # factory_boy (declarations resolved by attribute name; its Django and SQLAlchemy tests skip
+    # without those) and urwid (widgets emitting signals by name; its pytest options need
+    # pytest-cov)
+    "pyte": ("pyte", "0.8.2", ("wcwidth==0.2.13",), ()),
+    "factory_boy": ("factory_boy", "3.3.3", ("Faker==37.4.2",), ()),
+    "urwid": ("urwid", "3.0.2", ("wcwidth==0.2.13", "typing_extensions==4.15.0", "pytest-cov==7.1.0"), ()),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -674,6 +681,7 @@ PACKAGES = {
     "textx": "textx",
     "beautifulsoup4": "bs4",
     "pyhamcrest": "hamcrest",
+    "factory_boy": "factory",
 }
 TEST_DIRS = {
     "toolz": "src/toolz/tests",

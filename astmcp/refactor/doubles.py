@@ -28,6 +28,7 @@ from collections.abc import Iterator
 
 from astmcp.query.common import SymbolRow, ancestry, query_symbols
 from astmcp.query.parameters import parse_python
+from astmcp.query.pytrees import per_tree
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
@@ -46,7 +47,11 @@ def double_hits(
         return []
     related, _ = ancestry(conn, list(owners))
     owner_names = {name for (name,) in _names(conn, owners)}
+    declaring = _declaring(conn, owner_names)
+    if not declaring[0] and not declaring[1]:
+        return []  # no signature names a class of the family: nothing is declared one
     members = {m.id for m in family}
+    trees: _Trees = {}  # each file parsed once for all the candidates
     found: list[Hit] = []
     for member in query_symbols(
         conn,
@@ -58,7 +63,7 @@ def double_hits(
         stand_in = _class_of(conn, member)
         if stand_in is None or stand_in.id in related or ancestry(conn, [stand_in.id])[0] & owners:
             continue
-        declared = _given_as(ws, conn, stand_in, owner_names)
+        declared = _given_as(ws, conn, trees, stand_in, owner_names, declaring)
         if declared is not None:
             note = (
                 f"{stand_in.name} is given where {declared} is declared ({declared!r} names a class of"
@@ -76,6 +81,18 @@ def double_hits(
                 )
             )
     return found
+
+
+_Trees = dict[str, ast.Module | None]
+
+
+def _tree(ws: Workspace, trees: _Trees, path: str) -> ast.Module | None:
+    if path not in trees:
+        try:
+            trees[path] = parse_python(ws, path)
+        except (OSError, SyntaxError, ValueError):
+            trees[path] = None
+    return trees[path]
 
 
 def _owner_classes(conn: sqlite3.Connection, family: list[SymbolRow]) -> set[int]:
@@ -103,7 +120,12 @@ def _class_of(conn: sqlite3.Connection, member: SymbolRow) -> SymbolRow | None:
 
 
 def _given_as(
-    ws: Workspace, conn: sqlite3.Connection, stand_in: SymbolRow, owner_names: set[str]
+    ws: Workspace,
+    conn: sqlite3.Connection,
+    trees: _Trees,
+    stand_in: SymbolRow,
+    owner_names: set[str],
+    declaring: tuple[set[str], set[str]],
 ) -> str | None:
     """The annotation naming one of ``owner_names`` of a parameter the class ``stand_in``, a
     project class deriving from it or an instance of one is given to, or of a project attribute
@@ -116,14 +138,16 @@ def _given_as(
             (cls.id,),
         ):
             spellings.setdefault(path, set()).add(name)
+    calling, attributes = declaring
     for path, names in sorted(spellings.items()):
-        try:
-            tree = parse_python(ws, path)
-        except (OSError, SyntaxError, ValueError):
+        tree = _tree(ws, trees, path) if path in calling or attributes else None
+        if tree is None:
             continue
         for call, key in _uses_given(tree, names):
+            if (call is None and key not in attributes) or (call is not None and path not in calling):
+                continue
             annotations = (
-                [_parameter_annotation(ws, conn, path, call, key)]
+                [_parameter_annotation(ws, conn, trees, path, call, key)]
                 if call is not None
                 else _attribute_annotations(conn, str(key))
             )
@@ -131,6 +155,38 @@ def _given_as(
                 if annotation is not None and _named(annotation) & owner_names:
                     return ast.unparse(annotation)
     return None
+
+
+def _declaring(conn: sqlite3.Connection, owner_names: set[str]) -> tuple[set[str], set[str]]:
+    """The files calling a project function, method or class whose signature names one of
+    ``owner_names`` (a parameter may be declared one), and the names of the project attributes
+    whose declaration does: where a stand-in may be given, cheaply found before any file is
+    parsed."""
+    callables: set[int] = set()
+    attributes: set[str] = set()
+    for owner in sorted(owner_names):
+        for sid, kind, name, parent, path, signature in conn.execute(
+            "SELECT s.id, s.kind, s.name, s.parent_path, f.path, s.signature FROM symbols s JOIN files f"
+            " ON f.id = s.file_id WHERE f.language = 'python' AND instr(s.signature, ?) > 0"
+            " AND s.kind IN ('function', 'method', 'attribute', 'variable')",
+            (owner,),
+        ):
+            if kind in ("function", "method"):
+                callables.add(sid)
+                made = _class_at(conn, path, parent) if name == "__init__" and parent else None
+                if made is not None:
+                    callables.add(made.id)
+            elif parent and ":" in str(signature):
+                attributes.add(name)
+    marks = ",".join("?" * len(callables))
+    calling = {
+        path
+        for (path,) in conn.execute(
+            f"SELECT DISTINCT f.path FROM refs r JOIN files f ON f.id = r.file_id WHERE r.symbol_id IN ({marks})",
+            tuple(callables),
+        )
+    }
+    return calling, attributes
 
 
 def _descendants(conn: sqlite3.Connection, class_id: int) -> list[SymbolRow]:
@@ -154,25 +210,51 @@ def _uses_given(tree: ast.Module, names: set[str]) -> Iterator[tuple[ast.Call | 
     """Calls given the class called one of ``names``, an instance of it or a variable assigned one
     (each with the argument's position or keyword), and attributes one is stored into
     (``soup.builder = Mock()``: None and the attribute's name)."""
-    holders = set(names)
+    uses = _given_values(tree)
+    holders = set(names) | {v for name in names for v in uses.holders.get(name, ())}
+    for name in sorted(names):
+        yield from uses.made.get(name, ())
+    for name in sorted(holders):
+        yield from uses.named.get(name, ())
+
+
+class _Uses:
+    """A module's values given to calls and stored into attributes, by the name they spell."""
+
+    def __init__(self) -> None:
+        self.named: dict[str, list[tuple[ast.Call | None, int | str]]] = {}  # `f(Mock)`, `f(builder)`
+        self.made: dict[str, list[tuple[ast.Call | None, int | str]]] = {}  # `f(Mock())`
+        self.holders: dict[str, set[str]] = {}  # `builder = Mock(…)`: Mock -> {builder}
+
+    def note(self, value: ast.expr, use: tuple[ast.Call | None, int | str]) -> None:
+        if isinstance(value, ast.Name):
+            self.named.setdefault(value.id, []).append(use)
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            self.made.setdefault(value.func.id, []).append(use)
+
+
+@per_tree
+def _given_values(tree: ast.Module) -> _Uses:
+    uses = _Uses()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and _made(node.value, names):
-            holders.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and _given(node.value, names, holders):
+        if isinstance(node, ast.Assign):
+            value = node.value
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                uses.holders.setdefault(value.func.id, set()).update(
+                    t.id for t in node.targets if isinstance(t, ast.Name)
+                )
             for target in node.targets:
                 if isinstance(target, ast.Attribute):
-                    yield None, target.attr
-        if not isinstance(node, ast.Call):
-            continue
-        for n, arg in enumerate(node.args):
-            if isinstance(arg, ast.Starred):
-                break
-            if _given(arg, names, holders):
-                yield node, n
-        for keyword in node.keywords:
-            if keyword.arg is not None and _given(keyword.value, names, holders):
-                yield node, keyword.arg
+                    uses.note(value, (None, target.attr))
+        elif isinstance(node, ast.Call):
+            for n, arg in enumerate(node.args):
+                if isinstance(arg, ast.Starred):
+                    break
+                uses.note(arg, (node, n))
+            for keyword in node.keywords:
+                if keyword.arg is not None:
+                    uses.note(keyword.value, (node, keyword.arg))
+    return uses
 
 
 def _attribute_annotations(conn: sqlite3.Connection, name: str) -> list[ast.expr]:
@@ -193,16 +275,8 @@ def _attribute_annotations(conn: sqlite3.Connection, name: str) -> list[ast.expr
     return found
 
 
-def _made(value: ast.expr, names: set[str]) -> bool:
-    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in names
-
-
-def _given(value: ast.expr, names: set[str], holders: set[str]) -> bool:
-    return (isinstance(value, ast.Name) and value.id in holders) or _made(value, names)
-
-
 def _parameter_annotation(
-    ws: Workspace, conn: sqlite3.Connection, path: str, call: ast.Call, key: int | str
+    ws: Workspace, conn: sqlite3.Connection, trees: _Trees, path: str, call: ast.Call, key: int | str
 ) -> ast.expr | None:
     """The annotation of the parameter ``key`` of the project callable ``call`` calls (the index's
     reference at its name), if any."""
@@ -231,33 +305,38 @@ def _parameter_annotation(
             if not found:
                 continue
             callee = found[0]
-        annotation = _annotation_in(ws, callee, key, method)
+        annotation = _annotation_in(ws, trees, callee, key, method)
         if annotation is not None:
             return annotation
     return None
 
 
-def _annotation_in(ws: Workspace, callee: SymbolRow, key: int | str, method: bool) -> ast.expr | None:
-    try:
-        tree = parse_python(ws, callee.file)
-    except (OSError, SyntaxError, ValueError):
+def _annotation_in(
+    ws: Workspace, trees: _Trees, callee: SymbolRow, key: int | str, method: bool
+) -> ast.expr | None:
+    tree = _tree(ws, trees, callee.file)
+    node = None if tree is None else _functions(tree).get((callee.name, callee.line))
+    if node is None:
         return None
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-            and node.name == callee.name
-            and node.lineno == callee.line
-        ):
-            static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
-            positional = node.args.posonlyargs + node.args.args
-            if isinstance(key, int):
-                at = key + (1 if method and not static else 0)
-                return positional[at].annotation if at < len(positional) else None
-            for arg in (*positional, *node.args.kwonlyargs):
-                if arg.arg == key:
-                    return arg.annotation
-            return None
+    static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+    positional = node.args.posonlyargs + node.args.args
+    if isinstance(key, int):
+        at = key + (1 if method and not static else 0)
+        return positional[at].annotation if at < len(positional) else None
+    for arg in (*positional, *node.args.kwonlyargs):
+        if arg.arg == key:
+            return arg.annotation
     return None
+
+
+@per_tree
+def _functions(tree: ast.Module) -> dict[tuple[str, int], ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The module's functions and methods by name and ``def`` line."""
+    return {
+        (node.name, node.lineno): node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }
 
 
 # annotations whose arguments are what the value itself may be (`dict[str, Field]` holds Fields,
