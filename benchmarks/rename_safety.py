@@ -409,6 +409,12 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "pyte": ("pyte", "0.8.2", ("wcwidth==0.2.13",), ()),
     "factory_boy": ("factory_boy", "3.3.3", ("Faker==37.4.2",), ()),
     "urwid": ("urwid", "3.0.2", ("wcwidth==0.2.13", "typing_extensions==4.15.0", "pytest-cov==7.1.0"), ()),
+    # dominate (HTML tags as classes named after them), beniget (def-use chains over gast trees by
+    # `visit_<node class>`) and pystache (mustache templates reading attributes by the names they
+    # hold; tests inside the package)
+    "dominate": ("dominate", "2.9.1", (), ()),
+    "beniget": ("beniget", "0.4.2.post1", ("gast==0.6.0",), ()),
+    "pystache": ("pystache", "0.6.8", (), ()),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -710,6 +716,7 @@ TEST_DIRS = {
     "hyperlink": "src/hyperlink/test",
     "fire": "src/fire",
     "configobj": "src/tests",
+    "pystache": "src/pystache/tests",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
