@@ -1096,13 +1096,15 @@ def renamed(name: str, corpus: str) -> str:
 def reason_class(kinds: Counter[str]) -> str:
     """Why a plan blocked: names in strings, receivers that could not be typed, same-named
     members of related types (``override`` hits), outside bases astmcp could not read (``base``),
-    joined by ``+``."""
+    stand-ins (``double``), data (``data``), unparsed files (``unparsed``), joined by ``+``."""
     parts = []
     if kinds.get("override", 0):
         parts.append("related")
     if kinds.get("base", 0):
         parts.append("unread-base")
-    if sum(n for kind, n in kinds.items() if kind not in ("string", "override", "base")):
+    named = {"double": "stand-ins", "data": "data", "unparsed": "unparsed"}
+    parts += [label for kind, label in named.items() if kinds.get(kind, 0)]
+    if sum(n for kind, n in kinds.items() if kind not in ("string", "override", "base", *named)):
         parts.append("receivers")
     if kinds.get("string", 0):
         parts.append("strings")
@@ -1409,7 +1411,10 @@ def report() -> None:
         "`obj.name` hits whose receiver could not be typed; *related* = same-named members of related types",
         "(a class whose base is unknown; TS: a type usable as the member's, or the other way round);",
         "*unread-base* = a class deriving from an outside class astmcp could not read (its package not",
-        "installed where astmcp runs), which may define the member; joined by `+` where a plan has several.",
+        "installed where astmcp runs), which may define the member; *stand-ins* = same-named members of",
+        "classes given where the member's class is declared (test doubles); *data* = places where the name",
+        "itself is data (a template makes a handler's name from it, a decorator is told it); *unparsed* = files",
+        "astmcp could not parse; joined by `+` where a plan has several.",
         "`refused`: the error",
         "code (`MUTATION_BLOCKED` = an override family with a member outside the project, or a related",
         "member the index did not link — the family guard; or a use read through a union with another",
