@@ -415,6 +415,13 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
     "dominate": ("dominate", "2.9.1", (), ()),
     "beniget": ("beniget", "0.4.2.post1", ("gast==0.6.0",), ()),
     "pystache": ("pystache", "0.6.8", (), ()),
+    # apispec (OpenAPI specs from plugins called by hook name, marshmallow fields mapped by class)
+    "apispec": (
+        "apispec",
+        "6.8.2",
+        ("marshmallow==3.26.1", "PyYAML==6.0.2", "openapi-spec-validator==0.7.2"),
+        (),
+    ),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
