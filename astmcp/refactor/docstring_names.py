@@ -34,6 +34,7 @@ _NAMED_KINDS = ("class", "function", "method")
 _NAME_ATTRS = ("__name__", "__qualname__")
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _ANY = ""  # a docstring read whose owner is not named: any definition's
+_DECORATED = "@"  # + a decorator's name: the docstrings of the definitions it decorates
 
 
 def docstring_name_hits(ws: Workspace, conn: sqlite3.Connection, family: list[SymbolRow]) -> list[Hit]:
@@ -53,7 +54,7 @@ def docstring_name_hits(ws: Workspace, conn: sqlite3.Connection, family: list[Sy
     if not owners:
         return []
     for owner, where in list(owners.items()):
-        if owner != _ANY and not _defined(conn, owner):
+        if owner != _ANY and not owner.startswith(_DECORATED) and not _defined(conn, owner):
             owners.setdefault(_ANY, where)  # `obj.__doc__` of a parameter: any definition's
     word = re.compile(r"(?<!\w)(" + "|".join(map(re.escape, sorted(names))) + r")(?!\w)")
     hits: list[Hit] = []
@@ -62,7 +63,18 @@ def docstring_name_hits(ws: Workspace, conn: sqlite3.Connection, family: list[Sy
         for node in ast.walk(tree):
             if not isinstance(node, _DEFINITIONS):
                 continue
-            compared = owners.get(node.name) or owners.get(_ANY)
+            compared = (
+                owners.get(node.name)
+                or owners.get(_ANY)
+                or next(
+                    (
+                        owners[_DECORATED + str(name)]
+                        for name in map(last_name, node.decorator_list)
+                        if _DECORATED + str(name) in owners
+                    ),
+                    None,
+                )
+            )
             doc = _docstring(node)
             if compared is None or doc is None or doc.end_lineno is None:
                 continue
@@ -121,12 +133,14 @@ def _compared_docstrings(ws: Workspace, path: str) -> list[tuple[str, int]]:
     ``__name__`` and a docstring; the owner is ``_ANY`` where it is not named."""
     try:
         text = read_text(ws, path)
-        if ("__doc__" not in text and "getdoc" not in text) or not any(a in text for a in _NAME_ATTRS):
+        if "__doc__" not in text and "getdoc" not in text:
             return []
         tree = parsed_tree(text)
     except (OSError, SyntaxError, ValueError):
         return []
-    found: list[tuple[str, int]] = []
+    found: list[tuple[str, int]] = [(_DECORATED + name, line) for name, line in _docstring_decorators(tree)]
+    if not any(a in text for a in _NAME_ATTRS):
+        return found
     for scope in ast.walk(tree):
         if not isinstance(scope, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -151,6 +165,45 @@ def _compared_docstrings(ws: Workspace, path: str) -> list[tuple[str, int]]:
             reads += [e for p in parts if isinstance(p, ast.Name) for e in held.get(p.id, [])]
             found += [(_owner_name(read), node.lineno) for read in reads]
     return found
+
+
+def _docstring_decorators(tree: ast.Module) -> list[tuple[str, int]]:
+    """(name, line) of each module-level function given a function (a decorator) that compares
+    what its parameter's docstring holds with anything (dominate's ``@output_test`` asserts
+    ``result.render() == get_expected(func)``, ``get_expected`` returning ``func.__doc__``): the
+    docstrings of the functions it decorates are expected output, which may print names."""
+    returning: dict[str, int] = {}  # `def get_expected(func): return func.__doc__…`: its parameter
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            params = [a.arg for a in node.args.posonlyargs + node.args.args]
+            for part in ast.walk(node):
+                if isinstance(part, ast.Return) and part.value is not None:
+                    read = [r.id for r in _docstring_reads(part.value) if isinstance(r, ast.Name)]
+                    if read and read[0] in params:
+                        returning[node.name] = params.index(read[0])
+    found: list[tuple[str, int]] = []
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not node.args.args:
+            continue
+        given = node.args.args[0].arg
+        for part in ast.walk(node):
+            if isinstance(part, ast.Compare) and given in _docstring_owners(part, returning):
+                found.append((node.name, part.lineno))
+                break
+    return found
+
+
+def _docstring_owners(node: ast.AST, returning: dict[str, int]) -> set[str]:
+    """The names whose docstrings ``node`` reads, directly or through a call of a module function
+    returning its argument's (``get_expected(func)``)."""
+    names = {r.id for r in _docstring_reads(node) if isinstance(r, ast.Name)}
+    for part in ast.walk(node):
+        if isinstance(part, ast.Call) and isinstance(part.func, ast.Name) and part.func.id in returning:
+            at = returning[part.func.id]
+            given = part.args[at] if at < len(part.args) else None
+            if isinstance(given, ast.Name):
+                names.add(given.id)
+    return names
 
 
 def _own_nodes(scope: ast.AST) -> list[ast.AST]:
