@@ -139,6 +139,9 @@ class _Class:
     given: frozenset[str]
     # its `__init__`'s parameters after self, and the attributes it stores each of them in
     init: tuple[tuple[str, ...], dict[str, frozenset[str]]] | None
+    # what its methods read or call off `self` that its body never defines: hooks a subclass is to
+    # provide (arpeggio's `Parser.parse` calls `self._parse()`, which only subclasses define)
+    hooks: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,7 @@ def _parse(path: str) -> _Module | None:
                 ),
                 _given_attributes(node),
                 _init_stores(node),
+                _self_hooks(node),
             )
     imports = tuple(n for n in _module_level(tree.body) if isinstance(n, ast.Import | ast.ImportFrom))
     functions = {
@@ -626,7 +630,7 @@ def _defines(module: str, name: str, member: str, depth: int) -> bool | None:
     if compiled is not None:
         return _compiled_stdlib_defines(compiled, name, member)
     if cls is not None:
-        if member in cls.defines:
+        if member in cls.defines or member in cls.hooks:
             return True
         unknown = False
         for base in cls.bases:
@@ -747,6 +751,32 @@ def _star_sources(summary: _Module, module: str, path: str) -> list[str]:
         for node in summary.imports
         if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
     ]
+
+
+def _self_hooks(node: ast.ClassDef) -> frozenset[str]:
+    """What the class's methods read off their own ``self`` (``self._parse()``) that the class
+    body does not define (``_body_defines`` has the rest): a subclass's member of that name is
+    called from the outside class's code."""
+    found: set[str] = set()
+    for item in node.body:
+        if not isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        params = item.args.posonlyargs + item.args.args
+        if not params or any(
+            isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in item.decorator_list
+        ):
+            continue
+        me = params[0].arg
+        for inner in ast.walk(item):
+            if (
+                isinstance(inner, ast.Attribute)
+                and isinstance(inner.ctx, ast.Load)
+                and isinstance(inner.value, ast.Name)
+                and inner.value.id == me
+                and not (inner.attr.startswith("__") and inner.attr.endswith("__"))
+            ):
+                found.add(inner.attr)
+    return frozenset(found - _body_defines(node))
 
 
 def _body_defines(node: ast.ClassDef) -> frozenset[str]:

@@ -89,3 +89,52 @@ def test_a_member_no_template_makes_renames(
 ) -> None:
     plan, failed = _rename(tmp_path, "app.py::Calc.total", venv_package)
     assert not failed and plan["blocked"] is False
+
+
+_PARSER = """class Parser:
+    def parse(self, text):
+        self.text = text
+        return self._parse()
+"""
+
+_MY_PARSER = """from outparser import Parser
+
+
+class Numbers(Parser):
+    def _parse(self):
+        return [int(word) for word in self.words()]
+
+    def words(self):
+        return self.text.split()
+"""
+
+
+def _rename_parser(
+    tmp_path: Path, selector: str, venv_package: Callable[[Path, str, dict[str, str]], None]
+) -> tuple[dict[str, Any], bool]:
+    root = tmp_path / "p"
+    venv_package(root, "outparser", {"__init__.py": _PARSER})
+    (root / "numbers_app.py").write_text(_MY_PARSER, encoding="utf-8")
+    workspaces = Workspaces(root)
+    try:
+        result = call_tool(workspaces, "ast_rename_symbol", {"selector": selector, "new_name": "renamed"})
+    finally:
+        workspaces.close()
+    return result.data, result.is_error
+
+
+def test_a_hook_an_outside_base_calls_on_self_without_defining_it_is_refused(
+    tmp_path: Path, venv_package: Callable[[Path, str, dict[str, str]], None]
+) -> None:
+    # (arpeggio's `Parser.parse` calls `self._parse()`, defined only by its subclasses: textx's
+    # `TextXModelParser._parse` was renamed and its tests broke)
+    data, failed = _rename_parser(tmp_path, "numbers_app.py::Numbers._parse", venv_package)
+    assert failed and data["error"]["code"] == "MUTATION_BLOCKED"
+    assert data["error"]["details"]["external_members"] == ["outparser.Parser._parse"]
+
+
+def test_a_member_the_outside_base_never_reads_renames(
+    tmp_path: Path, venv_package: Callable[[Path, str, dict[str, str]], None]
+) -> None:
+    plan, failed = _rename_parser(tmp_path, "numbers_app.py::Numbers.words", venv_package)
+    assert not failed and plan["blocked"] is False
