@@ -422,6 +422,10 @@ PYTHON_CORPORA: dict[str, tuple[str, str, tuple[str, ...] | None, tuple[str, ...
         ("marshmallow==3.26.1", "PyYAML==6.0.2", "openapi-spec-validator==0.7.2"),
         (),
     ),
+    # bleach (an HTML sanitizer over a vendored html5lib whose tree walkers and filters dispatch by
+    # token type) and html2text (handlers by tag name; tests in `test`)
+    "bleach": ("bleach", "6.2.0", ("webencodings==0.5.1", "tinycss2==1.4.0"), ()),
+    "html2text": ("html2text", "2025.4.15", (), ()),
 }
 # TypeScript corpora whose ``src`` imports other packages: (npm name, version, the packages tsc
 # needs, installed from npm into the corpus's node_modules, which astmcp does not index; compiler
@@ -724,6 +728,7 @@ TEST_DIRS = {
     "fire": "src/fire",
     "configobj": "src/tests",
     "pystache": "src/pystache/tests",
+    "html2text": "test",
 }
 # corpora whose CI runs their docstrings' examples (boltons: `pytest --doctest-modules`;
 # more-itertools: a `load_tests` DocTestSuite): the oracle runs them too
