@@ -1,4 +1,5 @@
-"""Python: class names a project prints lower- or upper-cased.
+"""Python: names a project spells otherwise at run time: class names printed lower- or
+upper-cased, names with underscores written with dashes.
 
 traitlets shows a container trait's sample value as ``"<%s-item-1>" %
 trait.__class__.__name__.lower()``, and its tests expect ``--Bar.bset <set-item-1>...``: renaming
@@ -7,6 +8,13 @@ folds a ``__name__`` (``.lower()``, ``.upper()``, ``.casefold()``: the index's r
 ``str`` methods on the line of a ``__name__`` read), every whole word of a test file's string
 literals that is the renamed class's name so folded is a name hit of kind ``string`` (blocked by
 default, like the name itself in a string).
+
+Command-line layers spell names with dashes: python-fire runs ``BoolConverter.as_bool`` for the
+command ``as-bool`` (``target.replace('-', '_')``), click names a command ``init-db`` after
+``def init_db``, argparse's ``--dry-run`` fills ``dry_run``. Where the project imports such a layer
+(fire, click, typer, …) or converts dashes and underscores itself (``.replace("-", "_")``), a
+test file's string literal holding a renamed name's dashed spelling as a whole word
+(``["as-bool", "True"]``) is a name hit of kind ``string``.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ from __future__ import annotations
 import ast
 import re
 import sqlite3
+from collections.abc import Callable, Iterator
 
 from astmcp.query.common import SymbolRow
 from astmcp.query.parameters import parse_python, read_text
@@ -21,7 +30,7 @@ from astmcp.refactor.rename_refs import Hit
 from astmcp.resolve.python_modules import is_test_file
 from astmcp.workspace import Workspace
 
-__all__ = ["folded_name_hits"]
+__all__ = ["dashed_name_hits", "folded_name_hits"]
 
 _FOLDS = {"lower": str.lower, "casefold": str.casefold, "upper": str.upper}
 
@@ -41,28 +50,97 @@ def folded_name_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
     if not words:
         return []
     pattern = re.compile(rf"(?<![\w$])(?:{'|'.join(map(re.escape, sorted(words)))})(?![\w$])")
-    found: list[Hit] = []
+    return list(
+        _in_test_strings(
+            ws,
+            conn,
+            pattern,
+            lambda word: f"the class's name is printed {word!r} ({words[word]} folds a __name__)",
+        )
+    )
+
+
+# packages whose command lines spell Python names with dashes
+_DASHING = ("fire", "click", "typer", "cyclopts", "clize", "cleo", "plac", "argh", "docopt")
+_CONVERTS = re.compile(r"""\.replace\(\s*(['"])[-_]\1\s*,\s*(['"])[-_]\2\s*\)""")
+
+
+def dashed_name_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
+    """Name hits of ``row``'s dashed spelling in test files' strings (see the module's
+    docstring)."""
+    name = row.name
+    if (
+        "_" not in name
+        or name.startswith("_")
+        or name.endswith("_")
+        or not row.file.endswith((".py", ".pyi"))
+    ):
+        return []
+    where = _dashing(ws, conn)
+    if where is None:
+        return []
+    dashed = name.replace("_", "-")
+    pattern = re.compile(rf"(?<![\w-]){re.escape(dashed)}(?![\w-])")
+    note = f"{where} spells names with dashes: {dashed!r} may be {name!r}"
+    return list(_in_test_strings(ws, conn, pattern, lambda _: note))
+
+
+def _dashing(ws: Workspace, conn: sqlite3.Connection) -> str | None:
+    """Where the project imports a command-line layer spelling names with dashes, or converts
+    dashes and underscores itself; None when it does neither."""
+    marks = ",".join("?" * len(_DASHING))
+    found = conn.execute(
+        "SELECT f.path, i.line FROM imports i JOIN files f ON f.id = i.file_id WHERE f.language = 'python'"
+        f" AND (i.module IN ({marks}) OR substr(i.module, 1, instr(i.module || '.', '.') - 1) IN ({marks}))"
+        " ORDER BY f.path, i.line LIMIT 1",
+        (*_DASHING, *_DASHING),
+    ).fetchone()
+    if found is not None:
+        return f"{found[0]}:{found[1]} (a command-line layer)"
+    texts: dict[str, list[str]] = {}
+    for path, line in conn.execute(
+        "SELECT DISTINCT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = 'replace'"
+        " AND f.language = 'python' ORDER BY f.path, r.line"
+    ):
+        if path not in texts:
+            try:
+                texts[path] = read_text(ws, path).split("\n")
+            except OSError:
+                texts[path] = []
+        text = texts[path][line - 1] if line <= len(texts[path]) else ""
+        if _CONVERTS.search(text):
+            return f"{path}:{line}"
+    return None
+
+
+def _in_test_strings(
+    ws: Workspace, conn: sqlite3.Connection, pattern: re.Pattern[str], note: Callable[[str], str]
+) -> Iterator[Hit]:
+    """Hits of ``pattern`` inside the string literals (docstrings aside) of the project's test files."""
     for (path,) in conn.execute("SELECT path FROM files WHERE language = 'python' ORDER BY path"):
         if not is_test_file(path):
             continue
         try:
             text = read_text(ws, path)
+            if not pattern.search(text):
+                continue
             tree = parse_python(ws, path)
         except (OSError, SyntaxError, ValueError):
             continue
-        if not pattern.search(text):
-            continue
-        lines = text.split("\n")
         spans = _string_spans(tree)
-        for number, line in enumerate(lines, 1):
+        for number, line in enumerate(text.split("\n"), 1):
             for match in pattern.finditer(line):
                 at = len(line[: match.start()].encode("utf-8"))
                 if any(_inside(span, number, at) for span in spans):
-                    note = f"the class's name is printed {match.group()!r} ({words[match.group()]} folds a __name__)"
-                    found.append(
-                        Hit(path, number, match.start() + 1, match.end() + 1, "string", "name", note=note)
+                    yield Hit(
+                        path,
+                        number,
+                        match.start() + 1,
+                        match.end() + 1,
+                        "string",
+                        "name",
+                        note=note(match.group()),
                     )
-    return found
 
 
 def _string_spans(tree: ast.Module) -> list[tuple[int, int, int, int]]:

@@ -38,7 +38,7 @@ from astmcp.refactor.fixtures import (
     check_made_class,
     check_submodule_name,
 )
-from astmcp.refactor.folded_names import folded_name_hits
+from astmcp.refactor.folded_names import dashed_name_hits, folded_name_hits
 from astmcp.refactor.identifiers import (
     check_declaration_name,
     check_new_name,
@@ -343,6 +343,7 @@ def prepare_rename(
     hits += double_hits(ws, conn, row, family)
     hits += rule_name_hits(conn, row)
     hits += folded_name_hits(ws, conn, row)
+    hits += dashed_name_hits(ws, conn, row)
     hits += unparsed_hits(ws, conn, family)
     if language_of(row.file) != PYTHON:
         ts_files = TsFiles(ws)  # each file read and parsed once for both
