@@ -7,7 +7,9 @@ the trait class ``Set`` changes that output, though no string holds ``Set``. Whe
 folds a ``__name__`` (``.lower()``, ``.upper()``, ``.casefold()``: the index's references of
 ``str`` methods on the line of a ``__name__`` read), every whole word of a test file's string
 literals that is the renamed class's name so folded is a name hit of kind ``string`` (blocked by
-default, like the name itself in a string).
+default, like the name itself in a string). So is a class name kept off a keyword or builtin by a
+trailing underscore (dominate's ``class input_``, rendered ``<input>``) without it, where code
+reads a ``__name__``.
 
 Command-line layers spell names with dashes: python-fire runs ``BoolConverter.as_bool`` for the
 command ``as-bool`` (``target.replace('-', '_')``), click names a command ``init-db`` after
@@ -45,7 +47,19 @@ def folded_name_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
         " AND b.col > a.col JOIN files f ON f.id = a.file_id WHERE a.name = '__name__' AND f.language = 'python'"
         " AND b.name IN ('lower', 'upper', 'casefold') AND b.target_key LIKE 'L:str/%' ORDER BY f.path, b.line"
     ).fetchall()
-    words = {_FOLDS[fold](row.name): f"{path}:{line}" for fold, path, line in sites}
+    words = {_FOLDS[fold](row.name): f"{path}:{line} folds a __name__" for fold, path, line in sites}
+    stripped = row.name.rstrip("_")
+    if stripped and stripped != row.name:
+        # `class input_`: a name kept off a keyword or builtin, printed without its underscore
+        # (dominate's tags render `<input>`) where code reads a `__name__`
+        read = conn.execute(
+            "SELECT f.path, r.line FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = '__name__'"
+            " AND f.language = 'python' ORDER BY f.path, r.line LIMIT 1"
+        ).fetchone()
+        if read is not None:
+            words.setdefault(
+                stripped, f"{read[0]}:{read[1]} reads a __name__, which may be shown without its '_'"
+            )
     words.pop(row.name, None)
     if not words:
         return []
@@ -55,7 +69,7 @@ def folded_name_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow) ->
             ws,
             conn,
             pattern,
-            lambda word: f"the class's name is printed {word!r} ({words[word]} folds a __name__)",
+            lambda word: f"the class's name may be printed {word!r} ({words[word]})",
         )
     )
 
