@@ -123,13 +123,27 @@ def _classify(
         probe = f"{line}:{col}" in resolver.facts(path).get("probes", ())
         if kind == "string" and _probe_outside(resolver, path, target, probe):
             return None, kind, "name"
-        if kind in ("attribute", "call", "write") and undeclared_member_class(target, entity):
+        if kind in ("attribute", "call", "write") and (
+            undeclared_member_class(target, entity) or _made_at_run_time(entity)
+        ):
             return None, kind, "name"
         return None, kind, "none"
     sym = resolver.syms[entity[1]]
     if sym.name_line == line and sym.name_col == col and sym.path == path:
         kind = "definition"
     return sym.id, kind, "certain"
+
+
+def _made_at_run_time(entity: Entity) -> bool:
+    """Whether ``entity`` is read, through attributes, off what calling an outside call's result
+    gives (``namedtuple("Spec", ("spec", "openapi"))(spec, converter).openapi``,
+    ``functools.partial(f)().x``): an instance of a class made at run time, whose attributes hold
+    what it was given, or whatever a wrapped callable returns. No outside class declares what
+    it holds, and it may be a project object."""
+    if entity is None or entity[0] != "x":
+        return False
+    made, _, rest = str(entity[1]).partition(".().()")
+    return bool(made) and rest.startswith(".")
 
 
 def undeclared_member_class(target: str, entity: Entity) -> str:
