@@ -92,12 +92,28 @@ def _project_made(
     name: str,
     member: str,
 ) -> Iterator[str]:
-    """Where project code makes ``member``'s name from ``name``, read off any object or off the
-    ``self`` of one of ``classes`` (the member's class and its project ancestors)."""
+    """Where project code makes ``member``'s name from ``name``, read off the ``self`` of one of
+    ``classes`` (the member's class and its project ancestors), or off any object in the file
+    defining one of them (arpeggio's parse tree nodes call the ``visit_<rule>`` of visitors
+    deriving from the ``PTNodeVisitor`` beside them; an example script's ``"test" + name`` is no
+    ``TestCase``'s)."""
+    files: set[str] | None = None
     for prefix, suffix, owner, where in templates:
         if member != f"{prefix}{name}{suffix}":
             continue
-        if owner:
+        if not owner:
+            if files is None:
+                marks = ",".join("?" * len(classes))
+                files = {
+                    str(path)
+                    for (path,) in conn.execute(
+                        f"SELECT f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.id IN ({marks})",
+                        tuple(classes),
+                    )
+                }
+            if where.rpartition(":")[0] not in files:
+                continue
+        else:
             path, _, class_path = owner.partition("::")
             held = conn.execute(
                 "SELECT s.id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.symbol_path = ?",
