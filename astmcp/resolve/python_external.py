@@ -174,9 +174,10 @@ def _parse(path: str) -> _Module | None:
             for item in node.body:
                 if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
                     templates |= self_templates(item)
+            defines = _body_defines(node)
             classes[node.name] = _Class(
                 tuple(node.bases),
-                _body_defines(node),
+                defines,
                 frozenset(templates),
                 _member_types(node),
                 _held_reads(node),
@@ -187,7 +188,7 @@ def _parse(path: str) -> _Module | None:
                 ),
                 _given_attributes(node),
                 _init_stores(node),
-                _self_hooks(node),
+                _self_hooks(node, defines),
             )
     imports = tuple(n for n in _module_level(tree.body) if isinstance(n, ast.Import | ast.ImportFrom))
     functions = {
@@ -753,10 +754,10 @@ def _star_sources(summary: _Module, module: str, path: str) -> list[str]:
     ]
 
 
-def _self_hooks(node: ast.ClassDef) -> frozenset[str]:
+def _self_hooks(node: ast.ClassDef, defines: frozenset[str]) -> frozenset[str]:
     """What the class's methods read off their own ``self`` (``self._parse()``) that the class
-    body does not define (``_body_defines`` has the rest): a subclass's member of that name is
-    called from the outside class's code."""
+    body does not define (``defines``, from ``_body_defines``): a subclass's member of that name
+    is called from the outside class's code."""
     found: set[str] = set()
     for item in node.body:
         if not isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -776,7 +777,7 @@ def _self_hooks(node: ast.ClassDef) -> frozenset[str]:
                 and not (inner.attr.startswith("__") and inner.attr.endswith("__"))
             ):
                 found.add(inner.attr)
-    return frozenset(found - _body_defines(node))
+    return frozenset(found - defines)
 
 
 def _body_defines(node: ast.ClassDef) -> frozenset[str]:

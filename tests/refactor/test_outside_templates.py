@@ -53,11 +53,16 @@ class Calc(Visitor):
 
 
 def _rename(
-    tmp_path: Path, selector: str, venv_package: Callable[[Path, str, dict[str, str]], None]
+    tmp_path: Path,
+    venv_package: Callable[[Path, str, dict[str, str]], None],
+    selector: str,
+    package: tuple[str, str] = ("outgrammar", _GRAMMAR),
+    app: tuple[str, str] = ("app.py", _APP),
 ) -> tuple[dict[str, Any], bool]:
+    """Renames ``selector`` in a project of the file ``app`` beside an installed ``package``."""
     root = tmp_path / "p"
-    venv_package(root, "outgrammar", {"__init__.py": _GRAMMAR})
-    (root / "app.py").write_text(_APP, encoding="utf-8")
+    venv_package(root, package[0], {"__init__.py": package[1]})
+    (root / app[0]).write_text(app[1], encoding="utf-8")
     workspaces = Workspaces(root)
     try:
         result = call_tool(workspaces, "ast_rename_symbol", {"selector": selector, "new_name": "renamed"})
@@ -69,7 +74,7 @@ def _rename(
 def test_a_visitor_method_an_outside_node_calls_by_made_name_is_refused(
     tmp_path: Path, venv_package: Callable[[Path, str, dict[str, str]], None]
 ) -> None:
-    data, failed = _rename(tmp_path, "app.py::Calc.visit_number", venv_package)
+    data, failed = _rename(tmp_path, venv_package, "app.py::Calc.visit_number")
     assert failed and data["error"]["code"] == "MUTATION_BLOCKED"
     assert data["error"]["details"]["external_members"] == ["outgrammar.Visitor.visit_*"]
 
@@ -77,7 +82,7 @@ def test_a_visitor_method_an_outside_node_calls_by_made_name_is_refused(
 def test_a_rule_function_whose_name_makes_a_visitor_method_is_blocked(
     tmp_path: Path, venv_package: Callable[[Path, str, dict[str, str]], None]
 ) -> None:
-    plan, failed = _rename(tmp_path, "app.py::number", venv_package)
+    plan, failed = _rename(tmp_path, venv_package, "app.py::number")
     assert not failed and plan["blocked"] is True
     [hit] = plan["uncertain_references"]
     assert (hit["file"], hit["line"], hit["kind"]) == ("app.py", 9, "data")
@@ -87,7 +92,7 @@ def test_a_rule_function_whose_name_makes_a_visitor_method_is_blocked(
 def test_a_member_no_template_makes_renames(
     tmp_path: Path, venv_package: Callable[[Path, str, dict[str, str]], None]
 ) -> None:
-    plan, failed = _rename(tmp_path, "app.py::Calc.total", venv_package)
+    plan, failed = _rename(tmp_path, venv_package, "app.py::Calc.total")
     assert not failed and plan["blocked"] is False
 
 
@@ -107,20 +112,8 @@ class Numbers(Parser):
     def words(self):
         return self.text.split()
 """
-
-
-def _rename_parser(
-    tmp_path: Path, selector: str, venv_package: Callable[[Path, str, dict[str, str]], None]
-) -> tuple[dict[str, Any], bool]:
-    root = tmp_path / "p"
-    venv_package(root, "outparser", {"__init__.py": _PARSER})
-    (root / "numbers_app.py").write_text(_MY_PARSER, encoding="utf-8")
-    workspaces = Workspaces(root)
-    try:
-        result = call_tool(workspaces, "ast_rename_symbol", {"selector": selector, "new_name": "renamed"})
-    finally:
-        workspaces.close()
-    return result.data, result.is_error
+_PARSER_PACKAGE = ("outparser", _PARSER)
+_PARSER_APP = ("numbers_app.py", _MY_PARSER)
 
 
 def test_a_hook_an_outside_base_calls_on_self_without_defining_it_is_refused(
@@ -128,7 +121,9 @@ def test_a_hook_an_outside_base_calls_on_self_without_defining_it_is_refused(
 ) -> None:
     # (arpeggio's `Parser.parse` calls `self._parse()`, defined only by its subclasses: textx's
     # `TextXModelParser._parse` was renamed and its tests broke)
-    data, failed = _rename_parser(tmp_path, "numbers_app.py::Numbers._parse", venv_package)
+    data, failed = _rename(
+        tmp_path, venv_package, "numbers_app.py::Numbers._parse", _PARSER_PACKAGE, _PARSER_APP
+    )
     assert failed and data["error"]["code"] == "MUTATION_BLOCKED"
     assert data["error"]["details"]["external_members"] == ["outparser.Parser._parse"]
 
@@ -136,5 +131,7 @@ def test_a_hook_an_outside_base_calls_on_self_without_defining_it_is_refused(
 def test_a_member_the_outside_base_never_reads_renames(
     tmp_path: Path, venv_package: Callable[[Path, str, dict[str, str]], None]
 ) -> None:
-    plan, failed = _rename_parser(tmp_path, "numbers_app.py::Numbers.words", venv_package)
+    plan, failed = _rename(
+        tmp_path, venv_package, "numbers_app.py::Numbers.words", _PARSER_PACKAGE, _PARSER_APP
+    )
     assert not failed and plan["blocked"] is False
