@@ -69,17 +69,7 @@ def double_hits(
                 f"{stand_in.name} is given where {declared} is declared ({declared!r} names a class of"
                 f" the renamed member's family): code calling {row.name!r} on it calls this member"
             )
-            found.append(
-                Hit(
-                    member.file,
-                    member.name_line,
-                    member.name_col,
-                    member.name_end_col,
-                    "double",
-                    "name",
-                    note=note,
-                )
-            )
+            found.append(Hit.at_name(member, "double", note))
     return found
 
 

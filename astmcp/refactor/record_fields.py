@@ -325,7 +325,7 @@ def settings_field_hits(ws: Workspace, conn: sqlite3.Connection, row: SymbolRow)
         f"{cls.name} is pydantic-settings: {row.name!r} is read from the environment variable"
         f" {row.name.upper()!r} (with the class's env_prefix), set outside the code"
     )
-    return [Hit(cls.file, cls.name_line, cls.name_col, cls.name_end_col, "data", "name", note=note)]
+    return [Hit.at_name(cls, "data", note)]
 
 
 # data files a program reads records from; a key is a field's name

@@ -65,6 +65,13 @@ class Hit:
             ref.file, ref.line, ref.column, ref.end_column, ref.kind, ref.confidence, bool(ref.is_declaration)
         )
 
+    @classmethod
+    def at_name(cls, symbol: SymbolRow, kind: str, note: str) -> Hit:
+        """An uncertain hit (confidence ``name``) at ``symbol``'s name, which ``note`` explains."""
+        return cls(
+            symbol.file, symbol.name_line, symbol.name_col, symbol.name_end_col, kind, "name", note=note
+        )
+
     def wire(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "file": self.file,
@@ -365,7 +372,7 @@ def family_and_references(
         # an outside base astmcp cannot read may define the member: the class is an uncertain hit
         # (kind `base`, never edited) naming it, so the plan is blocked for review
         note = f"{cls.name} derives from {base}, which astmcp could not read; it may define {row.name!r}"
-        hit = Hit(cls.file, cls.name_line, cls.name_col, cls.name_end_col, "base", "name", note=note)
+        hit = Hit.at_name(cls, "base", note)
         best.setdefault((cls.file, cls.name_line, cls.name_col), hit)
     if language_of(row.file) == PYTHON and row.parent_path:
         for cls, base in unresolved_bases(conn, family):
@@ -373,7 +380,7 @@ def family_and_references(
             note = (
                 f"{cls.name} derives from {base}, which astmcp could not resolve; it may define {row.name!r}"
             )
-            hit = Hit(cls.file, cls.name_line, cls.name_col, cls.name_end_col, "base", "name", note=note)
+            hit = Hit.at_name(cls, "base", note)
             best.setdefault((cls.file, cls.name_line, cls.name_col), hit)
     if language_of(row.file) != PYTHON:
         check_union_partners(conn, row, family, best)  # a library's alternative (`Date.now`) stays

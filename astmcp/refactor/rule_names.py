@@ -53,17 +53,7 @@ def rule_name_hits(conn: sqlite3.Connection, row: SymbolRow) -> list[Hit]:
                 break
         if made is not None:
             note = f"{made} by a name it makes at run time; {member.name} is that name made from {row.name!r}"
-            found.append(
-                Hit(
-                    member.file,
-                    member.name_line,
-                    member.name_col,
-                    member.name_end_col,
-                    "data",
-                    "name",
-                    note=note,
-                )
-            )
+            found.append(Hit.at_name(member, "data", note))
     return found
 
 
