@@ -27,7 +27,7 @@ import sqlite3
 from pathlib import Path
 
 from astmcp.query.common import PASSING_MODULES, project_package, query_symbols
-from astmcp.query.pytrees import parsed_tree, per_tree
+from astmcp.query.pytrees import defined_functions, parsed_tree, per_tree
 
 __all__ = ["OutsideFed"]
 
@@ -208,7 +208,7 @@ class OutsideFed:
             (path, func.end_lineno or func.lineno, spelled),
         ).fetchall():
             tree = self._tree(where)
-            callee = _defined(tree).get((line, spelled)) if tree is not None else None
+            callee = defined_functions(tree).get((line, spelled)) if tree is not None else None
             if tree is None or callee is None:
                 continue
             params = [*callee.args.posonlyargs, *callee.args.args]
@@ -294,7 +294,7 @@ class OutsideFed:
                     and any(isinstance(t, ast.Name) and t.id == root.id for t in node.targets)
                 ]
             elif kind == "function" and called:
-                function = next((f for (at, _), f in _defined(tree).items() if at == line), None)
+                function = next((f for (at, _), f in defined_functions(tree).items() if at == line), None)
                 held = [r.value for r in _returns(function) if r.value is not None] if function else []
             else:
                 continue
@@ -449,16 +449,6 @@ def _given_as(call: ast.Call, name: str) -> ast.expr | None:
         ):
             return arg
     return None
-
-
-@per_tree
-def _defined(tree: ast.Module) -> dict[tuple[int, str], ast.FunctionDef | ast.AsyncFunctionDef]:
-    """The functions of the file by the line of their ``def`` and their name."""
-    return {
-        (node.lineno, node.name): node
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-    }
 
 
 @per_tree

@@ -74,3 +74,14 @@ def per_tree(compute: Callable[[ast.Module], T]) -> Callable[[ast.Module], T]:
     cached.__doc__ = compute.__doc__
     cached.__name__ = compute.__name__
     return cached
+
+
+@per_tree
+def defined_functions(tree: ast.Module) -> dict[tuple[int, str], ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The module's functions and methods, at any depth, by the line of their ``def`` and their
+    name (a symbol's ``line`` and ``name``)."""
+    return {
+        (node.lineno, node.name): node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    }

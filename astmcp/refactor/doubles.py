@@ -28,7 +28,7 @@ from collections.abc import Iterator
 
 from astmcp.query.common import SymbolRow, ancestry, query_symbols
 from astmcp.query.parameters import parse_python
-from astmcp.query.pytrees import per_tree
+from astmcp.query.pytrees import defined_functions, per_tree
 from astmcp.refactor.rename_refs import Hit
 from astmcp.workspace import Workspace
 
@@ -334,7 +334,7 @@ def _annotation_in(
     ws: Workspace, trees: _Trees, callee: SymbolRow, key: int | str, method: bool
 ) -> ast.expr | None:
     tree = _tree(ws, trees, callee.file)
-    node = None if tree is None else _functions(tree).get((callee.name, callee.line))
+    node = None if tree is None else defined_functions(tree).get((callee.line, callee.name))
     if node is None:
         return None
     static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
@@ -346,16 +346,6 @@ def _annotation_in(
         if arg.arg == key:
             return arg.annotation
     return None
-
-
-@per_tree
-def _functions(tree: ast.Module) -> dict[tuple[str, int], ast.FunctionDef | ast.AsyncFunctionDef]:
-    """The module's functions and methods by name and ``def`` line."""
-    return {
-        (node.name, node.lineno): node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-    }
 
 
 # annotations whose arguments are what the value itself may be (`dict[str, Field]` holds Fields,
